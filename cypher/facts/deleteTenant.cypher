@@ -1,0 +1,9 @@
+// Removes the tenant and everything that lives in it (instances, groups, approvals, sessions).
+MATCH (t:Tenant {env: $env, key: $key})
+CALL {
+  WITH t
+  MATCH (n:InEnv {env: $env}) WHERE n.tenant = t.key
+  DETACH DELETE n
+}
+DETACH DELETE t
+RETURN count(*) AS deleted

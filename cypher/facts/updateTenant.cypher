@@ -1,0 +1,6 @@
+MATCH (t:Tenant {env: $env, key: $key})
+SET t.name = coalesce($name, t.name),
+    t.description = CASE WHEN $setDescription THEN $description ELSE t.description END,
+    t.attributes_json = coalesce($attributes, t.attributes_json),
+    t.updated_at = $now
+RETURN t {.*} AS tenant

@@ -1,0 +1,4 @@
+MATCH (e:Environment {id: $envId})
+CREATE (e)-[:HAS_KEY]->(k:ApiKey {id: $id, hash: $hash, prefix: $prefix, name: $name,
+                                   env_id: e.id, project_id: e.project_id, created_at: $now})
+RETURN k {.id, .name, .prefix, .env_id, .project_id, .created_at} AS key

@@ -1,0 +1,3 @@
+MATCH (k:ApiKey {env_id: $envId, id: $id})
+DETACH DELETE k
+RETURN count(*) AS deleted

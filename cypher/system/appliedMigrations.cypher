@@ -1,0 +1,2 @@
+MATCH (m:Migration)
+RETURN m.version AS version, m.checksum AS checksum

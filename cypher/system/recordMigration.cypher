@@ -1,0 +1,2 @@
+MERGE (m:Migration {version: $version})
+  ON CREATE SET m.name = $name, m.checksum = $checksum, m.applied_at = $at

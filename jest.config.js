@@ -1,0 +1,11 @@
+/** Integration and HTTP tests share one real Neo4j, started once per run by test/globalSetup. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  globalSetup: '<rootDir>/test/support/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/support/globalTeardown.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,38 @@
+import { anyObject, arr, envelope, factKey, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
+
+const name = str({ minLength: 1, maxLength: 256 });
+const description = str({ maxLength: 4096 });
+const email = str({ maxLength: 320 });
+const personName = str({ maxLength: 256 });
+const scoped = { organization_id: str(), project_id: str(), environment_id: str(), created_at: timestamp(), updated_at: timestamp() };
+
+export const tenantCreate = obj({ key: factKey(), name, description, attributes: anyObject() }, ['key', 'name']);
+export const tenantUpdate = obj({ name, description: nullable(description), attributes: anyObject() });
+export const tenant = obj({ id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped });
+
+const userFields = {
+  email: nullable(email),
+  first_name: nullable(personName),
+  last_name: nullable(personName),
+  attributes: anyObject(),
+};
+export const userCreate = obj({ key: factKey(), ...userFields }, ['key']);
+export const userUpdate = obj(userFields);
+export const user = obj({
+  id: str(),
+  key: str(),
+  ...userFields,
+  roles: arr(obj({ role: str(), tenant: str() })),
+  associated_tenants: arr(str()),
+  ...scoped,
+});
+
+export const params = PROJ_ENV_PARAMS;
+export const tenantParams = { ...PROJ_ENV_PARAMS, tenant_id: idOrKey() };
+export const userParams = { ...PROJ_ENV_PARAMS, user_id: idOrKey() };
+export const tenantUserParams = { ...tenantParams, user_id: idOrKey() };
+export const listQuery = obj({ ...PAGING_QUERY, search: str() });
+export const userListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str() });
+export const pagingQuery = obj(PAGING_QUERY);
+export const tenantList = envelope(tenant);
+export const userList = envelope(user);

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '../../auth/types';
+import { notFound } from '../../errors';
+import { envelopeOf, Page } from '../../http/paging';
+import { FactsStore, TenantNode, UserFields, UserRow } from './store';
+
+const now = () => new Date().toISOString();
+export const toJson = (attributes: unknown): string | null => (attributes === undefined ? null : JSON.stringify(attributes));
+export const fromJson = (text: string | null | undefined): Record<string, unknown> => (text ? JSON.parse(text) : {});
+
+export interface TenantInput {
+  key: string;
+  name: string;
+  description?: string;
+  attributes?: Record<string, unknown>;
+}
+export interface UserInput extends UserFields {
+  key: string;
+  attributes?: Record<string, unknown>;
+}
+
+/** Tenants and users (CONTRACT section 3): facts every permission question starts from. */
+export class FactsService {
+  constructor(private readonly store: FactsStore) {}
+
+  tenantView = (scope: Scope, t: TenantNode) => ({
+    id: t.id,
+    key: t.key,
+    name: t.name,
+    description: t.description ?? null,
+    attributes: fromJson(t.attributes_json),
+    organization_id: scope.orgId,
+    project_id: scope.projectId,
+    environment_id: scope.envId,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  });
+
+  userView = (scope: Scope, r: UserRow) => ({
+    id: r.user.id,
+    key: r.user.key,
+    email: r.user.email ?? null,
+    first_name: r.user.first_name ?? null,
+    last_name: r.user.last_name ?? null,
+    attributes: fromJson(r.user.attributes_json),
+    roles: r.roles,
+    associated_tenants: r.tenants,
+    organization_id: scope.orgId,
+    project_id: scope.projectId,
+    environment_id: scope.envId,
+    created_at: r.user.created_at,
+    updated_at: r.user.updated_at,
+  });
+
+  async createTenant(scope: Scope, input: TenantInput) {
+    const t = await this.store.createTenant(scope.envId, {
+      id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null,
+      attributes: toJson(input.attributes ?? {}), now: now(),
+    });
+    return this.tenantView(scope, t);
+  }
+
+  async getTenant(scope: Scope, ref: string) {
+    const t = await this.store.getTenant(scope.envId, ref);
+    if (!t) throw notFound('Tenant', ref);
+    return this.tenantView(scope, t);
+  }
+
+  async listTenants(scope: Scope, search: string | undefined, page: Page) {
+    const { total, data } = await this.store.listTenants(scope.envId, search ?? null, page);
+    return envelopeOf(data.map((t) => this.tenantView(scope, t)), total, page);
+  }
+
+  async updateTenant(scope: Scope, ref: string, patch: { name?: string; description?: string | null; attributes?: Record<string, unknown> }) {
+    const current = await this.getTenant(scope, ref);
+    const t = await this.store.updateTenant(scope.envId, current.key, {
+      name: patch.name ?? null, description: patch.description, attributes: toJson(patch.attributes), now: now(),
+    });
+    if (!t) throw notFound('Tenant', ref);
+    return this.tenantView(scope, t);
+  }
+
+  async deleteTenant(scope: Scope, ref: string) {
+    const current = await this.getTenant(scope, ref);
+    if (!(await this.store.deleteTenant(scope.envId, current.key))) throw notFound('Tenant', ref);
+  }
+
+  async createUser(scope: Scope, input: UserInput) {
+    const r = await this.store.createUser(scope.envId, { ...input, id: randomUUID(), attributes: toJson(input.attributes ?? {}), now: now() });
+    return this.userView(scope, r);
+  }
+
+  async getUser(scope: Scope, ref: string) {
+    const r = await this.store.getUser(scope.envId, ref);
+    if (!r) throw notFound('User', ref);
+    return this.userView(scope, r);
+  }
+
+  async listUsers(scope: Scope, filter: { search?: string; tenant?: string }, page: Page) {
+    const { total, data } = await this.store.listUsers(scope.envId, { search: filter.search ?? null, tenant: filter.tenant ?? null }, page);
+    return envelopeOf(data.map((r) => this.userView(scope, r)), total, page);
+  }
+
+  async updateUser(scope: Scope, ref: string, patch: UserFields & { attributes?: Record<string, unknown> }) {
+    const current = await this.getUser(scope, ref);
+    const { attributes, ...fields } = patch;
+    await this.store.updateUser(scope.envId, current.key, fields, toJson(attributes), now());
+    return this.getUser(scope, current.key);
+  }
+
+  async deleteUser(scope: Scope, ref: string) {
+    const current = await this.getUser(scope, ref);
+    if (!(await this.store.deleteUser(scope.envId, current.key))) throw notFound('User', ref);
+  }
+
+  /** Permit's "add user to tenant": creates the user when missing, then links them. */
+  async addTenantUser(scope: Scope, tenantRef: string, input: UserInput) {
+    const tenant = await this.getTenant(scope, tenantRef);
+    await this.store.addTenantUser(scope.envId, tenant.key, { ...input, id: randomUUID(), attributes: toJson(input.attributes ?? {}), now: now() });
+    return this.getUser(scope, input.key);
+  }
+
+  async removeTenantUser(scope: Scope, tenantRef: string, userRef: string) {
+    const tenant = await this.getTenant(scope, tenantRef);
+    const user = await this.getUser(scope, userRef);
+    if (!(await this.store.removeTenantUser(scope.envId, tenant.key, user.key))) {
+      throw notFound(`User ${JSON.stringify(user.key)} in tenant`, tenant.key);
+    }
+  }
+
+  async listTenantUsers(scope: Scope, tenantRef: string, page: Page) {
+    const tenant = await this.getTenant(scope, tenantRef);
+    const { total, data } = await this.store.listTenantUsers(scope.envId, tenant.key, page);
+    return envelopeOf(data.map((r) => this.userView(scope, r)), total, page);
+  }
+}

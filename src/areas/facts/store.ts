@@ -1,0 +1,131 @@
+import { Db, UniqueViolation } from '../../db/db';
+import { duplicate } from '../../errors';
+import { Page } from '../../http/paging';
+import { listOf } from '../provisioning/store';
+
+export interface TenantNode {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  attributes_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface UserNode {
+  id: string;
+  key: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  attributes_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface UserRow {
+  user: UserNode;
+  roles: { role: string; tenant: string }[];
+  tenants: string[];
+}
+export type UserFields = { email?: string | null; first_name?: string | null; last_name?: string | null };
+
+export class FactsStore {
+  private readonly q = this.db.statements({
+    createTenant: 'facts/createTenant',
+    getTenant: 'facts/getTenant',
+    listTenants: 'facts/listTenants',
+    updateTenant: 'facts/updateTenant',
+    deleteTenant: 'facts/deleteTenant',
+    createUser: 'facts/createUser',
+    getUser: 'facts/getUser',
+    listUsers: 'facts/listUsers',
+    updateUser: 'facts/updateUser',
+    deleteUser: 'facts/deleteUser',
+    addTenantUser: 'facts/addTenantUser',
+    removeTenantUser: 'facts/removeTenantUser',
+    listTenantUsers: 'facts/listTenantUsers',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  async createTenant(env: string, t: { id: string; key: string; name: string; description: string | null; attributes: string | null; now: string }): Promise<TenantNode> {
+    try {
+      const [row] = await this.db.writeRows(this.q.createTenant, { env, ...t });
+      return row.tenant as TenantNode;
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw duplicate('Tenant', t.key);
+      throw err;
+    }
+  }
+
+  async getTenant(env: string, ref: string): Promise<TenantNode | undefined> {
+    const [row] = await this.db.readRows(this.q.getTenant, { env, ref });
+    return row?.tenant as TenantNode | undefined;
+  }
+
+  async listTenants(env: string, search: string | null, page: Page) {
+    return listOf<TenantNode>(await this.db.readRows(this.q.listTenants, { env, search, skip: page.skip, limit: page.perPage }));
+  }
+
+  async updateTenant(env: string, key: string, p: { name: string | null; description?: string | null; attributes: string | null; now: string }): Promise<TenantNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.updateTenant, {
+      env, key, name: p.name, description: p.description ?? null, setDescription: p.description !== undefined, attributes: p.attributes, now: p.now,
+    });
+    return row?.tenant as TenantNode | undefined;
+  }
+
+  async deleteTenant(env: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteTenant, { env, key });
+    return (row?.deleted as number) > 0;
+  }
+
+  async createUser(env: string, u: { id: string; key: string; attributes: string | null; now: string } & UserFields): Promise<UserRow> {
+    try {
+      const [row] = await this.db.writeRows(this.q.createUser, {
+        env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
+      });
+      return row as unknown as UserRow;
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw duplicate('User', u.key);
+      throw err;
+    }
+  }
+
+  async getUser(env: string, ref: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.readRows(this.q.getUser, { env, ref });
+    return row as unknown as UserRow | undefined;
+  }
+
+  async listUsers(env: string, filter: { search: string | null; tenant: string | null }, page: Page) {
+    return listOf<UserRow>(await this.db.readRows(this.q.listUsers, { env, ...filter, skip: page.skip, limit: page.perPage }));
+  }
+
+  async updateUser(env: string, key: string, fields: UserFields, attributes: string | null, now: string): Promise<boolean> {
+    const set = { email: 'email' in fields, first_name: 'first_name' in fields, last_name: 'last_name' in fields };
+    const [row] = await this.db.writeRows(this.q.updateUser, {
+      env, key, set, email: fields.email ?? null, first_name: fields.first_name ?? null, last_name: fields.last_name ?? null, attributes, now,
+    });
+    return row !== undefined;
+  }
+
+  async deleteUser(env: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteUser, { env, key });
+    return (row?.deleted as number) > 0;
+  }
+
+  async addTenantUser(env: string, tenant: string, u: { id: string; key: string; attributes: string | null; now: string } & UserFields): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.addTenantUser, {
+      env, tenant, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
+    });
+    return row !== undefined;
+  }
+
+  async removeTenantUser(env: string, tenant: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.removeTenantUser, { env, tenant, key });
+    return (row?.removed as number) > 0;
+  }
+
+  async listTenantUsers(env: string, tenant: string, page: Page) {
+    return listOf<UserRow>(await this.db.readRows(this.q.listTenantUsers, { env, tenant, skip: page.skip, limit: page.perPage }));
+  }
+}

@@ -1,0 +1,28 @@
+import type { AppDeps } from '../app';
+import { BearerAuthenticator } from '../auth/authenticator';
+import { hashSecret } from '../auth/secrets';
+import { RouteDef } from '../http/routeTable';
+import { healthRoutes } from './health/routes';
+import { provisioningRoutes } from './provisioning/routes';
+import { ProvisioningService } from './provisioning/service';
+import { ProvisioningStore } from './provisioning/store';
+import { factsRoutes } from './facts/routes';
+import { FactsService } from './facts/service';
+import { FactsStore } from './facts/store';
+
+/** Wires every area: store (named Cypher) -> service (domain) -> route table. */
+export function buildAreas(deps: AppDeps) {
+  const provisioningStore = new ProvisioningStore(deps.db);
+  const provisioning = new ProvisioningService(provisioningStore, deps.config.orgId);
+  const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId);
+  const facts = new FactsService(new FactsStore(deps.db));
+
+  const routes: RouteDef[] = [
+    ...healthRoutes(deps),
+    ...provisioningRoutes(provisioning, deps.config.orgId),
+    ...factsRoutes(facts),
+  ];
+  return { routes, authenticator, provisioning, facts };
+}
+
+export { hashSecret };

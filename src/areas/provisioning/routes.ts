@@ -1,0 +1,74 @@
+import { paging } from '../../http/paging';
+import type { RouteDef } from '../../http/routeTable';
+import * as s from './schemas';
+import { ProvisioningService } from './service';
+
+export function provisioningRoutes(svc: ProvisioningService, orgId: string): RouteDef[] {
+  const tag = 'Provisioning';
+  return [
+    {
+      method: 'POST', path: '/v2/projects', auth: 'admin', tag, summary: 'Create a project',
+      schemas: { body: s.projectCreate, response: s.project },
+      handler: (r) => svc.createProject(r.body),
+    },
+    {
+      method: 'GET', path: '/v2/projects', auth: 'admin', tag, summary: 'List projects',
+      schemas: { query: s.pagingQuery, response: s.projectList },
+      handler: (r) => svc.listProjects(paging(r.query)),
+    },
+    {
+      method: 'GET', path: '/v2/projects/:proj_id', auth: 'admin', tag, summary: 'Get a project',
+      schemas: { params: s.projParams, response: s.project },
+      handler: (r) => svc.getProject(r.params.proj_id),
+    },
+    {
+      method: 'DELETE', path: '/v2/projects/:proj_id', auth: 'admin', tag, summary: 'Delete a project and everything in it',
+      status: 204, schemas: { params: s.projParams },
+      handler: (r) => svc.deleteProject(r.params.proj_id),
+    },
+    {
+      method: 'POST', path: '/v2/projects/:proj_id/envs', auth: 'admin', tag, summary: 'Create an environment',
+      schemas: { params: s.projParams, body: s.environmentCreate, response: s.environment },
+      handler: (r) => svc.createEnvironment(r.params.proj_id, r.body),
+    },
+    {
+      method: 'GET', path: '/v2/projects/:proj_id/envs', auth: 'admin', tag, summary: 'List environments',
+      schemas: { params: s.projParams, query: s.pagingQuery, response: s.environmentList },
+      handler: (r) => svc.listEnvironments(r.params.proj_id, paging(r.query)),
+    },
+    {
+      method: 'GET', path: '/v2/projects/:proj_id/envs/:env_id', auth: 'env', tag, summary: 'Get an environment',
+      schemas: { params: s.projEnvParams, response: s.environment },
+      handler: (r) => svc.getEnvironment(r.scope.projectId, r.scope.envId),
+    },
+    {
+      method: 'DELETE', path: '/v2/projects/:proj_id/envs/:env_id', auth: 'admin', tag, summary: 'Delete an environment and everything in it',
+      status: 204, schemas: { params: s.projEnvParams },
+      handler: (r) => svc.deleteEnvironment(r.params.proj_id, r.params.env_id),
+    },
+    {
+      method: 'POST', path: '/v2/api-key/:proj_id/:env_id', auth: 'env', tag, summary: 'Create an environment key (the secret is shown once)',
+      schemas: { params: s.projEnvParams, body: s.apiKeyCreate, response: s.apiKey },
+      handler: (r) => svc.createApiKey(r.scope, r.body.name),
+    },
+    {
+      method: 'GET', path: '/v2/api-key/:proj_id/:env_id', auth: 'env', tag, summary: 'List environment keys (never secrets)',
+      schemas: { params: s.projEnvParams, query: s.pagingQuery, response: s.apiKeyList },
+      handler: (r) => svc.listApiKeys(r.scope, paging(r.query)),
+    },
+    {
+      method: 'DELETE', path: '/v2/api-key/:proj_id/:env_id/:key_id', auth: 'env', tag, summary: 'Revoke an environment key',
+      status: 204, schemas: { params: s.keyParams },
+      handler: (r) => svc.revokeApiKey(r.scope, r.params.key_id),
+    },
+    {
+      method: 'GET', path: '/v2/api-key/scope', auth: 'key', tag, summary: 'Project and environment of the calling key',
+      schemas: { response: s.scope },
+      handler: async (r) => ({
+        organization_id: r.scope?.orgId ?? orgId,
+        project_id: r.scope?.projectId ?? null,
+        environment_id: r.scope?.envId ?? null,
+      }),
+    },
+  ];
+}

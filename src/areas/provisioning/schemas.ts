@@ -1,0 +1,52 @@
+import { envelope, idOrKey, int, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
+
+export const projectCreate = obj(
+  { key: schemaKey(), name: str({ minLength: 1, maxLength: 256 }), description: str({ maxLength: 4096 }) },
+  ['key', 'name'],
+);
+export const environmentCreate = projectCreate;
+
+export const project = obj({
+  id: str(),
+  key: str(),
+  name: str(),
+  description: nullable(str()),
+  organization_id: str(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+});
+export const environment = obj({
+  id: str(),
+  key: str(),
+  name: str(),
+  description: nullable(str()),
+  project_id: str(),
+  organization_id: str(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+});
+export const apiKey = obj({
+  id: str(),
+  name: nullable(str()),
+  prefix: str(),
+  organization_id: str(),
+  project_id: str(),
+  environment_id: str(),
+  created_at: timestamp(),
+  secret: str(),
+});
+export const apiKeyCreate = obj({ name: str({ maxLength: 256 }) });
+export const scope = obj({
+  organization_id: str(),
+  project_id: nullable(str()),
+  environment_id: nullable(str()),
+});
+
+export const pagingQuery = obj(PAGING_QUERY);
+export const projParams = { proj_id: idOrKey() };
+export const projEnvParams = { proj_id: idOrKey(), env_id: idOrKey() };
+export const keyParams = { ...projEnvParams, key_id: str() };
+export const projectList = envelope(project);
+export const environmentList = envelope(environment);
+export const apiKeyList = envelope(apiKey);
+export { int };

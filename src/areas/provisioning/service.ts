@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { hashSecret, newSecret } from '../../auth/secrets';
+import type { Scope } from '../../auth/types';
+import { notFound } from '../../errors';
+import { Envelope, envelopeOf, Page } from '../../http/paging';
+import { EnvironmentNode, ProjectNode, ProvisioningStore } from './store';
+
+export interface ProjectView {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  organization_id: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface EnvironmentView {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  project_id: string;
+  organization_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const now = () => new Date().toISOString();
+
+export class ProvisioningService {
+  constructor(
+    private readonly store: ProvisioningStore,
+    private readonly orgId: string,
+  ) {}
+
+  projectView = (p: ProjectNode): ProjectView => ({
+    id: p.id,
+    key: p.key,
+    name: p.name,
+    description: p.description ?? null,
+    organization_id: p.org_id,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  });
+
+  envView = (e: EnvironmentNode): EnvironmentView => ({
+    id: e.id,
+    key: e.key,
+    name: e.name,
+    description: e.description ?? null,
+    project_id: e.project_id,
+    organization_id: this.orgId,
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+  });
+
+  async createProject(input: { key: string; name: string; description?: string }): Promise<ProjectView> {
+    const p = await this.store.createProject({
+      id: randomUUID(),
+      key: input.key,
+      name: input.name,
+      description: input.description ?? null,
+      orgId: this.orgId,
+      now: now(),
+    });
+    return this.projectView(p);
+  }
+
+  async listProjects(page: Page): Promise<Envelope<ProjectView>> {
+    const { total, data } = await this.store.listProjects(page);
+    return envelopeOf(data.map(this.projectView), total, page);
+  }
+
+  async getProject(ref: string): Promise<ProjectView> {
+    const p = await this.store.getProject(ref);
+    if (!p) throw notFound('Project', ref);
+    return this.projectView(p);
+  }
+
+  async deleteProject(ref: string): Promise<void> {
+    if (!(await this.store.deleteProject(ref))) throw notFound('Project', ref);
+  }
+
+  async createEnvironment(projRef: string, input: { key: string; name: string; description?: string }): Promise<EnvironmentView> {
+    const project = await this.getProject(projRef);
+    const e = await this.store.createEnvironment({
+      id: randomUUID(),
+      key: input.key,
+      name: input.name,
+      description: input.description ?? null,
+      projectId: project.id,
+      now: now(),
+    });
+    return this.envView(e);
+  }
+
+  async listEnvironments(projRef: string, page: Page): Promise<Envelope<EnvironmentView>> {
+    const project = await this.getProject(projRef);
+    const { total, data } = await this.store.listEnvironments(project.id, page);
+    return envelopeOf(data.map(this.envView), total, page);
+  }
+
+  async getEnvironment(projRef: string, envRef: string): Promise<EnvironmentView> {
+    const project = await this.getProject(projRef);
+    const e = await this.store.getEnvironment(project.id, envRef);
+    if (!e) throw notFound('Environment', envRef);
+    return this.envView(e);
+  }
+
+  async deleteEnvironment(projRef: string, envRef: string): Promise<void> {
+    const project = await this.getProject(projRef);
+    if (!(await this.store.deleteEnvironment(project.id, envRef))) throw notFound('Environment', envRef);
+  }
+
+  /** Returns the secret once; only its digest is stored. */
+  async createApiKey(scope: Scope, name?: string) {
+    const secret = newSecret('authz');
+    const k = await this.store.createApiKey({
+      id: randomUUID(),
+      envId: scope.envId,
+      hash: hashSecret(secret),
+      prefix: secret.slice(0, 10),
+      name: name ?? null,
+      now: now(),
+    });
+    return { ...this.keyView(k), secret };
+  }
+
+  keyView = (k: { id: string; name: string | null; prefix: string; env_id: string; project_id: string; created_at: string }) => ({
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    organization_id: this.orgId,
+    project_id: k.project_id,
+    environment_id: k.env_id,
+    created_at: k.created_at,
+  });
+
+  async listApiKeys(scope: Scope, page: Page) {
+    const { total, data } = await this.store.listApiKeys(scope.envId, page);
+    return envelopeOf(data.map(this.keyView), total, page);
+  }
+
+  async revokeApiKey(scope: Scope, id: string): Promise<void> {
+    if (!(await this.store.revokeApiKey(scope.envId, id))) throw notFound('API key', id);
+  }
+
+  /** Start-up: the bootstrap project and environment exist after this, whatever was there. */
+  async bootstrap(projectKey: string, envKey: string): Promise<{ project: ProjectView; environment: EnvironmentView }> {
+    const p = await this.store.ensureProject({ id: randomUUID(), key: projectKey, orgId: this.orgId, now: now() });
+    const e = await this.store.ensureEnvironment({ id: randomUUID(), key: envKey, projectId: p.id, now: now() });
+    return { project: this.projectView(p), environment: this.envView(e) };
+  }
+}

@@ -1,0 +1,145 @@
+import { Db, Row, UniqueViolation } from '../../db/db';
+import { duplicate } from '../../errors';
+import { Page } from '../../http/paging';
+
+export interface ProjectNode {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  org_id: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface EnvironmentNode {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  project_id: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface ApiKeyNode {
+  id: string;
+  name: string | null;
+  prefix: string;
+  env_id: string;
+  project_id: string;
+  created_at: string;
+}
+export interface ScopeRow {
+  key: { id: string; hash: string; env_id: string; project_id: string } | null;
+  project: { id: string; key: string; org_id: string } | null;
+  environment: { id: string; key: string } | null;
+}
+
+export class ProvisioningStore {
+  private readonly q = this.db.statements({
+    createProject: 'provisioning/createProject',
+    ensureProject: 'provisioning/ensureProject',
+    listProjects: 'provisioning/listProjects',
+    getProject: 'provisioning/getProject',
+    deleteProject: 'provisioning/deleteProject',
+    createEnvironment: 'provisioning/createEnvironment',
+    ensureEnvironment: 'provisioning/ensureEnvironment',
+    listEnvironments: 'provisioning/listEnvironments',
+    getEnvironment: 'provisioning/getEnvironment',
+    deleteEnvironment: 'provisioning/deleteEnvironment',
+    resolveScope: 'provisioning/resolveScope',
+    scopeOfKey: 'provisioning/scopeOfKey',
+    createApiKey: 'provisioning/createApiKey',
+    listApiKeys: 'provisioning/listApiKeys',
+    revokeApiKey: 'provisioning/revokeApiKey',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  async createProject(p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; now: string }): Promise<ProjectNode> {
+    try {
+      const [row] = await this.db.writeRows(this.q.createProject, p);
+      return row.project as ProjectNode;
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw duplicate('Project', p.key);
+      throw err;
+    }
+  }
+
+  async ensureProject(p: { id: string; key: string; orgId: string; now: string }): Promise<ProjectNode> {
+    const [row] = await this.db.writeRows(this.q.ensureProject, p);
+    return row.project as ProjectNode;
+  }
+
+  async ensureEnvironment(e: { id: string; key: string; projectId: string; now: string }): Promise<EnvironmentNode> {
+    const [row] = await this.db.writeRows(this.q.ensureEnvironment, e);
+    return row.environment as EnvironmentNode;
+  }
+
+  async listProjects(page: Page): Promise<{ total: number; data: ProjectNode[] }> {
+    return listOf(await this.db.readRows(this.q.listProjects, { skip: page.skip, limit: page.perPage }));
+  }
+
+  async getProject(ref: string): Promise<ProjectNode | undefined> {
+    const [row] = await this.db.readRows(this.q.getProject, { ref });
+    return row?.project as ProjectNode | undefined;
+  }
+
+  async deleteProject(ref: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteProject, { ref });
+    return (row?.deleted as number) > 0;
+  }
+
+  async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; now: string }): Promise<EnvironmentNode> {
+    try {
+      const [row] = await this.db.writeRows(this.q.createEnvironment, e);
+      return row.environment as EnvironmentNode;
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw duplicate('Environment', e.key);
+      throw err;
+    }
+  }
+
+  async listEnvironments(projectId: string, page: Page): Promise<{ total: number; data: EnvironmentNode[] }> {
+    return listOf(await this.db.readRows(this.q.listEnvironments, { projectId, skip: page.skip, limit: page.perPage }));
+  }
+
+  async getEnvironment(projectId: string, ref: string): Promise<EnvironmentNode | undefined> {
+    const [row] = await this.db.readRows(this.q.getEnvironment, { projectId, ref });
+    return row?.environment as EnvironmentNode | undefined;
+  }
+
+  async deleteEnvironment(projectId: string, ref: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteEnvironment, { projectId, ref });
+    return (row?.deleted as number) > 0;
+  }
+
+  async resolveScope(hash: string, proj: string, env: string): Promise<ScopeRow> {
+    const [row] = await this.db.readRows(this.q.resolveScope, { hash, proj, env });
+    return row as unknown as ScopeRow;
+  }
+
+  async scopeOfKey(hash: string): Promise<ScopeRow | undefined> {
+    const [row] = await this.db.readRows(this.q.scopeOfKey, { hash });
+    return row as unknown as ScopeRow | undefined;
+  }
+
+  async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; now: string }): Promise<ApiKeyNode> {
+    const [row] = await this.db.writeRows(this.q.createApiKey, k);
+    return row.key as ApiKeyNode;
+  }
+
+  async listApiKeys(envId: string, page: Page): Promise<{ total: number; data: ApiKeyNode[] }> {
+    return listOf(await this.db.readRows(this.q.listApiKeys, { envId, skip: page.skip, limit: page.perPage }));
+  }
+
+  async revokeApiKey(envId: string, id: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.revokeApiKey, { envId, id });
+    return (row?.deleted as number) > 0;
+  }
+}
+
+/** Rows of the list statements: `total` and a page of `data`. */
+export function listOf<T>(rows: Row[]): { total: number; data: T[] } {
+  const row = rows[0];
+  return { total: (row?.total as number) ?? 0, data: (row?.data as T[]) ?? [] };
+}

@@ -1,0 +1,20 @@
+/** Who is calling: the deployment's admin key, or an environment key. */
+export type Principal = { kind: 'admin' } | { kind: 'env'; keyId: string; projectId: string; envId: string };
+
+/** The project and environment a request works in, resolved from the path or the key. */
+export interface Scope {
+  orgId: string;
+  projectId: string;
+  projectKey: string;
+  envId: string;
+  envKey: string;
+}
+
+/** An elements session opened by the login step (CONTRACT section 6). */
+export interface Session {
+  id: string;
+  userKey: string;
+  tenantKey: string;
+  envId: string;
+  expiresAt: string;
+}

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Driver } from 'neo4j-driver';
+import type { Logger } from 'pino';
+import { App, createApp } from './app';
+import { hashSecret } from './auth/secrets';
+import type { Config } from './config';
+import { CypherRegistry } from './db/cypherRegistry';
+import { Db } from './db/db';
+import { createDriver } from './db/driver';
+import { applyMigrations } from './db/migrate';
+
+/** src/ under ts-jest, dist/src/ once compiled: the repository root is where cypher/ is. */
+export const REPO_ROOT = existsSync(resolve(__dirname, '..', 'cypher')) ? resolve(__dirname, '..') : resolve(__dirname, '../..');
+export const CYPHER_DIR = join(REPO_ROOT, 'cypher');
+
+export interface Service {
+  app: App;
+  driver: Driver;
+  db: Db;
+  adminKey: string;
+  adminKeySource: 'ADMIN_API_KEY' | 'generated file';
+}
+
+/**
+ * The admin key: ADMIN_API_KEY when set; otherwise one generated on first start and kept
+ * in DATA_DIR/admin-api-key (mode 0600), so that restarts keep it.
+ */
+export function adminKeyOf(config: Config): { key: string; source: Service['adminKeySource']; file?: string } {
+  if (config.adminApiKey) return { key: config.adminApiKey, source: 'ADMIN_API_KEY' };
+  const file = resolve(REPO_ROOT, config.dataDir, 'admin-api-key');
+  if (existsSync(file)) return { key: readFileSync(file, 'utf8').trim(), source: 'generated file', file };
+  mkdirSync(dirname(file), { recursive: true });
+  const key = `admin_${randomBytes(32).toString('base64url')}`;
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { key, source: 'generated file', file };
+}
+
+/** Waits for the database, applies migrations, bootstraps the default project/env. */
+export async function bootService(config: Config, log: Logger, neo4j: { uri: string; user: string; password: string }): Promise<Service> {
+  const registry = new CypherRegistry(CYPHER_DIR);
+  const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
+  const db = new Db(driver, registry, config.neo4jDatabase);
+  const admin = adminKeyOf(config);
+  let migrated = false;
+  const app = createApp({ config, log, db, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated });
+
+  await waitForDatabase(driver, log, 120_000);
+  await applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase);
+  migrated = true;
+  await app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv);
+  return { app, driver, db, adminKey: admin.key, adminKeySource: admin.source };
+}
+
+async function waitForDatabase(driver: Driver, log: Logger, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await driver.verifyConnectivity();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`Neo4j did not answer within ${timeoutMs / 1000}s: ${(err as Error).message}`);
+      if (attempt === 1) log.info('waiting for Neo4j to answer');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}

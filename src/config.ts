@@ -1,0 +1,99 @@
+import Ajv from 'ajv';
+
+/**
+ * Every setting comes from an environment variable, is validated at boot, and has a
+ * documented default (README "Configuration"). A bad value stops the boot with a clear message.
+ */
+export interface Config {
+  host: string;
+  port: number;
+  logLevel: string;
+  /** Bolt URI of an existing Neo4j; when absent the service resolves one (testcontainers, then the local launcher). */
+  neo4jUri?: string;
+  neo4jUser: string;
+  neo4jPassword: string;
+  neo4jDatabase?: string;
+  neo4jLocalPort: number;
+  /** Upper bound for driver waits, so an unreachable database answers 503 quickly instead of hanging. */
+  dbTimeoutMs: number;
+  adminApiKey?: string;
+  dataDir: string;
+  bootstrapProject: string;
+  bootstrapEnv: string;
+  orgId: string;
+  maxDerivationDepth: number;
+  sessionTtlSeconds: number;
+  cookieSecure: boolean;
+}
+
+interface Setting {
+  env: string;
+  key: keyof Config;
+  type: 'string' | 'integer' | 'boolean';
+  default?: string | number | boolean;
+  min?: number;
+  max?: number;
+  pattern?: string;
+  enum?: string[];
+}
+
+export const SETTINGS: Setting[] = [
+  { env: 'HOST', key: 'host', type: 'string', default: '127.0.0.1' },
+  { env: 'PORT', key: 'port', type: 'integer', default: 8080, min: 0, max: 65535 },
+  { env: 'LOG_LEVEL', key: 'logLevel', type: 'string', default: 'info', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+  { env: 'NEO4J_URI', key: 'neo4jUri', type: 'string', pattern: '^(bolt|neo4j)(\\+s|\\+ssc)?://' },
+  { env: 'NEO4J_USER', key: 'neo4jUser', type: 'string', default: 'neo4j' },
+  { env: 'NEO4J_PASSWORD', key: 'neo4jPassword', type: 'string', default: 'neo4j' },
+  { env: 'NEO4J_DATABASE', key: 'neo4jDatabase', type: 'string' },
+  { env: 'NEO4J_LOCAL_PORT', key: 'neo4jLocalPort', type: 'integer', default: 7687, min: 1, max: 65535 },
+  { env: 'DB_TIMEOUT_MS', key: 'dbTimeoutMs', type: 'integer', default: 4000, min: 100, max: 60000 },
+  { env: 'ADMIN_API_KEY', key: 'adminApiKey', type: 'string', pattern: '^\\S{16,}$' },
+  { env: 'DATA_DIR', key: 'dataDir', type: 'string', default: '.neo4j' },
+  { env: 'BOOTSTRAP_PROJECT', key: 'bootstrapProject', type: 'string', default: 'default', pattern: '^[A-Za-z0-9_\\-]{1,128}$' },
+  { env: 'BOOTSTRAP_ENV', key: 'bootstrapEnv', type: 'string', default: 'dev', pattern: '^[A-Za-z0-9_\\-]{1,128}$' },
+  { env: 'ORG_ID', key: 'orgId', type: 'string', default: 'default' },
+  { env: 'MAX_DERIVATION_DEPTH', key: 'maxDerivationDepth', type: 'integer', default: 25, min: 1, max: 100 },
+  { env: 'SESSION_TTL_SECONDS', key: 'sessionTtlSeconds', type: 'integer', default: 86400, min: 60, max: 31536000 },
+  { env: 'COOKIE_SECURE', key: 'cookieSecure', type: 'boolean', default: false },
+];
+
+export class ConfigError extends Error {}
+
+const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true });
+
+const validate = ajv.compile({
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(
+    SETTINGS.map((s) => [
+      s.env,
+      {
+        type: s.type,
+        ...(s.default !== undefined ? { default: s.default } : {}),
+        ...(s.min !== undefined ? { minimum: s.min } : {}),
+        ...(s.max !== undefined ? { maximum: s.max } : {}),
+        ...(s.pattern ? { pattern: s.pattern } : {}),
+        ...(s.enum ? { enum: s.enum } : {}),
+      },
+    ]),
+  ),
+});
+
+/** Reads and validates the configuration; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const s of SETTINGS) {
+    const v = env[s.env];
+    if (v !== undefined && v !== '') raw[s.env] = v;
+  }
+  if (!validate(raw)) {
+    const problems = (validate.errors ?? []).map((e) => {
+      const name = e.instancePath.replace(/^\//, '');
+      return `${name}: ${e.message} (got ${JSON.stringify(env[name])})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const cfg: Record<string, unknown> = {};
+  for (const s of SETTINGS) if (raw[s.env] !== undefined) cfg[s.key] = raw[s.env];
+  return { ...(cfg as unknown as Config), ...overrides };
+}

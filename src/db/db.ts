@@ -1,0 +1,93 @@
+import neo4j, { Driver, ManagedTransaction, Neo4jError } from 'neo4j-driver';
+import { AppError, unavailable } from '../errors';
+import { CypherRegistry } from './cypherRegistry';
+
+export type Params = Record<string, unknown>;
+export type Row = Record<string, unknown>;
+
+/** Store-level failures, mapped to public errors by the domain (see `storeErrors`). */
+export class UniqueViolation extends Error {}
+
+/** Neo4j error codes that mean "the database is not reachable right now". */
+const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
+
+export function mapDriverError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  if (err instanceof Neo4jError) {
+    if (err.code === 'Neo.ClientError.Schema.ConstraintValidationFailed') return new UniqueViolation(err.message);
+    if (UNAVAILABLE_CODES.has(err.code) || err.code?.startsWith('Neo.TransientError')) return unavailable();
+    if (err.code === 'N/A' && /acquisition timed out|connection/i.test(err.name ?? '')) return unavailable();
+  }
+  if (err instanceof Error && /Connection acquisition timed out|ECONNREFUSED|Failed to connect/i.test(err.message)) {
+    return unavailable();
+  }
+  return err;
+}
+
+/** A statement bound to its name; created at boot so a missing file fails early. */
+export interface Statement {
+  name: string;
+  text: string;
+}
+
+export class Tx {
+  constructor(private readonly tx: ManagedTransaction) {}
+  async rows(stmt: Statement, params: Params): Promise<Row[]> {
+    const res = await this.tx.run(stmt.text, params);
+    return res.records.map((r) => r.toObject() as Row);
+  }
+  async one(stmt: Statement, params: Params): Promise<Row | undefined> {
+    return (await this.rows(stmt, params))[0];
+  }
+}
+
+/** The only door to Neo4j: named statements, parameters only, managed transactions. */
+export class Db {
+  constructor(
+    readonly driver: Driver,
+    private readonly registry: CypherRegistry,
+    private readonly database?: string,
+  ) {}
+
+  statement(name: string): Statement {
+    return { name, text: this.registry.get(name) };
+  }
+
+  /** Resolves a group of statements at once: `db.statements({create: 'tenants/createTenant'})`. */
+  statements<K extends string>(names: Record<K, string>): Record<K, Statement> {
+    const out = {} as Record<K, Statement>;
+    for (const k of Object.keys(names) as K[]) out[k] = this.statement(names[k]);
+    return out;
+  }
+
+  async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.session('READ', fn);
+  }
+
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.session('WRITE', fn);
+  }
+
+  async readRows(stmt: Statement, params: Params): Promise<Row[]> {
+    return this.read((tx) => tx.rows(stmt, params));
+  }
+
+  async writeRows(stmt: Statement, params: Params): Promise<Row[]> {
+    return this.write((tx) => tx.rows(stmt, params));
+  }
+
+  private async session<T>(mode: 'READ' | 'WRITE', fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const session = this.driver.session({
+      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+      database: this.database,
+    });
+    try {
+      const work = (t: ManagedTransaction) => fn(new Tx(t));
+      return mode === 'READ' ? await session.executeRead(work) : await session.executeWrite(work);
+    } catch (err) {
+      throw mapDriverError(err);
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+
+/** The Neo4j version used everywhere: Docker image, testcontainers and the local launcher. */
+export const NEO4J_IMAGE = 'neo4j:5.26-community';
+const CONTAINER_PASSWORD = 'authz-test-password';
+
+export interface ResolvedNeo4j {
+  uri: string;
+  user: string;
+  password: string;
+  source: 'NEO4J_URI' | 'testcontainers' | 'local launcher';
+  /** Stops what this process started; a no-op for a database it only connected to. */
+  stop: () => Promise<void>;
+}
+
+export interface ResolveOptions {
+  uri?: string;
+  user: string;
+  password: string;
+  localPort: number;
+  dataDir: string;
+  repoRoot: string;
+  log: Pick<Logger, 'info' | 'warn'>;
+}
+
+/**
+ * Resolution order (README "Neo4j"): NEO4J_URI when set; else a Docker engine through
+ * testcontainers when one answers; else the local launcher (real Neo4j from Maven Central).
+ */
+export async function resolveNeo4j(opts: ResolveOptions): Promise<ResolvedNeo4j> {
+  if (opts.uri) {
+    return { uri: opts.uri, user: opts.user, password: opts.password, source: 'NEO4J_URI', stop: async () => undefined };
+  }
+  if (dockerMayAnswer()) {
+    try {
+      return await startContainer(opts);
+    } catch (err) {
+      opts.log.warn({ err: (err as Error).message }, 'no usable Docker engine; using the local Neo4j launcher');
+    }
+  }
+  return startLauncher(opts);
+}
+
+function dockerMayAnswer(): boolean {
+  if (process.env.DOCKER_HOST) return true;
+  return ['/var/run/docker.sock', join(process.env.HOME ?? '', '.docker/run/docker.sock')].some((p) => existsSync(p));
+}
+
+async function startContainer(opts: ResolveOptions): Promise<ResolvedNeo4j> {
+  // testcontainers is a development dependency; production images always set NEO4J_URI.
+  const { GenericContainer, Wait } = await import('testcontainers');
+  const container = await new GenericContainer(NEO4J_IMAGE)
+    .withEnvironment({ NEO4J_AUTH: `neo4j/${CONTAINER_PASSWORD}` })
+    .withExposedPorts(7687)
+    .withWaitStrategy(Wait.forLogMessage(/Started\./))
+    .withStartupTimeout(180_000)
+    .start();
+  const uri = `bolt://${container.getHost()}:${container.getMappedPort(7687)}`;
+  opts.log.info({ uri }, 'Neo4j started by testcontainers');
+  return { uri, user: 'neo4j', password: CONTAINER_PASSWORD, source: 'testcontainers', stop: async () => void (await container.stop()) };
+}
+
+interface LauncherModule {
+  startLocalNeo4j(o: { port: number; dataDir: string; log?: (msg: string) => void }): Promise<{ uri: string; reused: boolean; stop: () => Promise<void> }>;
+}
+
+// TypeScript compiles import() to require() under CommonJS; the launcher is an ES module.
+const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
+
+async function startLauncher(opts: ResolveOptions): Promise<ResolvedNeo4j> {
+  const launcherPath = join(opts.repoRoot, 'scripts', 'neo4j-local.mjs');
+  const mod = (await importEsm(`file://${launcherPath}`)) as LauncherModule;
+  const started = await mod.startLocalNeo4j({
+    port: opts.localPort,
+    dataDir: opts.dataDir,
+    log: (msg) => opts.log.info(msg),
+  });
+  opts.log.info({ uri: started.uri, reused: started.reused }, 'Neo4j from the local launcher');
+  return { uri: started.uri, user: opts.user, password: opts.password, source: 'local launcher', stop: started.stop };
+}

@@ -1,0 +1,80 @@
+/**
+ * Public errors (CONTRACT section 1). Domain and store code throw these; one middleware
+ * renders them. Anything else becomes UNEXPECTED_ERROR with a generic message.
+ */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export type ErrorCode =
+  | 'INVALID_INPUT'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN_ACCESS'
+  | 'NOT_FOUND'
+  | 'USER_NOT_FOUND'
+  | 'TENANT_NOT_FOUND'
+  | 'DUPLICATE_ENTITY'
+  | 'INVALID_STATE'
+  | 'MISMATCH_RESOURCE_INSTANCES_TENANTS'
+  | 'PAGINATION_SIZE_OVERREACHED'
+  | 'GROUP_CYCLE'
+  | 'SERVICE_UNAVAILABLE'
+  | 'UNEXPECTED_ERROR';
+
+const TITLES: Record<ErrorCode, string> = {
+  INVALID_INPUT: 'Invalid input',
+  UNAUTHORIZED: 'Unauthorized',
+  FORBIDDEN_ACCESS: 'Forbidden',
+  NOT_FOUND: 'Not found',
+  USER_NOT_FOUND: 'User not found',
+  TENANT_NOT_FOUND: 'Tenant not found',
+  DUPLICATE_ENTITY: 'Duplicate entity',
+  INVALID_STATE: 'Invalid state',
+  MISMATCH_RESOURCE_INSTANCES_TENANTS: 'Resource instance belongs to another tenant',
+  PAGINATION_SIZE_OVERREACHED: 'Page size too large',
+  GROUP_CYCLE: 'Group cycle',
+  SERVICE_UNAVAILABLE: 'Service unavailable',
+  UNEXPECTED_ERROR: 'Unexpected error',
+};
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+  }
+  get title(): string {
+    return TITLES[this.code];
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, 'INVALID_INPUT', message);
+export const invalidInput = (message: string, details?: ErrorDetail[]) => new AppError(422, 'INVALID_INPUT', message, details);
+export const unauthorized = (message = 'A valid API key is required: send "Authorization: Bearer <key>".') =>
+  new AppError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN_ACCESS', message);
+export const notFound = (what: string, key?: string) =>
+  new AppError(404, 'NOT_FOUND', key === undefined ? `${what} not found.` : `${what} ${JSON.stringify(key)} not found.`);
+export const duplicate = (what: string, key: string) =>
+  new AppError(409, 'DUPLICATE_ENTITY', `${what} ${JSON.stringify(key)} already exists.`);
+export const invalidState = (message: string) => new AppError(409, 'INVALID_STATE', message);
+export const tenantMismatch = (message: string) => new AppError(409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS', message);
+export const pageTooLarge = (max: number) =>
+  new AppError(422, 'PAGINATION_SIZE_OVERREACHED', `per_page must be at most ${max}.`, [
+    { path: '/query/per_page', message: `must be <= ${max}` },
+  ]);
+export const groupCycle = (message: string) => new AppError(422, 'GROUP_CYCLE', message);
+export const unavailable = () =>
+  new AppError(503, 'SERVICE_UNAVAILABLE', 'The graph database is unreachable; retry later.');
+
+export interface ErrorBody {
+  id: string;
+  error_code: ErrorCode;
+  title: string;
+  message: string;
+  details?: ErrorDetail[];
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { mapDriverError } from '../db/db';
+import { AppError, ErrorBody } from '../errors';
+
+/** Request id on every log line: taken from `x-request-id` when sane, else new. */
+export function requestContext(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const incoming = ctx.get('x-request-id');
+    const reqId = /^[A-Za-z0-9_.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.reqId = reqId;
+    ctx.state.log = log.child({ reqId });
+    ctx.set('x-request-id', reqId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    }
+  };
+}
+
+/** Turns anything thrown into the contract's error body (CONTRACT section 1). */
+export function toAppError(err: unknown): AppError {
+  const mapped = mapDriverError(err);
+  if (mapped instanceof AppError) return mapped;
+  const e = mapped as { status?: number; type?: string; expose?: boolean; message?: string };
+  if (e?.type === 'entity.parse.failed') return new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
+  if (e?.type === 'entity.too.large') return new AppError(413, 'INVALID_INPUT', 'The request body is larger than 1 MiB.');
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new AppError(415, 'INVALID_INPUT', 'The request body encoding is not supported.');
+  }
+  if (e?.status === 400 || e?.status === 415) return new AppError(400, 'INVALID_INPUT', 'The request body could not be read as JSON.');
+  if (e?.status === 404) return new AppError(404, 'NOT_FOUND', 'No such endpoint.');
+  if (e?.status === 405) return new AppError(405 as number, 'INVALID_INPUT', 'This method is not allowed on this endpoint.');
+  return new AppError(500, 'UNEXPECTED_ERROR', 'Something went wrong on our side; the error id is in the log.');
+}
+
+export function errorHandler() {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw Object.assign(new Error('not found'), { status: 404 });
+    } catch (err) {
+      const appErr = toAppError(err);
+      const id = randomUUID();
+      const body: ErrorBody = { id, error_code: appErr.code, title: appErr.title, message: appErr.message };
+      if (appErr.details?.length) body.details = appErr.details;
+      const log = (ctx.state.log as Logger | undefined) ?? undefined;
+      if (appErr.status >= 500) log?.error({ err, errorId: id }, 'request failed');
+      else log?.debug({ errorId: id, code: appErr.code, msg: appErr.message }, 'request rejected');
+      ctx.status = appErr.status;
+      ctx.body = body;
+      if (appErr.status === 503) ctx.set('retry-after', '5');
+    }
+  };
+}

@@ -1,0 +1,76 @@
+import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+import { bootService, REPO_ROOT } from './boot';
+import { ConfigError, loadConfig } from './config';
+import { resolveNeo4j } from './db/resolveNeo4j';
+import { createLogger } from './logger';
+
+/** config -> logger -> Neo4j -> driver -> migrations -> listen; graceful stop on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nSee README.md "Configuration" for every variable and its default.\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const neo4j = await resolveNeo4j({
+    uri: config.neo4jUri,
+    user: config.neo4jUser,
+    password: config.neo4jPassword,
+    localPort: config.neo4jLocalPort,
+    dataDir: resolve(REPO_ROOT, config.dataDir, 'data'),
+    repoRoot: REPO_ROOT,
+    log,
+  });
+  const service = await bootService(config, log, neo4j);
+
+  const server = createServer(service.app.koa.callback());
+  server.requestTimeout = 30_000;
+  await new Promise<void>((ok) => server.listen(config.port, config.host, ok));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const url = `http://${config.host}:${port}`;
+  log.info({ url, neo4j: neo4j.source }, 'listening');
+  const keyHint =
+    service.adminKeySource === 'ADMIN_API_KEY'
+      ? 'the admin key is the value of ADMIN_API_KEY'
+      : `admin key (kept in ${config.dataDir}/admin-api-key): ${service.adminKey}`;
+  process.stdout.write(
+    [
+      '',
+      `graph-authz is ready at ${url}  (Neo4j: ${neo4j.source}, ${neo4j.uri})`,
+      `Authenticate with "Authorization: Bearer <key>"; ${keyHint}`,
+      `Try: curl -H "Authorization: Bearer <key>" ${url}/v2/projects`,
+      `Bootstrap project/env: ${config.bootstrapProject}/${config.bootstrapEnv}`,
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping: no new connections, finishing in-flight requests');
+    const closed = new Promise<void>((ok) => server.close(() => ok()));
+    server.closeIdleConnections();
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    await closed;
+    clearTimeout(force);
+    await service.driver.close();
+    await neo4j.stop();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`graph-authz failed to start: ${(err as Error).message}\n`);
+  process.exit(1);
+});

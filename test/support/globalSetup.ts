@@ -1,0 +1,24 @@
+import { resolve } from 'node:path';
+import { resolveNeo4j } from '../../src/db/resolveNeo4j';
+
+/**
+ * One real Neo4j per test run (NEO4J_URI, else testcontainers, else the local launcher).
+ * Test files share it and work in their own project/environment.
+ */
+export default async function globalSetup(): Promise<void> {
+  const root = resolve(__dirname, '../..');
+  const port = Number(process.env.TEST_NEO4J_PORT ?? 7697);
+  const neo4j = await resolveNeo4j({
+    uri: process.env.NEO4J_URI,
+    user: process.env.NEO4J_USER ?? 'neo4j',
+    password: process.env.NEO4J_PASSWORD ?? 'neo4j',
+    localPort: port,
+    dataDir: resolve(root, '.neo4j', `test-data-${port}`),
+    repoRoot: root,
+    log: { info: () => undefined, warn: (o: unknown) => console.warn(o) } as never,
+  });
+  process.env.NEO4J_URI = neo4j.uri;
+  process.env.NEO4J_USER = neo4j.user;
+  process.env.NEO4J_PASSWORD = neo4j.password;
+  (globalThis as { __neo4jStop?: () => Promise<void> }).__neo4jStop = neo4j.stop;
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { bootService, Service } from '../../src/boot';
+import { loadConfig } from '../../src/config';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestService {
+  url: string;
+  adminKey: string;
+  service: Service;
+  /** A fresh project and environment for this test file, with an environment key. */
+  proj: string;
+  env: string;
+  envKey: string;
+  call<T = any>(method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+/** Boots the real service on port 0 against the run's Neo4j, in a project/env of its own. */
+export async function startTestService(): Promise<TestService> {
+  const adminKey = `test_admin_${randomUUID()}`;
+  const config = loadConfig({ ...process.env, ADMIN_API_KEY: adminKey, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const log = pino({ level: config.logLevel });
+  const service = await bootService(config, log, {
+    uri: process.env.NEO4J_URI!,
+    user: process.env.NEO4J_USER ?? 'neo4j',
+    password: process.env.NEO4J_PASSWORD ?? 'neo4j',
+  });
+  const server: Server = createServer(service.app.koa.callback());
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const call: TestService['call'] = async (method, path, body, opts = {}) => {
+    const key = opts.key === undefined ? adminKey : opts.key;
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (key) headers.authorization = `Bearer ${key}`;
+    let payload: string | undefined = opts.raw;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] = 'application/json';
+    } else if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const res = await fetch(url + path, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  const proj = `p_${randomUUID().slice(0, 8)}`;
+  const env = 'test';
+  const p = await call('POST', '/v2/projects', { key: proj, name: proj });
+  if (p.status !== 200) throw new Error(`project create failed: ${JSON.stringify(p.body)}`);
+  const e = await call('POST', `/v2/projects/${proj}/envs`, { key: env, name: env });
+  if (e.status !== 200) throw new Error(`env create failed: ${JSON.stringify(e.body)}`);
+  const k = await call('POST', `/v2/api-key/${proj}/${env}`, {});
+  if (k.status !== 200) throw new Error(`key create failed: ${JSON.stringify(k.body)}`);
+
+  return {
+    url, adminKey, service, proj, env, envKey: k.body.secret, call,
+    close: async () => {
+      await new Promise<void>((ok) => server.close(() => ok()));
+      server.closeAllConnections();
+      await service.driver.close();
+    },
+  };
+}

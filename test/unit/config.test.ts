@@ -1,0 +1,35 @@
+import { ConfigError, loadConfig } from '../../src/config';
+import { splitStatements } from '../../src/db/migrate';
+import { paging } from '../../src/http/paging';
+
+describe('configuration', () => {
+  it('applies documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toEqual(expect.objectContaining({ port: 8080, maxDerivationDepth: 25, bootstrapProject: 'default', bootstrapEnv: 'dev', sessionTtlSeconds: 86400, cookieSecure: false }));
+  });
+  it('coerces and validates values, naming every bad variable', () => {
+    expect(loadConfig({ PORT: '9000', COOKIE_SECURE: 'true' })).toEqual(expect.objectContaining({ port: 9000, cookieSecure: true }));
+    expect(() => loadConfig({ PORT: 'eighty', MAX_DERIVATION_DEPTH: '0' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', MAX_DERIVATION_DEPTH: '0' });
+    } catch (e) {
+      expect((e as Error).message).toMatch(/PORT/);
+      expect((e as Error).message).toMatch(/MAX_DERIVATION_DEPTH/);
+    }
+    expect(() => loadConfig({ NEO4J_URI: 'http://x' })).toThrow(/NEO4J_URI/);
+  });
+});
+
+describe('migrations', () => {
+  it('splits statements at semicolons ending a line and drops comment lines', () => {
+    expect(splitStatements('// c\nCREATE A;\nCREATE B;\n\n')).toEqual(['CREATE A', 'CREATE B']);
+  });
+});
+
+describe('paging', () => {
+  it('computes skip and rejects per_page above 100', () => {
+    expect(paging({ page: 3, per_page: 10 })).toEqual({ page: 3, perPage: 10, skip: 20 });
+    expect(paging({})).toEqual({ page: 1, perPage: 30, skip: 0 });
+    expect(() => paging({ per_page: 101 })).toThrow(/at most 100/);
+  });
+});

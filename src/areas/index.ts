@@ -3,6 +3,7 @@ import { BearerAuthenticator } from '../auth/authenticator';
 import { hashSecret } from '../auth/secrets';
 import { RouteDef } from '../http/routeTable';
 import { healthRoutes } from './health/routes';
+import { metaRoutes } from './meta/routes';
 import { provisioningRoutes } from './provisioning/routes';
 import { ProvisioningService } from './provisioning/service';
 import { ProvisioningStore } from './provisioning/store';
@@ -22,6 +23,8 @@ export function buildAreas(deps: AppDeps) {
     ...provisioningRoutes(provisioning, deps.config.orgId),
     ...factsRoutes(facts),
   ];
+  // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
+  routes.push(...metaRoutes(() => routes));
   return { routes, authenticator, provisioning, facts };
 }
 

@@ -1,0 +1,229 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { AuthMode, RouteDef } from './routeTable';
+import type { JsonSchema } from './schema';
+
+/**
+ * OpenAPI 3.0 document generated from the route tables: the same declarations that
+ * validate requests describe them, so the document cannot drift from what is served.
+ */
+export interface OpenApiInfo {
+  title?: string;
+  version?: string;
+  description?: string;
+  /** Name of the elements session cookie (the approvals area sets it). */
+  sessionCookieName?: string;
+}
+
+type Obj = Record<string, unknown>;
+
+/** Header names the transport or the security scheme already describe. */
+const IMPLICIT_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'cookie', 'host', 'accept']);
+
+/** koa-router `/a/:id/b` -> OpenAPI `/a/{id}/b`, plus the parameter names in order. */
+export function toOpenApiPath(path: string): { path: string; params: string[] } {
+  const params: string[] = [];
+  const out = path.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?[?*+]?/g, (_m, name: string) => {
+    params.push(name);
+    return `{${name}}`;
+  });
+  return { path: out, params };
+}
+
+/**
+ * JSON Schema (draft 7, as ajv reads it) -> OpenAPI 3.0 Schema Object: type arrays become
+ * `nullable`, `const` becomes a one-value enum, keywords 3.0 does not know are dropped.
+ */
+export function toOpenApiSchema(schema: unknown): Obj {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return {};
+  const s = schema as Obj;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(s)) {
+    switch (k) {
+      case 'type':
+        if (Array.isArray(v)) {
+          const types = v.filter((t) => t !== 'null') as string[];
+          if (types.length !== v.length) out.nullable = true;
+          if (types.length === 1) out.type = types[0];
+          else if (types.length > 1) out.oneOf = types.map((t) => ({ type: t }));
+        } else out.type = v;
+        break;
+      case 'const':
+        out.enum = [v];
+        break;
+      case 'properties':
+        out.properties = Object.fromEntries(Object.entries(v as Obj).map(([p, ps]) => [p, toOpenApiSchema(ps)]));
+        break;
+      case 'items':
+        out.items = Array.isArray(v) ? { oneOf: v.map(toOpenApiSchema) } : toOpenApiSchema(v);
+        break;
+      case 'additionalProperties':
+        out.additionalProperties = typeof v === 'boolean' ? v : toOpenApiSchema(v);
+        break;
+      case 'oneOf':
+      case 'anyOf':
+      case 'allOf':
+        out[k] = (v as unknown[]).map(toOpenApiSchema);
+        break;
+      case 'not':
+        out.not = toOpenApiSchema(v);
+        break;
+      case 'required':
+        if (Array.isArray(v) && v.length) out.required = v;
+        break;
+      case '$schema':
+      case '$id':
+      case 'propertyNames':
+      case 'patternProperties':
+      case 'if':
+      case 'then':
+      case 'else':
+      case 'dependencies':
+      case 'dependentRequired':
+      case 'contains':
+      case 'examples':
+      case '$comment':
+        break;
+      default:
+        out[k] = v;
+    }
+  }
+  return out;
+}
+
+function securityOf(auth: AuthMode): Obj[] {
+  switch (auth) {
+    case 'public':
+      return [];
+    case 'session':
+      // The elements session: its cookie, or its element bearer token.
+      return [{ sessionCookie: [] }, { bearerAuth: [] }];
+    default:
+      return [{ bearerAuth: [] }];
+  }
+}
+
+function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/v2\//, '/')
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith('{') ? `by_${seg.slice(1, -1)}` : seg))
+    .join('_')
+    .replace(/[^A-Za-z0-9_]+/g, '_');
+  return `${method.toLowerCase()}_${words || 'root'}`;
+}
+
+function propertiesOf(schema: JsonSchema | undefined): { props: Record<string, unknown>; required: Set<string> } {
+  const props = (schema?.properties as Record<string, unknown> | undefined) ?? {};
+  const required = new Set((schema?.required as string[] | undefined) ?? []);
+  return { props, required };
+}
+
+function packageVersion(): string {
+  for (const up of ['../..', '../../..']) {
+    const file = resolve(__dirname, up, 'package.json');
+    if (existsSync(file)) {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
+      } catch {
+        /* fall through */
+      }
+    }
+  }
+  return '0.0.0';
+}
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['id', 'error_code', 'title', 'message'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    error_code: { type: 'string' },
+    title: { type: 'string' },
+    message: { type: 'string' },
+    details: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo = {}): Obj {
+  const paths: Record<string, Obj> = {};
+  const usedIds = new Set<string>();
+  const tags = new Set<string>();
+
+  for (const route of routes) {
+    const routePaths = Array.isArray(route.path) ? route.path : [route.path];
+    for (const koaPath of routePaths) {
+      const { path, params } = toOpenApiPath(koaPath);
+      const method = route.method.toLowerCase();
+      const parameters: Obj[] = [];
+
+      const declared = (route.schemas.params ?? {}) as Record<string, unknown>;
+      for (const name of params) {
+        parameters.push({ name, in: 'path', required: true, schema: toOpenApiSchema(declared[name] ?? { type: 'string' }) });
+      }
+      const query = propertiesOf(route.schemas.query);
+      for (const [name, schema] of Object.entries(query.props)) {
+        parameters.push({ name, in: 'query', required: query.required.has(name), schema: toOpenApiSchema(schema) });
+      }
+      const headers = propertiesOf(route.schemas.headers);
+      for (const [name, schema] of Object.entries(headers.props)) {
+        if (IMPLICIT_HEADERS.has(name.toLowerCase())) continue;
+        parameters.push({ name, in: 'header', required: headers.required.has(name), schema: toOpenApiSchema(schema) });
+      }
+
+      let operationId = operationIdOf(method, path);
+      for (let i = 2; usedIds.has(operationId); i++) operationId = `${operationIdOf(method, path)}_${i}`;
+      usedIds.add(operationId);
+
+      const status = String(route.status ?? 200);
+      const success: Obj =
+        status === '204'
+          ? { description: 'Done; no content' }
+          : {
+              description: 'Success',
+              content: { 'application/json': { schema: route.schemas.response ? toOpenApiSchema(route.schemas.response) : {} } },
+            };
+      const operation: Obj = {
+        operationId,
+        summary: route.summary,
+        ...(route.tag ? { tags: [route.tag] } : {}),
+        ...(parameters.length ? { parameters } : {}),
+        security: securityOf(route.auth),
+        responses: {
+          [status]: success,
+          default: { description: 'Error (CONTRACT section 1)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        },
+      };
+      if (route.schemas.body) {
+        operation.requestBody = { required: true, content: { 'application/json': { schema: toOpenApiSchema(route.schemas.body) } } };
+      }
+      if (route.tag) tags.add(route.tag);
+      paths[path] = { ...(paths[path] ?? {}), [method]: operation };
+    }
+  }
+
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: info.title ?? 'graph-authz',
+      version: info.version ?? packageVersion(),
+      description:
+        info.description ??
+        'Self-hosted authorization service backed by Neo4j (Permit.io v2 compatible shapes). Generated from the route tables.',
+    },
+    servers: [{ url: '/' }],
+    tags: [...tags].sort().map((name) => ({ name })),
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The admin key or an environment key' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: info.sessionCookieName ?? 'session', description: 'The elements session cookie' },
+      },
+      schemas: { Error: ERROR_SCHEMA },
+    },
+  };
+}

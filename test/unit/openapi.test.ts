@@ -1,0 +1,129 @@
+import type { Driver } from 'neo4j-driver';
+import pino from 'pino';
+import { buildAreas } from '../../src/areas';
+import { CYPHER_DIR } from '../../src/boot';
+import { loadConfig } from '../../src/config';
+import { CypherRegistry } from '../../src/db/cypherRegistry';
+import { Db } from '../../src/db/db';
+import { buildOpenApi, toOpenApiPath, toOpenApiSchema } from '../../src/http/openapi';
+import type { RouteDef } from '../../src/http/routeTable';
+import { obj, str } from '../../src/http/schema';
+
+/** Every route the service serves, built without a database (the driver is never used). */
+function allRoutes(): RouteDef[] {
+  const db = new Db({} as Driver, new CypherRegistry(CYPHER_DIR));
+  return buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, adminKeyHash: 'x', isMigrated: () => true }).routes;
+}
+
+type Doc = any;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function walkSchemas(node: unknown, visit: (s: Record<string, unknown>) => void): void {
+  if (Array.isArray(node)) node.forEach((n) => walkSchemas(n, visit));
+  else if (node && typeof node === 'object') {
+    visit(node as Record<string, unknown>);
+    Object.values(node).forEach((n) => walkSchemas(n, visit));
+  }
+}
+
+describe('OpenAPI document', () => {
+  const routes = allRoutes();
+  const doc: Doc = buildOpenApi(routes);
+
+  it('is an OpenAPI 3.0 document', () => {
+    expect(doc.openapi).toMatch(/^3\.0\.\d$/);
+    expect(doc.info).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(() => JSON.stringify(doc)).not.toThrow();
+  });
+
+  it('lists every route, under every one of its paths, with its method', () => {
+    let operations = 0;
+    for (const route of routes) {
+      for (const p of Array.isArray(route.path) ? route.path : [route.path]) {
+        const op = doc.paths[toOpenApiPath(p).path]?.[route.method.toLowerCase()];
+        expect({ route: `${route.method} ${p}`, summary: op?.summary }).toEqual({ route: `${route.method} ${p}`, summary: route.summary });
+        operations++;
+      }
+    }
+    const documented = Object.values(doc.paths).flatMap((item: any) => Object.keys(item).filter((m) => METHODS.includes(m)));
+    expect(documented).toHaveLength(operations);
+    expect(doc.paths['/v2/openapi.json'].get.security).toEqual([]);
+  });
+
+  it('declares every path parameter, required, and no undeclared one', () => {
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      expect(path).not.toMatch(/:/);
+      const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      for (const m of METHODS.filter((x) => item[x])) {
+        const declared = (item[m].parameters ?? []).filter((p: any) => p.in === 'path');
+        expect({ path, m, params: declared.map((p: any) => p.name).sort() }).toEqual({ path, m, params: inPath });
+        for (const p of declared) expect(p.required).toBe(true);
+      }
+    }
+    const tenant = doc.paths['/v2/facts/{proj_id}/{env_id}/tenants/{tenant_id}'];
+    expect(tenant.get.parameters.map((p: any) => p.name)).toEqual(['proj_id', 'env_id', 'tenant_id']);
+  });
+
+  it('gives every operation a unique operationId, responses and the right security', () => {
+    const ids = new Set<string>();
+    for (const route of routes) {
+      for (const p of Array.isArray(route.path) ? route.path : [route.path]) {
+        const op = doc.paths[toOpenApiPath(p).path][route.method.toLowerCase()];
+        expect(ids.has(op.operationId)).toBe(false);
+        ids.add(op.operationId);
+        expect(op.responses[String(route.status ?? 200)]).toBeDefined();
+        expect(op.security).toEqual(route.auth === 'public' ? [] : expect.arrayContaining([{ bearerAuth: [] }]));
+        if (route.schemas.body) expect(op.requestBody.content['application/json'].schema).toBeDefined();
+      }
+    }
+  });
+
+  it('uses only OpenAPI 3.0 schema forms, and every $ref resolves', () => {
+    walkSchemas(doc.paths, (s) => {
+      if ('type' in s && typeof s.type !== 'string' && s.in === undefined) throw new Error(`type array left: ${JSON.stringify(s)}`);
+      expect(s).not.toHaveProperty('const');
+      expect(s).not.toHaveProperty('propertyNames');
+      if (typeof s.$ref === 'string') {
+        const target = s.$ref.replace(/^#\//, '').split('/').reduce((o: any, k) => o?.[k], doc);
+        expect(target).toBeDefined();
+      }
+    });
+  });
+});
+
+describe('OpenAPI building blocks', () => {
+  it('turns koa paths into OpenAPI paths', () => {
+    expect(toOpenApiPath('/v2/a/:proj_id/b/:key')).toEqual({ path: '/v2/a/{proj_id}/b/{key}', params: ['proj_id', 'key'] });
+    expect(toOpenApiPath('/healthz')).toEqual({ path: '/healthz', params: [] });
+  });
+
+  it('converts JSON Schema to OpenAPI 3.0 schema', () => {
+    expect(toOpenApiSchema({ type: ['string', 'null'], const: 'x', propertyNames: { pattern: 'a' } })).toEqual({ type: 'string', nullable: true, enum: ['x'] });
+    expect(toOpenApiSchema(obj({ a: { type: ['integer', 'null'] } }, ['a']))).toEqual({
+      type: 'object', properties: { a: { type: 'integer', nullable: true } }, required: ['a'], additionalProperties: false,
+    });
+  });
+
+  it('handles array paths, sessions, 204, query and header parameters', () => {
+    const route: RouteDef = {
+      method: 'DELETE', path: ['/v2/group/:key/roles', '/v2/groups/:key/roles'], auth: 'session', summary: 'x', tag: 'T', status: 204,
+      schemas: { params: { key: str({ maxLength: 5 }) }, query: obj({ q: str() }, ['q']), headers: obj({ element_id: str(), authorization: str() }, ['element_id']), body: obj({}) },
+      handler: async () => undefined,
+    };
+    const d: Doc = buildOpenApi([route], { sessionCookieName: 'sid' });
+    for (const p of ['/v2/group/{key}/roles', '/v2/groups/{key}/roles']) {
+      const op = d.paths[p].delete;
+      expect(op.responses['204']).toEqual({ description: expect.any(String) });
+      expect(op.security).toEqual([{ sessionCookie: [] }, { bearerAuth: [] }]);
+      expect(op.parameters).toEqual([
+        { name: 'key', in: 'path', required: true, schema: { type: 'string', maxLength: 5 } },
+        { name: 'q', in: 'query', required: true, schema: { type: 'string' } },
+        { name: 'element_id', in: 'header', required: true, schema: { type: 'string' } },
+      ]);
+    }
+    expect(d.paths['/v2/group/{key}/roles'].delete.operationId).not.toBe(d.paths['/v2/groups/{key}/roles'].delete.operationId);
+    expect(d.components.securitySchemes.sessionCookie.name).toBe('sid');
+    expect(d.tags).toEqual([{ name: 'T' }]);
+  });
+});

@@ -1,0 +1,30 @@
+import { anyObject, arr, bool, factKey, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
+
+const userRef = {
+  oneOf: [
+    factKey(),
+    // Permit's SDK sends the whole user object; only `key` matters for the decision.
+    { type: 'object', properties: { key: factKey() }, required: ['key'], additionalProperties: true },
+  ],
+};
+const resourceRef = {
+  type: 'object',
+  properties: {
+    type: str({ minLength: 1, maxLength: 128 }),
+    key: { type: ['string', 'null'], maxLength: 256 },
+    tenant: { type: ['string', 'null'], maxLength: 256 },
+    attributes: anyObject(),
+    context: anyObject(),
+  },
+  required: ['type'],
+  additionalProperties: false,
+};
+
+export const checkQuery = obj(
+  { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str() },
+  ['user', 'action', 'resource'],
+);
+export const bulkQuery = arr(checkQuery, { maxItems: 100 });
+export const checkAnswer = obj({ allow: bool() }, ['allow']);
+export const bulkAnswer = obj({ allow: arr(checkAnswer) }, ['allow']);
+export const params = PROJ_ENV_PARAMS;

@@ -7,6 +7,9 @@ import { metaRoutes } from './meta/routes';
 import { provisioningRoutes } from './provisioning/routes';
 import { ProvisioningService } from './provisioning/service';
 import { ProvisioningStore } from './provisioning/store';
+import { decisionRoutes } from './decisions/routes';
+import { DecisionService } from './decisions/service';
+import { DecisionStore } from './decisions/store';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
@@ -17,15 +20,17 @@ export function buildAreas(deps: AppDeps) {
   const provisioning = new ProvisioningService(provisioningStore, deps.config.orgId);
   const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId);
   const facts = new FactsService(new FactsStore(deps.db));
+  const decisions = new DecisionService(new DecisionStore(deps.db, deps.config.maxDerivationDepth));
 
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
     ...provisioningRoutes(provisioning, deps.config.orgId),
     ...factsRoutes(facts),
+    ...decisionRoutes(decisions),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts };
+  return { routes, authenticator, provisioning, facts, decisions };
 }
 
 export { hashSecret };

@@ -23,13 +23,18 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+export interface TestServiceOptions {
+  /** Another Neo4j than the run's shared one (e.g. one the test stops and restarts). */
+  neo4jUri?: string;
+}
+
 /** Boots the real service on port 0 against the run's Neo4j, in a project/env of its own. */
-export async function startTestService(): Promise<TestService> {
+export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
   const adminKey = `test_admin_${randomUUID()}`;
   const config = loadConfig({ ...process.env, ADMIN_API_KEY: adminKey, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const log = pino({ level: config.logLevel });
   const service = await bootService(config, log, {
-    uri: process.env.NEO4J_URI!,
+    uri: opts.neo4jUri ?? process.env.NEO4J_URI!,
     user: process.env.NEO4J_USER ?? 'neo4j',
     password: process.env.NEO4J_PASSWORD ?? 'neo4j',
   });

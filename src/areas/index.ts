@@ -13,6 +13,9 @@ import { DecisionStore } from './decisions/store';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
+import { groupsRoutes } from './groups/routes';
+import { GroupsService } from './groups/service';
+import { GroupsStore } from './groups/store';
 
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
@@ -27,6 +30,7 @@ export function buildAreas(deps: AppDeps) {
     ...provisioningRoutes(provisioning, deps.config.orgId),
     ...factsRoutes(facts),
     ...decisionRoutes(decisions),
+    ...groupsRoutes(new GroupsService(new GroupsStore(deps.db))),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));

@@ -1,0 +1,16 @@
+// Makes $a a member of $b: relation `group` on the type (subject the type), the derivation
+// (type, member, type, member, group) and the tuple a -group-> b.
+MATCH (a:Group {env: $env, key: $a})
+MATCH (b:Group {env: $env, key: $b})
+MATCH (type:Resource {env: $env, key: a.resource})
+MERGE (rel:Relation:InEnv {env: $env, resource: a.resource, key: 'group'})
+  ON CREATE SET rel.id = $relationId, rel.name = 'group', rel.subject_resource = a.resource,
+                rel.description = 'Made by group-to-group assignments: a ' + a.resource + ' member of another',
+                rel.created_at = $now, rel.updated_at = $now
+MERGE (type)-[:HAS_RELATION]->(rel)
+MERGE (rel)-[:SUBJECT]->(type)
+MERGE (d:Derivation:InEnv {env: $env, resource: a.resource, role: 'member', on_resource: a.resource, from_role: 'member', relation: 'group'})
+  ON CREATE SET d.id = $derivationId, d.created_at = $now, d.updated_at = $now
+MERGE (d)-[:DERIVES]->(rel)
+CREATE (a)-[:RELATED {relation: 'group', tenant: a.tenant, created_at: $now}]->(b)
+RETURN rel.subject_resource AS subject

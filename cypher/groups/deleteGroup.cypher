@@ -1,0 +1,6 @@
+// Detaching removes memberships, tuples to and from the group and GROUPS edges: everything
+// derived through the group is revoked. Automatic relations and derivations are schema shared
+// by other groups of the type and stay.
+MATCH (g:Group {env: $env, key: $key})
+DETACH DELETE g
+RETURN count(*) AS deleted

@@ -1,0 +1,3 @@
+MATCH (g:Group {env: $env, key: $group})-[x:GROUPS]->(i:Instance {env: $env, resource: $resource, key: $instance})
+DELETE x
+RETURN count(*) AS removed

@@ -1,0 +1,7 @@
+MATCH (g:Group {env: $env})
+WHERE ($tenant IS NULL OR g.tenant = $tenant)
+  AND ($type IS NULL OR g.resource = $type)
+  AND ($search IS NULL OR toLower(g.key) CONTAINS toLower($search) OR toLower(coalesce(g.name, '')) CONTAINS toLower($search))
+WITH g ORDER BY g.created_at, g.key
+WITH collect(g.key) AS keys
+RETURN size(keys) AS total, keys[$skip..($skip + $limit)] AS data

@@ -1,0 +1,4 @@
+MATCH (:Group {env: $env, key: $group})-[x:GROUPS]->(i:Instance)
+WITH i, x ORDER BY i.resource, i.key
+WITH collect(i {.id, .key, .resource, .tenant, .attributes_json, attached_at: x.created_at}) AS items
+RETURN size(items) AS total, items[$skip..($skip + $limit)] AS data

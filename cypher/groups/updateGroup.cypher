@@ -1,0 +1,6 @@
+MATCH (g:Group {env: $env, key: $key})
+SET g.name = CASE WHEN $setName THEN $name ELSE g.name END,
+    g.description = CASE WHEN $setDescription THEN $description ELSE g.description END,
+    g.attributes_json = coalesce($attributes, g.attributes_json),
+    g.updated_at = $now
+RETURN g.key AS key

@@ -1,0 +1,248 @@
+import { Db, Row, Tx, UniqueViolation } from '../../db/db';
+import { duplicate } from '../../errors';
+import { Page } from '../../http/paging';
+import { listOf } from '../provisioning/store';
+
+export interface GroupNode {
+  id: string;
+  key: string;
+  resource: string;
+  tenant: string;
+  name: string | null;
+  description: string | null;
+  attributes_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface GroupRow {
+  group: GroupNode;
+  assigned_roles: string[];
+  users: string[];
+}
+export interface GroupRef {
+  key: string;
+  type: string;
+  tenant: string;
+}
+export interface MemberUser {
+  id: string;
+  key: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  attributes_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface GroupRoleRow {
+  resource: string;
+  resource_instance: string;
+  role: string;
+  tenant: string;
+}
+export interface AttachedInstance {
+  id: string;
+  key: string;
+  resource: string;
+  tenant: string;
+  attributes_json: string | null;
+  attached_at: string;
+}
+export interface InstanceTarget {
+  resourceExists: boolean;
+  roleExists: boolean;
+  instanceTenant: string | null;
+}
+
+const count = (row: Row | undefined, field: string) => (row?.[field] as number | undefined) ?? 0;
+
+/** Named Cypher of the groups area. Multi-statement operations take a `Tx` from `write()`. */
+export class GroupsStore {
+  private readonly q = this.db.statements({
+    createGroup: 'groups/createGroup',
+    resolveGroup: 'groups/resolveGroup',
+    resolveTenant: 'groups/resolveTenant',
+    resolveUser: 'groups/resolveUser',
+    groupRecords: 'groups/groupRecords',
+    listGroups: 'groups/listGroups',
+    updateGroup: 'groups/updateGroup',
+    deleteGroup: 'groups/deleteGroup',
+    instanceTarget: 'groups/instanceTarget',
+    assignRole: 'groups/assignRole',
+    removeRole: 'groups/removeRole',
+    addUser: 'groups/addUser',
+    removeUser: 'groups/removeUser',
+    lockGroups: 'groups/lockGroups',
+    groupLinks: 'groups/groupLinks',
+    assignGroup: 'groups/assignGroup',
+    unassignGroup: 'groups/unassignGroup',
+    attachInstance: 'groups/attachInstance',
+    detachInstance: 'groups/detachInstance',
+    listUsers: 'groups/listUsers',
+    listRoles: 'groups/listRoles',
+    listChildren: 'groups/listChildren',
+    listParents: 'groups/listParents',
+    listInstances: 'groups/listInstances',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.read(fn);
+  }
+
+  /** One write transaction; an error thrown inside rolls everything back. */
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.write(fn);
+  }
+
+  // ---- lookups (usable inside any transaction) ----
+
+  async resolveGroup(tx: Tx, env: string, ref: string): Promise<GroupRef | undefined> {
+    return (await tx.one(this.q.resolveGroup, { env, ref })) as GroupRef | undefined;
+  }
+
+  async resolveTenant(tx: Tx, env: string, ref: string): Promise<string | undefined> {
+    return (await tx.one(this.q.resolveTenant, { env, ref }))?.key as string | undefined;
+  }
+
+  async resolveUser(tx: Tx, env: string, ref: string): Promise<string | undefined> {
+    return (await tx.one(this.q.resolveUser, { env, ref }))?.key as string | undefined;
+  }
+
+  /** Group records in the order of `keys` (missing keys are skipped). */
+  async records(tx: Tx, env: string, keys: string[]): Promise<GroupRow[]> {
+    if (!keys.length) return [];
+    const rows = (await tx.rows(this.q.groupRecords, { env, keys })) as unknown as GroupRow[];
+    const byKey = new Map(rows.map((r) => [r.group.key, r]));
+    return keys.flatMap((k) => (byKey.has(k) ? [byKey.get(k)!] : []));
+  }
+
+  async instanceTarget(tx: Tx, env: string, resource: string, instance: string, role: string | null): Promise<InstanceTarget> {
+    return (await tx.one(this.q.instanceTarget, { env, resource, instance, role })) as unknown as InstanceTarget;
+  }
+
+  // ---- groups ----
+
+  async createGroup(
+    tx: Tx,
+    env: string,
+    g: { key: string; type: string; tenant: string; id: string; typeId: string; memberId: string; name: string | null; description: string | null; attributes: string; now: string },
+  ): Promise<boolean> {
+    try {
+      return (await tx.one(this.q.createGroup, { env, ...g })) !== undefined;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicate('Group', g.key);
+      throw err;
+    }
+  }
+
+  async listGroups(tx: Tx, env: string, filter: { tenant: string | null; type: string | null; search: string | null }, page: Page) {
+    return listOf<string>(await tx.rows(this.q.listGroups, { env, ...filter, skip: page.skip, limit: page.perPage }));
+  }
+
+  async updateGroup(
+    tx: Tx,
+    env: string,
+    key: string,
+    p: { name?: string | null; description?: string | null; attributes: string | null; now: string },
+  ): Promise<boolean> {
+    const row = await tx.one(this.q.updateGroup, {
+      env, key,
+      setName: p.name !== undefined, name: p.name ?? null,
+      setDescription: p.description !== undefined, description: p.description ?? null,
+      attributes: p.attributes, now: p.now,
+    });
+    return row !== undefined;
+  }
+
+  async deleteGroup(env: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteGroup, { env, key });
+    return count(row, 'deleted') > 0;
+  }
+
+  // ---- roles ----
+
+  async assignRole(
+    tx: Tx,
+    env: string,
+    p: { group: string; resource: string; instance: string; role: string; relation: string; instanceId: string; relationId: string; derivationId: string; now: string },
+  ): Promise<{ instanceTenant: string; subject: string } | undefined> {
+    return (await tx.one(this.q.assignRole, { env, ...p })) as { instanceTenant: string; subject: string } | undefined;
+  }
+
+  async removeRole(env: string, p: { group: string; resource: string; instance: string; relation: string }): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.removeRole, { env, ...p });
+    return count(row, 'removed') > 0;
+  }
+
+  // ---- users ----
+
+  async addUser(tx: Tx, env: string, group: string, user: string, now: string): Promise<boolean> {
+    return count(await tx.one(this.q.addUser, { env, group, user, now }), 'added') > 0;
+  }
+
+  async removeUser(env: string, group: string, user: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.removeUser, { env, group, user });
+    return count(row, 'removed') > 0;
+  }
+
+  // ---- group to group ----
+
+  async lockGroups(tx: Tx, env: string, type: string, keys: string[]): Promise<number> {
+    return count(await tx.one(this.q.lockGroups, { env, type, keys: [...new Set(keys)].sort() }), 'locked');
+  }
+
+  async groupLinks(tx: Tx, env: string, a: string, b: string): Promise<{ assigned: boolean; cycle: boolean } | undefined> {
+    return (await tx.one(this.q.groupLinks, { env, a, b })) as { assigned: boolean; cycle: boolean } | undefined;
+  }
+
+  async assignGroup(tx: Tx, env: string, p: { a: string; b: string; relationId: string; derivationId: string; now: string }) {
+    return (await tx.one(this.q.assignGroup, { env, ...p })) as { subject: string } | undefined;
+  }
+
+  async unassignGroup(env: string, a: string, b: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.unassignGroup, { env, a, b });
+    return count(row, 'removed') > 0;
+  }
+
+  // ---- resource groups ----
+
+  async attachInstance(tx: Tx, env: string, p: { group: string; resource: string; instance: string; instanceId: string; now: string }) {
+    return (await tx.one(this.q.attachInstance, { env, ...p })) as { instanceTenant: string } | undefined;
+  }
+
+  async detachInstance(env: string, p: { group: string; resource: string; instance: string }): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.detachInstance, { env, ...p });
+    return count(row, 'removed') > 0;
+  }
+
+  // ---- listings ----
+
+  async listUsers(tx: Tx, env: string, group: string, page: Page) {
+    return listOf<MemberUser>(await tx.rows(this.q.listUsers, { env, group, skip: page.skip, limit: page.perPage }));
+  }
+
+  async listRoles(tx: Tx, env: string, group: string, page: Page) {
+    return listOf<GroupRoleRow>(await tx.rows(this.q.listRoles, { env, group, skip: page.skip, limit: page.perPage }));
+  }
+
+  async listChildren(tx: Tx, env: string, group: string, page: Page) {
+    return listOf<string>(await tx.rows(this.q.listChildren, { env, group, skip: page.skip, limit: page.perPage }));
+  }
+
+  async listParents(tx: Tx, env: string, group: string, page: Page) {
+    return listOf<string>(await tx.rows(this.q.listParents, { env, group, skip: page.skip, limit: page.perPage }));
+  }
+
+  async listInstances(tx: Tx, env: string, group: string, page: Page) {
+    return listOf<AttachedInstance>(await tx.rows(this.q.listInstances, { env, group, skip: page.skip, limit: page.perPage }));
+  }
+}
+
+/** The driver error inside a managed transaction is raw; the Db maps it only at the edge. */
+function isUniqueViolation(err: unknown): boolean {
+  if (err instanceof UniqueViolation) return true;
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'Neo.ClientError.Schema.ConstraintValidationFailed';
+}

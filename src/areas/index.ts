@@ -13,6 +13,7 @@ import { DecisionStore } from './decisions/store';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
+import { schemaAreaRoutes } from './schema/wire';
 import { groupsRoutes } from './groups/routes';
 import { GroupsService } from './groups/service';
 import { GroupsStore } from './groups/store';
@@ -23,13 +24,14 @@ export function buildAreas(deps: AppDeps) {
   const provisioning = new ProvisioningService(provisioningStore, deps.config.orgId);
   const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId);
   const facts = new FactsService(new FactsStore(deps.db));
-  const decisions = new DecisionService(new DecisionStore(deps.db, deps.config.maxDerivationDepth));
+  const decisions = new DecisionService(new DecisionStore(deps.db, deps.config.maxDerivationDepth), deps.config.maxDerivationDepth);
 
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
     ...provisioningRoutes(provisioning, deps.config.orgId),
     ...factsRoutes(facts),
     ...decisionRoutes(decisions),
+    ...schemaAreaRoutes(deps.db),
     ...groupsRoutes(new GroupsService(new GroupsStore(deps.db))),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.

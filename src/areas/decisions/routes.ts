@@ -14,8 +14,8 @@ export function decisionRoutes(svc: DecisionService): RouteDef[] {
   return [
     {
       method: 'POST', path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, summary: 'May this user do this action on this resource?',
-      schemas: { params: s.params, body: s.checkQuery, response: s.checkAnswer },
-      handler: (r) => svc.allowed(r.scope, r.body),
+      schemas: { params: s.params, query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
+      handler: (r) => svc.allowed(r.scope, r.body, r.query.explain === true),
     },
     {
       method: 'POST', path: '/v2/allowed/:proj_id/:env_id/bulk', auth: 'env', tag, summary: 'Up to 100 permission questions at once (order kept)',
@@ -24,8 +24,8 @@ export function decisionRoutes(svc: DecisionService): RouteDef[] {
     },
     {
       method: 'POST', path: '/allowed', auth: 'key', tag, summary: 'Permit PDP check (environment key)',
-      schemas: { body: s.checkQuery, response: s.checkAnswer },
-      handler: (r) => svc.allowed(envKeyScope(r), r.body),
+      schemas: { query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
+      handler: (r) => svc.allowed(envKeyScope(r), r.body, r.query.explain === true),
     },
     {
       method: 'POST', path: '/allowed/bulk', auth: 'key', tag, summary: 'Permit PDP bulk check (environment key)',

@@ -21,10 +21,18 @@ const resourceRef = {
 };
 
 export const checkQuery = obj(
-  { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str() },
+  { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str(), explain: bool() },
   ['user', 'action', 'resource'],
 );
 export const bulkQuery = arr(checkQuery, { maxItems: 100 });
-export const checkAnswer = obj({ allow: bool() }, ['allow']);
+export const explanation = obj({
+  paths: arr(str()),
+  reason: str(),
+  granting_roles: arr(str()),
+  tenant: str(),
+  states_visited: { type: 'integer' },
+});
+export const checkAnswer = obj({ allow: bool(), explanation }, ['allow']);
+export const explainQuery = obj({ explain: bool() });
 export const bulkAnswer = obj({ allow: arr(checkAnswer) }, ['allow']);
 export const params = PROJ_ENV_PARAMS;

@@ -8,6 +8,22 @@ export interface NormalizedCheck {
   tenant: string | null;
 }
 
+/** What the traversal saw, for `explain`. */
+export interface Trace {
+  user_found: boolean;
+  tenant: string;
+  granting_roles: string[];
+  tenant_role_grant: boolean;
+  searched: boolean;
+  states_visited: number;
+  paths: string[];
+}
+
+export interface Decision {
+  allow: boolean;
+  trace?: Trace;
+}
+
 /** Permission questions are answered by one named traversal query per batch. */
 export class DecisionStore {
   private readonly q = this.db.statements({ allowed: 'decisions/allowed' });
@@ -18,10 +34,20 @@ export class DecisionStore {
   ) {}
 
   async allowed(env: string, checks: NormalizedCheck[]): Promise<boolean[]> {
+    return (await this.decide(env, checks, false)).map((d) => d.allow);
+  }
+
+  async explain(env: string, checks: NormalizedCheck[]): Promise<Decision[]> {
+    return this.decide(env, checks, true);
+  }
+
+  private async decide(env: string, checks: NormalizedCheck[], explain: boolean): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readRows(this.q.allowed, { env, checks, depth: this.maxDepth });
-    const out = new Array<boolean>(checks.length).fill(false);
-    for (const row of rows) out[row.idx as number] = row.allow === true;
+    const rows = await this.db.readRows(this.q.allowed, { env, checks, depth: this.maxDepth, explain });
+    const out: Decision[] = checks.map(() => ({ allow: false }));
+    for (const row of rows) {
+      out[row.idx as number] = { allow: row.allow === true, ...(explain ? { trace: row.explanation as Trace } : {}) };
+    }
     return out;
   }
 }

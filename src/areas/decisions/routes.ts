@@ -32,5 +32,25 @@ export function decisionRoutes(svc: DecisionService): RouteDef[] {
       schemas: { body: s.bulkQuery, response: s.bulkAnswer },
       handler: (r) => svc.allowedBulk(envKeyScope(r), r.body),
     },
+    {
+      method: 'POST', path: '/v2/allowed/:proj_id/:env_id/user-permissions', auth: 'env', tag, summary: 'Everything a user may do, per instance and tenant',
+      schemas: { params: s.params, body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
+      handler: (r) => svc.userPermissions(r.scope, r.body),
+    },
+    {
+      method: 'POST', path: '/v2/allowed/:proj_id/:env_id/authorized_users', auth: 'env', tag, summary: 'Every user allowed an action on a resource, with the granting assignments',
+      schemas: { params: s.params, body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
+      handler: (r) => svc.authorizedUsers(r.scope, r.body),
+    },
+    {
+      method: 'POST', path: '/user-permissions', auth: 'key', tag, summary: 'Permit PDP user permissions (environment key)',
+      schemas: { body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
+      handler: (r) => svc.userPermissions(envKeyScope(r), r.body),
+    },
+    {
+      method: 'POST', path: '/authorized_users', auth: 'key', tag, summary: 'Permit PDP authorized users (environment key)',
+      schemas: { body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
+      handler: (r) => svc.authorizedUsers(envKeyScope(r), r.body),
+    },
   ];
 }

@@ -36,3 +36,12 @@ export const checkAnswer = obj({ allow: bool(), explanation }, ['allow']);
 export const explainQuery = obj({ explain: bool() });
 export const bulkAnswer = obj({ allow: arr(checkAnswer) }, ['allow']);
 export const params = PROJ_ENV_PARAMS;
+
+export const userPermissionsQuery = obj(
+  { user: userRef, tenants: arr(str(), { maxItems: 1000 }), resources: arr(str(), { maxItems: 1000 }), resource_types: arr(str(), { maxItems: 1000 }), context: anyObject(), sdk: str() },
+  ['user'],
+);
+export const userPermissionsAnswer = { type: 'object', additionalProperties: obj({ tenant: anyObject(), resource: anyObject(), permissions: arr(str()), roles: arr(str()) }) };
+export const authorizedUsersQuery = obj({ action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str() }, ['action', 'resource']);
+const assignment = obj({ user: str(), tenant: str(), resource: str(), role: str() });
+export const authorizedUsersAnswer = obj({ resource: str(), tenant: str(), users: { type: 'object', additionalProperties: arr(assignment) } });

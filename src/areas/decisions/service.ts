@@ -1,11 +1,18 @@
 import type { Scope } from '../../auth/types';
-import { Decision, DecisionStore, NormalizedCheck } from './store';
+import { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } from './store';
 
 export interface CheckQuery {
   user: string | { key: string };
   action: string;
   resource: { type: string; key?: string | null; tenant?: string | null };
   explain?: boolean;
+}
+
+export interface UserPermissionsQuery {
+  user: string | { key: string };
+  tenants?: string[];
+  resources?: string[];
+  resource_types?: string[];
 }
 
 export interface Explanation {
@@ -44,6 +51,41 @@ export class DecisionService {
     }
     const [decision] = await this.store.explain(scope.envId, [check]);
     return { allow: decision.allow, explanation: this.explanationOf(check, decision) };
+  }
+
+  /** Permit's user-permissions: `"type:key"` / `"__tenant:t"` -> {tenant, resource, permissions, roles}. */
+  async userPermissions(scope: Scope, q: UserPermissionsQuery) {
+    const user = typeof q.user === 'string' ? q.user : q.user.key;
+    const wanted = [...(q.resources ?? []), ...(q.resource_types ?? [])];
+    const types = wanted.length ? [...new Set(wanted.map((r) => r.split(':')[0]))] : null;
+    const instances = new Set(wanted.filter((r) => r.includes(':')));
+    const typesWhole = new Set(wanted.filter((r) => !r.includes(':')));
+    const rows = await this.store.userPermissions(scope.envId, user, q.tenants?.length ? q.tenants : null, types);
+    const out: Record<string, unknown> = {};
+    for (const t of rows?.tenants ?? []) {
+      out[t.key] = { tenant: { key: t.tenant, attributes: {} }, resource: null, permissions: t.permissions, roles: t.roles };
+    }
+    for (const i of rows?.instances ?? []) {
+      if (instances.size && !instances.has(i.key) && !typesWhole.has(i.type)) continue;
+      out[i.key] = {
+        tenant: { key: i.tenant, attributes: {} },
+        resource: { type: i.type, key: i.resource_key, attributes: {} },
+        permissions: i.permissions,
+        roles: i.roles,
+      };
+    }
+    return out;
+  }
+
+  /** Permit's authorized_users: every user allowed `action` on the resource, with the assignments that grant it. */
+  async authorizedUsers(scope: Scope, q: { action: string; resource: { type: string; key?: string | null; tenant?: string | null } }) {
+    const key = q.resource.key ?? null;
+    const { tenant, assignments } = await this.store.authorizedUsers(scope.envId, {
+      action: q.action, type: q.resource.type, key, tenant: q.resource.tenant ?? null,
+    });
+    const users: Record<string, AuthorizedAssignment[]> = {};
+    for (const a of assignments) (users[a.user] ??= []).push(a);
+    return { resource: key === null ? `${q.resource.type}:*` : `${q.resource.type}:${key}`, tenant, users };
   }
 
   /** Every granting path as readable hops, or why nothing grants. */

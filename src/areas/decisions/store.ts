@@ -19,6 +19,18 @@ export interface Trace {
   paths: string[];
 }
 
+export interface UserPermissionRows {
+  instances: { key: string; tenant: string; type: string; resource_key: string; roles: string[]; permissions: string[] }[];
+  tenants: { key: string; tenant: string; roles: string[]; permissions: string[] }[];
+}
+
+export interface AuthorizedAssignment {
+  user: string;
+  tenant: string;
+  resource: string;
+  role: string;
+}
+
 export interface Decision {
   allow: boolean;
   trace?: Trace;
@@ -26,7 +38,11 @@ export interface Decision {
 
 /** Permission questions are answered by one named traversal query per batch. */
 export class DecisionStore {
-  private readonly q = this.db.statements({ allowed: 'decisions/allowed' });
+  private readonly q = this.db.statements({
+    allowed: 'decisions/allowed',
+    userPermissions: 'decisions/userPermissions',
+    authorizedUsers: 'decisions/authorizedUsers',
+  });
 
   constructor(
     private readonly db: Db,
@@ -39,6 +55,16 @@ export class DecisionStore {
 
   async explain(env: string, checks: NormalizedCheck[]): Promise<Decision[]> {
     return this.decide(env, checks, true);
+  }
+
+  async userPermissions(env: string, user: string, tenants: string[] | null, types: string[] | null): Promise<UserPermissionRows | undefined> {
+    const [row] = await this.db.readRows(this.q.userPermissions, { env, user, tenants, types, depth: this.maxDepth });
+    return row as unknown as UserPermissionRows | undefined;
+  }
+
+  async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }) {
+    const [row] = await this.db.readRows(this.q.authorizedUsers, { env, ...q, depth: this.maxDepth });
+    return row as unknown as { tenant: string; assignments: AuthorizedAssignment[] };
   }
 
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean): Promise<Decision[]> {

@@ -1,0 +1,3 @@
+CREATE (r:Resource:InEnv {env: $env, id: $id, key: $key, name: $name, description: $description,
+                          actions: $actions, actions_json: $actions_json, created_at: $now, updated_at: $now})
+RETURN r.key AS key

@@ -1,0 +1,34 @@
+// Removes the resource and everything that hangs on it: its roles, its relations and the
+// relations whose subject it is, derivations that name it, its instances (with their role
+// assignments, tuples, group links) and tenant-role permissions on it.
+MATCH (r:Resource {env: $env, key: $key})
+CALL {
+  WITH r
+  MATCH (d:Derivation {env: $env})
+  WHERE d.resource = r.key OR d.on_resource = r.key
+  DETACH DELETE d
+}
+CALL {
+  WITH r
+  MATCH (rel:Relation {env: $env})
+  WHERE rel.resource = r.key OR rel.subject_resource = r.key
+  DETACH DELETE rel
+}
+CALL {
+  WITH r
+  MATCH (rr:ResourceRole {env: $env, resource: r.key})
+  DETACH DELETE rr
+}
+CALL {
+  WITH r
+  MATCH (i:Instance {env: $env, resource: r.key})
+  DETACH DELETE i
+}
+CALL {
+  WITH r
+  MATCH (t:Role {env: $env})
+  WHERE any(p IN coalesce(t.permissions, []) WHERE p STARTS WITH r.key + ':')
+  SET t.permissions = [p IN t.permissions WHERE NOT p STARTS WITH r.key + ':']
+}
+DETACH DELETE r
+RETURN count(*) AS deleted

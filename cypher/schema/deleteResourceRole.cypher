@@ -1,0 +1,16 @@
+// Removes the role, the derivations that name it (as granted or as required role) and the
+// role assignments of it on the resource's instances.
+MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
+CALL {
+  WITH rr
+  MATCH (d:Derivation {env: $env})
+  WHERE (d.resource = rr.resource AND d.role = rr.key) OR (d.on_resource = rr.resource AND d.from_role = rr.key)
+  DETACH DELETE d
+}
+CALL {
+  WITH rr
+  MATCH (:User {env: $env})-[h:HAS_ROLE {role: rr.key}]->(:Instance {env: $env, resource: rr.resource})
+  DELETE h
+}
+DETACH DELETE rr
+RETURN count(*) AS deleted

@@ -1,0 +1,23 @@
+// Removes a tenant role with its assignments: tenant-level ones, and instance-scope ones (and
+// derivations) where no resource role of the same key is meant instead.
+MATCH (t:Role {env: $env, key: $key})
+CALL {
+  WITH t
+  MATCH (:User {env: $env})-[h:HAS_TENANT_ROLE {role: t.key}]->(:Tenant)
+  DELETE h
+}
+CALL {
+  WITH t
+  MATCH (:User {env: $env})-[h:HAS_ROLE {role: t.key}]->(i:Instance {env: $env})
+  WHERE NOT EXISTS { MATCH (:ResourceRole {env: $env, resource: i.resource, key: t.key}) }
+  DELETE h
+}
+CALL {
+  WITH t
+  MATCH (d:Derivation {env: $env})
+  WHERE (d.role = t.key AND NOT EXISTS { MATCH (:ResourceRole {env: $env, resource: d.resource, key: t.key}) })
+     OR (d.from_role = t.key AND NOT EXISTS { MATCH (:ResourceRole {env: $env, resource: d.on_resource, key: t.key}) })
+  DETACH DELETE d
+}
+DETACH DELETE t
+RETURN count(*) AS deleted

@@ -1,0 +1,11 @@
+MATCH (i:Instance {env: $env})
+WHERE ($tenant IS NULL OR i.tenant = $tenant)
+  AND ($resource IS NULL OR i.resource = $resource)
+  AND ($search IS NULL OR toLower(i.key) CONTAINS toLower($search))
+WITH i ORDER BY i.created_at, i.resource, i.key
+WITH collect(i) AS items
+WITH size(items) AS total, items[$skip..($skip + $limit)] AS page
+RETURN total, [i IN page | i {.*,
+  resource_id: head(COLLECT { MATCH (r:Resource {env: $env, key: i.resource}) RETURN r.id }),
+  tenant_id: head(COLLECT { MATCH (t:Tenant {env: $env, key: i.tenant}) RETURN t.id })
+}] AS data

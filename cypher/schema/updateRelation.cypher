@@ -1,0 +1,5 @@
+MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
+SET rel.name = coalesce($name, rel.name),
+    rel.description = CASE WHEN $setDescription THEN $description ELSE rel.description END,
+    rel.updated_at = $now
+RETURN rel.key AS key

@@ -1,0 +1,6 @@
+MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
+SET rr.name = coalesce($name, rr.name),
+    rr.description = CASE WHEN $setDescription THEN $description ELSE rr.description END,
+    rr.permissions = coalesce($permissions, rr.permissions),
+    rr.updated_at = $now
+RETURN rr.key AS key

@@ -1,0 +1,6 @@
+MATCH (t:Role {env: $env, key: $key})
+SET t.name = coalesce($name, t.name),
+    t.description = CASE WHEN $setDescription THEN $description ELSE t.description END,
+    t.permissions = coalesce($permissions, t.permissions),
+    t.updated_at = $now
+RETURN t {.*} AS role

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '../../auth/types';
+import { notFound } from '../../errors';
+import { envelopeOf, Page } from '../../http/paging';
+import { fromJson } from '../facts/service';
+import { SchemaStore } from './store';
+import { InstanceNode, InstancesStore, splitInstanceRef } from './instancesStore';
+import { scoped } from './views';
+
+export interface InstanceInput {
+  key: string;
+  tenant: string;
+  resource: string;
+  attributes?: Record<string, unknown>;
+}
+
+export const instanceView = (scope: Scope, i: InstanceNode) => ({
+  id: i.id,
+  key: i.key,
+  resource: i.resource,
+  resource_id: i.resource_id ?? null,
+  tenant: i.tenant,
+  tenant_id: i.tenant_id ?? null,
+  attributes: fromJson(i.attributes_json),
+  ...scoped(scope),
+  created_at: i.created_at ?? null,
+  updated_at: i.updated_at ?? null,
+});
+
+/** Resource instances: `{key, tenant, resource, attributes}`; tenant and resource must exist. */
+export class InstancesService {
+  constructor(
+    private readonly store: InstancesStore,
+    private readonly schema: SchemaStore,
+  ) {}
+
+  async createInstance(scope: Scope, input: InstanceInput) {
+    const now = new Date().toISOString();
+    const i = await this.store.createInstance(scope.envId, {
+      id: randomUUID(), key: input.key, resource: input.resource, tenant: input.tenant, attributes: JSON.stringify(input.attributes ?? {}), now,
+    });
+    if (i) return instanceView(scope, i);
+    const resource = await this.schema.read((tx) => this.schema.getResource(tx, scope.envId, input.resource));
+    if (!resource) throw notFound('Resource', input.resource);
+    throw notFound('Tenant', input.tenant);
+  }
+
+  async getInstance(scope: Scope, ref: string) {
+    const i = await this.store.getInstance(scope.envId, splitInstanceRef(ref));
+    if (!i) throw notFound('Resource instance', ref);
+    return instanceView(scope, i);
+  }
+
+  async listInstances(scope: Scope, filter: { tenant?: string; resource?: string; search?: string }, page: Page) {
+    const { total, data } = await this.store.listInstances(scope.envId, {
+      tenant: filter.tenant ?? null, resource: filter.resource ?? null, search: filter.search ?? null,
+    }, page);
+    return envelopeOf(data.map((i) => instanceView(scope, i)), total, page);
+  }
+
+  async updateInstance(scope: Scope, ref: string, patch: { attributes?: Record<string, unknown> }) {
+    const current = await this.getInstance(scope, ref);
+    const attributes = patch.attributes === undefined ? null : JSON.stringify(patch.attributes);
+    await this.store.updateInstance(scope.envId, current.resource, current.key, attributes, new Date().toISOString());
+    return this.getInstance(scope, `${current.resource}:${current.key}`);
+  }
+
+  async deleteInstance(scope: Scope, ref: string) {
+    const current = await this.getInstance(scope, ref);
+    if (!(await this.store.deleteInstance(scope.envId, current.resource, current.key))) throw notFound('Resource instance', ref);
+  }
+}

@@ -1,0 +1,70 @@
+import { Db, UniqueViolation } from '../../db/db';
+import { duplicate } from '../../errors';
+import { Page } from '../../http/paging';
+import { listOf } from '../provisioning/store';
+
+export interface InstanceNode {
+  id: string;
+  key: string;
+  resource: string;
+  resource_id: string | null;
+  tenant: string;
+  tenant_id: string | null;
+  attributes_json: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+}
+export interface InstanceRef {
+  /** "type:key" split at the first ':' (null when the reference has no ':'). */
+  resource: string | null;
+  key: string | null;
+  ref: string;
+}
+
+/** Resource instances (including group instances, which are `Group:Instance`). */
+export class InstancesStore {
+  private readonly q = this.db.statements({
+    createInstance: 'schema/createInstance',
+    getInstance: 'schema/getInstance',
+    listInstances: 'schema/listInstances',
+    updateInstance: 'schema/updateInstance',
+    deleteInstance: 'schema/deleteInstance',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  /** Undefined when the tenant or the resource does not exist. */
+  async createInstance(env: string, i: { id: string; key: string; resource: string; tenant: string; attributes: string; now: string }): Promise<InstanceNode | undefined> {
+    try {
+      const [row] = await this.db.writeRows(this.q.createInstance, { env, ...i });
+      return row?.instance as InstanceNode | undefined;
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw duplicate('Resource instance', `${i.resource}:${i.key}`);
+      throw err;
+    }
+  }
+
+  async getInstance(env: string, ref: InstanceRef): Promise<InstanceNode | undefined> {
+    const [row] = await this.db.readRows(this.q.getInstance, { env, ...ref });
+    return row?.instance as InstanceNode | undefined;
+  }
+
+  async listInstances(env: string, filter: { tenant: string | null; resource: string | null; search: string | null }, page: Page) {
+    return listOf<InstanceNode>(await this.db.readRows(this.q.listInstances, { env, ...filter, skip: page.skip, limit: page.perPage }));
+  }
+
+  async updateInstance(env: string, resource: string, key: string, attributes: string | null, now: string) {
+    await this.db.writeRows(this.q.updateInstance, { env, resource, key, attributes, now });
+  }
+
+  async deleteInstance(env: string, resource: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteInstance, { env, resource, key });
+    return (row?.deleted as number) > 0;
+  }
+}
+
+/** "type:key" splits at the first ':'. */
+export function splitInstanceRef(ref: string): InstanceRef {
+  const at = ref.indexOf(':');
+  return at < 0 ? { resource: null, key: null, ref } : { resource: ref.slice(0, at), key: ref.slice(at + 1), ref };
+}

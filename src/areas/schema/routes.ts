@@ -1,0 +1,89 @@
+import { paging } from '../../http/paging';
+import type { RouteDef } from '../../http/routeTable';
+import { InstancesService } from './instancesService';
+import { RolesService } from './rolesService';
+import * as s from './schemas';
+import { SchemaService } from './service';
+
+const base = '/v2/schema/:proj_id/:env_id';
+const res = `${base}/resources/:resource`;
+
+export function schemaRoutes(svc: SchemaService, roles: RolesService): RouteDef[] {
+  const tag = 'Schema';
+  return [
+    { method: 'POST', path: `${base}/resources`, auth: 'env', tag, summary: 'Create a resource (with inline roles and relations)',
+      schemas: { params: s.params, body: s.resourceCreate, response: s.resource }, handler: (r) => svc.createResource(r.scope, r.body) },
+    { method: 'GET', path: `${base}/resources`, auth: 'env', tag, summary: 'List resources',
+      schemas: { params: s.params, query: s.listQuery, response: s.list }, handler: (r) => svc.listResources(r.scope, r.query.search, paging(r.query)) },
+    { method: 'GET', path: res, auth: 'env', tag, summary: 'Get a resource',
+      schemas: { params: s.resourceParams, response: s.resource }, handler: (r) => svc.getResource(r.scope, r.params.resource) },
+    { method: 'PATCH', path: res, auth: 'env', tag, summary: 'Update a resource (given actions replace the action set)',
+      schemas: { params: s.resourceParams, body: s.resourceUpdate, response: s.resource }, handler: (r) => svc.updateResource(r.scope, r.params.resource, r.body) },
+    { method: 'PUT', path: res, auth: 'env', tag, summary: 'Replace a resource, creating it when missing',
+      schemas: { params: s.resourceParams, body: s.resourceReplace, response: s.resource }, handler: (r) => svc.replaceResource(r.scope, r.params.resource, r.body) },
+    { method: 'DELETE', path: res, auth: 'env', tag, summary: 'Delete a resource with its roles, relations, derivations and instances',
+      status: 204, schemas: { params: s.resourceParams }, handler: (r) => svc.deleteResource(r.scope, r.params.resource) },
+    { method: 'GET', path: `${res}/actions`, auth: 'env', tag, summary: "List a resource's actions",
+      schemas: { params: s.resourceParams, query: s.pagingQuery, response: s.list }, handler: (r) => svc.listActions(r.scope, r.params.resource, paging(r.query)) },
+
+    { method: 'POST', path: `${res}/roles`, auth: 'env', tag, summary: 'Create a resource role',
+      schemas: { params: s.resourceParams, body: s.resourceRoleCreate, response: s.resourceRole }, handler: (r) => svc.createResourceRole(r.scope, r.params.resource, r.body) },
+    { method: 'GET', path: `${res}/roles`, auth: 'env', tag, summary: "List a resource's roles",
+      schemas: { params: s.resourceParams, query: s.pagingQuery, response: s.list }, handler: (r) => svc.listResourceRoles(r.scope, r.params.resource, paging(r.query)) },
+    { method: 'GET', path: `${res}/roles/:role`, auth: 'env', tag, summary: 'Get a resource role',
+      schemas: { params: s.resourceRoleParams, response: s.resourceRole }, handler: (r) => svc.getResourceRole(r.scope, r.params.resource, r.params.role) },
+    { method: 'PATCH', path: `${res}/roles/:role`, auth: 'env', tag, summary: 'Update a resource role (granted_to replaces its derivations)',
+      schemas: { params: s.resourceRoleParams, body: s.resourceRoleUpdate, response: s.resourceRole },
+      handler: (r) => svc.updateResourceRole(r.scope, r.params.resource, r.params.role, r.body) },
+    { method: 'DELETE', path: `${res}/roles/:role`, auth: 'env', tag, summary: 'Delete a resource role with its derivations and assignments',
+      status: 204, schemas: { params: s.resourceRoleParams }, handler: (r) => svc.deleteResourceRole(r.scope, r.params.resource, r.params.role) },
+    { method: 'POST', path: `${res}/roles/:role/implicit_grants`, auth: 'env', tag, summary: 'Add a role derivation',
+      schemas: { params: s.resourceRoleParams, body: s.implicitGrant, response: s.derivation },
+      handler: (r) => svc.addImplicitGrant(r.scope, r.params.resource, r.params.role, r.body) },
+    { method: 'DELETE', path: `${res}/roles/:role/implicit_grants`, auth: 'env', tag, summary: 'Remove a role derivation',
+      status: 204, schemas: { params: s.resourceRoleParams, body: s.implicitGrant },
+      handler: (r) => svc.removeImplicitGrant(r.scope, r.params.resource, r.params.role, r.body) },
+
+    { method: 'POST', path: `${res}/relations`, auth: 'env', tag, summary: 'Create a relation',
+      schemas: { params: s.resourceParams, body: s.relationCreate, response: s.relation }, handler: (r) => svc.createRelation(r.scope, r.params.resource, r.body) },
+    { method: 'GET', path: `${res}/relations`, auth: 'env', tag, summary: "List a resource's relations",
+      schemas: { params: s.resourceParams, query: s.pagingQuery, response: s.list }, handler: (r) => svc.listRelations(r.scope, r.params.resource, paging(r.query)) },
+    { method: 'GET', path: `${res}/relations/:relation`, auth: 'env', tag, summary: 'Get a relation',
+      schemas: { params: s.relationParams, response: s.relation }, handler: (r) => svc.getRelation(r.scope, r.params.resource, r.params.relation) },
+    { method: 'PATCH', path: `${res}/relations/:relation`, auth: 'env', tag, summary: 'Update a relation',
+      schemas: { params: s.relationParams, body: s.relationUpdate, response: s.relation },
+      handler: (r) => svc.updateRelation(r.scope, r.params.resource, r.params.relation, r.body) },
+    { method: 'DELETE', path: `${res}/relations/:relation`, auth: 'env', tag, summary: 'Delete a relation with its derivations and tuples',
+      status: 204, schemas: { params: s.relationParams }, handler: (r) => svc.deleteRelation(r.scope, r.params.resource, r.params.relation) },
+
+    { method: 'POST', path: `${base}/roles`, auth: 'env', tag, summary: 'Create a tenant role',
+      schemas: { params: s.params, body: s.roleCreate, response: s.role }, handler: (r) => roles.createRole(r.scope, r.body) },
+    { method: 'GET', path: `${base}/roles`, auth: 'env', tag, summary: 'List tenant roles',
+      schemas: { params: s.params, query: s.listQuery, response: s.list }, handler: (r) => roles.listRoles(r.scope, r.query.search, paging(r.query)) },
+    { method: 'GET', path: `${base}/roles/:role`, auth: 'env', tag, summary: 'Get a tenant role',
+      schemas: { params: s.roleParams, response: s.role }, handler: (r) => roles.getRole(r.scope, r.params.role) },
+    { method: 'PATCH', path: `${base}/roles/:role`, auth: 'env', tag, summary: 'Update a tenant role',
+      schemas: { params: s.roleParams, body: s.roleUpdate, response: s.role }, handler: (r) => roles.updateRole(r.scope, r.params.role, r.body) },
+    { method: 'DELETE', path: `${base}/roles/:role`, auth: 'env', tag, summary: 'Delete a tenant role and its assignments',
+      status: 204, schemas: { params: s.roleParams }, handler: (r) => roles.deleteRole(r.scope, r.params.role) },
+  ];
+}
+
+/** Resource instances, served under both /v2/schema (the seed's path) and /v2/facts. */
+export function instanceRoutes(svc: InstancesService): RouteDef[] {
+  const tag = 'Resource instances';
+  const coll = ['/v2/schema/:proj_id/:env_id/resource_instances', '/v2/facts/:proj_id/:env_id/resource_instances'];
+  const one = coll.map((c) => `${c}/:instance_id`);
+  return [
+    { method: 'POST', path: coll, auth: 'env', tag, summary: 'Create a resource instance',
+      schemas: { params: s.params, body: s.instanceCreate, response: s.instance }, handler: (r) => svc.createInstance(r.scope, r.body) },
+    { method: 'GET', path: coll, auth: 'env', tag, summary: 'List resource instances',
+      schemas: { params: s.params, query: s.instanceListQuery, response: s.list }, handler: (r) => svc.listInstances(r.scope, r.query, paging(r.query)) },
+    { method: 'GET', path: one, auth: 'env', tag, summary: 'Get a resource instance by "type:key" or id',
+      schemas: { params: s.instanceParams, response: s.instance }, handler: (r) => svc.getInstance(r.scope, r.params.instance_id) },
+    { method: 'PATCH', path: one, auth: 'env', tag, summary: "Update a resource instance's attributes",
+      schemas: { params: s.instanceParams, body: s.instanceUpdate, response: s.instance }, handler: (r) => svc.updateInstance(r.scope, r.params.instance_id, r.body) },
+    { method: 'DELETE', path: one, auth: 'env', tag, summary: 'Delete a resource instance and what hangs on it',
+      status: 204, schemas: { params: s.instanceParams }, handler: (r) => svc.deleteInstance(r.scope, r.params.instance_id) },
+  ];
+}

@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '../../auth/types';
+import type { Tx } from '../../db/db';
+import { AppError, invalidInput, notFound } from '../../errors';
+import { envelopeOf, Page } from '../../http/paging';
+import { Derivation, ResourceNode, SchemaStore } from './store';
+import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView, scoped } from './views';
+
+const now = () => new Date().toISOString();
+
+export interface Rule {
+  role: string;
+  on_resource: string;
+  linked_by_relation: string;
+}
+export interface RoleBlock {
+  name?: string;
+  description?: string | null;
+  permissions?: string[];
+  granted_to?: { users_with_role?: Rule[] };
+}
+export interface ResourceInput {
+  key: string;
+  name: string;
+  description?: string | null;
+  actions: Record<string, ActionBlock>;
+  relations?: Record<string, string>;
+  roles?: Record<string, RoleBlock>;
+}
+export type ResourcePatch = Partial<Omit<ResourceInput, 'key'>>;
+export interface RelationInput {
+  key: string;
+  name: string;
+  description?: string | null;
+  subject_resource: string;
+}
+
+/** Resources with their actions, roles, relations and role derivations (CONTRACT section 3). */
+export class SchemaService {
+  constructor(private readonly store: SchemaStore) {}
+
+  // ---- resources
+
+  async createResource(scope: Scope, input: ResourceInput) {
+    return this.store.write(async (tx) => {
+      const actions = encodeActions(input.actions, {});
+      await this.store.createResource(tx, scope.envId, {
+        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, ...actions, now: now(),
+      });
+      await this.applyInline(tx, scope, input.key, actions.actions, input);
+      return resourceView(scope, (await this.store.getResource(tx, scope.envId, input.key))!);
+    });
+  }
+
+  async getResource(scope: Scope, ref: string) {
+    return resourceView(scope, await this.store.read((tx) => this.mustResource(tx, scope, ref)));
+  }
+
+  async listResources(scope: Scope, search: string | undefined, page: Page) {
+    const { total, data } = await this.store.listResources(scope.envId, search ?? null, page);
+    return envelopeOf(data.map((r) => resourceView(scope, r)), total, page);
+  }
+
+  /** PATCH: the given actions replace the action set; given roles are upserted, given relations added. */
+  async updateResource(scope: Scope, ref: string, patch: ResourcePatch) {
+    return this.store.write(async (tx) => {
+      const current = await this.mustResource(tx, scope, ref);
+      const actions = patch.actions ? encodeActions(patch.actions, JSON.parse(current.actions_json ?? '{}')) : null;
+      await this.store.updateResource(tx, scope.envId, current.key, {
+        name: patch.name ?? null, description: patch.description, now: now(),
+        actions: actions?.actions ?? null, actions_json: actions?.actions_json ?? null,
+      });
+      await this.applyInline(tx, scope, current.key, actions?.actions ?? current.actions ?? [], patch, current);
+      return resourceView(scope, (await this.store.getResource(tx, scope.envId, current.key))!);
+    });
+  }
+
+  /** PUT: Permit's replace, here an upsert (creates the resource when missing). */
+  async replaceResource(scope: Scope, ref: string, input: Omit<ResourceInput, 'key'>) {
+    const exists = await this.store.read((tx) => this.store.getResource(tx, scope.envId, ref));
+    if (!exists) return this.createResource(scope, { ...input, key: ref });
+    return this.updateResource(scope, ref, { description: null, ...input });
+  }
+
+  async listActions(scope: Scope, ref: string, page: Page) {
+    const r = await this.store.read((tx) => this.mustResource(tx, scope, ref));
+    const all = Object.values(actionsOf(r)).map((a) => ({ ...a, resource: r.key, resource_id: r.id, ...scoped(scope) }));
+    return envelopeOf(all.slice(page.skip, page.skip + page.perPage), all.length, page);
+  }
+
+  async deleteResource(scope: Scope, ref: string) {
+    const current = await this.store.read((tx) => this.mustResource(tx, scope, ref));
+    if (!(await this.store.deleteResource(scope.envId, current.key))) throw notFound('Resource', ref);
+  }
+
+  /** Relations, then roles, then the roles' derivations (which need the relations). */
+  private async applyInline(tx: Tx, scope: Scope, resource: string, actions: string[], input: ResourcePatch, current?: ResourceNode) {
+    for (const [key, subject] of Object.entries(input.relations ?? {})) {
+      const existing = current?.relations.find((r) => r.key === key);
+      if (existing && existing.subject_resource === subject) continue;
+      if (existing) throw invalidInput(`Relation ${JSON.stringify(key)} already exists with subject ${JSON.stringify(existing.subject_resource)}.`, [{ path: `/body/relations/${key}`, message: 'cannot change the subject of an existing relation' }]);
+      await this.addRelation(tx, scope, resource, { key, name: key, subject_resource: subject }, `/body/relations/${key}`);
+    }
+    const rules: [string, Rule[]][] = [];
+    for (const [key, block] of Object.entries(input.roles ?? {})) {
+      checkPermissions(actions, block.permissions ?? [], resource, `/body/roles/${key}/permissions`);
+      if (current?.roles.some((r) => r.key === key)) {
+        await this.store.updateResourceRole(tx, scope.envId, resource, key, {
+          name: block.name ?? null, description: block.description, permissions: block.permissions ?? null, now: now(),
+        });
+      } else {
+        await this.store.createResourceRole(tx, scope.envId, resource, {
+          id: randomUUID(), key, name: block.name ?? key, description: block.description ?? null, permissions: block.permissions ?? [], now: now(),
+        });
+      }
+      if (block.granted_to) rules.push([key, block.granted_to.users_with_role ?? []]);
+    }
+    for (const [role, list] of rules) await this.replaceRules(tx, scope, resource, role, list);
+  }
+
+  // ---- resource roles
+
+  async createResourceRole(scope: Scope, resourceRef: string, input: RoleBlock & { key: string; name: string }) {
+    return this.store.write(async (tx) => {
+      const resource = await this.mustResource(tx, scope, resourceRef);
+      checkPermissions(resource.actions ?? [], input.permissions ?? [], resource.key, '/body/permissions');
+      await this.store.createResourceRole(tx, scope.envId, resource.key, {
+        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions: input.permissions ?? [], now: now(),
+      });
+      if (input.granted_to) await this.replaceRules(tx, scope, resource.key, input.key, input.granted_to.users_with_role ?? []);
+      return resourceRoleView(scope, (await this.store.getResourceRole(tx, scope.envId, resource.key, input.key))!);
+    });
+  }
+
+  async getResourceRole(scope: Scope, resourceRef: string, ref: string) {
+    return this.store.read(async (tx) => {
+      const resource = await this.mustResource(tx, scope, resourceRef);
+      return resourceRoleView(scope, await this.mustResourceRole(tx, scope, resource.key, ref));
+    });
+  }
+
+  async listResourceRoles(scope: Scope, resourceRef: string, page: Page) {
+    const resource = await this.store.read((tx) => this.mustResource(tx, scope, resourceRef));
+    const { total, data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
+    return envelopeOf(data.map((r) => resourceRoleView(scope, r)), total, page);
+  }
+
+  /** PATCH; a given `granted_to` replaces the role's derivations. */
+  async updateResourceRole(scope: Scope, resourceRef: string, ref: string, patch: RoleBlock) {
+    return this.store.write(async (tx) => {
+      const resource = await this.mustResource(tx, scope, resourceRef);
+      const role = await this.mustResourceRole(tx, scope, resource.key, ref);
+      if (patch.permissions) checkPermissions(resource.actions ?? [], patch.permissions, resource.key, '/body/permissions');
+      await this.store.updateResourceRole(tx, scope.envId, resource.key, role.key, {
+        name: patch.name ?? null, description: patch.description, permissions: patch.permissions ?? null, now: now(),
+      });
+      if (patch.granted_to) await this.replaceRules(tx, scope, resource.key, role.key, patch.granted_to.users_with_role ?? []);
+      return resourceRoleView(scope, (await this.store.getResourceRole(tx, scope.envId, resource.key, role.key))!);
+    });
+  }
+
+  async deleteResourceRole(scope: Scope, resourceRef: string, ref: string) {
+    const role = await this.store.read(async (tx) => {
+      const resource = await this.mustResource(tx, scope, resourceRef);
+      return this.mustResourceRole(tx, scope, resource.key, ref);
+    });
+    if (!(await this.store.deleteResourceRole(scope.envId, role.resource, role.key))) throw notFound('Role', ref);
+  }
+
+  // ---- role derivations (implicit grants)
+
+  async addImplicitGrant(scope: Scope, resourceRef: string, roleRef: string, rule: Rule) {
+    return this.store.write(async (tx) => {
+      const { resource, role } = await this.grantTarget(tx, scope, resourceRef, roleRef);
+      const d = await this.addRule(tx, scope, resource, role, rule, '/body');
+      return derivationView(scope, d);
+    });
+  }
+
+  async removeImplicitGrant(scope: Scope, resourceRef: string, roleRef: string, rule: Rule) {
+    const { resource, role } = await this.store.read((tx) => this.grantTarget(tx, scope, resourceRef, roleRef));
+    const d: Derivation = { resource, role, on_resource: rule.on_resource, from_role: rule.role, relation: rule.linked_by_relation };
+    if (!(await this.store.deleteDerivation(scope.envId, d))) {
+      throw notFound('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`);
+    }
+  }
+
+  /** The granted role: a resource role of the resource, else a tenant role of that key at instance scope. */
+  private async grantTarget(tx: Tx, scope: Scope, resourceRef: string, roleRef: string) {
+    const resource = await this.mustResource(tx, scope, resourceRef);
+    const rr = await this.store.getResourceRole(tx, scope.envId, resource.key, roleRef);
+    if (rr) return { resource: resource.key, role: rr.key };
+    const refs = await this.store.checkDerivation(tx, scope.envId, { resource: resource.key, role: roleRef, on_resource: '', from_role: '', relation: '' });
+    if (!refs.roleExists) throw notFound(`Role of resource ${JSON.stringify(resource.key)}`, roleRef);
+    return { resource: resource.key, role: roleRef };
+  }
+
+  private async replaceRules(tx: Tx, scope: Scope, resource: string, role: string, rules: Rule[]) {
+    await this.store.deleteRoleDerivations(tx, scope.envId, resource, role);
+    for (const [i, rule] of rules.entries()) await this.addRule(tx, scope, resource, role, rule, `/body/granted_to/users_with_role/${i}`);
+  }
+
+  private async addRule(tx: Tx, scope: Scope, resource: string, role: string, rule: Rule, path: string) {
+    const d: Derivation = { resource, role, on_resource: rule.on_resource, from_role: rule.role, relation: rule.linked_by_relation };
+    const refs = await this.store.checkDerivation(tx, scope.envId, d);
+    if (!refs.onResourceExists) throw notFound('Resource', d.on_resource);
+    if (!refs.relationExists) throw notFound(`Relation of resource ${JSON.stringify(resource)}`, d.relation);
+    if (refs.relationSubject !== d.on_resource) {
+      throw invalidInput(
+        `Relation ${JSON.stringify(d.relation)} links a ${JSON.stringify(refs.relationSubject)} to a ${JSON.stringify(resource)}, not a ${JSON.stringify(d.on_resource)}.`,
+        [{ path: `${path}/linked_by_relation`, message: `has subject resource ${JSON.stringify(refs.relationSubject)}, not ${JSON.stringify(d.on_resource)}` }],
+      );
+    }
+    if (!refs.fromRoleExists) throw notFound(`Role of resource ${JSON.stringify(d.on_resource)}`, d.from_role);
+    return this.store.createDerivation(tx, scope.envId, { ...d, id: randomUUID(), now: now() });
+  }
+
+  // ---- relations
+
+  async createRelation(scope: Scope, resourceRef: string, input: RelationInput) {
+    return this.store.write(async (tx) => {
+      const resource = await this.mustResource(tx, scope, resourceRef);
+      await this.addRelation(tx, scope, resource.key, input, '/body/subject_resource');
+      return relationView(scope, (await this.store.getRelation(tx, scope.envId, resource.key, input.key))!);
+    });
+  }
+
+  private async addRelation(tx: Tx, scope: Scope, resource: string, input: RelationInput, path: string) {
+    const created = await this.store.createRelation(tx, scope.envId, resource, {
+      id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, subject_resource: input.subject_resource, now: now(),
+    });
+    if (!created) {
+      throw new AppError(404, 'NOT_FOUND', `Subject resource ${JSON.stringify(input.subject_resource)} not found: create it first.`, [
+        { path, message: 'names no existing resource' },
+      ]);
+    }
+  }
+
+  async getRelation(scope: Scope, resourceRef: string, ref: string) {
+    return this.store.read(async (tx) => {
+      const resource = await this.mustResource(tx, scope, resourceRef);
+      const rel = await this.store.getRelation(tx, scope.envId, resource.key, ref);
+      if (!rel) throw notFound(`Relation of resource ${JSON.stringify(resource.key)}`, ref);
+      return relationView(scope, rel);
+    });
+  }
+
+  async listRelations(scope: Scope, resourceRef: string, page: Page) {
+    const resource = await this.store.read((tx) => this.mustResource(tx, scope, resourceRef));
+    const { total, data } = await this.store.listRelations(scope.envId, resource.key, page);
+    return envelopeOf(data.map((r) => relationView(scope, r)), total, page);
+  }
+
+  async updateRelation(scope: Scope, resourceRef: string, ref: string, patch: { name?: string; description?: string | null }) {
+    return this.store.write(async (tx) => {
+      const resource = await this.mustResource(tx, scope, resourceRef);
+      const rel = await this.store.getRelation(tx, scope.envId, resource.key, ref);
+      if (!rel) throw notFound(`Relation of resource ${JSON.stringify(resource.key)}`, ref);
+      await this.store.updateRelation(tx, scope.envId, resource.key, rel.key, { name: patch.name ?? null, description: patch.description, now: now() });
+      return relationView(scope, (await this.store.getRelation(tx, scope.envId, resource.key, rel.key))!);
+    });
+  }
+
+  async deleteRelation(scope: Scope, resourceRef: string, ref: string) {
+    const rel = await this.store.read(async (tx) => {
+      const resource = await this.mustResource(tx, scope, resourceRef);
+      const found = await this.store.getRelation(tx, scope.envId, resource.key, ref);
+      if (!found) throw notFound(`Relation of resource ${JSON.stringify(resource.key)}`, ref);
+      return found;
+    });
+    if (!(await this.store.deleteRelation(scope.envId, rel.resource, rel.key))) throw notFound('Relation', ref);
+  }
+
+  // ---- lookups
+
+  private async mustResource(tx: Tx, scope: Scope, ref: string): Promise<ResourceNode> {
+    const r = await this.store.getResource(tx, scope.envId, ref);
+    if (!r) throw notFound('Resource', ref);
+    return r;
+  }
+
+  private async mustResourceRole(tx: Tx, scope: Scope, resource: string, ref: string) {
+    const rr = await this.store.getResourceRole(tx, scope.envId, resource, ref);
+    if (!rr) throw notFound(`Role of resource ${JSON.stringify(resource)}`, ref);
+    return rr;
+  }
+}
+
+/** Actions as the model stores them: the key list and a JSON map key -> {id, name, description}. */
+function encodeActions(actions: Record<string, ActionBlock>, previous: Record<string, ActionBlock>) {
+  const blocks: Record<string, ActionBlock> = {};
+  for (const [key, b] of Object.entries(actions)) {
+    blocks[key] = { id: previous[key]?.id ?? randomUUID(), name: b.name ?? previous[key]?.name ?? key, description: b.description ?? previous[key]?.description ?? null };
+  }
+  return { actions: Object.keys(blocks), actions_json: JSON.stringify(blocks) };
+}
+
+function checkPermissions(actions: string[], permissions: string[], resource: string, path: string) {
+  const details = permissions.flatMap((p, i) => (actions.includes(p) ? [] : [{ path: `${path}/${i}`, message: `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(resource)}` }]));
+  if (details.length) throw invalidInput(`Permissions must name actions of resource ${JSON.stringify(resource)}: ${details.map((d) => d.message).join('; ')}.`, details);
+}

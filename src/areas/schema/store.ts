@@ -1,0 +1,211 @@
+import { Db, mapDriverError, Tx, UniqueViolation } from '../../db/db';
+import { AppError, duplicate } from '../../errors';
+import { Page } from '../../http/paging';
+import { listOf } from '../provisioning/store';
+
+interface Stamped {
+  id: string;
+  key: string;
+  created_at: string;
+  updated_at: string;
+}
+export interface DerivationNode {
+  id: string;
+  resource: string;
+  role: string;
+  on_resource: string;
+  from_role: string;
+  relation: string;
+  created_at?: string;
+}
+export interface ResourceRoleNode extends Stamped {
+  resource: string;
+  resource_id?: string | null;
+  name: string;
+  description: string | null;
+  permissions: string[] | null;
+  derivations: DerivationNode[];
+}
+export interface RelationNode extends Stamped {
+  resource: string;
+  name: string;
+  description: string | null;
+  subject_resource: string;
+  subject_resource_id?: string | null;
+  object_resource_id?: string | null;
+}
+export interface ResourceNode extends Stamped {
+  name: string;
+  description: string | null;
+  actions: string[] | null;
+  actions_json: string | null;
+  roles: ResourceRoleNode[];
+  relations: RelationNode[];
+}
+export interface RoleNode extends Stamped {
+  name: string;
+  description: string | null;
+  permissions: string[] | null;
+}
+export interface DerivationRefs {
+  relationExists: boolean;
+  relationSubject: string | null;
+  onResourceExists: boolean;
+  fromRoleExists: boolean;
+  roleExists: boolean;
+}
+export type Derivation = Omit<DerivationNode, 'id' | 'created_at'>;
+export type Patch = { name: string | null; description?: string | null; now: string };
+
+/** Runs `write` (inside a transaction), turning a unique-constraint violation into the given public error. */
+export async function unique<T>(write: () => Promise<T>, onDuplicate: () => AppError): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (mapDriverError(err) instanceof UniqueViolation) throw onDuplicate();
+    throw err;
+  }
+}
+const described = (p: Patch) => ({ description: p.description ?? null, setDescription: p.description !== undefined });
+
+/** Schema records: resources, their roles and relations, derivations, tenant roles. */
+export class SchemaStore {
+  private readonly q = this.db.statements({
+    createResource: 'schema/createResource',
+    getResource: 'schema/getResource',
+    listResources: 'schema/listResources',
+    updateResource: 'schema/updateResource',
+    deleteResource: 'schema/deleteResource',
+    createResourceRole: 'schema/createResourceRole',
+    getResourceRole: 'schema/getResourceRole',
+    listResourceRoles: 'schema/listResourceRoles',
+    updateResourceRole: 'schema/updateResourceRole',
+    deleteResourceRole: 'schema/deleteResourceRole',
+    checkDerivation: 'schema/checkDerivation',
+    createDerivation: 'schema/createDerivation',
+    deleteDerivation: 'schema/deleteDerivation',
+    deleteRoleDerivations: 'schema/deleteRoleDerivations',
+    createRole: 'schema/createRole',
+    getRole: 'schema/getRole',
+    listRoles: 'schema/listRoles',
+    updateRole: 'schema/updateRole',
+    deleteRole: 'schema/deleteRole',
+    invalidPermissions: 'schema/invalidPermissions',
+    createRelation: 'schema/createRelation',
+    getRelation: 'schema/getRelation',
+    listRelations: 'schema/listRelations',
+    updateRelation: 'schema/updateRelation',
+    deleteRelation: 'schema/deleteRelation',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.write(fn);
+  }
+  read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.read(fn);
+  }
+
+  // Resources
+  async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; now: string }) {
+    await unique(() => tx.rows(this.q.createResource, { env, ...r }), () => duplicate('Resource', r.key));
+  }
+  async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
+    return (await tx.one(this.q.getResource, { env, ref }))?.resource as ResourceNode | undefined;
+  }
+  async listResources(env: string, search: string | null, page: Page) {
+    return listOf<ResourceNode>(await this.db.readRows(this.q.listResources, { env, search, skip: page.skip, limit: page.perPage }));
+  }
+  async updateResource(tx: Tx, env: string, key: string, p: Patch & { actions: string[] | null; actions_json: string | null }) {
+    await tx.rows(this.q.updateResource, { env, key, name: p.name, ...described(p), actions: p.actions, actions_json: p.actions_json, now: p.now });
+  }
+  async deleteResource(env: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteResource, { env, key });
+    return (row?.deleted as number) > 0;
+  }
+
+  // Resource roles
+  async createResourceRole(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }) {
+    await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => duplicate(`Role of resource ${JSON.stringify(resource)}`, r.key));
+  }
+  async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
+    return (await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role as ResourceRoleNode | undefined;
+  }
+  async listResourceRoles(env: string, resource: string, page: Page) {
+    return listOf<ResourceRoleNode>(await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }));
+  }
+  async updateResourceRole(tx: Tx, env: string, resource: string, key: string, p: Patch & { permissions: string[] | null }) {
+    await tx.rows(this.q.updateResourceRole, { env, resource, key, name: p.name, ...described(p), permissions: p.permissions, now: p.now });
+  }
+  async deleteResourceRole(env: string, resource: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteResourceRole, { env, resource, key });
+    return (row?.deleted as number) > 0;
+  }
+
+  // Derivations
+  async checkDerivation(tx: Tx, env: string, d: Derivation): Promise<DerivationRefs> {
+    return (await tx.one(this.q.checkDerivation, { env, ...d })) as unknown as DerivationRefs;
+  }
+  async createDerivation(tx: Tx, env: string, d: Derivation & { id: string; now: string }): Promise<DerivationNode> {
+    const row = await unique(() => tx.one(this.q.createDerivation, { env, ...d }), () =>
+      duplicate('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`));
+    return row?.derivation as DerivationNode;
+  }
+  async deleteDerivation(env: string, d: Derivation): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteDerivation, { env, ...d });
+    return (row?.deleted as number) > 0;
+  }
+  async deleteRoleDerivations(tx: Tx, env: string, resource: string, role: string) {
+    await tx.rows(this.q.deleteRoleDerivations, { env, resource, role });
+  }
+
+  // Tenant roles
+  async createRole(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }): Promise<RoleNode> {
+    const row = await unique(() => tx.one(this.q.createRole, { env, ...r }), () => duplicate('Role', r.key));
+    return row?.role as RoleNode;
+  }
+  async getRole(env: string, ref: string): Promise<RoleNode | undefined> {
+    const [row] = await this.db.readRows(this.q.getRole, { env, ref });
+    return row?.role as RoleNode | undefined;
+  }
+  async listRoles(env: string, search: string | null, page: Page) {
+    return listOf<RoleNode>(await this.db.readRows(this.q.listRoles, { env, search, skip: page.skip, limit: page.perPage }));
+  }
+  async updateRole(tx: Tx, env: string, key: string, p: Patch & { permissions: string[] | null }): Promise<RoleNode | undefined> {
+    const row = await tx.one(this.q.updateRole, { env, key, name: p.name, ...described(p), permissions: p.permissions, now: p.now });
+    return row?.role as RoleNode | undefined;
+  }
+  async deleteRole(env: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteRole, { env, key });
+    return (row?.deleted as number) > 0;
+  }
+  /** The "<resource>:<action>" permissions that name no existing action. */
+  async invalidPermissions(tx: Tx, env: string, permissions: string[]): Promise<string[]> {
+    const pairs = permissions.map((text) => {
+      const at = text.indexOf(':');
+      return { text, resource: text.slice(0, at), action: text.slice(at + 1) };
+    });
+    return ((await tx.one(this.q.invalidPermissions, { env, pairs }))?.invalid as string[]) ?? [];
+  }
+
+  // Relations
+  /** False when the resource or the subject resource does not exist. */
+  async createRelation(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; subject_resource: string; now: string }): Promise<boolean> {
+    const rows = await unique(() => tx.rows(this.q.createRelation, { env, resource, ...r }), () => duplicate(`Relation of resource ${JSON.stringify(resource)}`, r.key));
+    return rows.length > 0;
+  }
+  async getRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode | undefined> {
+    return (await tx.one(this.q.getRelation, { env, resource, ref }))?.relation as RelationNode | undefined;
+  }
+  async listRelations(env: string, resource: string, page: Page) {
+    return listOf<RelationNode>(await this.db.readRows(this.q.listRelations, { env, resource, skip: page.skip, limit: page.perPage }));
+  }
+  async updateRelation(tx: Tx, env: string, resource: string, key: string, p: Patch) {
+    await tx.rows(this.q.updateRelation, { env, resource, key, name: p.name, ...described(p), now: p.now });
+  }
+  async deleteRelation(env: string, resource: string, key: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteRelation, { env, resource, key });
+    return (row?.deleted as number) > 0;
+  }
+}

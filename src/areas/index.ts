@@ -17,6 +17,15 @@ import { schemaAreaRoutes } from './schema/wire';
 import { groupsRoutes } from './groups/routes';
 import { GroupsService } from './groups/service';
 import { GroupsStore } from './groups/store';
+import { SessionService } from '../auth/sessions';
+import { SessionStore } from '../auth/sessionStore';
+import { elementsRoutes } from './elements/routes';
+import { sessionRoutes } from './elements/authRoutes';
+import { ElementsService } from './elements/service';
+import { ElementsStore } from './elements/store';
+import { approvalRoutes } from './approvals/routes';
+import { ApprovalService } from './approvals/service';
+import { ApprovalStore } from './approvals/store';
 
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
@@ -26,6 +35,13 @@ export function buildAreas(deps: AppDeps) {
   const facts = new FactsService(new FactsStore(deps.db));
   const decisions = new DecisionService(new DecisionStore(deps.db, deps.config.maxDerivationDepth), deps.config.maxDerivationDepth);
 
+  const elements = new ElementsService(new ElementsStore(deps.db));
+  const sessions = new SessionService(new SessionStore(deps.db), {
+    ttlSeconds: deps.config.sessionTtlSeconds, cookieSecure: deps.config.cookieSecure, orgId: deps.config.orgId,
+  });
+  authenticator.sessions = sessions;
+  const approvals = new ApprovalService(new ApprovalStore(deps.db), elements, decisions);
+
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
     ...provisioningRoutes(provisioning, deps.config.orgId),
@@ -33,6 +49,9 @@ export function buildAreas(deps: AppDeps) {
     ...decisionRoutes(decisions),
     ...schemaAreaRoutes(deps.db),
     ...groupsRoutes(new GroupsService(new GroupsStore(deps.db))),
+    ...elementsRoutes(elements),
+    ...sessionRoutes(sessions),
+    ...approvalRoutes(approvals),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));

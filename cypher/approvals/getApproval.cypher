@@ -1,0 +1,3 @@
+MATCH (a:OperationApproval {id: $id})
+WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
+RETURN a {.*} AS approval

@@ -1,0 +1,3 @@
+MATCH (s:Session {id: $id})
+DETACH DELETE s
+RETURN count(*) AS deleted

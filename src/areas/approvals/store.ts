@@ -1,0 +1,112 @@
+import { Db } from '../../db/db';
+import { tenantMismatch } from '../../errors';
+import { Page } from '../../http/paging';
+import { listOf } from '../provisioning/store';
+
+export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
+
+export interface ApprovalNode {
+  id: string;
+  config_id: string;
+  tenant: string;
+  resource: string;
+  resource_instance: string;
+  requesting_user_id: string;
+  reason: string;
+  cancel_reason: string | null;
+  status: ApprovalStatus | null;
+  reviewer_user_id: string | null;
+  reviewed_at: string | null;
+  reviewer_comment: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface ApprovalItemNode extends ApprovalNode {
+  requesting_user_email: string | null;
+  requesting_user_first_name: string | null;
+  requesting_user_last_name: string | null;
+}
+export interface ApprovalFilter {
+  status: 'pending' | ApprovalStatus | null;
+  resource: string | null;
+  instance: string | null;
+}
+/** Where an approval lives: env, config and the tenant of the caller's session. */
+export interface ApprovalPlace {
+  env: string;
+  config: string;
+  tenant: string;
+}
+export interface Transition {
+  status: ApprovalStatus;
+  reviewer: string | null;
+  comment?: string | null;
+  cancelReason?: string | null;
+  now: string;
+}
+
+/** Operation approvals in the graph; transitions are single conditional updates. */
+export class ApprovalStore {
+  private readonly q = this.db.statements({
+    holdsTenantRole: 'approvals/holdsTenantRole',
+    ensureInstance: 'approvals/ensureInstance',
+    createApproval: 'approvals/createApproval',
+    getApproval: 'approvals/getApproval',
+    reviewCandidates: 'approvals/reviewCandidates',
+    listApprovals: 'approvals/listApprovals',
+    setReviewerComment: 'approvals/setReviewerComment',
+    transition: 'approvals/transition',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  async holdsTenantRole(env: string, user: string, tenant: string, roles: string[]): Promise<boolean> {
+    if (!roles.length) return false;
+    const [row] = await this.db.readRows(this.q.holdsTenantRole, { env, user, tenant, roles });
+    return row?.holds === true;
+  }
+
+  /** Creates the approval, and its instance when missing, in one transaction (409 for an instance of another tenant). */
+  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string; instanceId: string; reason: string; now: string }): Promise<ApprovalNode | undefined> {
+    return this.db.write(async (tx) => {
+      const at = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: a.instance, id: a.instanceId, now: a.now });
+      if (!at) return undefined;
+      if (at.tenant !== p.tenant) {
+        throw tenantMismatch(`Resource instance ${a.resource}:${a.instance} belongs to tenant ${JSON.stringify(at.tenant)}, not ${JSON.stringify(p.tenant)}.`);
+      }
+      const row = await tx.one(this.q.createApproval, { ...p, ...a });
+      return row?.approval as ApprovalNode | undefined;
+    });
+  }
+
+  async get(p: ApprovalPlace, id: string): Promise<ApprovalNode | undefined> {
+    const [row] = await this.db.readRows(this.q.getApproval, { ...p, id });
+    return row?.approval as ApprovalNode | undefined;
+  }
+
+  /** Distinct `{resource, instance}` of approvals matching the filter that `user` did not request. */
+  async reviewCandidates(p: ApprovalPlace, user: string, f: ApprovalFilter): Promise<{ resource: string; instance: string }[]> {
+    const rows = await this.db.readRows(this.q.reviewCandidates, { ...p, user, ...f });
+    return rows as unknown as { resource: string; instance: string }[];
+  }
+
+  async list(p: ApprovalPlace, who: { user: string; everything: boolean; reviewable: string[] }, f: ApprovalFilter, page: Page) {
+    return listOf<ApprovalItemNode>(
+      await this.db.readRows(this.q.listApprovals, { ...p, ...who, ...f, skip: page.skip, limit: page.perPage }),
+    );
+  }
+
+  async setReviewerComment(p: ApprovalPlace, id: string, comment: string | null | undefined, now: string): Promise<ApprovalNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.setReviewerComment, { ...p, id, comment: comment ?? null, setComment: comment !== undefined, now });
+    return row?.approval as ApprovalNode | undefined;
+  }
+
+  /** Moves a pending approval; `won` is false when it was not pending any more (nothing changed). */
+  async transition(p: ApprovalPlace, id: string, t: Transition): Promise<{ won: boolean; approval: ApprovalNode } | undefined> {
+    const [row] = await this.db.writeRows(this.q.transition, {
+      ...p, id, status: t.status, reviewer: t.reviewer, comment: t.comment ?? null, setComment: t.comment !== undefined,
+      cancelReason: t.cancelReason ?? null, now: t.now,
+    });
+    return row && { won: row.won === true, approval: row.approval as ApprovalNode };
+  }
+}

@@ -1,0 +1,52 @@
+import { arr, envelope, factKey, idOrKey, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
+import { LEVELS } from './service';
+
+const name = str({ minLength: 1, maxLength: 256 });
+const levelRoles = arr(schemaKey(), { maxItems: 100 });
+const rolesToLevels = obj(Object.fromEntries(LEVELS.map((l) => [l, levelRoles])));
+const settings = obj({ resources: arr(schemaKey(), { maxItems: 100 }) });
+
+export const params = PROJ_ENV_PARAMS;
+export const configParams = { ...PROJ_ENV_PARAMS, elements_config_id: idOrKey() };
+export const pagingQuery = obj(PAGING_QUERY);
+
+export const configCreate = obj(
+  { key: schemaKey(), name, elements_type: str({ enum: ['operation_approval'] }), settings, roles_to_levels: rolesToLevels },
+  ['key', 'name', 'elements_type', 'roles_to_levels'],
+);
+export const configUpdate = obj({ name, settings, roles_to_levels: rolesToLevels });
+export const config = obj({
+  id: str(),
+  key: str(),
+  name: str(),
+  elements_type: str(),
+  settings: obj({ resources: arr(str()) }),
+  roles_to_levels: obj(Object.fromEntries(LEVELS.map((l) => [l, arr(str())]))),
+  organization_id: str(),
+  project_id: str(),
+  environment_id: str(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+});
+export const configList = envelope(config);
+
+/** The login step (CONTRACT section 6): `user_id`/`userId` and `tenant_id`/`tenant`. */
+export const loginBody = {
+  ...obj({ user_id: factKey(), userId: factKey(), tenant_id: factKey(), tenant: factKey() }),
+  allOf: [
+    { anyOf: [{ required: ['user_id'] }, { required: ['userId'] }] },
+    { anyOf: [{ required: ['tenant_id'] }, { required: ['tenant'] }] },
+  ],
+};
+export const loginQuery = obj({ proj_id: idOrKey(), env_id: idOrKey() });
+export const loginAnswer = obj({
+  redirect_url: str(),
+  token: str(),
+  element_bearer_token: str(),
+  content: obj({ url: str() }),
+  user_id: str(),
+  tenant_id: str(),
+  expires_at: timestamp(),
+});
+export const tokenQuery = obj({ token: str({ minLength: 1, maxLength: 512 }) }, ['token']);
+export const sessionAnswer = obj({ user_id: str(), tenant_id: str(), expires_at: timestamp() });

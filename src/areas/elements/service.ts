@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '../../auth/types';
+import { ErrorDetail, invalidInput, notFound } from '../../errors';
+import { envelopeOf, Page } from '../../http/paging';
+import { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
+
+export const LEVELS = ['LEVEL_1', 'LEVEL_2', 'LEVEL_3', 'LEVEL_4'] as const;
+export type Level = (typeof LEVELS)[number];
+export type RolesToLevels = Partial<Record<Level, string[]>>;
+/** Levels whose roles make a user a reviewer of every approval in their tenant. */
+export const REVIEWER_LEVELS: Level[] = ['LEVEL_1', 'LEVEL_2'];
+
+export interface ConfigInput {
+  key: string;
+  name: string;
+  elements_type: 'operation_approval';
+  settings?: { resources?: string[] } & Record<string, unknown>;
+  roles_to_levels: RolesToLevels;
+}
+export type ConfigPatch = Partial<Pick<ConfigInput, 'name' | 'settings' | 'roles_to_levels'>>;
+
+/** The actions an approval flow needs on a governed resource, added when missing. */
+const APPROVAL_ACTIONS: Record<string, { name: string; description: string }> = {
+  operate: { name: 'Operate', description: 'Perform the operation governed by operation approvals' },
+  review: { name: 'Review', description: 'Review (approve or deny) operation approvals' },
+};
+
+const now = () => new Date().toISOString();
+const parse = <T>(text: string | null | undefined, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
+
+/** The config as stored, parsed; used by the approvals area. */
+export interface ElementsConfig {
+  id: string;
+  key: string;
+  resources: string[];
+  rolesToLevels: Record<Level, string[]>;
+}
+
+export function configOf(c: ElementsConfigNode): ElementsConfig {
+  const levels = parse<RolesToLevels>(c.roles_to_levels_json, {});
+  return {
+    id: c.id,
+    key: c.key,
+    resources: c.resources ?? [],
+    rolesToLevels: Object.fromEntries(LEVELS.map((l) => [l, levels[l] ?? []])) as Record<Level, string[]>,
+  };
+}
+
+/** Elements configs (CONTRACT section 7): which resources an approval flow governs, and who reviews. */
+export class ElementsService {
+  constructor(private readonly store: ElementsStore) {}
+
+  view = (scope: Scope, c: ElementsConfigNode) => ({
+    id: c.id,
+    key: c.key,
+    name: c.name,
+    elements_type: c.elements_type,
+    settings: parse<Record<string, unknown>>(c.settings_json, {}),
+    roles_to_levels: configOf(c).rolesToLevels,
+    organization_id: scope.orgId,
+    project_id: scope.projectId,
+    environment_id: scope.envId,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  });
+
+  async create(scope: Scope, input: ConfigInput) {
+    const resources = unique(input.settings?.resources ?? []);
+    await this.checkRoles(scope, input.roles_to_levels);
+    const c = await this.store.writeConfig(
+      scope.envId,
+      {
+        create: true, id: randomUUID(), key: input.key, name: input.name, elements_type: input.elements_type,
+        settings_json: JSON.stringify({ ...(input.settings ?? {}), resources }),
+        roles_to_levels_json: JSON.stringify(input.roles_to_levels), resources, now: now(),
+      },
+      (found) => governed(resources, found),
+    );
+    return this.view(scope, c!);
+  }
+
+  async get(scope: Scope, ref: string) {
+    return this.view(scope, await this.node(scope, ref));
+  }
+
+  async list(scope: Scope, page: Page) {
+    const { total, data } = await this.store.listConfigs(scope.envId, page);
+    return envelopeOf(data.map((c) => this.view(scope, c)), total, page);
+  }
+
+  async update(scope: Scope, ref: string, patch: ConfigPatch) {
+    const current = await this.node(scope, ref);
+    const resources = patch.settings ? unique(patch.settings.resources ?? []) : null;
+    if (patch.roles_to_levels) await this.checkRoles(scope, patch.roles_to_levels);
+    const c = await this.store.writeConfig(
+      scope.envId,
+      {
+        create: false, id: current.id, name: patch.name ?? null,
+        settings_json: patch.settings ? JSON.stringify({ ...patch.settings, resources }) : null,
+        roles_to_levels_json: patch.roles_to_levels ? JSON.stringify(patch.roles_to_levels) : null,
+        resources, now: now(),
+      },
+      (found) => (resources ? governed(resources, found) : []),
+    );
+    if (!c) throw notFound('Elements config', ref);
+    return this.view(scope, c);
+  }
+
+  async remove(scope: Scope, ref: string) {
+    const current = await this.node(scope, ref);
+    if (!(await this.store.deleteConfig(scope.envId, current.id))) throw notFound('Elements config', ref);
+  }
+
+  /** The parsed config, for the approvals area; undefined when there is none. */
+  async find(scope: Scope, ref: string): Promise<ElementsConfig | undefined> {
+    const c = await this.store.getConfig(scope.envId, ref);
+    return c && configOf(c);
+  }
+
+  private async node(scope: Scope, ref: string): Promise<ElementsConfigNode> {
+    const c = await this.store.getConfig(scope.envId, ref);
+    if (!c) throw notFound('Elements config', ref);
+    return c;
+  }
+
+  /** Every role named in roles_to_levels must be an existing tenant role (422 naming the others). */
+  private async checkRoles(scope: Scope, levels: RolesToLevels): Promise<void> {
+    const named = unique(LEVELS.flatMap((l) => levels[l] ?? []));
+    if (!named.length) return;
+    const existing = new Set(await this.store.existingRoles(scope.envId, named));
+    const details: ErrorDetail[] = [];
+    for (const l of LEVELS) {
+      (levels[l] ?? []).forEach((role, i) => {
+        if (!existing.has(role)) details.push({ path: `/body/roles_to_levels/${l}/${i}`, message: `role ${JSON.stringify(role)} does not exist` });
+      });
+    }
+    if (details.length) throw invalidInput(`roles_to_levels names roles that do not exist: ${details.map((d) => d.message).join('; ')}.`, details);
+  }
+}
+
+const unique = (xs: string[]) => [...new Set(xs)];
+
+/** Each governed resource must exist (404); it gets the actions `operate` and `review` when missing. */
+function governed(keys: string[], found: GovernedResource[]): GovernedUpdate[] {
+  const byKey = new Map(found.map((r) => [r.key, r]));
+  return keys.map((key) => {
+    const r = byKey.get(key);
+    if (!r) throw notFound('Resource', key);
+    const map = parse<Record<string, unknown>>(r.actions_json, {});
+    const actions = [...(r.actions ?? Object.keys(map))];
+    for (const [action, block] of Object.entries(APPROVAL_ACTIONS)) {
+      if (!actions.includes(action)) actions.push(action);
+      if (!map[action]) map[action] = block;
+    }
+    return { key, actions, actions_json: JSON.stringify(map) };
+  });
+}

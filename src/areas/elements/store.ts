@@ -1,0 +1,98 @@
+import { Db, UniqueViolation } from '../../db/db';
+import { duplicate } from '../../errors';
+import { Page } from '../../http/paging';
+import { listOf } from '../provisioning/store';
+
+export interface ElementsConfigNode {
+  id: string;
+  key: string;
+  name: string;
+  elements_type: string;
+  settings_json: string | null;
+  roles_to_levels_json: string | null;
+  resources: string[] | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface GovernedResource {
+  key: string;
+  actions: string[] | null;
+  actions_json: string | null;
+}
+/** A resource's new action list and map, computed by the domain. */
+export interface GovernedUpdate {
+  key: string;
+  actions: string[];
+  actions_json: string;
+}
+export interface ConfigWrite {
+  name: string | null;
+  settings_json: string | null;
+  roles_to_levels_json: string | null;
+  resources: string[] | null;
+  now: string;
+}
+
+/** Elements configs; writing one also makes its governed resources ready for approvals. */
+export class ElementsStore {
+  private readonly q = this.db.statements({
+    createConfig: 'elements/createConfig',
+    getConfig: 'elements/getConfig',
+    listConfigs: 'elements/listConfigs',
+    updateConfig: 'elements/updateConfig',
+    deleteConfig: 'elements/deleteConfig',
+    existingRoles: 'elements/existingRoles',
+    lockResources: 'elements/lockResources',
+    governResources: 'elements/governResources',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  async existingRoles(env: string, keys: string[]): Promise<string[]> {
+    const [row] = await this.db.readRows(this.q.existingRoles, { env, keys });
+    return (row?.keys as string[]) ?? [];
+  }
+
+  /**
+   * Creates (id absent from the graph) or updates a config and, in the same transaction, locks
+   * its governed resources and lets `govern` compute their new actions. `govern` receives the
+   * resources found; it throws (rolling everything back) when one is missing.
+   */
+  async writeConfig(
+    env: string,
+    c: ConfigWrite & { id: string; key?: string; elements_type?: string; create: boolean },
+    govern: (found: GovernedResource[]) => GovernedUpdate[],
+  ): Promise<ElementsConfigNode | undefined> {
+    try {
+      return await this.db.write(async (tx) => {
+        const found = c.resources?.length
+          ? ((await tx.rows(this.q.lockResources, { env, keys: c.resources })) as unknown as GovernedResource[])
+          : [];
+        const updates = govern(found);
+        const row = c.create
+          ? await tx.one(this.q.createConfig, { env, ...c })
+          : await tx.one(this.q.updateConfig, { env, ...c });
+        if (!row) return undefined;
+        if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, now: c.now });
+        return row.config as ElementsConfigNode;
+      });
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw duplicate('Elements config', c.key ?? c.id);
+      throw err;
+    }
+  }
+
+  async getConfig(env: string, ref: string): Promise<ElementsConfigNode | undefined> {
+    const [row] = await this.db.readRows(this.q.getConfig, { env, ref });
+    return row?.config as ElementsConfigNode | undefined;
+  }
+
+  async listConfigs(env: string, page: Page) {
+    return listOf<ElementsConfigNode>(await this.db.readRows(this.q.listConfigs, { env, skip: page.skip, limit: page.perPage }));
+  }
+
+  async deleteConfig(env: string, id: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteConfig, { env, id });
+    return (row?.deleted as number) > 0;
+  }
+}

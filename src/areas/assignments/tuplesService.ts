@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '../../auth/types';
+import type { Tx } from '../../db/db';
+import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
+import { envelopeOf, Page } from '../../http/paging';
+import { scoped } from '../schema/views';
+import { atItem, splitRef } from './service';
+import { AssignmentsStore, TupleKeys, TupleRow } from './store';
+
+export interface TupleInput {
+  subject: string;
+  relation: string;
+  object: string;
+  tenant?: string;
+}
+
+/** Relationship tuples `subject -relation-> object` between resource instances. */
+export class TuplesService {
+  constructor(private readonly store: AssignmentsStore) {}
+
+  view = (scope: Scope, t: TupleRow) => ({
+    id: t.id,
+    subject: t.subject,
+    relation: t.relation,
+    object: t.object,
+    tenant: t.tenant,
+    ...scoped(scope),
+    created_at: t.created_at ?? null,
+  });
+
+  async create(scope: Scope, input: TupleInput) {
+    return this.store.write(async (tx) => {
+      const { keys, written } = await this.createIn(tx, scope, input);
+      if (!written.created) throw duplicate('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
+      return this.view(scope, { id: written.id, subject: input.subject, relation: keys.relation, object: input.object, tenant: keys.tenant, created_at: written.created_at });
+    });
+  }
+
+  /** One transaction: all or nothing. Tuples that already exist are left as they are. */
+  async createBulk(scope: Scope, inputs: TupleInput[]) {
+    return this.store.write(async (tx) => {
+      let created = 0;
+      for (const [i, input] of inputs.entries()) {
+        const { written } = await atItem(i, () => this.createIn(tx, scope, input));
+        if (written.created) created += 1;
+      }
+      return { tuples_created: created };
+    });
+  }
+
+  async delete(scope: Scope, input: TupleInput) {
+    await this.store.write(async (tx) => {
+      if (!(await this.store.deleteTuple(tx, scope.envId, keysOf(input)))) {
+        throw notFound('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
+      }
+    });
+  }
+
+  async deleteBulk(scope: Scope, inputs: TupleInput[]) {
+    return this.store.write(async (tx) => {
+      let removed = 0;
+      for (const [i, input] of inputs.entries()) {
+        const keys = await atItem(i, async () => keysOf(input));
+        if (await this.store.deleteTuple(tx, scope.envId, keys)) removed += 1;
+      }
+      return { tuples_removed: removed };
+    });
+  }
+
+  async list(scope: Scope, f: { subject?: string; relation?: string; object?: string; tenant?: string }, page: Page) {
+    const s = f.subject ? splitRef(f.subject, '/query/subject') : null;
+    const o = f.object ? splitRef(f.object, '/query/object') : null;
+    const { total, data } = await this.store.listTuples(scope.envId, {
+      subject_type: s?.type ?? null, subject_key: s?.key ?? null, relation: f.relation ?? null,
+      object_type: o?.type ?? null, object_key: o?.key ?? null, tenant: f.tenant ?? null,
+    }, page);
+    return envelopeOf(data.map((t) => this.view(scope, t)), total, page);
+  }
+
+  private async createIn(tx: Tx, scope: Scope, input: TupleInput) {
+    const keys = keysOf(input);
+    const refs = await this.store.resolveTuple(tx, scope.envId, keys);
+    if (!refs.subjectTypeExists) throw notFound('Resource', keys.subject_type);
+    if (!refs.objectTypeExists) throw notFound('Resource', keys.object_type);
+    if (!refs.relationExists || refs.relationSubject !== keys.subject_type) {
+      const why = refs.relationExists
+        ? `relation ${JSON.stringify(keys.relation)} of ${JSON.stringify(keys.object_type)} has subject ${JSON.stringify(refs.relationSubject)}, not ${JSON.stringify(keys.subject_type)}`
+        : `resource ${JSON.stringify(keys.object_type)} has no relation ${JSON.stringify(keys.relation)}`;
+      throw invalidInput(`The tuple does not fit the schema: ${why}.`, [{ path: '/body/relation', message: why }]);
+    }
+    if (keys.tenant && !refs.tenantExists) throw notFound('Tenant', keys.tenant);
+    if (!refs.subjectExists && !keys.tenant) throw notFound('Resource instance', input.subject);
+    if (!refs.objectExists && !keys.tenant) throw notFound('Resource instance', input.object);
+    const tenant = (keys.tenant ?? refs.subjectTenant)!;
+    for (const [ref, exists, at] of [[input.subject, refs.subjectExists, refs.subjectTenant], [input.object, refs.objectExists, refs.objectTenant]] as const) {
+      if (exists && at !== tenant) {
+        throw tenantMismatch(`Resource instance ${JSON.stringify(ref)} belongs to tenant ${JSON.stringify(at)}, not ${JSON.stringify(tenant)}.`);
+      }
+    }
+    const written = await this.store.createTuple(tx, scope.envId, { ...keys, tenant, subject_id: randomUUID(), object_id: randomUUID(), now: new Date().toISOString() });
+    return { keys: { ...keys, tenant }, written };
+  }
+}
+
+function keysOf(input: TupleInput): TupleKeys {
+  const s = splitRef(input.subject, '/body/subject');
+  const o = splitRef(input.object, '/body/object');
+  return { subject_type: s.type, subject_key: s.key, relation: input.relation, object_type: o.type, object_key: o.key, tenant: input.tenant ?? null };
+}

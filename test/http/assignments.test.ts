@@ -1,0 +1,173 @@
+import { startTestService, TestService } from '../support/testService';
+
+let t: TestService;
+const schema = () => `/v2/schema/${t.proj}/${t.env}`;
+const facts = () => `/v2/facts/${t.proj}/${t.env}`;
+const enc = encodeURIComponent;
+
+function expectError(res: { status: number; body: any }, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.error_code }).toEqual({ status, code });
+  expect(res.body.message).toEqual(expect.any(String));
+  expect(JSON.stringify(res.body)).not.toMatch(/Neo4jError|MATCH \(|at .*\.ts:\d+/);
+}
+
+async function ok(method: string, path: string, body?: unknown, status = 200) {
+  const res = await t.call(method, path, body);
+  if (res.status !== status) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+const ODD = `o'hara "x" \`bt\` ü:😀`;
+
+beforeAll(async () => {
+  t = await startTestService();
+  for (const k of ['acme', 'globex']) await ok('POST', `${facts()}/tenants`, { key: k, name: k });
+  for (const k of ['alice', 'bob', ODD]) await ok('POST', `${facts()}/users`, { key: k });
+  await ok('POST', `${schema()}/resources`, { key: 'folder', name: 'Folder', actions: { read: {}, write: {} }, roles: { owner: { permissions: ['read', 'write'] } } });
+  await ok('POST', `${schema()}/resources`, {
+    key: 'doc', name: 'Doc', actions: { read: {}, write: {} }, relations: { parent: 'folder' },
+    roles: { viewer: { permissions: ['read'] }, editor: { permissions: ['read', 'write'] } },
+  });
+  await ok('POST', `${schema()}/roles`, { key: 'admin', name: 'Admin', permissions: ['doc:read', 'doc:write'] });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'd1', tenant: 'acme', resource: 'doc' });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'g1', tenant: 'globex', resource: 'doc' });
+});
+afterAll(async () => t?.close());
+
+describe('role assignments', () => {
+  it('assigns a tenant role; the user joins the tenant; duplicate 409; unassign 204 then 404', async () => {
+    const a = await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' });
+    expect(a).toEqual(expect.objectContaining({ user: 'alice', role: 'admin', tenant: 'acme', id: expect.any(String), created_at: expect.any(String) }));
+    expect(a.resource_instance).toBeUndefined();
+    const user = await ok('GET', `${facts()}/users/alice`);
+    expect(user.associated_tenants).toContain('acme');
+    expect(user.roles).toEqual([{ role: 'admin', tenant: 'acme' }]);
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }), 409, 'DUPLICATE_ENTITY');
+    await ok('DELETE', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }, 204);
+    expectError(await t.call('DELETE', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }), 404, 'NOT_FOUND');
+  });
+
+  it('answers 404 for an unknown user, tenant, role or instance', async () => {
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'ghost', role: 'admin', tenant: 'acme' }), 404, 'NOT_FOUND');
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'ghost' }), 404, 'NOT_FOUND');
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'ghost', tenant: 'acme' }), 404, 'NOT_FOUND');
+    // a resource role is not a tenant role
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme' }), 404, 'NOT_FOUND');
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'doc:nope' }), 404, 'NOT_FOUND');
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'owner', tenant: 'acme', resource_instance: 'doc:d1' }), 404, 'NOT_FOUND');
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'nocolon' }), 422, 'INVALID_INPUT');
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin' }), 422, 'INVALID_INPUT');
+  });
+
+  it('assigns resource roles and tenant roles at instance scope; checks the tenant', async () => {
+    const a = await ok('POST', `${facts()}/role_assignments`, { user: ODD, role: 'viewer', tenant: 'acme', resource_instance: 'doc:d1' });
+    expect(a).toEqual(expect.objectContaining({ user: ODD, role: 'viewer', tenant: 'acme', resource_instance: 'doc:d1' }));
+    await ok('POST', `${facts()}/role_assignments`, { user: ODD, role: 'admin', tenant: 'acme', resource_instance: 'doc:d1' });
+    // tenant inferred from the instance
+    await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', resource_instance: 'doc:g1' });
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'viewer', tenant: 'acme', resource_instance: 'doc:g1' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
+    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: ODD, role: 'viewer', tenant: 'acme', resource_instance: 'doc:d1' }), 409, 'DUPLICATE_ENTITY');
+    expect((await ok('GET', `${facts()}/users/${enc(ODD)}`)).associated_tenants).toEqual(['acme']);
+
+    const mine = await ok('GET', `${facts()}/role_assignments?user=${enc(ODD)}`);
+    expect(mine.data.map((x: any) => `${x.role}@${x.resource_instance}`).sort()).toEqual(['admin@doc:d1', 'viewer@doc:d1']);
+    const onG1 = await ok('GET', `${facts()}/role_assignments?resource_instance=doc:g1`);
+    expect(onG1.data).toEqual([expect.objectContaining({ user: 'bob', role: 'editor', tenant: 'globex', resource_instance: 'doc:g1' })]);
+    await ok('DELETE', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', resource_instance: 'doc:g1' }, 204);
+    expect((await ok('GET', `${facts()}/role_assignments?resource_instance=doc:g1`)).total_count).toBe(0);
+  });
+
+  it('bulk assigns in one transaction: all or nothing; bulk unassigns', async () => {
+    const good = [
+      { user: 'alice', role: 'admin', tenant: 'globex' },
+      { user: 'bob', role: 'admin', tenant: 'globex' },
+      { user: 'bob', role: 'viewer', tenant: 'globex', resource_instance: 'doc:g1' },
+    ];
+    const bad = await t.call('POST', `${facts()}/role_assignments/bulk`, [...good, { user: 'ghost', role: 'admin', tenant: 'globex' }]);
+    expectError(bad, 404, 'NOT_FOUND');
+    expect(bad.body.message).toMatch(/^Item 3/);
+    expect((await ok('GET', `${facts()}/role_assignments?tenant=globex`)).total_count).toBe(0);
+    expect(await ok('POST', `${facts()}/role_assignments/bulk`, good)).toEqual({ assignments_created: 3 });
+    const page = await ok('GET', `${facts()}/role_assignments?tenant=globex&per_page=2`);
+    expect(page.total_count).toBe(3);
+    expect(page.page_count).toBe(2);
+    expect(page.data).toHaveLength(2);
+    expect(await ok('DELETE', `${facts()}/role_assignments/bulk`, good)).toEqual({ assignments_removed: 3 });
+    expect((await ok('GET', `${facts()}/role_assignments?tenant=globex`)).total_count).toBe(0);
+    expectError(await t.call('POST', `${facts()}/role_assignments/bulk`, Array.from({ length: 1001 }, () => good[0])), 422, 'INVALID_INPUT');
+  });
+
+  it('deleting a resource role, a tenant role, a user or an instance removes its assignments', async () => {
+    await ok('POST', `${schema()}/resources/doc/roles`, { key: 'temp', name: 'Temp', permissions: ['read'] });
+    await ok('POST', `${schema()}/roles`, { key: 'tmp_admin', name: 'Tmp admin', permissions: ['doc:read'] });
+    await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'temp', tenant: 'acme', resource_instance: 'doc:d1' });
+    await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'tmp_admin', tenant: 'acme' });
+    await ok('DELETE', `${schema()}/resources/doc/roles/temp`, undefined, 204);
+    await ok('DELETE', `${schema()}/roles/tmp_admin`, undefined, 204);
+    const left = await ok('GET', `${facts()}/role_assignments?user=alice`);
+    expect(left.data.map((x: any) => x.role)).not.toEqual(expect.arrayContaining(['temp']));
+    expect(left.data.map((x: any) => x.role)).not.toEqual(expect.arrayContaining(['tmp_admin']));
+
+    await ok('POST', `${facts()}/resource_instances`, { key: 'd9', tenant: 'acme', resource: 'doc' });
+    await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'doc:d9' });
+    await ok('DELETE', `${facts()}/resource_instances/doc:d9`, undefined, 204);
+    expect((await ok('GET', `${facts()}/role_assignments?resource_instance=doc:d9`)).total_count).toBe(0);
+  });
+});
+
+describe('relationship tuples', () => {
+  it('creates a tuple, creating missing instances in the tenant; duplicate 409; delete 204/404', async () => {
+    const tup = await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme' });
+    expect(tup).toEqual(expect.objectContaining({ subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme' }));
+    expect((await ok('GET', `${facts()}/resource_instances/folder:f1`)).tenant).toBe('acme');
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }), 409, 'DUPLICATE_ENTITY');
+    const list = await ok('GET', `${facts()}/relationship_tuples?object=doc:d1`);
+    expect(list.data).toEqual([expect.objectContaining({ subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme' })]);
+    await ok('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }, 204);
+    expectError(await t.call('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }), 404, 'NOT_FOUND');
+  });
+
+  it('checks the schema, the instances and the tenants', async () => {
+    // the relation must be on the object's resource with the subject's resource as subject
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'doc:d1', relation: 'parent', object: 'folder:f1', tenant: 'acme' }), 422, 'INVALID_INPUT');
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'doc:g1', relation: 'parent', object: 'doc:d1' }), 422, 'INVALID_INPUT');
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'nope', object: 'doc:d1' }), 422, 'INVALID_INPUT');
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'ghost:x', relation: 'parent', object: 'doc:d1' }), 404, 'NOT_FOUND');
+    // missing instance without a tenant
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:nowhere', relation: 'parent', object: 'doc:d1' }), 404, 'NOT_FOUND');
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:nowhere', relation: 'parent', object: 'doc:d1', tenant: 'ghost' }), 404, 'NOT_FOUND');
+    // instances of two tenants
+    await ok('POST', `${facts()}/resource_instances`, { key: 'fg', tenant: 'globex', resource: 'folder' });
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:fg', relation: 'parent', object: 'doc:d1' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
+    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:new', relation: 'parent', object: 'doc:d1', tenant: 'globex' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
+    expectError(await t.call('GET', `${facts()}/resource_instances/folder:new`), 404, 'NOT_FOUND');
+  });
+
+  it('bulk creates in one transaction (all or nothing), accepts Permit envelopes, bulk deletes, pages', async () => {
+    const ops = ['b1', 'b2', 'b3'].map((k) => ({ subject: `folder:${k}`, relation: 'parent', object: `doc:${k}`, tenant: 'acme' }));
+    const bad = await t.call('POST', `${facts()}/relationship_tuples/bulk`, [...ops, { subject: 'folder:b4', relation: 'nope', object: 'doc:b4', tenant: 'acme' }]);
+    expectError(bad, 422, 'INVALID_INPUT');
+    expect(bad.body.details[0].path).toBe('/body/3/relation');
+    expectError(await t.call('GET', `${facts()}/resource_instances/folder:b1`), 404, 'NOT_FOUND');
+    expect(await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: ops })).toEqual({ tuples_created: 3 });
+    const page = await ok('GET', `${facts()}/relationship_tuples?relation=parent&tenant=acme&per_page=2&page=2`);
+    expect(page.total_count).toBe(3);
+    expect(page.data).toHaveLength(1);
+    expect(await ok('DELETE', `${facts()}/relationship_tuples/bulk`, { idents: ops.slice(0, 2) })).toEqual({ tuples_removed: 2 });
+    expect(await ok('DELETE', `${facts()}/relationship_tuples/bulk`, ops)).toEqual({ tuples_removed: 1 });
+  });
+
+  it('deleting a relation or a resource removes its tuples and instances', async () => {
+    await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:c1', relation: 'parent', object: 'doc:c1', tenant: 'acme' });
+    await ok('DELETE', `${schema()}/resources/doc/relations/parent`, undefined, 204);
+    expect((await ok('GET', `${facts()}/relationship_tuples?subject=folder:c1`)).total_count).toBe(0);
+    await ok('POST', `${schema()}/resources/doc/relations`, { key: 'parent', name: 'Parent', subject_resource: 'folder' });
+    await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:c1', relation: 'parent', object: 'doc:c1' });
+    await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'owner', tenant: 'acme', resource_instance: 'folder:c1' });
+    await ok('DELETE', `${schema()}/resources/folder`, undefined, 204);
+    expect((await ok('GET', `${facts()}/relationship_tuples?object=doc:c1`)).total_count).toBe(0);
+    expect((await ok('GET', `${facts()}/role_assignments?resource_instance=folder:c1`)).total_count).toBe(0);
+    expect((await ok('GET', `${facts()}/resource_instances?resource=folder`)).total_count).toBe(0);
+    expect((await ok('GET', `${schema()}/resources/doc`)).relations).toEqual({});
+  });
+});

@@ -171,3 +171,19 @@ describe('relationship tuples', () => {
     expect((await ok('GET', `${schema()}/resources/doc`)).relations).toEqual({});
   });
 });
+
+describe('facts written here drive decisions', () => {
+  it('a derivation over a tuple grants the derived role; removing the tuple revokes it', async () => {
+    await ok('POST', `${schema()}/resources`, { key: 'space', name: 'Space', actions: { admin: {} }, roles: { manager: { permissions: ['admin'] } } });
+    await ok('POST', `${schema()}/resources`, {
+      key: 'page', name: 'Page', actions: { read: {}, write: {} }, relations: { space: 'space' },
+      roles: { writer: { permissions: ['read', 'write'], granted_to: { users_with_role: [{ role: 'manager', on_resource: 'space', linked_by_relation: 'space' }] } } },
+    });
+    await ok('POST', `${facts()}/relationship_tuples`, { subject: 'space:s1', relation: 'space', object: 'page:p1', tenant: 'acme' });
+    await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'manager', tenant: 'acme', resource_instance: 'space:s1' });
+    const allowed = () => ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'bob', action: 'write', resource: { type: 'page', key: 'p1', tenant: 'acme' } });
+    expect((await allowed()).allow).toBe(true);
+    await ok('DELETE', `${facts()}/relationship_tuples`, { subject: 'space:s1', relation: 'space', object: 'page:p1' }, 204);
+    expect((await allowed()).allow).toBe(false);
+  });
+});

@@ -1,0 +1,115 @@
+import { startTestService, TestService } from '../support/testService';
+import { buildWorld, expectError, login, ok, request, World } from './approvals-support';
+
+let w: World;
+beforeAll(async () => {
+  w = await buildWorld();
+});
+afterAll(async () => w?.t.close());
+
+const loginAs = (body: unknown, key: string | null = w.t.envKey, query = '') =>
+  w.t.call('POST', `/v2/auth/elements_login_as${query}`, body, { key });
+
+describe('login step', () => {
+  it('answers the tokens and sets an HttpOnly session cookie; aliases userId/tenant are accepted', async () => {
+    const res = await loginAs({ userId: 'alice', tenant: 'acme' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      redirect_url: expect.stringContaining('/v2/auth/login_by_token?token='), token: expect.stringMatching(/^els_/),
+      element_bearer_token: res.body.token, content: { url: res.body.redirect_url },
+    });
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toMatch(new RegExp(`^authz_session=${res.body.token}; Path=/v2; Max-Age=86400; HttpOnly; SameSite=Lax$`));
+    // The redirect sets the same cookie; the bearer form of the token works too.
+    const redirected = await w.t.call('GET', new URL(res.body.redirect_url).pathname + new URL(res.body.redirect_url).search, undefined, { key: null });
+    expect(redirected.status).toBe(200);
+    expect(redirected.headers.get('set-cookie')).toContain(`authz_session=${res.body.token}`);
+    const viaBearer = await w.t.call('GET', w.base, undefined, { key: res.body.element_bearer_token, headers: { element_id: w.configId } });
+    expect(viaBearer.status).toBe(200);
+  });
+
+  it('stores only the digest of the session token', async () => {
+    const res = await loginAs({ user_id: 'carol', tenant_id: 'acme' });
+    const s = w.t.service.driver.session();
+    try {
+      const r = await s.run('MATCH (x:Session {env: $env, user: "carol"}) RETURN properties(x) AS p', { env: w.envId });
+      expect(JSON.stringify(r.records.map((x) => x.get('p')))).not.toContain(res.body.token);
+      expect(r.records[0].get('p')).toMatchObject({ tenant: 'acme', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses a user outside the tenant (USER_NOT_FOUND) and an unknown tenant (TENANT_NOT_FOUND)', async () => {
+    expectError(await loginAs({ user_id: 'outsider', tenant_id: 'acme' }), 404, 'USER_NOT_FOUND');
+    expectError(await loginAs({ user_id: 'ghost', tenant_id: 'acme' }), 404, 'USER_NOT_FOUND');
+    expectError(await loginAs({ user_id: 'alice', tenant_id: 'nowhere' }), 404, 'TENANT_NOT_FOUND');
+  });
+
+  it('takes the admin key with ?proj_id=&env_id=, and says what is missing without them', async () => {
+    expectError(await loginAs({ user_id: 'alice', tenant_id: 'acme' }, w.t.adminKey), 403, 'FORBIDDEN_ACCESS');
+    const res = await loginAs({ user_id: 'alice', tenant_id: 'acme' }, w.t.adminKey, `?proj_id=${w.t.proj}&env_id=${w.t.env}`);
+    expect(res.status).toBe(200);
+    expectError(await loginAs({ user_id: 'alice', tenant_id: 'acme' }, null), 401, 'UNAUTHORIZED');
+  });
+
+  it('rejects malformed bodies without a 500', async () => {
+    expectError(await loginAs({ tenant_id: 'acme' }), 422, 'INVALID_INPUT');
+    expectError(await loginAs({ user_id: 'alice', tenant_id: 'acme', extra: 1 }), 422, 'INVALID_INPUT');
+    expectError(await w.t.call('POST', '/v2/auth/elements_login_as', undefined, { key: w.t.envKey, raw: '{"user_id":' }), 400, 'INVALID_INPUT');
+  });
+});
+
+describe('session checks', () => {
+  it('answers 401 after logout', async () => {
+    const alice = await login(w, 'alice');
+    expect((await alice.call('GET', '')).status).toBe(200);
+    const out = await alice.call('POST', '/v2/auth/logout');
+    expect(out.status).toBe(204);
+    expectError(await alice.call('GET', ''), 401, 'UNAUTHORIZED');
+    expectError(await alice.call('POST', '/v2/auth/logout'), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 401 without a session or with an unknown one', async () => {
+    expectError(await w.t.call('GET', w.base, undefined, { key: null, headers: { element_id: w.configId } }), 401, 'UNAUTHORIZED');
+    expectError(await w.t.call('GET', w.base, undefined, { key: null, headers: { element_id: w.configId, cookie: 'authz_session=els_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } }), 401, 'UNAUTHORIZED');
+    // An API key is not a session.
+    expectError(await w.t.call('GET', w.base, undefined, { key: w.t.envKey, headers: { element_id: w.configId } }), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 403 for a missing or mismatching element_id', async () => {
+    const alice = await login(w, 'alice');
+    expectError(await alice.call('GET', '', undefined, { element_id: 'another' }), 403, 'FORBIDDEN_ACCESS');
+    const noHeader = await w.t.call('GET', w.base, undefined, { key: null, headers: { cookie: alice.cookie } });
+    expectError(noHeader, 403, 'FORBIDDEN_ACCESS');
+    // The config key names the same config as its id.
+    expect((await alice.call('GET', '', undefined, { element_id: 'ops' })).status).toBe(200);
+  });
+
+  it('answers 403 for a session of another environment', async () => {
+    const alice = await login(w, 'alice');
+    const other: TestService = await startTestService();
+    try {
+      const path = `/v2/elements/${other.proj}/${other.env}/config/${w.configId}/operation_approval`;
+      expectError(await alice.call('GET', path), 403, 'FORBIDDEN_ACCESS');
+      expectError(await alice.call('POST', path, request()), 403, 'FORBIDDEN_ACCESS');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('rejects bad approval input with 4xx, never 500', async () => {
+    const alice = await login(w, 'alice');
+    expectError(await alice.call('POST', '', { ...request(), extra: true }), 422, 'INVALID_INPUT');
+    expectError(await alice.call('POST', '', { reason: 'no details' }), 422, 'INVALID_INPUT');
+    expectError(await w.t.call('POST', w.base, undefined, { key: null, raw: '{oops', headers: { cookie: alice.cookie, element_id: w.configId } }), 400, 'INVALID_INPUT');
+    expectError(await alice.call('GET', '/not-an-approval'), 404, 'NOT_FOUND');
+    expectError(await alice.call('GET', '', undefined, { status: 'weird' }), 422, 'INVALID_INPUT');
+    expectError(await alice.call('GET', '', undefined, { per_page: 'many' }), 422, 'INVALID_INPUT');
+    const unknownConfig = `/v2/elements/${w.t.proj}/${w.t.env}/config/nope/operation_approval`;
+    expectError(await alice.call('GET', unknownConfig, undefined, { element_id: 'nope' }), 404, 'NOT_FOUND');
+    const a = (await alice.call('POST', '', request())).body;
+    expectError(await alice.call('PUT', `/${a.id}/cancel`, { reason: 5 }), 422, 'INVALID_INPUT');
+    expect((await ok(w.t, 'GET', `/v2/openapi.json`)).paths).toBeDefined();
+  });
+});

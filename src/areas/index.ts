@@ -2,6 +2,9 @@ import type { AppDeps } from '../app';
 import { BearerAuthenticator } from '../auth/authenticator';
 import { hashSecret } from '../auth/secrets';
 import { RouteDef } from '../http/routeTable';
+import { graphRoutes } from './graph/routes';
+import { GraphService } from './graph/service';
+import { GraphStore } from './graph/store';
 import { healthRoutes } from './health/routes';
 import { metaRoutes } from './meta/routes';
 import { provisioningRoutes } from './provisioning/routes';
@@ -48,6 +51,7 @@ export function buildAreas(deps: AppDeps) {
     ...provisioningRoutes(provisioning, deps.config.orgId),
     ...factsRoutes(facts),
     ...decisionRoutes(decisions),
+    ...graphRoutes(new GraphService(new GraphStore(deps.db, deps.config.maxDerivationDepth))),
     ...schemaAreaRoutes(deps.db),
     ...assignmentAreaRoutes(deps.db),
     ...groupsRoutes(new GroupsService(new GroupsStore(deps.db))),

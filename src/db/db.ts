@@ -30,10 +30,17 @@ export interface Statement {
   text: string;
 }
 
+/** JavaScript numbers travel as floats; whole numbers at the top level (paging, depths) go as integers. */
+function withIntegers(params: Params): Params {
+  const out: Params = {};
+  for (const [k, v] of Object.entries(params)) out[k] = typeof v === 'number' && Number.isInteger(v) ? neo4j.int(v) : v;
+  return out;
+}
+
 export class Tx {
   constructor(private readonly tx: ManagedTransaction) {}
   async rows(stmt: Statement, params: Params): Promise<Row[]> {
-    const res = await this.tx.run(stmt.text, params);
+    const res = await this.tx.run(stmt.text, withIntegers(params));
     return res.records.map((r) => r.toObject() as Row);
   }
   async one(stmt: Statement, params: Params): Promise<Row | undefined> {

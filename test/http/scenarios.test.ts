@@ -45,6 +45,29 @@ function toQuery(c: Check) {
   return { env, allow: o.allow, query: { user: o.user, action: o.action, resource: { type, key, ...(tenant ? { tenant } : {}) } } };
 }
 
+/** user-permissions and authorized_users must agree with allowed on every instance question. */
+async function expectViewsAgree(env: string, qs: { allow: boolean; query: ReturnType<typeof toQuery>['query'] }[]) {
+  const base = `/v2/allowed/${t.proj}/${env}`;
+  for (const { allow, query } of qs) {
+    if (!query.resource.key || query.resource.tenant) continue;
+    const ref = `${query.resource.type}:${query.resource.key}`;
+    const perms = await t.call('POST', `${base}/user-permissions`, { user: query.user });
+    expect(perms.status).toBe(200);
+    const wanted = `${query.resource.type}:${query.action}`;
+    const entries = perms.body as Record<string, { tenant: { key: string }; permissions: string[] }>;
+    let viaPerms = entries[ref]?.permissions.includes(wanted) ?? false;
+    const tenantGrants = Object.entries(entries).filter(([k, v]) => k.startsWith('__tenant:') && v.permissions.includes(wanted));
+    if (!viaPerms && tenantGrants.length) {
+      const inst = await t.call('GET', `/v2/facts/${t.proj}/${env}/resource_instances/${encodeURIComponent(ref)}`);
+      viaPerms = inst.status === 200 && tenantGrants.some(([, v]) => v.tenant.key === inst.body.tenant);
+    }
+    const users = await t.call('POST', `${base}/authorized_users`, { action: query.action, resource: query.resource });
+    expect(users.status).toBe(200);
+    const viaUsers = query.user in users.body.users;
+    expect({ q: ref + ' ' + query.user + ' ' + query.action, viaPerms, viaUsers }).toEqual({ q: ref + ' ' + query.user + ' ' + query.action, viaPerms: allow, viaUsers: allow });
+  }
+}
+
 describe.each(files)('scenario %s', (file) => {
   const scenario: Scenario = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const name = file.replace(/\.json$/, '');
@@ -73,6 +96,7 @@ describe.each(files)('scenario %s', (file) => {
         const got = qs.map((q, k) => ({ q: JSON.stringify(q.query), single: single[k].body.allow, bulk: bulk.body.allow[k].allow }));
         const want = qs.map((q) => ({ q: JSON.stringify(q.query), single: q.allow, bulk: q.allow }));
         expect({ phase: i, answers: got }).toEqual({ phase: i, answers: want });
+        await expectViewsAgree(env, qs);
       }
     }
   });

@@ -32,22 +32,22 @@ async function cypher(text: string, params: Record<string, unknown> = {}): Promi
   }
 }
 
-/** Schema set-up straight in the graph (docs/graph-model.md), independent of the schema area. */
+/** Schema set-up through the schema area's API. */
 async function resource(key: string, actions: string[], roles: Record<string, string[]> = {}) {
-  await cypher(
-    `MERGE (r:Resource:InEnv {env: $env, key: $key})
-       ON CREATE SET r.id = randomUUID(), r.name = $key, r.description = null, r.actions = $actions,
-                     r.actions_json = '{}', r.created_at = '2026-01-01T00:00:00.000Z', r.updated_at = '2026-01-01T00:00:00.000Z'
-     WITH r
-     UNWIND $roles AS role
-     MERGE (rr:ResourceRole:InEnv {env: $env, resource: $key, key: role.key})
-       ON CREATE SET rr.id = randomUUID(), rr.name = role.key, rr.permissions = role.permissions
-     MERGE (r)-[:HAS_ROLE]->(rr)`,
-    { key, actions, roles: Object.entries(roles).map(([k, permissions]) => ({ key: k, permissions })) },
-  );
+  const res = await t.call('POST', `${schema()}/resources`, {
+    key, name: key,
+    actions: Object.fromEntries(actions.map((a) => [a, {}])),
+    roles: Object.fromEntries(Object.entries(roles).map(([k, permissions]) => [k, { name: k, permissions }])),
+  });
+  expect(res.status).toBe(200);
 }
 async function tenantRole(key: string, permissions: string[]) {
-  await cypher(`MERGE (r:Role:InEnv {env: $env, key: $key}) ON CREATE SET r.id = randomUUID(), r.name = $key, r.permissions = $permissions`, { key, permissions });
+  const res = await t.call('POST', `${schema()}/roles`, { key, name: key, permissions });
+  expect(res.status).toBe(200);
+}
+async function instance(resourceKey: string, key: string, tenantKey: string) {
+  const res = await t.call('POST', `${schema()}/resource_instances`, { key, resource: resourceKey, tenant: tenantKey });
+  expect(res.status).toBe(200);
 }
 async function tenant(key: string) {
   const res = await t.call('POST', `${facts()}/tenants`, { key, name: key });
@@ -119,7 +119,7 @@ describe('group CRUD', () => {
       await t.call('POST', `${schema()}/groups`, { group_instance_key: 'dup', group_tenant: 'other', group_resource_type_key: 'team' }),
       409, 'DUPLICATE_ENTITY',
     );
-    await cypher(`CREATE (:Instance:InEnv {env: $env, resource: 'group', key: 'plain', tenant: 'acme', id: randomUUID()})`);
+    await instance('group', 'plain', 'acme');
     expectError(await t.call('POST', `${schema()}/groups`, { group_instance_key: 'plain', group_tenant: 'acme' }), 409, 'DUPLICATE_ENTITY');
     // nothing half-made
     expect((await cypher(`MATCH (g:Group {env: $env, key: 'plain'}) RETURN count(g) AS n`))[0].n).toBe(0);
@@ -248,8 +248,7 @@ describe('group roles', () => {
   });
 
   it('accepts a tenant-level role and an existing instance; lists and pages the roles', async () => {
-    await cypher(`CREATE (i:Instance:InEnv {env: $env, resource: 'repo', key: 'api', tenant: 'acme', id: randomUUID()})
-                  WITH i MATCH (t:Tenant {env: $env, key: 'acme'}) CREATE (i)-[:IN_TENANT]->(t)`);
+    await instance('repo', 'api', 'acme');
     expect((await t.call('POST', `${grp('readers')}/roles`, { resource: 'folder', resource_instance: 'f1', role: 'auditor', tenant: 'acme' })).status).toBe(200);
     const res = await t.call('POST', `${grp('readers')}/roles`, { resource: 'repo', resource_instance: 'api', role: 'maintainer', tenant: 'acme' });
     expect(res.status).toBe(200);
@@ -273,7 +272,7 @@ describe('group roles', () => {
     expectError(await t.call('POST', `${grp('nope')}/roles`, base), 404, 'NOT_FOUND');
     expectError(await t.call('POST', `${grp('readers')}/roles`, { ...base, tenant: 'other' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
     expectError(await t.call('POST', `${grp('readers')}/roles`, { ...base, tenant: 'no-such-tenant' }), 404, 'NOT_FOUND');
-    await cypher(`CREATE (:Instance:InEnv {env: $env, resource: 'folder', key: 'theirs', tenant: 'other', id: randomUUID()})`);
+    await instance('folder', 'theirs', 'other');
     expectError(
       await t.call('POST', `${grp('readers')}/roles`, { ...base, resource_instance: 'theirs' }),
       409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS',
@@ -497,5 +496,82 @@ describe('group deletion', () => {
     // the key is free again
     await group('del', 'other');
     expect((await t.call('GET', grp('del'))).body).toEqual(expect.objectContaining({ group_tenant: 'other', users: [], assigned_roles: [] }));
+  });
+});
+
+describe('visible through the schema endpoints and the decision engine', () => {
+  const allowed = async (userKey: string, action: string, type: string, key: string) => {
+    const res = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: userKey, action, resource: { type, key, tenant: 'acme' } });
+    expect(res.status).toBe(200);
+    return res.body.allow as boolean;
+  };
+  const roleBody = (resourceKey: string, inst: string, role: string) => ({ resource: resourceKey, resource_instance: inst, role, tenant: 'acme' });
+
+  beforeAll(async () => {
+    for (const g of ['vis-a', 'vis-b', 'vis-child', 'vis-docs', 'vis-readers']) await group(g, 'acme');
+    for (const u of ['val', 'vic', 'vera', 'vince']) await user(u);
+    expect((await t.call('POST', `${grp('vis-a')}/roles`, roleBody('folder', 'v1', 'viewer'))).status).toBe(200);
+    expect((await t.call('POST', `${grp('vis-b')}/roles`, roleBody('folder', 'v2', 'editor'))).status).toBe(200);
+    expect((await t.call('PUT', `${grp('vis-a')}/users/val`, { tenant: 'acme' })).status).toBe(200);
+    expect((await t.call('PUT', `${grp('vis-b')}/users/vince`, { tenant: 'acme' })).status).toBe(200);
+    expect((await t.call('PUT', `${grp('vis-child')}/users/vic`, { tenant: 'acme' })).status).toBe(200);
+    expect((await assign('vis-child', 'vis-a')).status).toBe(200);
+  });
+
+  it('shows the automatic relations and derivations in the schema', async () => {
+    const rels = await t.call('GET', `${schema()}/resources/folder/relations?per_page=100`);
+    expect(rels.status).toBe(200);
+    expect(rels.body.data).toEqual(expect.arrayContaining([
+      expect.objectContaining({ key: 'group_viewer_group', subject_resource: 'group', object_resource: 'folder' }),
+      expect.objectContaining({ key: 'group_editor_group', subject_resource: 'group', object_resource: 'folder' }),
+    ]));
+    const viewer = await t.call('GET', `${schema()}/resources/folder/roles/viewer`);
+    expect(viewer.body.granted_to.users_with_role).toContainEqual({ role: 'member', on_resource: 'group', linked_by_relation: 'group_viewer_group' });
+    expect(viewer.body.granted_to.users_with_role).not.toContainEqual(expect.objectContaining({ linked_by_relation: 'group_editor_group' }));
+    const groupRels = await t.call('GET', `${schema()}/resources/group/relations?per_page=100`);
+    expect(groupRels.body.data).toContainEqual(expect.objectContaining({ key: 'group', subject_resource: 'group', object_resource: 'group' }));
+    const member = await t.call('GET', `${schema()}/resources/group/roles/member`);
+    expect(member.status).toBe(200);
+    expect(member.body.granted_to.users_with_role).toContainEqual({ role: 'member', on_resource: 'group', linked_by_relation: 'group' });
+    const inst = await t.call('GET', `${schema()}/resource_instances/${enc('folder:v1')}`);
+    expect(inst.status).toBe(200);
+    expect(inst.body.tenant).toBe('acme');
+  });
+
+  it('gives members exactly the group role, nested members the ancestors\' roles, and revokes on removal', async () => {
+    expect(await allowed('val', 'read', 'folder', 'v1')).toBe(true);
+    expect(await allowed('val', 'write', 'folder', 'v1')).toBe(false);
+    expect(await allowed('val', 'read', 'folder', 'v2')).toBe(false); // exactness: vis-b's editor is not vis-a's
+    expect(await allowed('vince', 'write', 'folder', 'v2')).toBe(true);
+    expect(await allowed('vince', 'read', 'folder', 'v1')).toBe(false);
+    expect(await allowed('vic', 'read', 'folder', 'v1')).toBe(true); // vis-child -group-> vis-a
+    expect(await allowed('val', 'read', 'group', 'vis-child')).toBe(false);
+
+    expect((await t.call('DELETE', `${grp('vis-a')}/users/val`, { tenant: 'acme' })).status).toBe(204);
+    expect(await allowed('val', 'read', 'folder', 'v1')).toBe(false);
+    expect((await t.call('DELETE', `${grp('vis-child')}/assign_group`, { group_instance_key: 'vis-a' })).status).toBe(204);
+    expect(await allowed('vic', 'read', 'folder', 'v1')).toBe(false);
+    expect((await assign('vis-child', 'vis-a')).status).toBe(200);
+    expect(await allowed('vic', 'read', 'folder', 'v1')).toBe(true);
+    expect((await t.call('DELETE', `${grp('vis-a')}/roles`, roleBody('folder', 'v1', 'viewer'))).status).toBe(204);
+    expect(await allowed('vic', 'read', 'folder', 'v1')).toBe(false);
+    expect((await t.call('POST', `${grp('vis-a')}/roles`, roleBody('folder', 'v1', 'viewer'))).status).toBe(200);
+    expect(await allowed('vic', 'read', 'folder', 'v1')).toBe(true);
+    expect((await t.call('DELETE', grp('vis-a'))).status).toBe(204);
+    expect(await allowed('vic', 'read', 'folder', 'v1')).toBe(false);
+  });
+
+  it('applies a role held on a resource group to its attached instances, until detached', async () => {
+    expect((await t.call('PUT', `${grp('vis-docs')}/resource_instances`, { resource: 'folder', resource_instance: 'doc1', tenant: 'acme' })).status).toBe(200);
+    // members of vis-readers hold the tenant role auditor (folder:read) on group:vis-docs
+    const held = await t.call('POST', `${grp('vis-readers')}/roles`, roleBody('group', 'vis-docs', 'auditor'));
+    expect(held.status).toBe(200);
+    expect(held.body.assigned_roles).toEqual(['group:vis-docs#auditor']);
+    expect((await t.call('PUT', `${grp('vis-readers')}/users/vera`, { tenant: 'acme' })).status).toBe(200);
+    expect(await allowed('vera', 'read', 'folder', 'doc1')).toBe(true);
+    expect(await allowed('vera', 'write', 'folder', 'doc1')).toBe(false);
+    expect(await allowed('vera', 'read', 'folder', 'v2')).toBe(false);
+    expect((await t.call('DELETE', `${grp('vis-docs')}/resource_instances`, { resource: 'folder', resource_instance: 'doc1', tenant: 'acme' })).status).toBe(204);
+    expect(await allowed('vera', 'read', 'folder', 'doc1')).toBe(false);
   });
 });

@@ -18,12 +18,25 @@ function allRoutes(): RouteDef[] {
 type Doc = any;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-function walkSchemas(node: unknown, visit: (s: Record<string, unknown>) => void): void {
-  if (Array.isArray(node)) node.forEach((n) => walkSchemas(n, visit));
-  else if (node && typeof node === 'object') {
-    visit(node as Record<string, unknown>);
-    Object.values(node).forEach((n) => walkSchemas(n, visit));
+/** Visits every Schema Object of the document (not property maps, whose keys are names). */
+function walkSchemas(doc: Doc, visit: (s: Record<string, any>) => void): void {
+  const schema = (s: any): void => {
+    if (!s || typeof s !== 'object') return;
+    visit(s);
+    Object.values(s.properties ?? {}).forEach(schema);
+    if (s.items) schema(s.items);
+    if (typeof s.additionalProperties === 'object') schema(s.additionalProperties);
+    for (const k of ['oneOf', 'anyOf', 'allOf']) (s[k] ?? []).forEach(schema);
+    if (s.not) schema(s.not);
+  };
+  for (const item of Object.values<any>(doc.paths)) {
+    for (const op of METHODS.map((m) => item[m]).filter(Boolean)) {
+      (op.parameters ?? []).forEach((p: any) => schema(p.schema));
+      Object.values<any>(op.requestBody?.content ?? {}).forEach((c) => schema(c.schema));
+      for (const r of Object.values<any>(op.responses)) Object.values<any>(r.content ?? {}).forEach((c) => schema(c.schema));
+    }
   }
+  Object.values(doc.components.schemas).forEach(schema);
 }
 
 describe('OpenAPI document', () => {
@@ -80,15 +93,19 @@ describe('OpenAPI document', () => {
   });
 
   it('uses only OpenAPI 3.0 schema forms, and every $ref resolves', () => {
-    walkSchemas(doc.paths, (s) => {
-      if ('type' in s && typeof s.type !== 'string' && s.in === undefined) throw new Error(`type array left: ${JSON.stringify(s)}`);
-      expect(s).not.toHaveProperty('const');
-      expect(s).not.toHaveProperty('propertyNames');
+    let visited = 0;
+    walkSchemas(doc, (s) => {
+      visited++;
+      if ('type' in s && typeof s.type !== 'string') throw new Error(`type array left: ${JSON.stringify(s)}`);
+      for (const k of ['const', 'propertyNames', 'patternProperties', '$schema']) {
+        if (k in s) throw new Error(`${k} left: ${JSON.stringify(s)}`);
+      }
       if (typeof s.$ref === 'string') {
         const target = s.$ref.replace(/^#\//, '').split('/').reduce((o: any, k) => o?.[k], doc);
         expect(target).toBeDefined();
       }
     });
+    expect(visited).toBeGreaterThan(routes.length);
   });
 });
 

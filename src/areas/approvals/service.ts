@@ -81,8 +81,8 @@ export class ApprovalService {
     const { config, place } = await this.place(scope, session, configRef);
     const user = session.userKey;
     const everything = await this.isLevelReviewer(scope, config, user, place.tenant);
-    let reviewable: string[] = [];
-    if (!everything) {
+    const reviewable: string[] = [];
+    if (!everything && (await this.store.mayReviewInstances(scope.envId, user, place.tenant))) {
       const candidates = await this.store.reviewCandidates(place, user, filter);
       for (let i = 0; i < candidates.length; i += REVIEW_BATCH) {
         const batch = candidates.slice(i, i + REVIEW_BATCH);
@@ -90,7 +90,9 @@ export class ApprovalService {
           scope,
           batch.map((c) => ({ user, action: 'review', resource: { type: c.resource, key: c.instance, tenant: place.tenant } })),
         );
-        batch.forEach((c, j) => allow[j].allow && reviewable.push(`${c.resource}:${c.instance}`));
+        batch.forEach((c, j) => {
+          if (allow[j].allow) reviewable.push(`${c.resource}:${c.instance}`);
+        });
       }
     }
     const { total, data } = await this.store.list(place, { user, everything, reviewable }, filter, page);

@@ -49,6 +49,7 @@ export interface Transition {
 export class ApprovalStore {
   private readonly q = this.db.statements({
     holdsTenantRole: 'approvals/holdsTenantRole',
+    mayReviewInstances: 'approvals/mayReviewInstances',
     ensureInstance: 'approvals/ensureInstance',
     createApproval: 'approvals/createApproval',
     getApproval: 'approvals/getApproval',
@@ -64,6 +65,12 @@ export class ApprovalStore {
     if (!roles.length) return false;
     const [row] = await this.db.readRows(this.q.holdsTenantRole, { env, user, tenant, roles });
     return row?.holds === true;
+  }
+
+  /** False when no decision could grant the user anything in the tenant (no instance or tenant roles at all). */
+  async mayReviewInstances(env: string, user: string, tenant: string): Promise<boolean> {
+    const [row] = await this.db.readRows(this.q.mayReviewInstances, { env, user, tenant });
+    return row?.may === true;
   }
 
   /** Creates the approval, and its instance when missing, in one transaction (409 for an instance of another tenant). */

@@ -7,7 +7,7 @@ import { startTestService, TestService } from '../support/testService';
  * hangs, never 500), stays alive (/healthz), and recovers by itself once it is back, with
  * the data intact. Uses a Neo4j of its own (port 7711), not the run's shared one.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(300_000); // two Neo4j starts; about 110 s on 2 busy cores
 
 const ROOT = resolve(__dirname, '../..');
 const LAUNCHER = resolve(ROOT, 'scripts/neo4j-local.mjs');

@@ -124,6 +124,14 @@ describe('who may do what', () => {
     expect(await allowedOperate('alice', 'by-group')).toBe(true);
   });
 
+  it('makes a reviewer of a user holding _Reviewer_ on the instance directly', async () => {
+    const a = (await alice.call('POST', '', request('doc', { resource_instance: 'direct' }))).body;
+    await ok(w.t, 'POST', `${w.facts}/role_assignments`, { user: 'carol', role: '_Reviewer_', tenant: 'acme', resource_instance: 'doc:direct' });
+    expect((await carol.call('GET', '')).body.data.map((x: any) => x.id)).toContain(a.id);
+    const denied = await carol.call('PUT', `/${a.id}/deny`, { reviewer_comment: 'no' });
+    expect(denied.body).toMatchObject({ status: 'deny', reviewer_user_id: 'carol', reviewer_comment: 'no' });
+  });
+
   it('refuses a request for another tenant (403), an ungoverned resource (422) and a foreign instance (409)', async () => {
     expectError(await alice.call('POST', '', { ...request(), access_request_details: { tenant: 'other', resource: 'doc' } }), 403, 'FORBIDDEN_ACCESS');
     await ok(w.t, 'POST', `${w.schema}/resources`, { key: 'ship', name: 'Ship', actions: {} });

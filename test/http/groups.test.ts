@@ -472,6 +472,28 @@ describe('resource groups (resource_instances)', () => {
   });
 });
 
+describe('concurrent writes', () => {
+  it('creates groups of a new type at once without duplicating the type, and the same role at once without duplicates', async () => {
+    const created = await Promise.all([...Array(8).keys()].map((i) =>
+      t.call('POST', `${schema()}/groups`, { group_instance_key: `burst-${i}`, group_tenant: 'acme', group_resource_type_key: 'burst' })));
+    expect(created.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const types = await cypher(`MATCH (r:Resource {env: $env, key: 'burst'})-[:HAS_ROLE]->(m:ResourceRole) RETURN count(DISTINCT r) AS r, count(m) AS m`);
+    expect(types).toEqual([{ r: 1, m: 1 }]);
+
+    const body = { resource: 'folder', resource_instance: 'burst-f', role: 'viewer', tenant: 'acme' };
+    const assigned = await Promise.all([...Array(6).keys()].map((i) => t.call('POST', `${grp(`burst-${i % 3}`)}/roles`, body)));
+    expect(assigned.map((r) => r.status)).toEqual(Array(6).fill(200));
+    const graph = await cypher(
+      `MATCH (i:Instance {env: $env, resource: 'folder', key: 'burst-f'})
+       RETURN count(i) AS instances,
+              COUNT { (:Group)-[:RELATED {relation: 'burst_viewer_group'}]->(i) } AS tuples,
+              COUNT { (r:Relation {env: $env, resource: 'folder', key: 'burst_viewer_group'}) } AS relations,
+              COUNT { (d:Derivation {env: $env, resource: 'folder', relation: 'burst_viewer_group'}) } AS derivations`,
+    );
+    expect(graph).toEqual([{ instances: 1, tuples: 3, relations: 1, derivations: 1 }]);
+  });
+});
+
 describe('group deletion', () => {
   it('removes the group and everything hanging on it, keeping users, instances and shared schema', async () => {
     await group('del-parent', 'acme');

@@ -46,6 +46,19 @@ describe('login step', () => {
     expectError(await loginAs({ user_id: 'alice', tenant_id: 'nowhere' }), 404, 'TENANT_NOT_FOUND');
   });
 
+  it('marks the cookie Secure when COOKIE_SECURE=true', async () => {
+    process.env.COOKIE_SECURE = 'true';
+    const other = await startTestService().finally(() => delete process.env.COOKIE_SECURE);
+    try {
+      await other.call('POST', `/v2/facts/${other.proj}/${other.env}/tenants`, { key: 'acme', name: 'Acme' });
+      await other.call('POST', `/v2/facts/${other.proj}/${other.env}/tenants/acme/users`, { key: 'alice' });
+      const res = await other.call('POST', '/v2/auth/elements_login_as', { user_id: 'alice', tenant_id: 'acme' }, { key: other.envKey });
+      expect(res.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('takes the admin key with ?proj_id=&env_id=, and says what is missing without them', async () => {
     expectError(await loginAs({ user_id: 'alice', tenant_id: 'acme' }, w.t.adminKey), 403, 'FORBIDDEN_ACCESS');
     const res = await loginAs({ user_id: 'alice', tenant_id: 'acme' }, w.t.adminKey, `?proj_id=${w.t.proj}&env_id=${w.t.env}`);
@@ -68,6 +81,24 @@ describe('session checks', () => {
     expect(out.status).toBe(204);
     expectError(await alice.call('GET', ''), 401, 'UNAUTHORIZED');
     expectError(await alice.call('POST', '/v2/auth/logout'), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 401 once the session has expired', async () => {
+    const alice = await login(w, 'alice');
+    const s = w.t.service.driver.session();
+    try {
+      await s.run('MATCH (x:Session {env: $env, user: "alice"}) SET x.expires_at = "2000-01-01T00:00:00.000Z"', { env: w.envId });
+    } finally {
+      await s.close();
+    }
+    expectError(await alice.call('GET', ''), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 401 when the user has left the tenant since the login', async () => {
+    const carol = await login(w, 'carol');
+    await ok(w.t, 'DELETE', `${w.facts}/tenants/acme/users/carol`, undefined, 204);
+    expectError(await carol.call('GET', ''), 401, 'UNAUTHORIZED');
+    await ok(w.t, 'POST', `${w.facts}/tenants/acme/users`, { key: 'carol' });
   });
 
   it('answers 401 without a session or with an unknown one', async () => {

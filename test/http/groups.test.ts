@@ -345,6 +345,10 @@ describe('group users', () => {
     expect((await t.call('GET', grp('members'))).body.users).toEqual(['ann']);
     // the user stays, and so does their tenant membership
     expect((await t.call('GET', `${facts()}/users/bob`)).status).toBe(200);
+    // the tenant is optional on removal
+    expect((await t.call('PUT', `${grp('members')}/users/bob`, { tenant: 'acme' })).status).toBe(200);
+    expect((await t.call('DELETE', `${grp('members')}/users/bob`)).status).toBe(204);
+    expectError(await t.call('DELETE', `${grp('members')}/users/ann`, { tenant: 'other' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
   });
 });
 

@@ -68,7 +68,6 @@ export class ApprovalService {
       id: randomUUID(), user: session.userKey, resource, instance: resource_instance ?? randomUUID(), instanceId: randomUUID(),
       reason: input.reason, now: now(),
     });
-    if (!a) throw notFound('Resource', resource);
     return this.view(scope, a);
   }
 

@@ -1,5 +1,5 @@
 import { Db } from '../../db/db';
-import { tenantMismatch } from '../../errors';
+import { notFound, tenantMismatch } from '../../errors';
 import { Page } from '../../http/paging';
 import { listOf } from '../provisioning/store';
 
@@ -73,16 +73,18 @@ export class ApprovalStore {
     return row?.may === true;
   }
 
-  /** Creates the approval, and its instance when missing, in one transaction (409 for an instance of another tenant). */
-  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string; instanceId: string; reason: string; now: string }): Promise<ApprovalNode | undefined> {
+  /** Creates the approval, and its instance when missing, in one transaction (404 unknown resource, 409 instance of another tenant). */
+  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string; instanceId: string; reason: string; now: string }): Promise<ApprovalNode> {
     return this.db.write(async (tx) => {
       const at = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: a.instance, id: a.instanceId, now: a.now });
-      if (!at) return undefined;
+      if (!at) throw notFound('Resource', a.resource);
       if (at.tenant !== p.tenant) {
         throw tenantMismatch(`Resource instance ${a.resource}:${a.instance} belongs to tenant ${JSON.stringify(at.tenant)}, not ${JSON.stringify(p.tenant)}.`);
       }
       const row = await tx.one(this.q.createApproval, { ...p, ...a });
-      return row?.approval as ApprovalNode | undefined;
+      // Throwing rolls back an instance created above (the requester was deleted meanwhile).
+      if (!row) throw notFound('User', a.user);
+      return row.approval as ApprovalNode;
     });
   }
 

@@ -76,7 +76,7 @@ export class ElementsService {
       },
       (found) => governed(resources, found),
     );
-    return this.view(scope, c!);
+    return this.view(scope, c);
   }
 
   async get(scope: Scope, ref: string) {
@@ -102,7 +102,6 @@ export class ElementsService {
       },
       (found) => (resources ? governed(resources, found) : []),
     );
-    if (!c) throw notFound('Elements config', ref);
     return this.view(scope, c);
   }
 

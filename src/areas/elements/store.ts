@@ -1,5 +1,5 @@
 import { Db, UniqueViolation } from '../../db/db';
-import { duplicate } from '../../errors';
+import { duplicate, notFound } from '../../errors';
 import { Page } from '../../http/paging';
 import { listOf } from '../provisioning/store';
 
@@ -62,7 +62,7 @@ export class ElementsStore {
     env: string,
     c: ConfigWrite & { id: string; key?: string; elements_type?: string; create: boolean },
     govern: (found: GovernedResource[]) => GovernedUpdate[],
-  ): Promise<ElementsConfigNode | undefined> {
+  ): Promise<ElementsConfigNode> {
     try {
       return await this.db.write(async (tx) => {
         const found = c.resources?.length
@@ -72,7 +72,8 @@ export class ElementsStore {
         const row = c.create
           ? await tx.one(this.q.createConfig, { env, ...c })
           : await tx.one(this.q.updateConfig, { env, ...c });
-        if (!row) return undefined;
+        // Throwing rolls back the resource locks taken above (a config deleted meanwhile).
+        if (!row) throw notFound('Elements config', c.key ?? c.id);
         if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, now: c.now });
         return row.config as ElementsConfigNode;
       });

@@ -93,9 +93,11 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
   expect(reference).toHaveLength(questions.length);
   const errors = reference.filter((r) => typeof r === 'string' && r !== 'max-depth');
   expect(errors).toEqual([]);
+  // SpiceDB refuses ("max depth exceeded") questions whose evaluation meets a cycle, even when
+  // another branch grants; those have no reference answer and are left out (and counted).
   const mismatches = questions
-    .map((q, i) => ({ ...q, ours: answers[i], spicedb: reference[i] === 'max-depth' ? false : reference[i] }))
-    .filter((m) => m.ours !== m.spicedb);
+    .map((q, i) => ({ ...q, ours: answers[i], spicedb: reference[i] }))
+    .filter((m) => m.spicedb !== 'max-depth' && m.ours !== m.spicedb);
   if (mismatches.length) {
     const m = mismatches[0];
     const g = graphs.find((x) => x.index === m.graph)!;
@@ -108,9 +110,15 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
     );
   }
   const maxDepth = reference.filter((r) => r === 'max-depth').length;
-  const granted = answers.filter(Boolean).length;
-  // The comparison means something only if both answers occur often.
-  expect(granted).toBeGreaterThan(questions.length * 0.05);
-  expect(granted).toBeLessThan(questions.length * 0.95);
-  console.log(`differential: ${graphs.length} graphs, ${questions.length} questions, ${granted} allowed, ${maxDepth} SpiceDB max-depth (cycles, counted as deny)`);
+  const compared = questions.length - maxDepth;
+  const granted = answers.filter((a, i) => a && reference[i] !== 'max-depth').length;
+  const cyclicGraphs = new Set(questions.filter((_, i) => reference[i] === 'max-depth').map((q) => q.graph)).size;
+  // The comparison means something only if most questions are compared and both answers occur often.
+  expect(compared).toBeGreaterThan(questions.length * 0.7);
+  expect(granted).toBeGreaterThan(compared * 0.05);
+  expect(granted).toBeLessThan(compared * 0.95);
+  console.log(
+    `differential: ${graphs.length} graphs, ${questions.length} questions, ${compared} compared (${granted} allowed), ` +
+      `${maxDepth} without a SpiceDB answer (cycles, in ${cyclicGraphs} graphs)`,
+  );
 }, 600_000);

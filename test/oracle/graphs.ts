@@ -101,9 +101,28 @@ export function generateGraph(seed: number, index: number): Graph {
   const add = (subject: string, relation: string, object: string) => {
     if (subject !== object) tuples.set(`${subject}|${relation}|${object}`, { subject, relation, object });
   };
-  for (let i = 0; i < int(0, teams.length + 1); i++) add(pick(teams), 'parent_team', pick(teams)); // may cycle
+  // Nesting and folder parents point "forward" (a DAG), and one graph in four gets one edge
+  // back, which closes a cycle.
+  const forward = (xs: string[]) => {
+    const a = int(0, xs.length - 2);
+    return [xs[a], xs[int(a + 1, xs.length - 1)]];
+  };
+  const cyclic = rnd() < 0.25;
+  for (let i = 0; i < int(0, teams.length); i++) {
+    const [a, b] = forward(teams);
+    add(a, 'parent_team', b);
+  }
   for (let i = 0; i < int(1, folders.length + 1); i++) add(pick(teams), rnd() < 0.6 ? 'viewers' : 'editors', pick(folders));
-  for (let i = 0; i < int(0, folders.length + 1); i++) add(pick(folders), 'parent', pick(folders)); // may cycle
+  for (let i = 0; i < int(0, folders.length); i++) {
+    const [a, b] = forward(folders);
+    add(a, 'parent', b);
+  }
+  if (cyclic) {
+    const [a, b] = forward(rnd() < 0.5 ? teams : folders);
+    const relation = a.startsWith('team:') ? 'parent_team' : 'parent';
+    add(a, relation, b);
+    add(b, relation, a);
+  }
   for (const d of docs) if (rnd() < 0.8) add(pick(folders), 'folder', d);
   const assignments = new Map<string, Assignment>();
   for (const user of users) {

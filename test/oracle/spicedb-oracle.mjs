@@ -18,7 +18,14 @@ const relationships = [
   ...input.tuples.map((t) => rel(t.object, t.relation, t.subject)),
   ...input.assignments.map((a) => rel(a.instance, `${a.role}_direct`, `user:${a.user}`)),
 ];
-const db = await EmbeddedSpiceDB.start(input.schema, relationships);
+const db = await EmbeddedSpiceDB.start(input.schema, []);
+// WriteRelationships takes at most 1000 updates per call.
+for (let i = 0; i < relationships.length; i += 1000) {
+  await db.permissions().promises.writeRelationships(v1.WriteRelationshipsRequest.create({
+    updates: relationships.slice(i, i + 1000).map((relationship) =>
+      v1.RelationshipUpdate.create({ operation: v1.RelationshipUpdate_Operation.TOUCH, relationship })),
+  }));
+}
 const consistency = v1.Consistency.create({ requirement: { oneofKind: 'fullyConsistent', fullyConsistent: true } });
 const answers = [];
 const CHUNK = 500;

@@ -3,7 +3,7 @@ import type { Tx } from '../../db/db';
 import { AppError, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../schema/views';
-import { AssignmentKeys, AssignmentRow, AssignmentsStore } from './store';
+import { AssignmentKeys, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
 
 export interface AssignmentInput {
   user: string;
@@ -48,21 +48,17 @@ export class RoleAssignmentsService {
 
   async assign(scope: Scope, input: AssignmentInput) {
     return this.store.write(async (tx) => {
-      const { keys, written } = await this.assignIn(tx, scope, input);
+      const [{ keys, written }] = await this.assignIn(tx, scope, [input]);
       if (!written.created) throw duplicate('Role assignment', describe(keys));
       return this.view(scope, { ...keys, id: written.id, created_at: written.created_at, resource_instance: input.resource_instance ?? null });
     });
   }
 
-  /** One transaction: all or nothing. Assignments that already exist are left as they are. */
+  /** One transaction, three round trips whatever the size: all or nothing. Existing assignments are left as they are. */
   async assignBulk(scope: Scope, inputs: AssignmentInput[]) {
     return this.store.write(async (tx) => {
-      let created = 0;
-      for (const [i, input] of inputs.entries()) {
-        const { written } = await atItem(i, () => this.assignIn(tx, scope, input));
-        if (written.created) created += 1;
-      }
-      return { assignments_created: created };
+      const results = await this.assignIn(tx, scope, inputs, true);
+      return { assignments_created: results.filter((r) => r.written.created).length };
     });
   }
 
@@ -93,24 +89,16 @@ export class RoleAssignmentsService {
     return envelopeOf(data.map((a) => this.view(scope, a)), total, page);
   }
 
-  private async assignIn(tx: Tx, scope: Scope, input: AssignmentInput) {
-    const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
-    const refs = await this.store.resolveAssignment(tx, scope.envId, {
-      user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null,
+  /** Checks every item against what the graph holds (one query), then writes them all (one query per kind). */
+  private async assignIn(tx: Tx, scope: Scope, inputs: AssignmentInput[], bulk = false) {
+    const refs = inputs.map((input, i) => {
+      const inst = input.resource_instance ? at(bulk, i, () => splitRef(input.resource_instance!, '/body/resource_instance')) : null;
+      return { user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null };
     });
-    if (!refs.userExists) throw notFound('User', input.user);
-    if (inst && !refs.instanceExists) throw notFound('Resource instance', input.resource_instance);
-    const tenant = input.tenant ?? refs.instanceTenant;
-    if (!tenant) throw invalidInput('A tenant-level role assignment needs a tenant.', [{ path: '/body/tenant', message: 'is required' }]);
-    if (input.tenant && !refs.tenantExists) throw notFound('Tenant', input.tenant);
-    if (inst && refs.instanceTenant !== tenant) {
-      throw tenantMismatch(`Resource instance ${JSON.stringify(input.resource_instance)} belongs to tenant ${JSON.stringify(refs.instanceTenant)}, not ${JSON.stringify(tenant)}.`);
-    }
-    if (inst ? !refs.resourceRoleExists && !refs.tenantRoleExists : !refs.tenantRoleExists) {
-      throw notFound(inst ? `Role of resource ${JSON.stringify(inst.type)} (or tenant role)` : 'Role', input.role);
-    }
-    const keys: AssignmentKeys = { user: input.user, role: input.role, tenant, resource: inst?.type ?? null, instance: inst?.key ?? null };
-    return { keys, written: await this.store.assign(tx, scope.envId, keys, now()) };
+    const found = await this.store.resolveAssignments(tx, scope.envId, refs);
+    const keys = inputs.map((input, i) => at(bulk, i, () => checkAssignment(input, refs[i], found[i])));
+    const written = await this.store.assignMany(tx, scope.envId, keys, now());
+    return keys.map((k, i) => ({ keys: k, written: written[i] }));
   }
 
   /** The keys of an assignment to remove; the tenant of an instance assignment defaults to the instance's. */
@@ -120,7 +108,7 @@ export class RoleAssignmentsService {
     const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
     let tenant = input.tenant ?? null;
     if (!tenant && inst) {
-      const refs = await this.store.resolveAssignment(tx, scope.envId, { user: input.user, role: input.role, tenant: null, resource: inst.type, instance: inst.key });
+      const [refs] = await this.store.resolveAssignments(tx, scope.envId, [{ user: input.user, role: input.role, tenant: null, resource: inst.type, instance: inst.key }]);
       tenant = refs.instanceTenant;
       if (!tenant) {
         if (strict) throw notFound('Resource instance', input.resource_instance);
@@ -130,6 +118,34 @@ export class RoleAssignmentsService {
     if (!tenant) throw invalidInput('A tenant-level role assignment needs a tenant.', [{ path: '/body/tenant', message: 'is required' }]);
     return { user: input.user, role: input.role, tenant, resource: inst?.type ?? null, instance: inst?.key ?? null };
   }
+}
+
+/** Runs a per-item check; in a bulk call an error names the item. */
+export function at<T>(bulk: boolean, i: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!bulk || !(err instanceof AppError)) throw err;
+    const details = (err.details ?? []).map((d) => ({ ...d, path: d.path.replace(/^\/body/, `/body/${i}`) }));
+    throw new AppError(err.status, err.code, `Item ${i}: ${err.message}`, details.length ? details : undefined);
+  }
+}
+
+/** The domain's rules for one assignment, given what the graph holds; answers the keys to write. */
+function checkAssignment(input: AssignmentInput, ref: { resource: string | null; instance: string | null }, refs: AssignmentRefs): AssignmentKeys {
+  const inst = ref.instance !== null;
+  if (!refs.userExists) throw notFound('User', input.user);
+  if (inst && !refs.instanceExists) throw notFound('Resource instance', input.resource_instance);
+  const tenant = input.tenant ?? refs.instanceTenant;
+  if (!tenant) throw invalidInput('A tenant-level role assignment needs a tenant.', [{ path: '/body/tenant', message: 'is required' }]);
+  if (input.tenant && !refs.tenantExists) throw notFound('Tenant', input.tenant);
+  if (inst && refs.instanceTenant !== tenant) {
+    throw tenantMismatch(`Resource instance ${JSON.stringify(input.resource_instance)} belongs to tenant ${JSON.stringify(refs.instanceTenant)}, not ${JSON.stringify(tenant)}.`);
+  }
+  if (inst ? !refs.resourceRoleExists && !refs.tenantRoleExists : !refs.tenantRoleExists) {
+    throw notFound(inst ? `Role of resource ${JSON.stringify(ref.resource)} (or tenant role)` : 'Role', input.role);
+  }
+  return { user: input.user, role: input.role, tenant, resource: ref.resource, instance: ref.instance };
 }
 
 const describe = (k: AssignmentKeys) =>

@@ -62,14 +62,14 @@ export interface TupleKeys {
 /** Role assignments (HAS_TENANT_ROLE / HAS_ROLE edges) and relationship tuples (RELATED edges). */
 export class AssignmentsStore {
   private readonly q = this.db.statements({
-    resolveAssignment: 'assignments/resolveAssignment',
-    assignTenantRole: 'assignments/assignTenantRole',
-    assignInstanceRole: 'assignments/assignInstanceRole',
+    resolveAssignments: 'assignments/resolveAssignments',
+    assignTenantRoles: 'assignments/assignTenantRoles',
+    assignInstanceRoles: 'assignments/assignInstanceRoles',
     unassignTenantRole: 'assignments/unassignTenantRole',
     unassignInstanceRole: 'assignments/unassignInstanceRole',
     listRoleAssignments: 'assignments/listRoleAssignments',
-    resolveTuple: 'assignments/resolveTuple',
-    createTuple: 'assignments/createTuple',
+    resolveTuples: 'assignments/resolveTuples',
+    createTuples: 'assignments/createTuples',
     deleteTuple: 'assignments/deleteTuple',
     listTuples: 'assignments/listTuples',
   });
@@ -80,13 +80,21 @@ export class AssignmentsStore {
     return this.db.write(fn);
   }
 
-  async resolveAssignment(tx: Tx, env: string, a: Omit<AssignmentKeys, 'tenant'> & { tenant: string | null }): Promise<AssignmentRefs> {
-    return (await tx.one(this.q.resolveAssignment, { env, ...a })) as unknown as AssignmentRefs;
+  /** One round trip for a whole batch; one answer per item, in order. */
+  async resolveAssignments(tx: Tx, env: string, items: (Omit<AssignmentKeys, 'tenant'> & { tenant: string | null })[]): Promise<AssignmentRefs[]> {
+    return (await tx.rows(this.q.resolveAssignments, { env, items })) as unknown as AssignmentRefs[];
   }
 
-  async assign(tx: Tx, env: string, a: AssignmentKeys, now: string): Promise<Written> {
-    const stmt = a.instance === null ? this.q.assignTenantRole : this.q.assignInstanceRole;
-    return (await tx.one(stmt, { env, ...a, now })) as unknown as Written;
+  /** Writes a checked batch with two statements (tenant roles, instance roles); answers per item, in order. */
+  async assignMany(tx: Tx, env: string, items: AssignmentKeys[], now: string): Promise<Written[]> {
+    const out: Written[] = new Array(items.length);
+    for (const [stmt, pick] of [[this.q.assignTenantRoles, (a: AssignmentKeys) => a.instance === null], [this.q.assignInstanceRoles, (a: AssignmentKeys) => a.instance !== null]] as const) {
+      const positions = items.flatMap((a, i) => (pick(a) ? [i] : []));
+      if (!positions.length) continue;
+      const rows = await tx.rows(stmt, { env, items: positions.map((i) => items[i]), now });
+      for (const row of rows) out[positions[row.idx as number]] = row as unknown as Written;
+    }
+    return out;
   }
 
   async unassign(tx: Tx, env: string, a: AssignmentKeys): Promise<boolean> {
@@ -98,12 +106,12 @@ export class AssignmentsStore {
     return listOf<AssignmentRow>(await this.db.readRows(this.q.listRoleAssignments, { env, ...f, skip: page.skip, limit: page.perPage }));
   }
 
-  async resolveTuple(tx: Tx, env: string, t: TupleKeys): Promise<TupleRefs> {
-    return (await tx.one(this.q.resolveTuple, { env, ...t })) as unknown as TupleRefs;
+  async resolveTuples(tx: Tx, env: string, items: TupleKeys[]): Promise<TupleRefs[]> {
+    return (await tx.rows(this.q.resolveTuples, { env, items })) as unknown as TupleRefs[];
   }
 
-  async createTuple(tx: Tx, env: string, t: TupleKeys & { tenant: string; subject_id: string; object_id: string; now: string }): Promise<Written> {
-    return (await tx.one(this.q.createTuple, { env, ...t })) as unknown as Written;
+  async createTuples(tx: Tx, env: string, items: (TupleKeys & { tenant: string })[], now: string): Promise<Written[]> {
+    return (await tx.rows(this.q.createTuples, { env, items, now })) as unknown as Written[];
   }
 
   async deleteTuple(tx: Tx, env: string, t: TupleKeys): Promise<boolean> {

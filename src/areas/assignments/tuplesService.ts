@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../schema/views';
-import { atItem, splitRef } from './service';
-import { AssignmentsStore, TupleKeys, TupleRow } from './store';
+import { at, atItem, splitRef } from './service';
+import { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
 
 export interface TupleInput {
   subject: string;
@@ -30,21 +29,17 @@ export class TuplesService {
 
   async create(scope: Scope, input: TupleInput) {
     return this.store.write(async (tx) => {
-      const { keys, written } = await this.createIn(tx, scope, input);
+      const [{ keys, written }] = await this.createIn(tx, scope, [input]);
       if (!written.created) throw duplicate('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
       return this.view(scope, { id: written.id, subject: input.subject, relation: keys.relation, object: input.object, tenant: keys.tenant, created_at: written.created_at });
     });
   }
 
-  /** One transaction: all or nothing. Tuples that already exist are left as they are. */
+  /** One transaction, two round trips whatever the size: all or nothing. Existing tuples are left as they are. */
   async createBulk(scope: Scope, inputs: TupleInput[]) {
     return this.store.write(async (tx) => {
-      let created = 0;
-      for (const [i, input] of inputs.entries()) {
-        const { written } = await atItem(i, () => this.createIn(tx, scope, input));
-        if (written.created) created += 1;
-      }
-      return { tuples_created: created };
+      const results = await this.createIn(tx, scope, inputs, true);
+      return { tuples_created: results.filter((r) => r.written.created).length };
     });
   }
 
@@ -77,29 +72,41 @@ export class TuplesService {
     return envelopeOf(data.map((t) => this.view(scope, t)), total, page);
   }
 
-  private async createIn(tx: Tx, scope: Scope, input: TupleInput) {
-    const keys = keysOf(input);
-    const refs = await this.store.resolveTuple(tx, scope.envId, keys);
-    if (!refs.subjectTypeExists) throw notFound('Resource', keys.subject_type);
-    if (!refs.objectTypeExists) throw notFound('Resource', keys.object_type);
-    if (!refs.relationExists || refs.relationSubject !== keys.subject_type) {
-      const why = refs.relationExists
-        ? `relation ${JSON.stringify(keys.relation)} of ${JSON.stringify(keys.object_type)} has subject ${JSON.stringify(refs.relationSubject)}, not ${JSON.stringify(keys.subject_type)}`
-        : `resource ${JSON.stringify(keys.object_type)} has no relation ${JSON.stringify(keys.relation)}`;
-      throw invalidInput(`The tuple does not fit the schema: ${why}.`, [{ path: '/body/relation', message: why }]);
-    }
-    if (keys.tenant && !refs.tenantExists) throw notFound('Tenant', keys.tenant);
-    if (!refs.subjectExists && !keys.tenant) throw notFound('Resource instance', input.subject);
-    if (!refs.objectExists && !keys.tenant) throw notFound('Resource instance', input.object);
-    const tenant = (keys.tenant ?? refs.subjectTenant)!;
-    for (const [ref, exists, at] of [[input.subject, refs.subjectExists, refs.subjectTenant], [input.object, refs.objectExists, refs.objectTenant]] as const) {
-      if (exists && at !== tenant) {
-        throw tenantMismatch(`Resource instance ${JSON.stringify(ref)} belongs to tenant ${JSON.stringify(at)}, not ${JSON.stringify(tenant)}.`);
-      }
-    }
-    const written = await this.store.createTuple(tx, scope.envId, { ...keys, tenant, subject_id: randomUUID(), object_id: randomUUID(), now: new Date().toISOString() });
-    return { keys: { ...keys, tenant }, written };
+  /** Checks every item against what the graph holds (one query), then writes them all (one query). */
+  private async createIn(tx: Tx, scope: Scope, inputs: TupleInput[], bulk = false) {
+    const keys = inputs.map((input, i) => at(bulk, i, () => keysOf(input)));
+    const found = await this.store.resolveTuples(tx, scope.envId, keys);
+    // Instances created implicitly by earlier items of the batch, with their tenant.
+    const implicit = new Map<string, string>();
+    const checked = inputs.map((input, i) => at(bulk, i, () => checkTuple(input, keys[i], found[i], implicit)));
+    const written = await this.store.createTuples(tx, scope.envId, checked, new Date().toISOString());
+    return checked.map((k, i) => ({ keys: k, written: written[i] }));
   }
+}
+
+/** The domain's rules for one tuple, given what the graph holds; answers the keys to write. */
+function checkTuple(input: TupleInput, keys: TupleKeys, refs: TupleRefs, implicit: Map<string, string>): TupleKeys & { tenant: string } {
+  if (!refs.subjectTypeExists) throw notFound('Resource', keys.subject_type);
+  if (!refs.objectTypeExists) throw notFound('Resource', keys.object_type);
+  if (!refs.relationExists || refs.relationSubject !== keys.subject_type) {
+    const why = refs.relationExists
+      ? `relation ${JSON.stringify(keys.relation)} of ${JSON.stringify(keys.object_type)} has subject ${JSON.stringify(refs.relationSubject)}, not ${JSON.stringify(keys.subject_type)}`
+      : `resource ${JSON.stringify(keys.object_type)} has no relation ${JSON.stringify(keys.relation)}`;
+    throw invalidInput(`The tuple does not fit the schema: ${why}.`, [{ path: '/body/relation', message: why }]);
+  }
+  if (keys.tenant && !refs.tenantExists) throw notFound('Tenant', keys.tenant);
+  const subjectTenant = refs.subjectExists ? refs.subjectTenant : implicit.get(input.subject) ?? null;
+  const objectTenant = refs.objectExists ? refs.objectTenant : implicit.get(input.object) ?? null;
+  if (subjectTenant === null && !keys.tenant) throw notFound('Resource instance', input.subject);
+  if (objectTenant === null && !keys.tenant) throw notFound('Resource instance', input.object);
+  const tenant = (keys.tenant ?? subjectTenant)!;
+  for (const [ref, owner] of [[input.subject, subjectTenant], [input.object, objectTenant]] as const) {
+    if (owner !== null && owner !== tenant) {
+      throw tenantMismatch(`Resource instance ${JSON.stringify(ref)} belongs to tenant ${JSON.stringify(owner)}, not ${JSON.stringify(tenant)}.`);
+    }
+    if (owner === null) implicit.set(ref, tenant);
+  }
+  return { ...keys, tenant };
 }
 
 function keysOf(input: TupleInput): TupleKeys {

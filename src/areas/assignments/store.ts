@@ -86,7 +86,11 @@ export class AssignmentsStore {
   }
 
   /** Writes a checked batch with two statements (tenant roles, instance roles); answers per item, in order. */
-  async assignMany(tx: Tx, env: string, items: AssignmentKeys[], now: string): Promise<Written[]> {
+  async assignMany(tx: Tx, env: string, all: AssignmentKeys[], now: string): Promise<Written[]> {
+    return onceEach(all, (a) => JSON.stringify([a.user, a.role, a.tenant, a.resource, a.instance]), (items) => this.assignUnique(tx, env, items, now));
+  }
+
+  private async assignUnique(tx: Tx, env: string, items: AssignmentKeys[], now: string): Promise<Written[]> {
     const out: Written[] = new Array(items.length);
     for (const [stmt, pick] of [[this.q.assignTenantRoles, (a: AssignmentKeys) => a.instance === null], [this.q.assignInstanceRoles, (a: AssignmentKeys) => a.instance !== null]] as const) {
       const positions = items.flatMap((a, i) => (pick(a) ? [i] : []));
@@ -110,8 +114,9 @@ export class AssignmentsStore {
     return (await tx.rows(this.q.resolveTuples, { env, items })) as unknown as TupleRefs[];
   }
 
-  async createTuples(tx: Tx, env: string, items: (TupleKeys & { tenant: string })[], now: string): Promise<Written[]> {
-    return (await tx.rows(this.q.createTuples, { env, items, now })) as unknown as Written[];
+  async createTuples(tx: Tx, env: string, all: (TupleKeys & { tenant: string })[], now: string): Promise<Written[]> {
+    const key = (x: TupleKeys) => JSON.stringify([x.subject_type, x.subject_key, x.relation, x.object_type, x.object_key]);
+    return onceEach(all, key, async (items) => (await tx.rows(this.q.createTuples, { env, items, now })) as unknown as Written[]);
   }
 
   async deleteTuple(tx: Tx, env: string, t: TupleKeys): Promise<boolean> {
@@ -121,4 +126,24 @@ export class AssignmentsStore {
   async listTuples(env: string, f: { subject_type: string | null; subject_key: string | null; relation: string | null; object_type: string | null; object_key: string | null; tenant: string | null }, page: Page) {
     return listOf<TupleRow>(await this.db.readRows(this.q.listTuples, { env, ...f, skip: page.skip, limit: page.perPage }));
   }
+}
+
+/**
+ * Writes each distinct item once (a repeated item in one batch is not a second creation) and
+ * answers per original item, in order; repeats answer `created: false`.
+ */
+async function onceEach<T>(items: T[], keyOf: (x: T) => string, write: (unique: T[]) => Promise<Written[]>): Promise<Written[]> {
+  const firstAt = new Map<string, number>();
+  const unique: T[] = [];
+  const slot = items.map((x) => {
+    const k = keyOf(x);
+    if (!firstAt.has(k)) {
+      firstAt.set(k, unique.length);
+      unique.push(x);
+      return { at: unique.length - 1, first: true };
+    }
+    return { at: firstAt.get(k)!, first: false };
+  });
+  const written = await write(unique);
+  return slot.map(({ at, first }) => (first ? written[at] : { ...written[at], created: false }));
 }

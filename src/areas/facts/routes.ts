@@ -54,6 +54,11 @@ export function factsRoutes(svc: FactsService): RouteDef[] {
       handler: (r) => svc.createUser(r.scope, r.body),
     },
     {
+      method: 'POST', path: `${base}/users/bulk`, auth: 'env', tag, summary: 'Create users in bulk (existing ones are left as they are)',
+      schemas: { params: s.params, body: s.userBulk, response: s.userBulkAnswer },
+      handler: (r) => svc.createUsersBulk(r.scope, r.body.operations),
+    },
+    {
       method: 'GET', path: `${base}/users`, auth: 'env', tag, summary: 'List users',
       schemas: { params: s.params, query: s.userListQuery, response: s.userList },
       handler: (r) => svc.listUsers(r.scope, r.query, paging(r.query)),

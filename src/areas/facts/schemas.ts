@@ -18,6 +18,8 @@ const userFields = {
 };
 export const userCreate = obj({ key: factKey(), ...userFields }, ['key']);
 export const userUpdate = obj(userFields);
+export const userBulk = obj({ operations: arr(userCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']);
+export const userBulkAnswer = obj({ users_created: { type: 'integer' } });
 export const user = obj({
   id: str(),
   key: str(),

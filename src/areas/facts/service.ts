@@ -90,6 +90,12 @@ export class FactsService {
     return this.userView(scope, r);
   }
 
+  /** Permit's bulk user creation; existing users are left as they are. */
+  async createUsersBulk(scope: Scope, inputs: UserInput[]) {
+    const created = await this.store.createUsers(scope.envId, inputs.map((u) => ({ ...u, attributes: toJson(u.attributes ?? {})! })), now());
+    return { users_created: created };
+  }
+
   async getUser(scope: Scope, ref: string) {
     const r = await this.store.getUser(scope.envId, ref);
     if (!r) throw notFound('User', ref);

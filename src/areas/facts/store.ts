@@ -44,6 +44,7 @@ export class FactsStore {
     addTenantUser: 'facts/addTenantUser',
     removeTenantUser: 'facts/removeTenantUser',
     listTenantUsers: 'facts/listTenantUsers',
+    createUsers: 'facts/createUsers',
   });
 
   constructor(private readonly db: Db) {}
@@ -89,6 +90,13 @@ export class FactsStore {
       if (err instanceof UniqueViolation) throw duplicate('User', u.key);
       throw err;
     }
+  }
+
+  /** Creates the missing users of a batch in one statement; answers how many were new. */
+  async createUsers(env: string, items: ({ key: string; attributes: string } & UserFields)[], now: string): Promise<number> {
+    const rows = items.map((u) => ({ key: u.key, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null, attributes: u.attributes }));
+    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: rows, now });
+    return row.created as number;
   }
 
   async getUser(env: string, ref: string): Promise<UserRow | undefined> {

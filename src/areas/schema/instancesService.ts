@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
-import { notFound } from '../../errors';
+import { notFound, tenantMismatch } from '../../errors';
+import { at } from '../assignments/service';
 import { envelopeOf, Page } from '../../http/paging';
 import { fromJson } from '../facts/service';
 import { SchemaStore } from './store';
@@ -43,6 +44,23 @@ export class InstancesService {
     const resource = await this.schema.read((tx) => this.schema.getResource(tx, scope.envId, input.resource));
     if (!resource) throw notFound('Resource', input.resource);
     throw notFound('Tenant', input.tenant);
+  }
+
+  /** All or nothing; instances that exist in the same tenant are left as they are. */
+  async createInstancesBulk(scope: Scope, inputs: InstanceInput[]) {
+    const items = inputs.map((x) => ({ key: x.key, tenant: x.tenant, resource: x.resource, attributes: JSON.stringify(x.attributes ?? {}) }));
+    const created = await this.store.createInstances(scope.envId, items, (found) =>
+      found.forEach((f, i) =>
+        at(true, i, () => {
+          if (!f.resourceExists) throw notFound('Resource', inputs[i].resource);
+          if (!f.tenantExists) throw notFound('Tenant', inputs[i].tenant);
+          if (f.existingTenant !== null && f.existingTenant !== inputs[i].tenant) {
+            throw tenantMismatch(`Resource instance ${inputs[i].resource}:${inputs[i].key} exists in tenant ${JSON.stringify(f.existingTenant)}.`);
+          }
+        }),
+      ),
+    );
+    return { instances_created: created };
   }
 
   async getInstance(scope: Scope, ref: string) {

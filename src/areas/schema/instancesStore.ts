@@ -29,9 +29,24 @@ export class InstancesStore {
     listInstances: 'schema/listInstances',
     updateInstance: 'schema/updateInstance',
     deleteInstance: 'schema/deleteInstance',
+    resolveInstances: 'schema/resolveInstances',
+    createInstances: 'schema/createInstances',
   });
 
   constructor(private readonly db: Db) {}
+
+  /** Checks a batch (one query) with `check`, then writes it (one query), in one transaction. */
+  async createInstances(
+    env: string,
+    items: { key: string; tenant: string; resource: string; attributes: string }[],
+    check: (found: { tenantExists: boolean; resourceExists: boolean; existingTenant: string | null }[]) => void,
+  ): Promise<number> {
+    return this.db.write(async (tx) => {
+      check((await tx.rows(this.q.resolveInstances, { env, items })) as never);
+      const [row] = await tx.rows(this.q.createInstances, { env, items, now: new Date().toISOString() });
+      return row.created as number;
+    });
+  }
 
   /** Undefined when the tenant or the resource does not exist. */
   async createInstance(env: string, i: { id: string; key: string; resource: string; tenant: string; attributes: string; now: string }): Promise<InstanceNode | undefined> {

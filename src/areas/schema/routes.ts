@@ -1,5 +1,6 @@
 import { paging } from '../../http/paging';
 import type { RouteDef } from '../../http/routeTable';
+import { arr, int, obj } from '../../http/schema';
 import { InstancesService } from './instancesService';
 import { RolesService } from './rolesService';
 import * as s from './schemas';
@@ -77,6 +78,9 @@ export function instanceRoutes(svc: InstancesService): RouteDef[] {
   return [
     { method: 'POST', path: coll, auth: 'env', tag, summary: 'Create a resource instance',
       schemas: { params: s.params, body: s.instanceCreate, response: s.instance }, handler: (r) => svc.createInstance(r.scope, r.body) },
+    { method: 'POST', path: coll.map((c) => `${c}/bulk`), auth: 'env', tag, summary: 'Create resource instances in bulk (one transaction, all or nothing)',
+      schemas: { params: s.params, body: obj({ operations: arr(s.instanceCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']), response: obj({ instances_created: int() }) },
+      handler: (r) => svc.createInstancesBulk(r.scope, r.body.operations) },
     { method: 'GET', path: coll, auth: 'env', tag, summary: 'List resource instances',
       schemas: { params: s.params, query: s.instanceListQuery, response: s.list }, handler: (r) => svc.listInstances(r.scope, r.query, paging(r.query)) },
     { method: 'GET', path: one, auth: 'env', tag, summary: 'Get a resource instance by "type:key" or id',

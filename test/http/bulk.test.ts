@@ -1,0 +1,55 @@
+import { startTestService, TestService } from '../support/testService';
+
+/** Bulk loading: users and instances, then assignments and tuples, each batch all or nothing. */
+let t: TestService;
+const schema = () => `/v2/schema/${t.proj}/${t.env}`;
+const facts = () => `/v2/facts/${t.proj}/${t.env}`;
+
+beforeAll(async () => {
+  t = await startTestService();
+  await t.call('POST', `${schema()}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
+  await t.call('POST', `${schema()}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
+  await t.call('POST', `${facts()}/tenants`, { key: 'other', name: 'Other' });
+});
+afterAll(async () => t?.close());
+
+describe('bulk loading', () => {
+  it('creates users and instances in bulk, leaving existing ones as they are', async () => {
+    const users = Array.from({ length: 300 }, (_, i) => ({ key: `u${i}`, email: `u${i}@x.test` }));
+    expect((await t.call('POST', `${facts()}/users/bulk`, { operations: users })).body).toEqual({ users_created: 300 });
+    expect((await t.call('POST', `${facts()}/users/bulk`, { operations: users.slice(0, 10) })).body).toEqual({ users_created: 0 });
+    expect((await t.call('GET', `${facts()}/users/u7`)).body.email).toBe('u7@x.test');
+    const docs = Array.from({ length: 300 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' }));
+    expect((await t.call('POST', `${facts()}/resource_instances/bulk`, { operations: docs })).body).toEqual({ instances_created: 300 });
+    expect((await t.call('GET', `${facts()}/resource_instances/doc:d299`)).body.tenant).toBe('default');
+  });
+
+  it('rejects a whole batch when one item is wrong, naming the item', async () => {
+    const bad = await t.call('POST', `${facts()}/resource_instances/bulk`, {
+      operations: [{ key: 'new1', resource: 'doc', tenant: 'default' }, { key: 'd1', resource: 'doc', tenant: 'other' }],
+    });
+    expect(bad.status).toBe(409);
+    expect(bad.body.message).toMatch(/^Item 1:/);
+    expect((await t.call('GET', `${facts()}/resource_instances/doc:new1`)).status).toBe(404);
+    const missing = await t.call('POST', `${facts()}/resource_instances/bulk`, { operations: [{ key: 'x', resource: 'nope', tenant: 'default' }] });
+    expect(missing.status).toBe(404);
+    const assignments = [{ user: 'u1', role: 'reader', tenant: 'default', resource_instance: 'doc:d1' }, { user: 'ghost', role: 'reader', tenant: 'default', resource_instance: 'doc:d2' }];
+    const res = await t.call('POST', `${facts()}/role_assignments/bulk`, assignments);
+    expect(res.status).toBe(404);
+    expect(res.body.message).toMatch(/^Item 1:/);
+    const allowed = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'u1', action: 'read', resource: { type: 'doc', key: 'd1' } });
+    expect(allowed.body.allow).toBe(false);
+  });
+
+  it('assigns a thousand roles in one call', async () => {
+    const assignments = Array.from({ length: 1000 }, (_, i) => ({ user: `u${i % 300}`, role: 'reader', tenant: 'default', resource_instance: `doc:d${i % 300}` }));
+    const res = await t.call('POST', `${facts()}/role_assignments/bulk`, assignments);
+    expect(res.status).toBe(200);
+    expect(res.body.assignments_created).toBe(300);
+    const allowed = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/bulk`, [
+      { user: 'u5', action: 'read', resource: { type: 'doc', key: 'd5' } },
+      { user: 'u5', action: 'read', resource: { type: 'doc', key: 'd6' } },
+    ]);
+    expect(allowed.body).toEqual({ allow: [{ allow: true }, { allow: false }] });
+  });
+});

@@ -1,0 +1,70 @@
+// The benchmark graph, generated deterministically: users, nested groups (chains of 10), repos,
+// group grants, memberships and direct role assignments. The same facts feed our service (over
+// HTTP) and SpiceDB.
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function buildDataset({ users = 10_000, chains = 200, depth = 10, repos = 20_000, directPerUser = 15, grantsPerGroup = 10, seed = 42 } = {}) {
+  const rnd = mulberry32(seed);
+  const pick = (n) => Math.floor(rnd() * n);
+  const userKeys = Array.from({ length: users }, (_, i) => `user${i}`);
+  const repoKeys = Array.from({ length: repos }, (_, i) => `repo${i}`);
+  // group c.l: chain c, level l (0 = top); level l+1 is a member of level l.
+  const group = (c, l) => `g${c}.${l}`;
+  const groups = [];
+  for (let c = 0; c < chains; c++) for (let l = 0; l < depth; l++) groups.push(group(c, l));
+  const nesting = [];
+  for (let c = 0; c < chains; c++) for (let l = 1; l < depth; l++) nesting.push({ child: group(c, l), parent: group(c, l - 1) });
+  // Every group is a viewer of some repos; the top of each chain is also an editor of some.
+  const groupGrants = [];
+  const grantOf = new Map();
+  for (const g of groups) {
+    const top = g.endsWith('.0');
+    for (let k = 0; k < grantsPerGroup; k++) {
+      const repo = repoKeys[pick(repos)];
+      groupGrants.push({ group: g, role: 'viewer', repo });
+      if (top) groupGrants.push({ group: g, role: 'editor', repo: repoKeys[pick(repos)] });
+    }
+  }
+  for (const gg of groupGrants) if (!grantOf.has(`${gg.group}|${gg.role}`)) grantOf.set(`${gg.group}|${gg.role}`, gg.repo);
+  // Each user is in the bottom group of one chain and in one random group.
+  const memberships = [];
+  for (let i = 0; i < users; i++) {
+    memberships.push({ user: userKeys[i], group: group(i % chains, depth - 1) });
+    memberships.push({ user: userKeys[i], group: groups[pick(groups.length)] });
+  }
+  const direct = [];
+  for (const u of userKeys) for (let k = 0; k < directPerUser; k++) direct.push({ user: u, role: rnd() < 0.3 ? 'editor' : 'viewer', repo: repoKeys[pick(repos)] });
+  return { userKeys, repoKeys, groups, nesting, groupGrants, memberships, direct, chains, depth, grantOf, rnd, group };
+}
+
+/** The questions of each measured case, each with its expected answer where the dataset fixes it. */
+export function buildQuestions(ds, count = 2000) {
+  const q = (user, action, repo) => ({ user, action, resource: { type: 'repo', key: repo, tenant: 'default' } });
+  const userInChain = (c) => ds.userKeys[c + ds.chains * Math.floor(ds.rnd() * (ds.userKeys.length / ds.chains))];
+  const chainCase = (levels, role, action) =>
+    Array.from({ length: count }, (_, i) => {
+      const c = i % ds.chains;
+      const granting = ds.group(c, ds.depth - levels);
+      return { ...q(userInChain(c), action, ds.grantOf.get(`${granting}|${role}`)), expect: true };
+    });
+  return {
+    'direct role': Array.from({ length: count }, (_, i) => {
+      const d = ds.direct[Math.floor(ds.rnd() * ds.direct.length)];
+      return { ...q(d.user, 'pull', d.repo), expect: true };
+    }),
+    '1-level group': chainCase(1, 'viewer', 'pull'),
+    '5-level nesting': chainCase(5, 'viewer', 'pull'),
+    '10-level nesting': chainCase(10, 'editor', 'push'),
+    // A random user pushing to a random repo: almost always denied, after a full search.
+    denied: Array.from({ length: count }, () => q(ds.userKeys[Math.floor(ds.rnd() * ds.userKeys.length)], 'push', ds.repoKeys[Math.floor(ds.rnd() * ds.repoKeys.length)])),
+  };
+}

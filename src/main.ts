@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     await closed;
     clearTimeout(force);
+    service.app.areas.revisions.stop();
     await service.driver.close();
     await neo4j.stop();
     log.info('stopped');

@@ -13,6 +13,7 @@ import { ProvisioningStore } from './provisioning/store';
 import { decisionRoutes } from './decisions/routes';
 import { DecisionService } from './decisions/service';
 import { DecisionStore } from './decisions/store';
+import { Revisions } from './decisions/revisions';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
@@ -35,9 +36,14 @@ import { ApprovalStore } from './approvals/store';
 export function buildAreas(deps: AppDeps) {
   const provisioningStore = new ProvisioningStore(deps.db);
   const provisioning = new ProvisioningService(provisioningStore, deps.config.orgId);
-  const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId);
+  const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId, deps.config.authCacheTtlMs);
+  provisioning.onRevoke = () => authenticator.forget();
   const facts = new FactsService(new FactsStore(deps.db));
-  const decisions = new DecisionService(new DecisionStore(deps.db, deps.config.maxDerivationDepth), deps.config.maxDerivationDepth);
+  const revisions = new Revisions(deps.db);
+  revisions.start(deps.config.revisionPollMs, deps.log);
+  const decisions = new DecisionService(
+    new DecisionStore(deps.db, deps.config.maxDerivationDepth), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
+  );
 
   const elements = new ElementsService(new ElementsStore(deps.db));
   const sessions = new SessionService(new SessionStore(deps.db), {
@@ -61,7 +67,7 @@ export function buildAreas(deps: AppDeps) {
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions };
+  return { routes, authenticator, provisioning, facts, decisions, revisions };
 }
 
 export { hashSecret };

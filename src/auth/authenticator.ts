@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { ProvisioningStore, ScopeRow } from '../areas/provisioning/store';
 import { forbidden, notFound, unauthorized } from '../errors';
 import type { Authenticator, Req, RouteDef } from '../http/routeTable';
+import { LruCache } from '../util/lruCache';
 import { digestsEqual, hashSecret } from './secrets';
 import type { Principal, Scope } from './types';
 
@@ -21,12 +22,33 @@ export function bearerOf(ctx: Context): string | undefined {
  */
 export class BearerAuthenticator implements Authenticator {
   sessions?: SessionResolver;
+  /**
+   * Key and scope lookups, kept for AUTH_CACHE_TTL_MS. A revocation or deletion in this process
+   * clears it at once (`forget`); other replicas see it within the TTL.
+   */
+  private readonly cache: LruCache<ScopeRow | undefined>;
 
   constructor(
     private readonly store: ProvisioningStore,
     private readonly adminKeyHash: string,
     private readonly orgId: string,
-  ) {}
+    cacheTtlMs = 0,
+  ) {
+    this.cache = new LruCache(cacheTtlMs > 0 ? 10_000 : 0, cacheTtlMs);
+  }
+
+  forget(): void {
+    this.cache.clear();
+  }
+
+  private async cached(key: string, load: () => Promise<ScopeRow | undefined>): Promise<ScopeRow | undefined> {
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const row = await load();
+    // Only complete answers are kept: a missing project or environment may be created any moment.
+    if (row?.project && row.environment) this.cache.set(key, row);
+    return row;
+  }
 
   async authenticate(ctx: Context, route: RouteDef, params: Record<string, string>): Promise<Partial<Req>> {
     if (route.auth === 'public') return {};
@@ -40,13 +62,15 @@ export class BearerAuthenticator implements Authenticator {
     const isAdmin = digestsEqual(hash, this.adminKeyHash);
 
     if (route.auth === 'env') {
-      const row = await this.store.resolveScope(hash, params.proj_id, params.env_id);
+      const row = (await this.cached(JSON.stringify([hash, params.proj_id, params.env_id]), () =>
+        this.store.resolveScope(hash, params.proj_id, params.env_id),
+      ))!;
       return this.envScope(isAdmin, row, params);
     }
     if (isAdmin) {
       if (route.auth === 'admin' || route.auth === 'key') return { principal: { kind: 'admin' } };
     }
-    const row = await this.store.scopeOfKey(hash);
+    const row = await this.cached(hash, () => this.store.scopeOfKey(hash));
     if (!row?.key || !row.project || !row.environment) throw unauthorized('The API key is unknown or revoked.');
     if (route.auth === 'admin') throw forbidden('This call needs the admin key; an environment key may not do it.');
     return { principal: this.principalOf(row), scope: this.scopeOf(row) };

@@ -45,6 +45,8 @@ export interface RouteDef {
   schemas: RouteSchemas;
   /** Status of a success; defaults to 200, and 204 answers with no body. */
   status?: number;
+  /** A POST that changes nothing (permission questions): it does not bump the revision. */
+  readOnly?: boolean;
   handler: (req: Req) => Promise<unknown>;
 }
 
@@ -101,7 +103,10 @@ function hasBody(ctx: Context): boolean {
   return (len !== undefined && len > 0) || ctx.get('transfer-encoding') !== '';
 }
 
-export function mountRoutes(router: Router, routes: RouteDef[], auth: Authenticator): void {
+/** Runs after a successful write in an environment; answers the revision token to send back. */
+export type AfterWrite = (scope: Scope) => Promise<number>;
+
+export function mountRoutes(router: Router, routes: RouteDef[], auth: Authenticator, afterWrite?: AfterWrite): void {
   for (const route of routes) {
     const v = compile(route);
     const paths = Array.isArray(route.path) ? route.path : [route.path];
@@ -124,6 +129,9 @@ export function mountRoutes(router: Router, routes: RouteDef[], auth: Authentica
         check('body', v.body, body, details);
         if (details.length) throw invalidInput(`The request does not match the schema: ${details[0].path} ${details[0].message}.`, details);
         const result = await route.handler({ ...(who as Req), params, query, headers, body, ctx, log: ctx.state.log });
+        if (afterWrite && who.scope && route.method !== 'GET' && !route.readOnly) {
+          ctx.set('x-authz-revision', String(await afterWrite(who.scope)));
+        }
         ctx.status = route.status ?? 200;
         if (ctx.status !== 204) ctx.body = result ?? {};
       });

@@ -76,6 +76,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     close: async () => {
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
+      service.app.areas.revisions.stop();
       await service.driver.close();
     },
   };

@@ -20,8 +20,15 @@ const resourceRef = {
   additionalProperties: false,
 };
 
+const consistency = {
+  oneOf: [
+    { type: 'string', enum: ['minimize_latency', 'fully_consistent'] },
+    obj({ at_least: str({ pattern: '^[0-9]+$' }) }, ['at_least']),
+  ],
+};
+
 export const checkQuery = obj(
-  { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str(), explain: bool() },
+  { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str(), explain: bool(), consistency },
   ['user', 'action', 'resource'],
 );
 export const bulkQuery = arr(checkQuery, { maxItems: 100 });

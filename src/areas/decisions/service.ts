@@ -1,11 +1,17 @@
 import type { Scope } from '../../auth/types';
+import { LruCache } from '../../util/lruCache';
+import { Revisions } from './revisions';
 import { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } from './store';
+
+/** `minimize_latency` (default) may answer from the cache; `fully_consistent` never does; `{at_least}` takes a revision token from a write's `X-Authz-Revision`. */
+export type Consistency = 'minimize_latency' | 'fully_consistent' | { at_least: string };
 
 export interface CheckQuery {
   user: string | { key: string };
   action: string;
   resource: { type: string; key?: string | null; tenant?: string | null };
   explain?: boolean;
+  consistency?: Consistency;
 }
 
 export interface UserPermissionsQuery {
@@ -38,15 +44,21 @@ export function normalizeCheck(q: CheckQuery): NormalizedCheck {
  * error: the traversal simply finds no granting path.
  */
 export class DecisionService {
+  private readonly cache?: LruCache<{ allow: boolean; rev: number }>;
+
   constructor(
     private readonly store: DecisionStore,
     private readonly maxDepth: number,
-  ) {}
+    private readonly revisions?: Revisions,
+    cacheSize = 0,
+  ) {
+    if (revisions && cacheSize > 0) this.cache = new LruCache(cacheSize);
+  }
 
   async allowed(scope: Scope, q: CheckQuery, explain = false): Promise<{ allow: boolean; explanation?: Explanation }> {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
-      const [allow] = await this.store.allowed(scope.envId, [check]);
+      const [allow] = await this.decide(scope.envId, [check], q.consistency);
       return { allow };
     }
     const [decision] = await this.store.explain(scope.envId, [check]);
@@ -106,7 +118,34 @@ export class DecisionService {
   }
 
   async allowedBulk(scope: Scope, qs: CheckQuery[]): Promise<{ allow: { allow: boolean }[] }> {
-    const answers = await this.store.allowed(scope.envId, qs.map(normalizeCheck));
+    const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? qs.find((q) => typeof q.consistency === 'object')?.consistency;
+    const answers = await this.decide(scope.envId, qs.map(normalizeCheck), strictest);
     return { allow: answers.map((allow) => ({ allow })) };
+  }
+
+  /**
+   * Answers from the cache where the entry was computed at the environment's current revision;
+   * asks the graph for the rest (one query). The revision is read before the query, so a write
+   * committed meanwhile bumps it past the entry: a revoke the caller has seen is never answered
+   * from an older entry.
+   */
+  private async decide(env: string, checks: NormalizedCheck[], consistency: Consistency = 'minimize_latency'): Promise<boolean[]> {
+    if (consistency === 'fully_consistent' || !this.cache) return this.store.allowed(env, checks);
+    const atLeast = typeof consistency === 'object' ? Number(consistency.at_least) || 0 : 0;
+    const rev = await this.revisions!.current(env, atLeast);
+    const keys = checks.map((c) => JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]));
+    const out: (boolean | undefined)[] = keys.map((k) => {
+      const hit = this.cache!.get(k);
+      return hit && hit.rev === rev ? hit.allow : undefined;
+    });
+    const missing = out.flatMap((a, i) => (a === undefined ? [i] : []));
+    if (missing.length) {
+      const fresh = await this.store.allowed(env, missing.map((i) => checks[i]));
+      missing.forEach((i, j) => {
+        out[i] = fresh[j];
+        this.cache!.set(keys[i], { allow: fresh[j], rev });
+      });
+    }
+    return out as boolean[];
   }
 }

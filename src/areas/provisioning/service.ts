@@ -28,6 +28,9 @@ export interface EnvironmentView {
 const now = () => new Date().toISOString();
 
 export class ProvisioningService {
+  /** Called after a key revocation or a deletion, so that caches of keys and scopes forget. */
+  onRevoke: () => void = () => undefined;
+
   constructor(
     private readonly store: ProvisioningStore,
     private readonly orgId: string,
@@ -79,6 +82,7 @@ export class ProvisioningService {
 
   async deleteProject(ref: string): Promise<void> {
     if (!(await this.store.deleteProject(ref))) throw notFound('Project', ref);
+    this.onRevoke();
   }
 
   async createEnvironment(projRef: string, input: { key: string; name: string; description?: string }): Promise<EnvironmentView> {
@@ -110,6 +114,7 @@ export class ProvisioningService {
   async deleteEnvironment(projRef: string, envRef: string): Promise<void> {
     const project = await this.getProject(projRef);
     if (!(await this.store.deleteEnvironment(project.id, envRef))) throw notFound('Environment', envRef);
+    this.onRevoke();
   }
 
   /** Returns the secret once; only its digest is stored. */
@@ -143,6 +148,7 @@ export class ProvisioningService {
 
   async revokeApiKey(scope: Scope, id: string): Promise<void> {
     if (!(await this.store.revokeApiKey(scope.envId, id))) throw notFound('API key', id);
+    this.onRevoke();
   }
 
   /** Start-up: the bootstrap project and environment exist after this, whatever was there. */

@@ -1,0 +1,76 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { bootService, Service } from '../../src/boot';
+import { loadConfig } from '../../src/config';
+import { startTestService, TestService } from '../support/testService';
+
+/**
+ * The decision cache never answers a stale "allow" after a revoke the caller has seen: on the
+ * replica that took the write at once, on another replica with the write's revision token or
+ * fully_consistent.
+ */
+let a: TestService;
+let b: { service: Service; server: Server; url: string };
+const facts = () => `/v2/facts/${a.proj}/${a.env}`;
+const assignment = { user: 'ann', role: 'owner', tenant: 'default', resource_instance: 'doc:d1' };
+const question = { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } };
+
+async function onB(path: string, body: unknown): Promise<any> {
+  const res = await fetch(b.url + path, { method: 'POST', headers: { authorization: `Bearer ${a.envKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return res.json();
+}
+
+beforeAll(async () => {
+  a = await startTestService();
+  // A second replica on the same Neo4j, polling revisions rarely so that only the token can help.
+  const config = loadConfig({ ...process.env, ADMIN_API_KEY: 'replica-b-admin-key-0123456789', LOG_LEVEL: 'silent', REVISION_POLL_MS: '600000' });
+  const service = await bootService(config, pino({ level: 'silent' }), {
+    uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
+  });
+  const server = createServer(service.app.koa.callback());
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  b = { service, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  await a.call('POST', `/v2/schema/${a.proj}/${a.env}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
+  await a.call('POST', `/v2/schema/${a.proj}/${a.env}/resources/doc/roles`, { key: 'owner', name: 'Owner', permissions: ['read'] });
+  await a.call('POST', `${facts()}/resource_instances`, { key: 'd1', tenant: 'default', resource: 'doc' });
+  await a.call('POST', `${facts()}/users`, { key: 'ann' });
+});
+afterAll(async () => {
+  await a?.close();
+  if (b) {
+    await new Promise<void>((ok) => b.server.close(() => ok()));
+    b.service.app.areas.revisions.stop();
+    await b.service.driver.close();
+  }
+});
+
+const allowedPath = () => `/v2/allowed/${a.proj}/${a.env}`;
+
+it('answers a revoke at once on the replica that took it, and writes return a revision token', async () => {
+  const granted = await a.call('POST', `${facts()}/role_assignments`, assignment);
+  expect(Number(granted.headers.get('x-authz-revision'))).toBeGreaterThan(0);
+  expect((await a.call('POST', allowedPath(), question)).body.allow).toBe(true);
+  expect((await a.call('POST', allowedPath(), question)).body.allow).toBe(true); // from the cache
+  const revoked = await a.call('DELETE', `${facts()}/role_assignments`, assignment);
+  expect(revoked.status).toBe(204);
+  expect((await a.call('POST', allowedPath(), question)).body.allow).toBe(false);
+});
+
+it('honours the token and fully_consistent on another replica', async () => {
+  const granted = await a.call('POST', `${facts()}/role_assignments`, assignment);
+  const grantToken = granted.headers.get('x-authz-revision')!;
+  expect((await onB(allowedPath(), { ...question, consistency: { at_least: grantToken } })).allow).toBe(true);
+  expect((await onB(allowedPath(), question)).allow).toBe(true); // cached on B
+  const revoked = await a.call('DELETE', `${facts()}/role_assignments`, assignment);
+  const token = revoked.headers.get('x-authz-revision')!;
+  expect(Number(token)).toBeGreaterThan(Number(grantToken));
+  expect((await onB(allowedPath(), { ...question, consistency: 'fully_consistent' })).allow).toBe(false);
+  expect((await onB(allowedPath(), { ...question, consistency: { at_least: token } })).allow).toBe(false);
+  expect((await onB(`${allowedPath()}/bulk`, [{ ...question, consistency: { at_least: token } }])).allow).toEqual([{ allow: false }]);
+});
+
+it('rejects a malformed consistency option', async () => {
+  const res = await a.call('POST', allowedPath(), { ...question, consistency: { at_least: 'yesterday' } });
+  expect(res.status).toBe(422);
+});

@@ -6,6 +6,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
   globalSetup: '<rootDir>/test/support/globalSetup.ts',
   globalTeardown: '<rootDir>/test/support/globalTeardown.ts',
+  // The client library's source is Node ESM (`./http.js` imports); under ts-jest they name the .ts files.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Driver } from 'neo4j-driver';
+import { Driver, Neo4jError } from 'neo4j-driver';
 import type { Logger } from 'pino';
 import { App, createApp } from './app';
 import { hashSecret } from './auth/secrets';
@@ -47,11 +47,45 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   let migrated = false;
   const app = createApp({ config, log, db, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated });
 
-  await waitForDatabase(driver, log, 120_000);
-  await applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase);
-  migrated = true;
-  await app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv);
+  try {
+    await waitForDatabase(driver, log, 120_000);
+    await migrateWithRetry(() =>
+      applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase),
+    log);
+    migrated = true;
+    await app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv);
+  } catch (err) {
+    await driver.close().catch(() => undefined); // a failed boot leaves no open connections behind
+    throw err;
+  }
   return { app, driver, db, adminKey: admin.key, adminKeySource: admin.source };
+}
+
+/** Raised when another session created the same index/constraint a moment earlier (despite IF NOT EXISTS). */
+const RACING_SCHEMA_CODES = new Set([
+  'Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists',
+  'Neo.ClientError.Schema.ConstraintAlreadyExists',
+  'Neo.ClientError.Schema.IndexAlreadyExists',
+]);
+
+/**
+ * Replicas (or test workers) starting together on a fresh database create the same
+ * constraints at once, which Neo4j may abort as a deadlock (a transient error) or report as
+ * already existing. Every migration statement is idempotent (IF NOT EXISTS, MERGE), so the
+ * run is simply repeated.
+ */
+async function migrateWithRetry(run: () => Promise<unknown>, log: Logger, attempts = 8): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run();
+      return;
+    } catch (err) {
+      const racing = err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code));
+      if (!racing || attempt >= attempts) throw err;
+      log.warn({ attempt, code: err.code }, 'migrations hit a transient error (another instance migrating?); retrying');
+      await new Promise((r) => setTimeout(r, 200 + Math.random() * 800 * attempt));
+    }
+  }
 }
 
 async function waitForDatabase(driver: Driver, log: Logger, timeoutMs: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { Db } from '../../db/db';
+import { QuestionBatcher } from './batcher';
 
 export interface NormalizedCheck {
   user: string;
@@ -49,8 +50,14 @@ export class DecisionStore {
     private readonly maxDepth: number,
   ) {}
 
+  private readonly batcher = new QuestionBatcher<NormalizedCheck>(async (env, checks) =>
+    (await this.decide(env, checks, false)).map((d) => d.allow),
+  );
+
+  /** Questions asked at about the same time share one query (see QuestionBatcher). */
   async allowed(env: string, checks: NormalizedCheck[]): Promise<boolean[]> {
-    return (await this.decide(env, checks, false)).map((d) => d.allow);
+    if (checks.length === 0) return [];
+    return this.batcher.ask(env, checks);
   }
 
   async explain(env: string, checks: NormalizedCheck[]): Promise<Decision[]> {

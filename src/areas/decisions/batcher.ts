@@ -1,0 +1,57 @@
+/**
+ * Coalesces permission questions that arrive together into one traversal query per batch
+ * (the DataLoader pattern): one query costs about as much as a few dozen questions inside it.
+ * At most `maxInFlight` queries run at once; questions that arrive meanwhile wait and go out
+ * together in the next batch, so batches grow with the load and stay at one question when idle.
+ */
+interface Pending<Q> {
+  env: string;
+  question: Q;
+  resolve: (allow: boolean) => void;
+  reject: (err: unknown) => void;
+}
+
+export class QuestionBatcher<Q> {
+  private readonly queue: Pending<Q>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly run: (env: string, questions: Q[]) => Promise<boolean[]>,
+    private readonly maxBatch = 100,
+    private readonly maxInFlight = 4,
+  ) {}
+
+  ask(env: string, questions: Q[]): Promise<boolean[]> {
+    const answers = questions.map((question) => new Promise<boolean>((resolve, reject) => this.queue.push({ env, question, resolve, reject })));
+    this.schedule();
+    return Promise.all(answers);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.inFlight < this.maxInFlight && this.queue.length) {
+      const env = this.queue[0].env;
+      const batch: Pending<Q>[] = [];
+      for (let i = 0; i < this.queue.length && batch.length < this.maxBatch; ) {
+        if (this.queue[i].env === env) batch.push(...this.queue.splice(i, 1));
+        else i++;
+      }
+      this.inFlight++;
+      this.run(env, batch.map((p) => p.question))
+        .then((answers) => batch.forEach((p, i) => p.resolve(answers[i])), (err) => batch.forEach((p) => p.reject(err)))
+        .finally(() => {
+          this.inFlight--;
+          this.flush();
+        });
+    }
+  }
+}

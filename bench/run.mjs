@@ -20,6 +20,7 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const perCase = Number(process.env.BENCH_REQUESTS ?? 3000);
 const port = Number(process.env.BENCH_PORT ?? 18091);
 const neo4jPort = Number(process.env.BENCH_NEO4J_PORT ?? 7741);
+const loaders = Number(process.env.BENCH_LOADERS ?? 2);
 
 const memOf = (pid) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -57,40 +58,49 @@ async function main() {
 
     const cases = buildQuestions(ds, Math.round(perCase));
     const allowedPath = '/v2/allowed/bench/bench';
-    await measure(cases['direct role'].slice(0, 300), concurrency, ({ expect, ...q }) => api('POST', allowedPath, q)); // warm-up
+    await measure(cases['direct role'].slice(0, 300), concurrency, ({ expect, ...q }) => api('POST', allowedPath, { ...q, consistency: 'fully_consistent' })); // warm-up
+    // Every case twice: the traversal itself (fully_consistent: the decision cache is not used),
+    // then the same questions again with the default consistency (answers from the cache).
     const results = {};
+    const cached = {};
     for (const [name, qs] of Object.entries(cases)) {
-      let allowed = 0;
-      let wrong = 0;
-      const r = await measure(qs, concurrency, async (q) => {
-        const { allow } = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource });
-        if (allow) allowed++;
-        if (q.expect !== undefined && allow !== q.expect) wrong++;
-      });
-      results[name] = { ...r, allowed, wrong };
+      for (const [consistency, into] of [['fully_consistent', results], ['minimize_latency', cached]]) {
+        let allowed = 0;
+        let wrong = 0;
+        const r = await measure(qs, concurrency, async (q) => {
+          const { allow } = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource, consistency });
+          if (allow) allowed++;
+          if (q.expect !== undefined && allow !== q.expect) wrong++;
+        });
+        into[name] = { ...r, allowed, wrong };
+      }
     }
     const mixed = Object.values(cases).flat();
     const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) => mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100));
-    const bulk = await measure(bulks, concurrency, (b) => api('POST', `${allowedPath}/bulk`, b.map(({ expect, ...q }) => q)));
+    const bulk = await measure(bulks, concurrency, (b) => api('POST', `${allowedPath}/bulk`, b.map(({ expect, ...q }) => ({ ...q, consistency: 'fully_consistent' }))));
     const mem = memOf(service.pid);
     const neoPid = Number(readFileSync(pidFileFor(neo4jPort), 'utf8').trim());
     const neoMem = memOf(neoPid);
 
-    console.log('\ncase              | p50 ms | p99 ms | checks/s | allowed | wrong');
-    for (const [name, r] of Object.entries(results)) {
-      console.log(`${name.padEnd(17)} | ${fmt(r.p50, 2).padStart(6)} | ${fmt(r.p99, 2).padStart(6)} | ${fmt(r.perSecond, 0).padStart(8)} | ${String(r.allowed).padStart(7)} | ${r.wrong}`);
+    for (const [title, table] of [['traversal (fully_consistent, no cache)', results], ['same questions again (minimize_latency: decision cache)', cached]]) {
+      console.log(`\n${title}\ncase              | p50 ms | p99 ms | checks/s | allowed | wrong`);
+      for (const [name, r] of Object.entries(table)) {
+        console.log(`${name.padEnd(17)} | ${fmt(r.p50, 2).padStart(6)} | ${fmt(r.p99, 2).padStart(6)} | ${fmt(r.perSecond, 0).padStart(8)} | ${String(r.allowed).padStart(7)} | ${r.wrong}`);
+      }
     }
-    console.log(`${'bulk of 100'.padEnd(17)} | ${fmt(bulk.p50, 2).padStart(6)} | ${fmt(bulk.p99, 2).padStart(6)} | ${fmt(bulk.perSecond * 100, 0).padStart(8)} | (per request of 100 checks)`);
+    console.log(`\nbulk of 100 (no cache): p50 ${fmt(bulk.p50, 2)} ms, p99 ${fmt(bulk.p99, 2)} ms per request; ${fmt(bulk.perSecond * 100, 0)} checks/s`);
     console.log(`\nservice memory: RSS ${fmt(mem.rssMb, 0)} MB, peak RSS ${fmt(mem.peakMb, 0)} MB` + `; Neo4j JVM RSS ${fmt(neoMem.rssMb, 0)} MB`);
 
     const spice = await loadSpiceDB(ds);
     console.log(`\nSpiceDB (embedded, in-process, memory store): loaded ${spice.relationships} relationships in ${fmt(spice.seconds)} s`);
-    console.log('case              | ours checks/s | SpiceDB full | ratio | SpiceDB min-latency | ratio');
+    console.log('case              | ours full | SpiceDB full | ratio | ours min-latency | SpiceDB min-latency | ratio');
     for (const [name, qs] of Object.entries(cases)) {
       const full = await measureSpiceDB(spice.db, qs, concurrency, true);
+      await measureSpiceDB(spice.db, qs, concurrency, false); // SpiceDB's caches see the questions once, as ours did
       const fast = await measureSpiceDB(spice.db, qs, concurrency, false);
       const ours = results[name].perSecond;
-      console.log(`${name.padEnd(17)} | ${fmt(ours, 0).padStart(13)} | ${fmt(full.perSecond, 0).padStart(12)} | ${fmt(ours / full.perSecond, 2).padStart(5)} | ${fmt(fast.perSecond, 0).padStart(19)} | ${fmt(ours / fast.perSecond, 2)}` +
+      const oursFast = cached[name].perSecond;
+      console.log(`${name.padEnd(17)} | ${fmt(ours, 0).padStart(9)} | ${fmt(full.perSecond, 0).padStart(12)} | ${fmt(ours / full.perSecond, 2).padStart(5)} | ${fmt(oursFast, 0).padStart(16)} | ${fmt(fast.perSecond, 0).padStart(19)} | ${fmt(oursFast / fast.perSecond, 2)}` +
         (full.allowed !== results[name].allowed ? `  (allowed differs: ours ${results[name].allowed}, SpiceDB ${full.allowed})` : ''));
     }
     spice.db.close();
@@ -111,9 +121,9 @@ async function loadService(api, ds) {
   await api('POST', `${schema}/resources`, { key: 'repo', name: 'Repository', actions: { push: {}, pull: {} } });
   await api('POST', `${schema}/resources/repo/roles`, { key: 'editor', name: 'Editor', permissions: ['push', 'pull'] });
   await api('POST', `${schema}/resources/repo/roles`, { key: 'viewer', name: 'Viewer', permissions: ['pull'] });
-  await inBatches(ds.userKeys.map((key) => ({ key })), 1000, 2, (ops) => api('POST', `${facts}/users/bulk`, { operations: ops }));
+  await inBatches(ds.userKeys.map((key) => ({ key })), 1000, loaders, (ops) => api('POST', `${facts}/users/bulk`, { operations: ops }));
   phase('users');
-  await inBatches(ds.repoKeys.map((key) => ({ key, resource: 'repo', tenant: 'default' })), 1000, 2, (ops) => api('POST', `${facts}/resource_instances/bulk`, { operations: ops }));
+  await inBatches(ds.repoKeys.map((key) => ({ key, resource: 'repo', tenant: 'default' })), 1000, loaders, (ops) => api('POST', `${facts}/resource_instances/bulk`, { operations: ops }));
   phase('repos');
   await inBatches(ds.groups, 1, 8, ([g]) => api('POST', `${schema}/groups`, { group_instance_key: g, group_tenant: 'default' }));
   phase('groups');
@@ -129,13 +139,13 @@ async function loadService(api, ds) {
     ...rest.map((g) => ({ subject: `group:${g.group}`, relation: `group_${g.role}_group`, object: `repo:${g.repo}`, tenant: 'default' })),
     ...nest.map((n) => ({ subject: `group:${n.child}`, relation: 'group', object: `group:${n.parent}`, tenant: 'default' })),
   ];
-  await inBatches(tuples, 1000, 2, (ops) => api('POST', `${facts}/relationship_tuples/bulk`, { operations: ops }));
+  await inBatches(tuples, 1000, loaders, (ops) => api('POST', `${facts}/relationship_tuples/bulk`, { operations: ops }));
   phase('tuples');
   const assignments = [
     ...ds.memberships.map((m) => ({ user: m.user, role: 'member', tenant: 'default', resource_instance: `group:${m.group}` })),
     ...ds.direct.map((d) => ({ user: d.user, role: d.role, tenant: 'default', resource_instance: `repo:${d.repo}` })),
   ];
-  await inBatches(assignments, 1000, 2, (ops) => api('POST', `${facts}/role_assignments/bulk`, ops));
+  await inBatches(assignments, 1000, loaders, (ops) => api('POST', `${facts}/role_assignments/bulk`, ops));
   phase('assignments');
   const factCount = ds.groupGrants.length + ds.nesting.length + assignments.length;
   return { facts: factCount, all: factCount + ds.userKeys.length + ds.repoKeys.length + ds.groups.length, seconds: (Date.now() - started) / 1000 };

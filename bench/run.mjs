@@ -58,7 +58,8 @@ async function main() {
 
     const cases = buildQuestions(ds, Math.round(perCase));
     const allowedPath = '/v2/allowed/bench/bench';
-    await measure(cases['direct role'].slice(0, 300), concurrency, ({ expect, ...q }) => api('POST', allowedPath, { ...q, consistency: 'fully_consistent' })); // warm-up
+    const warm = Object.values(buildQuestions(ds, 200)).flat();
+    await measure(warm, concurrency, ({ expect, ...q }) => api('POST', allowedPath, { ...q, consistency: 'fully_consistent' })); // warm-up (JIT, plans)
     // Every case twice: the traversal itself (fully_consistent: the decision cache is not used),
     // then the same questions again with the default consistency (answers from the cache).
     const results = {};
@@ -92,16 +93,20 @@ async function main() {
     console.log(`\nservice memory: RSS ${fmt(mem.rssMb, 0)} MB, peak RSS ${fmt(mem.peakMb, 0)} MB` + `; Neo4j JVM RSS ${fmt(neoMem.rssMb, 0)} MB`);
 
     const spice = await loadSpiceDB(ds);
-    console.log(`\nSpiceDB (embedded, in-process, memory store): loaded ${spice.relationships} relationships in ${fmt(spice.seconds)} s`);
+    console.log(`\nSpiceDB (embedded, in-process, memory store): loaded ${spice.relationships} relationships in ${fmt(spice.seconds)} s; ` +
+      `first ${process.env.BENCH_SPICEDB_REQUESTS ?? 500} questions of each case`);
     console.log('case              | ours full | SpiceDB full | ratio | ours min-latency | SpiceDB min-latency | ratio');
-    for (const [name, qs] of Object.entries(cases)) {
+    // SpiceDB's memory store answers fully consistent checks slowly on a large graph: a sample.
+    const spiceSample = Number(process.env.BENCH_SPICEDB_REQUESTS ?? 500);
+    for (const [name, all] of Object.entries(cases)) {
+      const qs = all.slice(0, spiceSample);
       const full = await measureSpiceDB(spice.db, qs, concurrency, true);
       await measureSpiceDB(spice.db, qs, concurrency, false); // SpiceDB's caches see the questions once, as ours did
       const fast = await measureSpiceDB(spice.db, qs, concurrency, false);
       const ours = results[name].perSecond;
       const oursFast = cached[name].perSecond;
       console.log(`${name.padEnd(17)} | ${fmt(ours, 0).padStart(9)} | ${fmt(full.perSecond, 0).padStart(12)} | ${fmt(ours / full.perSecond, 2).padStart(5)} | ${fmt(oursFast, 0).padStart(16)} | ${fmt(fast.perSecond, 0).padStart(19)} | ${fmt(oursFast / fast.perSecond, 2)}` +
-        (full.allowed !== results[name].allowed ? `  (allowed differs: ours ${results[name].allowed}, SpiceDB ${full.allowed})` : ''));
+        (fast.allowed !== Math.round((results[name].allowed * qs.length) / all.length) && name !== 'denied' ? `  (SpiceDB allowed ${fast.allowed} of ${qs.length})` : ''));
     }
     spice.db.close();
   } finally {

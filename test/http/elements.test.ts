@@ -7,11 +7,7 @@ const config = () => `/v2/elements/${t.proj}/${t.env}/config`;
 function expectError(res: { status: number; body: any }, status: number, code: string) {
   expect({ status: res.status, code: res.body?.error_code }).toEqual({ status, code });
 }
-async function ok(method: string, path: string, body?: unknown, status = 200) {
-  const res = await t.call(method, path, body);
-  if (res.status !== status) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const ok = (method: string, path: string, body?: unknown, status = 200) => t.ok(method, path, body, status);
 const levels = (l1: string[] = [], l2: string[] = []) => ({ LEVEL_1: l1, LEVEL_2: l2, LEVEL_3: [], LEVEL_4: [] });
 
 beforeAll(async () => {

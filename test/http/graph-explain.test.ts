@@ -6,11 +6,7 @@ const schema = () => `/v2/schema/${t.proj}/${t.env}`;
 const facts = () => `/v2/facts/${t.proj}/${t.env}`;
 const graph = () => `/v2/graph/${t.proj}/${t.env}`;
 
-async function ok(method: string, path: string, body?: unknown) {
-  const res = await t.call(method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const ok = (method: string, path: string, body?: unknown, status?: number) => t.ok(method, path, body, status);
 
 const chain = Array.from({ length: 10 }, (_, i) => `g${i + 1}`);
 const nestedPath =

@@ -5,11 +5,7 @@ import { startTestService, TestService } from '../support/testService';
 let t: TestService;
 let permit: Permit;
 
-async function ok(method: string, path: string, body?: unknown) {
-  const res = await t.call(method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const ok = (method: string, path: string, body?: unknown, status?: number) => t.ok(method, path, body, status);
 
 beforeAll(async () => {
   t = await startTestService();

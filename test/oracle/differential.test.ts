@@ -16,11 +16,7 @@ let t: TestService;
 const schema = () => `/v2/schema/${t.proj}/${t.env}`;
 const facts = () => `/v2/facts/${t.proj}/${t.env}`;
 
-async function ok(method: string, path: string, body?: unknown) {
-  const res = await t.call(method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
+const ok = (method: string, path: string, body?: unknown, status?: number) => t.ok(method, path, body, status);
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<unknown>) {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));

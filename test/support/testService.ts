@@ -20,6 +20,8 @@ export interface TestService {
   env: string;
   envKey: string;
   call<T = any>(method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse<T>>;
+  /** `call` with the admin key that throws unless the answer has `status` (default: any 2xx); answers the body. */
+  ok<T = any>(method: string, path: string, body?: unknown, status?: number): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,13 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     return { status: res.status, body: parsed, headers: res.headers };
   };
 
+  const ok: TestService['ok'] = async (method, path, body, status) => {
+    const res = await call(method, path, body);
+    const good = status === undefined ? res.status >= 200 && res.status < 300 : res.status === status;
+    if (!good) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+
   const proj = `p_${randomUUID().slice(0, 8)}`;
   const env = 'test';
   const p = await call('POST', '/v2/projects', { key: proj, name: proj });
@@ -72,7 +81,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
   if (k.status !== 200) throw new Error(`key create failed: ${JSON.stringify(k.body)}`);
 
   return {
-    url, adminKey, service, proj, env, envKey: k.body.secret, call,
+    url, adminKey, service, proj, env, envKey: k.body.secret, call, ok,
     close: async () => {
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();

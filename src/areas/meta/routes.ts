@@ -1,6 +1,7 @@
 import { buildOpenApi } from '../../http/openapi';
 import type { RouteDef } from '../../http/routeTable';
 import { anyObject } from '../../http/schema';
+import { SESSION_COOKIE } from '../../auth/sessions';
 
 /**
  * `GET /v2/openapi.json`: the OpenAPI 3.0 document of every route, generated from the route
@@ -13,7 +14,7 @@ export function metaRoutes(allRoutes: () => RouteDef[]): RouteDef[] {
     {
       method: 'GET', path: '/v2/openapi.json', auth: 'public', tag: 'Meta', summary: 'This OpenAPI document',
       schemas: { response: anyObject() },
-      handler: async () => (doc ??= buildOpenApi(allRoutes())),
+      handler: async () => (doc ??= buildOpenApi(allRoutes(), { sessionCookieName: SESSION_COOKIE })),
     },
   ];
 }

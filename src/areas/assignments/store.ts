@@ -70,6 +70,7 @@ export class AssignmentsStore {
     listRoleAssignments: 'assignments/listRoleAssignments',
     resolveTuples: 'assignments/resolveTuples',
     createTuples: 'assignments/createTuples',
+    createImplicitInstances: 'assignments/createImplicitInstances',
     deleteTuple: 'assignments/deleteTuple',
     listTuples: 'assignments/listTuples',
   });
@@ -114,7 +115,9 @@ export class AssignmentsStore {
     return (await tx.rows(this.q.resolveTuples, { env, items })) as unknown as TupleRefs[];
   }
 
-  async createTuples(tx: Tx, env: string, all: (TupleKeys & { tenant: string })[], now: string): Promise<Written[]> {
+  /** Creates the instances a batch names but the graph lacks, then the tuples. */
+  async createTuples(tx: Tx, env: string, all: (TupleKeys & { tenant: string })[], implicit: { resource: string; key: string; tenant: string }[], now: string): Promise<Written[]> {
+    if (implicit.length) await tx.rows(this.q.createImplicitInstances, { env, items: implicit, now });
     const key = (x: TupleKeys) => JSON.stringify([x.subject_type, x.subject_key, x.relation, x.object_type, x.object_key]);
     return onceEach(all, key, async (items) => (await tx.rows(this.q.createTuples, { env, items, now })) as unknown as Written[]);
   }

@@ -79,7 +79,8 @@ export class TuplesService {
     // Instances created implicitly by earlier items of the batch, with their tenant.
     const implicit = new Map<string, string>();
     const checked = inputs.map((input, i) => at(bulk, i, () => checkTuple(input, keys[i], found[i], implicit)));
-    const written = await this.store.createTuples(tx, scope.envId, checked, new Date().toISOString());
+    const missing = [...implicit].map(([ref, tenant]) => ({ ...splitRef(ref, '/body'), tenant })).map((r) => ({ resource: r.type, key: r.key, tenant: r.tenant }));
+    const written = await this.store.createTuples(tx, scope.envId, checked, missing, new Date().toISOString());
     return checked.map((k, i) => ({ keys: k, written: written[i] }));
   }
 }

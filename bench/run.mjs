@@ -92,6 +92,7 @@ async function main() {
     console.log(`\nbulk of 100 (no cache): p50 ${fmt(bulk.p50, 2)} ms, p99 ${fmt(bulk.p99, 2)} ms per request; ${fmt(bulk.perSecond * 100, 0)} checks/s`);
     console.log(`\nservice memory: RSS ${fmt(mem.rssMb, 0)} MB, peak RSS ${fmt(mem.peakMb, 0)} MB` + `; Neo4j JVM RSS ${fmt(neoMem.rssMb, 0)} MB`);
 
+    if (process.env.BENCH_SKIP_SPICEDB) return;
     const spice = await loadSpiceDB(ds);
     console.log(`\nSpiceDB (embedded, in-process, memory store): loaded ${spice.relationships} relationships in ${fmt(spice.seconds)} s; ` +
       `first ${process.env.BENCH_SPICEDB_REQUESTS ?? 500} questions of each case`);

@@ -27,6 +27,7 @@ export interface Config {
   authCacheTtlMs: number;
   decisionCacheSize: number;
   revisionPollMs: number;
+  decisionQueriesInFlight: number;
 }
 
 interface Setting {
@@ -60,6 +61,7 @@ export const SETTINGS: Setting[] = [
   { env: 'COOKIE_SECURE', key: 'cookieSecure', type: 'boolean', default: false },
   { env: 'AUTH_CACHE_TTL_MS', key: 'authCacheTtlMs', type: 'integer', default: 5000, min: 0, max: 600000 },
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
+  { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
 ];
 

@@ -42,7 +42,7 @@ export function buildAreas(deps: AppDeps) {
   const revisions = new Revisions(deps.db);
   revisions.start(deps.config.revisionPollMs, deps.log);
   const decisions = new DecisionService(
-    new DecisionStore(deps.db, deps.config.maxDerivationDepth), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
+    new DecisionStore(deps.db, deps.config.maxDerivationDepth, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
   );
 
   const elements = new ElementsService(new ElementsStore(deps.db));

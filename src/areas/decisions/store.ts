@@ -48,10 +48,14 @@ export class DecisionStore {
   constructor(
     private readonly db: Db,
     private readonly maxDepth: number,
+    /** Fewer queries in flight make larger batches: less work per question, a little more waiting. */
+    private readonly queriesInFlight = 4,
   ) {}
 
-  private readonly batcher = new QuestionBatcher<NormalizedCheck>(async (env, checks) =>
-    (await this.decide(env, checks, false)).map((d) => d.allow),
+  private readonly batcher = new QuestionBatcher<NormalizedCheck>(
+    async (env, checks) => (await this.decide(env, checks, false)).map((d) => d.allow),
+    100,
+    this.queriesInFlight,
   );
 
   /** Questions asked at about the same time share one query (see QuestionBatcher). */

@@ -27,7 +27,7 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const areas = buildAreas(deps);
   const router = new Router();
-  mountRoutes(router, areas.routes, areas.authenticator, (scope) => areas.revisions.bump(scope.envId));
+  mountRoutes(router, areas.routes, areas.authenticator, (envId, revision) => areas.revisions.learn(envId, revision));
 
   const koa = new Koa();
   koa.proxy = true;

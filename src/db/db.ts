@@ -1,6 +1,7 @@
 import neo4j, { Driver, ManagedTransaction, Neo4jError } from 'neo4j-driver';
 import { AppError, unavailable } from '../errors';
 import { CypherRegistry } from './cypherRegistry';
+import { writeScope } from './writeScope';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -50,11 +51,15 @@ export class Tx {
 
 /** The only door to Neo4j: named statements, parameters only, managed transactions. */
 export class Db {
+  private readonly bumpRevision: Statement;
+
   constructor(
     readonly driver: Driver,
     private readonly registry: CypherRegistry,
     private readonly database?: string,
-  ) {}
+  ) {
+    this.bumpRevision = this.statement('revisions/bumpRevision');
+  }
 
   statement(name: string): Statement {
     return { name, text: this.registry.get(name) };
@@ -88,8 +93,14 @@ export class Db {
       defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
       database: this.database,
     });
+    const scope = mode === 'WRITE' ? writeScope.getStore() : undefined;
     try {
-      const work = (t: ManagedTransaction) => fn(new Tx(t));
+      const work = async (t: ManagedTransaction) => {
+        const tx = new Tx(t);
+        const out = await fn(tx);
+        if (scope) scope.revision = (await tx.one(this.bumpRevision, { envId: scope.envId }))?.revision as number | undefined;
+        return out;
+      };
       return mode === 'READ' ? await session.executeRead(work) : await session.executeWrite(work);
     } catch (err) {
       throw mapDriverError(err);

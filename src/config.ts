@@ -67,6 +67,9 @@ export const SETTINGS: Setting[] = [
 
 export class ConfigError extends Error {}
 
+/** Settings whose values never appear in a message. */
+const SECRET_SETTINGS = new Set(['ADMIN_API_KEY', 'NEO4J_PASSWORD']);
+
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true });
 
 const validate = ajv.compile({
@@ -97,7 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (!validate(raw)) {
     const problems = (validate.errors ?? []).map((e) => {
       const name = e.instancePath.replace(/^\//, '');
-      return `${name}: ${e.message} (got ${JSON.stringify(env[name])})`;
+      const shown = SECRET_SETTINGS.has(name) ? '(value hidden)' : `(got ${JSON.stringify(env[name])})`;
+      return `${name}: ${e.message} ${shown}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }

@@ -3,7 +3,7 @@
 // one sees null and wins; the others return won = false and change nothing. An approval also
 // grants the requester _Approved_ on the instance, in the same transaction.
 MATCH (a:OperationApproval {id: $id})
-WHERE a.env = $env AND a.config_id = $config
+WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a._lock = true
 WITH a, a.status IS NULL AS won
 CALL {

@@ -5,6 +5,8 @@ WITH idx, $items[idx] AS a
 MATCH (u:User {env: $env, key: a.user})
 MATCH (t:Tenant {env: $env, key: a.tenant})
 MATCH (i:Instance {env: $env, resource: a.resource, key: a.instance})
+// Checked by the domain already; checked again here so that a concurrent change cannot link two tenants.
+WHERE i.tenant = t.key
 MERGE (u)-[r:HAS_ROLE {role: a.role}]->(i)
   ON CREATE SET r.tenant = t.key, r.created_at = $now, r.fresh = true
 MERGE (u)-[:IN_TENANT]->(t)

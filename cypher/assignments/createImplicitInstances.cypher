@@ -3,4 +3,4 @@ UNWIND $items AS x
 MATCH (t:Tenant {env: $env, key: x.tenant})
 MERGE (i:Instance {env: $env, resource: x.resource, key: x.key})
   ON CREATE SET i:InEnv, i.id = randomUUID(), i.tenant = t.key, i.attributes_json = '{}', i.created_at = $now, i.updated_at = $now
-MERGE (i)-[:IN_TENANT]->(t)
+FOREACH (_ IN CASE WHEN i.tenant = t.key THEN [1] ELSE [] END | MERGE (i)-[:IN_TENANT]->(t))

@@ -1,9 +1,8 @@
-CALL {
-  MATCH (u:User {env: $env, key: $ref}) RETURN u
-  UNION
-  MATCH (u:User {id: $ref}) WHERE u.env = $env RETURN u
-}
-WITH u LIMIT 1
+// By key or id; a key wins over an id when one record's key is another's id.
+OPTIONAL MATCH (byKey:User {env: $env, key: $ref})
+OPTIONAL MATCH (byId:User {id: $ref}) WHERE byId.env = $env
+WITH coalesce(byKey, byId) AS u
+WHERE u IS NOT NULL
 RETURN u {.*} AS user,
        [(u)-[r:HAS_TENANT_ROLE]->(t:Tenant) | {role: r.role, tenant: t.key}] AS roles,
        [(u)-[:IN_TENANT]->(t:Tenant) | t.key] AS tenants

@@ -4,7 +4,7 @@ MATCH (t:Tenant {env: $env, key: x.tenant})
 MERGE (i:Instance:InEnv {env: $env, resource: x.resource, key: x.key})
   ON CREATE SET i.id = randomUUID(), i.tenant = t.key, i.attributes_json = x.attributes,
                 i.created_at = $now, i.updated_at = $now, i.fresh = true
-MERGE (i)-[:IN_TENANT]->(t)
+FOREACH (_ IN CASE WHEN i.tenant = t.key THEN [1] ELSE [] END | MERGE (i)-[:IN_TENANT]->(t))
 WITH i, coalesce(i.fresh, false) AS created
 REMOVE i.fresh
 RETURN count(CASE WHEN created THEN 1 END) AS created

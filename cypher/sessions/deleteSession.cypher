@@ -1,3 +1,4 @@
 MATCH (s:Session {id: $id})
+WHERE s.env = $env
 DETACH DELETE s
 RETURN count(*) AS deleted

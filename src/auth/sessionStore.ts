@@ -59,8 +59,8 @@ export class SessionStore {
     return row?.session as SessionNode | undefined;
   }
 
-  async delete(id: string): Promise<boolean> {
-    const [row] = await this.db.writeRows(this.q.deleteSession, { id });
+  async delete(id: string, env: string): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.deleteSession, { id, env });
     return (row?.deleted as number) > 0;
   }
 }

@@ -63,7 +63,7 @@ export class SessionService implements SessionResolver {
   }
 
   async logout(session: Session): Promise<void> {
-    await this.store.delete(session.id);
+    await this.store.delete(session.id, session.envId);
   }
 
   /** The session of a token on its own (the redirect of the login step); 401 when none is valid. */

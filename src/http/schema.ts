@@ -30,8 +30,11 @@ export const mapOf = (values: JsonSchema, keys: JsonSchema = {}): JsonSchema => 
   ...(Object.keys(keys).length ? { propertyNames: keys } : {}),
 });
 
+/** Pages past this would overflow the skip arithmetic in Cypher. */
+export const MAX_PAGE = 1_000_000;
+
 export const PAGING_QUERY = {
-  page: int({ minimum: 1, default: 1 }),
+  page: int({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
   // The upper bound is checked by `paging()` so that it answers PAGINATION_SIZE_OVERREACHED.
   per_page: int({ minimum: 1, default: 30 }),
 };

@@ -18,6 +18,10 @@ describe('configuration', () => {
     }
     expect(() => loadConfig({ NEO4J_URI: 'http://x' })).toThrow(/NEO4J_URI/);
   });
+  it('never repeats a secret in its message', () => {
+    expect(() => loadConfig({ ADMIN_API_KEY: 'short secret' })).toThrow(/ADMIN_API_KEY.*value hidden/);
+    expect(() => loadConfig({ ADMIN_API_KEY: 'short secret' })).not.toThrow(/short secret/);
+  });
 });
 
 describe('migrations', () => {

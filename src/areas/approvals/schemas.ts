@@ -1,4 +1,4 @@
-import { envelope, factKey, idOrKey, int, nullable, obj, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
+import { envelope, factKey, idOrKey, int, MAX_PAGE, nullable, obj, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
 
 const text = str({ maxLength: 4096 });
 export const params = { ...PROJ_ENV_PARAMS, elements_config_id: idOrKey() };
@@ -23,7 +23,7 @@ const filters = {
   status: str({ enum: ['pending', 'approved', 'deny', 'cancel'] }),
   resource: schemaKey(),
   resource_instance: factKey(),
-  page: int({ minimum: 1 }),
+  page: int({ minimum: 1, maximum: MAX_PAGE }),
   per_page: int({ minimum: 1 }),
 };
 export const listQuery = obj(filters);

@@ -79,7 +79,8 @@ export class ApprovalStore {
       const at = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: a.instance, id: a.instanceId, now: a.now });
       if (!at) throw notFound('Resource', a.resource);
       if (at.tenant !== p.tenant) {
-        throw tenantMismatch(`Resource instance ${a.resource}:${a.instance} belongs to tenant ${JSON.stringify(at.tenant)}, not ${JSON.stringify(p.tenant)}.`);
+        // The other tenant is not named: a session sees its own tenant only.
+        throw tenantMismatch(`Resource instance ${a.resource}:${a.instance} belongs to another tenant than ${JSON.stringify(p.tenant)}.`);
       }
       const row = await tx.one(this.q.createApproval, { ...p, ...a });
       // Throwing rolls back an instance created above (the requester was deleted meanwhile).

@@ -1,4 +1,5 @@
-import { Db, Tx } from '../../db/db';
+import { Db, Row, Tx } from '../../db/db';
+import { AppError } from '../../errors';
 import { Page } from '../../http/paging';
 import { listOf } from '../provisioning/store';
 
@@ -96,8 +97,8 @@ export class AssignmentsStore {
     for (const [stmt, pick] of [[this.q.assignTenantRoles, (a: AssignmentKeys) => a.instance === null], [this.q.assignInstanceRoles, (a: AssignmentKeys) => a.instance !== null]] as const) {
       const positions = items.flatMap((a, i) => (pick(a) ? [i] : []));
       if (!positions.length) continue;
-      const rows = await tx.rows(stmt, { env, items: positions.map((i) => items[i]), now });
-      for (const row of rows) out[positions[row.idx as number]] = row as unknown as Written;
+      const rows = byIdx(await tx.rows(stmt, { env, items: positions.map((i) => items[i]), now }), positions.length);
+      rows.forEach((row, j) => (out[positions[j]] = row));
     }
     return out;
   }
@@ -119,7 +120,7 @@ export class AssignmentsStore {
   async createTuples(tx: Tx, env: string, all: (TupleKeys & { tenant: string })[], implicit: { resource: string; key: string; tenant: string }[], now: string): Promise<Written[]> {
     if (implicit.length) await tx.rows(this.q.createImplicitInstances, { env, items: implicit, now });
     const key = (x: TupleKeys) => JSON.stringify([x.subject_type, x.subject_key, x.relation, x.object_type, x.object_key]);
-    return onceEach(all, key, async (items) => (await tx.rows(this.q.createTuples, { env, items, now })) as unknown as Written[]);
+    return onceEach(all, key, async (items) => byIdx(await tx.rows(this.q.createTuples, { env, items, now }), items.length));
   }
 
   async deleteTuple(tx: Tx, env: string, t: TupleKeys): Promise<boolean> {
@@ -149,4 +150,16 @@ async function onceEach<T>(items: T[], keyOf: (x: T) => string, write: (unique: 
   });
   const written = await write(unique);
   return slot.map(({ at, first }) => (first ? written[at] : { ...written[at], created: false }));
+}
+
+const concurrentChange = (i: number) =>
+  new AppError(409, 'INVALID_STATE', `Item ${i}: a user, tenant or instance it names changed while this request ran; retry.`);
+
+/** Rows of a batch statement by their `idx`; an item whose row is missing (its nodes changed meanwhile) throws. */
+function byIdx(rows: Row[], n: number): Written[] {
+  const out = new Array<Written | undefined>(n);
+  for (const row of rows) out[row.idx as number] = row as unknown as Written;
+  const missing = out.findIndex((w) => w === undefined);
+  if (missing >= 0) throw concurrentChange(missing);
+  return out as Written[];
 }

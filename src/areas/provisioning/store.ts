@@ -1,5 +1,5 @@
 import { Db, Row, UniqueViolation } from '../../db/db';
-import { duplicate } from '../../errors';
+import { duplicate, notFound } from '../../errors';
 import { Page } from '../../http/paging';
 
 export interface ProjectNode {
@@ -92,6 +92,7 @@ export class ProvisioningStore {
   async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; now: string }): Promise<EnvironmentNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createEnvironment, e);
+      if (!row) throw notFound('Project', e.projectId);
       return row.environment as EnvironmentNode;
     } catch (err) {
       if (err instanceof UniqueViolation) throw duplicate('Environment', e.key);
@@ -125,6 +126,7 @@ export class ProvisioningStore {
 
   async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; now: string }): Promise<ApiKeyNode> {
     const [row] = await this.db.writeRows(this.q.createApiKey, k);
+    if (!row) throw notFound('Environment', k.envId);
     return row.key as ApiKeyNode;
   }
 

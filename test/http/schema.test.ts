@@ -244,3 +244,18 @@ describe('cascades', () => {
     expect(again.roles).toEqual({});
   });
 });
+
+describe('odd action keys', () => {
+  it('refuses __proto__ keys at the door and keeps constructor as a plain action key', async () => {
+    // Raw JSON: in an object literal `__proto__` would set the prototype instead of a key.
+    const raw = '{"key": "odd", "name": "Odd", "actions": {"__proto__": {"name": "Proto"}, "constructor": {}}}';
+    const refused = await t.call('POST', `${schema()}/resources`, undefined, { raw });
+    expect({ status: refused.status, code: refused.body.error_code }).toEqual({ status: 400, code: 'INVALID_INPUT' });
+    const created = await ok('POST', `${schema()}/resources`, { key: 'odd', name: 'Odd', actions: { constructor: { name: 'Ctor' } } });
+    expect(created.actions.constructor.name).toBe('Ctor');
+    const patched = await ok('PATCH', `${schema()}/resources/odd`, { actions: { constructor: {}, read: {} } });
+    expect(Object.keys(patched.actions).sort()).toEqual(['constructor', 'read']);
+    expect(patched.actions.constructor.name).toBe('Ctor');
+  });
+});
+

@@ -4,10 +4,10 @@ import type { Tx } from '../../db/db';
 import { duplicate, groupCycle, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { AttachedInstance, GroupRef, GroupRow, GroupsStore, MemberUser } from './store';
+import { fromJson } from '../facts/service';
 
 const now = () => new Date().toISOString();
 const toJson = (attributes: unknown): string | null => (attributes === undefined ? null : JSON.stringify(attributes));
-const fromJson = (text: string | null | undefined): Record<string, unknown> => (text ? JSON.parse(text) : {});
 
 export const DEFAULT_GROUP_TYPE = 'group';
 export const MEMBER_ROLE = 'member';

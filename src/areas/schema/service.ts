@@ -288,9 +288,11 @@ export class SchemaService {
 
 /** Actions as the model stores them: the key list and a JSON map key -> {id, name, description}. */
 function encodeActions(actions: Record<string, ActionBlock>, previous: Record<string, ActionBlock>) {
-  const blocks: Record<string, ActionBlock> = {};
+  // Null-prototype map and own-property lookups: action keys such as `__proto__` or `constructor` are plain keys here.
+  const blocks: Record<string, ActionBlock> = Object.create(null);
   for (const [key, b] of Object.entries(actions)) {
-    blocks[key] = { id: previous[key]?.id ?? randomUUID(), name: b.name ?? previous[key]?.name ?? key, description: b.description ?? previous[key]?.description ?? null };
+    const before = Object.hasOwn(previous, key) ? previous[key] : undefined;
+    blocks[key] = { id: before?.id ?? randomUUID(), name: b.name ?? before?.name ?? key, description: b.description ?? before?.description ?? null };
   }
   return { actions: Object.keys(blocks), actions_json: JSON.stringify(blocks) };
 }

@@ -131,7 +131,7 @@ async function loadService(api, ds) {
   phase('users');
   await inBatches(ds.repoKeys.map((key) => ({ key, resource: 'repo', tenant: 'default' })), 1000, loaders, (ops) => api('POST', `${facts}/resource_instances/bulk`, { operations: ops }));
   phase('repos');
-  await inBatches(ds.groups, 1, 8, ([g]) => api('POST', `${schema}/groups`, { group_instance_key: g, group_tenant: 'default' }));
+  await inBatches(ds.groups.map((g) => ({ group_instance_key: g, group_tenant: 'default' })), 1000, loaders, (ops) => api('POST', `${schema}/groups/bulk`, { operations: ops }));
   phase('groups');
   // The first grant of each kind goes through the groups API, which creates the relations and
   // derivations; the rest are the same tuples, loaded in bulk.

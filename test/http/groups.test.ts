@@ -281,3 +281,19 @@ describe('group users', () => {
     expectError(await t.call('DELETE', `${grp('members')}/users/ann`, { tenant: 'other' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
   });
 });
+
+describe('bulk groups', () => {
+  it('creates many groups in one call, all or nothing', async () => {
+    const ops = ['b1', 'b2', 'b3'].map((k) => ({ group_instance_key: k, group_tenant: 'acme' }));
+    const res = await t.call('POST', `${schema()}/groups/bulk`, { operations: [...ops, { group_instance_key: 'b4', group_tenant: 'acme', group_resource_type_key: 'crew', name: 'Crew' }] });
+    expect(res.body).toEqual({ groups_created: 4 });
+    expect((await t.call('GET', grp('b4'))).body).toEqual(expect.objectContaining({ group_resource_type_key: 'crew', name: 'Crew', group_tenant: 'acme' }));
+    const dup = await t.call('POST', `${schema()}/groups/bulk`, { operations: [{ group_instance_key: 'b5', group_tenant: 'acme' }, { group_instance_key: 'b1', group_tenant: 'acme' }] });
+    expectError(dup, 409, 'DUPLICATE_ENTITY');
+    expect(dup.body.message).toMatch(/^Item 1:/);
+    const twice = await t.call('POST', `${schema()}/groups/bulk`, { operations: [{ group_instance_key: 'b6', group_tenant: 'acme' }, { group_instance_key: 'b6', group_tenant: 'acme' }] });
+    expectError(twice, 409, 'DUPLICATE_ENTITY');
+    expectError(await t.call('POST', `${schema()}/groups/bulk`, { operations: [{ group_instance_key: 'b7', group_tenant: 'nope' }] }), 404, 'NOT_FOUND');
+    for (const k of ['b5', 'b6', 'b7']) expect((await t.call('GET', grp(k))).status).toBe(404);
+  });
+});

@@ -2,6 +2,7 @@ import { paging } from '../../http/paging';
 import type { RouteDef } from '../../http/routeTable';
 import * as s from './schemas';
 import { GroupsService } from './service';
+import { arr, int, obj } from '../../http/schema';
 
 const base = '/v2/schema/:proj_id/:env_id';
 
@@ -15,6 +16,11 @@ export function groupsRoutes(svc: GroupsService): RouteDef[] {
       method: 'POST', path: `${base}/groups`, auth: 'env', tag, summary: 'Create a group (and its group type if missing)',
       schemas: { params: s.params, body: s.groupCreate, response: s.group },
       handler: (r) => svc.createGroup(r.scope, r.body),
+    },
+    {
+      method: 'POST', path: `${base}/groups/bulk`, auth: 'env', tag, summary: 'Create many groups in one transaction (all or nothing)',
+      schemas: { params: s.params, body: obj({ operations: arr(s.groupCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']), response: obj({ groups_created: int() }) },
+      handler: (r) => svc.createGroupsBulk(r.scope, r.body.operations),
     },
     {
       method: 'GET', path: `${base}/groups`, auth: 'env', tag, summary: 'List groups',

@@ -5,6 +5,7 @@ import { duplicate, groupCycle, invalidInput, notFound, tenantMismatch } from '.
 import { envelopeOf, Page } from '../../http/paging';
 import { AttachedInstance, GroupRef, GroupRow, GroupsStore, MemberUser } from './store';
 import { fromJson } from '../facts/service';
+import { at } from '../assignments/service';
 
 const now = () => new Date().toISOString();
 const toJson = (attributes: unknown): string | null => (attributes === undefined ? null : JSON.stringify(attributes));
@@ -130,6 +131,26 @@ export class GroupsService {
       });
       if (!created) throw notFound('Tenant', input.group_tenant);
       return this.record(tx, scope, input.group_instance_key);
+    });
+  }
+
+  /** Many groups in one transaction, all or nothing (an error names the item). */
+  async createGroupsBulk(scope: Scope, inputs: GroupCreate[]) {
+    const items = inputs.map((g) => ({
+      key: g.group_instance_key, type: g.group_resource_type_key ?? DEFAULT_GROUP_TYPE, tenant: g.group_tenant,
+      name: g.name ?? null, description: g.description ?? null, attributes: JSON.stringify(g.attributes ?? {}),
+    }));
+    return this.store.write(async (tx) => {
+      const found = await this.store.resolveGroups(tx, scope.envId, items);
+      const seen = new Set<string>();
+      items.forEach((g, i) =>
+        at(true, i, () => {
+          if (!found[i].tenantExists) throw notFound('Tenant', g.tenant);
+          if (found[i].taken || seen.has(g.key)) throw duplicate('Group', g.key);
+          seen.add(g.key);
+        }),
+      );
+      return { groups_created: await this.store.createGroups(tx, scope.envId, items, now()) };
     });
   }
 

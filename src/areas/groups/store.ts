@@ -60,6 +60,8 @@ const count = (row: Row | undefined, field: string) => (row?.[field] as number |
 export class GroupsStore {
   private readonly q = this.db.statements({
     createGroup: 'groups/createGroup',
+    resolveGroups: 'groups/resolveGroups',
+    createGroups: 'groups/createGroups',
     resolveGroup: 'groups/resolveGroup',
     resolveTenant: 'groups/resolveTenant',
     resolveUser: 'groups/resolveUser',
@@ -133,6 +135,25 @@ export class GroupsStore {
       return (await tx.one(this.q.createGroup, { env, ...g })) !== undefined;
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate('Group', g.key);
+      throw err;
+    }
+  }
+
+  async resolveGroups(tx: Tx, env: string, items: { key: string; type: string; tenant: string }[]): Promise<{ tenantExists: boolean; taken: boolean }[]> {
+    return (await tx.rows(this.q.resolveGroups, { env, items })) as unknown as { tenantExists: boolean; taken: boolean }[];
+  }
+
+  async createGroups(
+    tx: Tx,
+    env: string,
+    items: { key: string; type: string; tenant: string; name: string | null; description: string | null; attributes: string }[],
+    now: string,
+  ): Promise<number> {
+    try {
+      const row = await tx.one(this.q.createGroups, { env, items, types: [...new Set(items.map((i) => i.type))], now });
+      return (row?.created as number) ?? 0;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicate('Group', 'of this batch');
       throw err;
     }
   }

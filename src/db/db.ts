@@ -1,7 +1,6 @@
 import neo4j, { Driver, ManagedTransaction, Neo4jError } from 'neo4j-driver';
 import { AppError, unavailable } from '../errors';
 import { CypherRegistry } from './cypherRegistry';
-import { writeScope } from './writeScope';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -39,8 +38,12 @@ function withIntegers(params: Params): Params {
 }
 
 export class Tx {
+  /** Environments this transaction's statements named (`$env`); a write transaction bumps their revisions. */
+  readonly envs = new Set<string>();
+
   constructor(private readonly tx: ManagedTransaction) {}
   async rows(stmt: Statement, params: Params): Promise<Row[]> {
+    if (typeof params.env === 'string') this.envs.add(params.env);
     const res = await this.tx.run(stmt.text, withIntegers(params));
     return res.records.map((r) => r.toObject() as Row);
   }
@@ -52,6 +55,8 @@ export class Tx {
 /** The only door to Neo4j: named statements, parameters only, managed transactions. */
 export class Db {
   private readonly bumpRevision: Statement;
+  /** Told each environment revision a committed write moved to. */
+  onRevision: (envId: string, revision: number) => void = () => undefined;
 
   constructor(
     readonly driver: Driver,
@@ -93,15 +98,22 @@ export class Db {
       defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
       database: this.database,
     });
-    const scope = mode === 'WRITE' ? writeScope.getStore() : undefined;
+    let bumped: [string, number][] = [];
     try {
       const work = async (t: ManagedTransaction) => {
         const tx = new Tx(t);
         const out = await fn(tx);
-        if (scope) scope.revision = (await tx.one(this.bumpRevision, { envId: scope.envId }))?.revision as number | undefined;
+        // A write to an environment moves its revision in the same transaction: once committed,
+        // no decision cached at an older revision is used again (src/areas/decisions).
+        bumped = [];
+        if (mode === 'WRITE') {
+          for (const envId of tx.envs) bumped.push([envId, (await tx.one(this.bumpRevision, { envId }))?.revision as number]);
+        }
         return out;
       };
-      return mode === 'READ' ? await session.executeRead(work) : await session.executeWrite(work);
+      const out = mode === 'READ' ? await session.executeRead(work) : await session.executeWrite(work);
+      for (const [envId, rev] of bumped) this.onRevision(envId, rev);
+      return out;
     } catch (err) {
       throw mapDriverError(err);
     } finally {

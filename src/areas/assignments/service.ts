@@ -65,19 +65,19 @@ export class RoleAssignmentsService {
   async unassign(scope: Scope, input: AssignmentInput) {
     await this.store.write(async (tx) => {
       const keys = await this.keysOf(tx, scope, input);
-      if (!(await this.store.unassign(tx, scope.envId, keys))) throw notFound('Role assignment', describe(keys));
+      if ((await this.store.unassign(tx, scope.envId, [keys])) === 0) throw notFound('Role assignment', describe(keys));
     });
   }
 
   /** Removes those that exist; answers how many. */
   async unassignBulk(scope: Scope, inputs: AssignmentInput[]) {
     return this.store.write(async (tx) => {
-      let removed = 0;
+      const keys: AssignmentKeys[] = [];
       for (const [i, input] of inputs.entries()) {
-        const keys = await atItem(i, () => this.keysOf(tx, scope, input, false));
-        if (keys && (await this.store.unassign(tx, scope.envId, keys))) removed += 1;
+        const k = await atItem(i, () => this.keysOf(tx, scope, input, false));
+        if (k) keys.push(k);
       }
-      return { assignments_removed: removed };
+      return { assignments_removed: await this.store.unassign(tx, scope.envId, keys) };
     });
   }
 

@@ -66,13 +66,12 @@ export class AssignmentsStore {
     resolveAssignments: 'assignments/resolveAssignments',
     assignTenantRoles: 'assignments/assignTenantRoles',
     assignInstanceRoles: 'assignments/assignInstanceRoles',
-    unassignTenantRole: 'assignments/unassignTenantRole',
-    unassignInstanceRole: 'assignments/unassignInstanceRole',
+    unassignRoles: 'assignments/unassignRoles',
     listRoleAssignments: 'assignments/listRoleAssignments',
     resolveTuples: 'assignments/resolveTuples',
     createTuples: 'assignments/createTuples',
     createImplicitInstances: 'assignments/createImplicitInstances',
-    deleteTuple: 'assignments/deleteTuple',
+    deleteTuples: 'assignments/deleteTuples',
     listTuples: 'assignments/listTuples',
   });
 
@@ -103,9 +102,10 @@ export class AssignmentsStore {
     return out;
   }
 
-  async unassign(tx: Tx, env: string, a: AssignmentKeys): Promise<boolean> {
-    const stmt = a.instance === null ? this.q.unassignTenantRole : this.q.unassignInstanceRole;
-    return ((await tx.one(stmt, { env, ...a }))?.removed as number) > 0;
+  /** Removes those of a batch that exist, in one statement; answers how many. */
+  async unassign(tx: Tx, env: string, items: AssignmentKeys[]): Promise<number> {
+    if (!items.length) return 0;
+    return ((await tx.one(this.q.unassignRoles, { env, items }))?.removed as number) ?? 0;
   }
 
   async listRoleAssignments(env: string, f: { user: string | null; role: string | null; tenant: string | null; resource: string | null; instance: string | null }, page: Page) {
@@ -123,8 +123,9 @@ export class AssignmentsStore {
     return onceEach(all, key, async (items) => byIdx(await tx.rows(this.q.createTuples, { env, items, now }), items.length));
   }
 
-  async deleteTuple(tx: Tx, env: string, t: TupleKeys): Promise<boolean> {
-    return ((await tx.one(this.q.deleteTuple, { env, ...t }))?.removed as number) > 0;
+  /** Removes those of a batch that exist, in one statement; answers how many. */
+  async deleteTuples(tx: Tx, env: string, items: TupleKeys[]): Promise<number> {
+    return ((await tx.one(this.q.deleteTuples, { env, items }))?.removed as number) ?? 0;
   }
 
   async listTuples(env: string, f: { subject_type: string | null; subject_key: string | null; relation: string | null; object_type: string | null; object_key: string | null; tenant: string | null }, page: Page) {

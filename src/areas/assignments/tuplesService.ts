@@ -3,7 +3,7 @@ import type { Tx } from '../../db/db';
 import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../schema/views';
-import { at, atItem, splitRef } from './service';
+import { at, splitRef } from './service';
 import { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
 
 export interface TupleInput {
@@ -45,21 +45,15 @@ export class TuplesService {
 
   async delete(scope: Scope, input: TupleInput) {
     await this.store.write(async (tx) => {
-      if (!(await this.store.deleteTuple(tx, scope.envId, keysOf(input)))) {
+      if ((await this.store.deleteTuples(tx, scope.envId, [keysOf(input)])) === 0) {
         throw notFound('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
       }
     });
   }
 
   async deleteBulk(scope: Scope, inputs: TupleInput[]) {
-    return this.store.write(async (tx) => {
-      let removed = 0;
-      for (const [i, input] of inputs.entries()) {
-        const keys = await atItem(i, async () => keysOf(input));
-        if (await this.store.deleteTuple(tx, scope.envId, keys)) removed += 1;
-      }
-      return { tuples_removed: removed };
-    });
+    const keys = inputs.map((input, i) => at(true, i, () => keysOf(input)));
+    return this.store.write(async (tx) => ({ tuples_removed: await this.store.deleteTuples(tx, scope.envId, keys) }));
   }
 
   async list(scope: Scope, f: { subject?: string; relation?: string; object?: string; tenant?: string }, page: Page) {

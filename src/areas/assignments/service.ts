@@ -19,17 +19,6 @@ export function splitRef(ref: string, path: string): { type: string; key: string
   return { type: ref.slice(0, at), key: ref.slice(at + 1) };
 }
 
-/** Re-raises an error of item `i` of a bulk body with the item's index in its message and paths. */
-export async function atItem<T>(i: number, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const details = (err.details ?? []).map((d) => ({ ...d, path: d.path.replace(/^\/body/, `/body/${i}`) }));
-    throw new AppError(err.status, err.code, `Item ${i}: ${err.message}`, details.length ? details : undefined);
-  }
-}
-
 const now = () => new Date().toISOString();
 
 /** Role assignments: tenant roles on tenants, resource (or tenant) roles on resource instances. */
@@ -64,7 +53,8 @@ export class RoleAssignmentsService {
 
   async unassign(scope: Scope, input: AssignmentInput) {
     await this.store.write(async (tx) => {
-      const keys = await this.keysOf(tx, scope, input);
+      const [keys] = await this.keysOf(tx, scope, [input]);
+      if (!keys) throw notFound('Resource instance', input.resource_instance);
       if ((await this.store.unassign(tx, scope.envId, [keys])) === 0) throw notFound('Role assignment', describe(keys));
     });
   }
@@ -72,11 +62,7 @@ export class RoleAssignmentsService {
   /** Removes those that exist; answers how many. */
   async unassignBulk(scope: Scope, inputs: AssignmentInput[]) {
     return this.store.write(async (tx) => {
-      const keys: AssignmentKeys[] = [];
-      for (const [i, input] of inputs.entries()) {
-        const k = await atItem(i, () => this.keysOf(tx, scope, input, false));
-        if (k) keys.push(k);
-      }
+      const keys = (await this.keysOf(tx, scope, inputs, true)).filter((k): k is AssignmentKeys => k !== undefined);
       return { assignments_removed: await this.store.unassign(tx, scope.envId, keys) };
     });
   }
@@ -91,33 +77,36 @@ export class RoleAssignmentsService {
 
   /** Checks every item against what the graph holds (one query), then writes them all (one query per kind). */
   private async assignIn(tx: Tx, scope: Scope, inputs: AssignmentInput[], bulk = false) {
-    const refs = inputs.map((input, i) => {
-      const inst = input.resource_instance ? at(bulk, i, () => splitRef(input.resource_instance!, '/body/resource_instance')) : null;
-      return { user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null };
-    });
+    const refs = inputs.map((input, i) => at(bulk, i, () => refOf(input)));
     const found = await this.store.resolveAssignments(tx, scope.envId, refs);
     const keys = inputs.map((input, i) => at(bulk, i, () => checkAssignment(input, refs[i], found[i])));
     const written = await this.store.assignMany(tx, scope.envId, keys, now());
     return keys.map((k, i) => ({ keys: k, written: written[i] }));
   }
 
-  /** The keys of an assignment to remove; the tenant of an instance assignment defaults to the instance's. */
-  private async keysOf(tx: Tx, scope: Scope, input: AssignmentInput, strict: false): Promise<AssignmentKeys | undefined>;
-  private async keysOf(tx: Tx, scope: Scope, input: AssignmentInput, strict?: true): Promise<AssignmentKeys>;
-  private async keysOf(tx: Tx, scope: Scope, input: AssignmentInput, strict = true): Promise<AssignmentKeys | undefined> {
-    const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
-    let tenant = input.tenant ?? null;
-    if (!tenant && inst) {
-      const [refs] = await this.store.resolveAssignments(tx, scope.envId, [{ user: input.user, role: input.role, tenant: null, resource: inst.type, instance: inst.key }]);
-      tenant = refs.instanceTenant;
-      if (!tenant) {
-        if (strict) throw notFound('Resource instance', input.resource_instance);
-        return undefined;
-      }
-    }
-    if (!tenant) throw invalidInput('A tenant-level role assignment needs a tenant.', [{ path: '/body/tenant', message: 'is required' }]);
-    return { user: input.user, role: input.role, tenant, resource: inst?.type ?? null, instance: inst?.key ?? null };
+  /**
+   * The keys of assignments to remove; the tenant of an instance assignment defaults to the
+   * instance's (one query for all that need it). Undefined where that instance does not exist.
+   */
+  private async keysOf(tx: Tx, scope: Scope, inputs: AssignmentInput[], bulk = false): Promise<(AssignmentKeys | undefined)[]> {
+    const refs = inputs.map((input, i) => at(bulk, i, () => refOf(input)));
+    const open = refs.flatMap((r, i) => (r.tenant === null && r.instance !== null ? [i] : []));
+    const found = open.length ? await this.store.resolveAssignments(tx, scope.envId, open.map((i) => refs[i])) : [];
+    open.forEach((i, j) => (refs[i].tenant = found[j].instanceTenant ?? null));
+    return refs.map((r, i) => {
+      if (r.tenant !== null) return { ...r, tenant: r.tenant };
+      if (r.instance !== null) return undefined;
+      return at(bulk, i, () => {
+        throw invalidInput('A tenant-level role assignment needs a tenant.', [{ path: '/body/tenant', message: 'is required' }]);
+      });
+    });
   }
+}
+
+/** What an assignment names: `resource_instance` split into resource and key. */
+function refOf(input: AssignmentInput): Omit<AssignmentKeys, 'tenant'> & { tenant: string | null } {
+  const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
+  return { user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null };
 }
 
 /** Runs a per-item check; in a bulk call an error names the item. */

@@ -1,6 +1,7 @@
 import { Db, Row, Tx, UniqueViolation } from '../../db/db';
 import { duplicate } from '../../errors';
 import { Page } from '../../http/paging';
+import type { UserNode } from '../facts/store';
 import { listOf } from '../provisioning/store';
 
 export interface GroupNode {
@@ -24,16 +25,8 @@ export interface GroupRef {
   type: string;
   tenant: string;
 }
-export interface MemberUser {
-  id: string;
-  key: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  attributes_json: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A member as the graph stores users (see the facts area). */
+export type MemberUser = UserNode;
 export interface GroupRoleRow {
   resource: string;
   resource_instance: string;

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../app';
 import { BearerAuthenticator } from '../auth/authenticator';
-import { hashSecret } from '../auth/secrets';
 import { RouteDef } from '../http/routeTable';
 import { graphRoutes } from './graph/routes';
 import { GraphService } from './graph/service';
@@ -70,4 +69,3 @@ export function buildAreas(deps: AppDeps) {
   return { routes, authenticator, provisioning, facts, decisions, revisions };
 }
 
-export { hashSecret };

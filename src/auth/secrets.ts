@@ -9,11 +9,7 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/** Constant-time comparison of two secrets through their digests (equal length by construction). */
-export function secretsEqual(a: string, b: string): boolean {
-  return timingSafeEqual(Buffer.from(hashSecret(a), 'hex'), Buffer.from(hashSecret(b), 'hex'));
-}
-
+/** Constant-time comparison of two SHA-256 digests (hex). */
 export function digestsEqual(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');

@@ -1,4 +1,4 @@
-import { envelope, idOrKey, int, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
+import { envelope, idOrKey, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
 
 export const projectCreate = obj(
   { key: schemaKey(), name: str({ minLength: 1, maxLength: 256 }), description: str({ maxLength: 4096 }) },
@@ -49,4 +49,3 @@ export const keyParams = { ...projEnvParams, key_id: str() };
 export const projectList = envelope(project);
 export const environmentList = envelope(environment);
 export const apiKeyList = envelope(apiKey);
-export { int };

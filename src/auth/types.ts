@@ -10,6 +10,13 @@ export interface Scope {
   envKey: string;
 }
 
+/** The scope fields every record of an environment carries in its API shape. */
+export const scoped = (scope: Scope) => ({
+  organization_id: scope.orgId,
+  project_id: scope.projectId,
+  environment_id: scope.envId,
+});
+
 /** An elements session opened by the login step (CONTRACT section 6). */
 export interface Session {
   id: string;

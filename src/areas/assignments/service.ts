@@ -2,7 +2,7 @@ import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { AppError, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
-import { scoped } from '../schema/views';
+import { scoped } from '../../auth/types';
 import { AssignmentKeys, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
 
 export interface AssignmentInput {

@@ -2,7 +2,7 @@ import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
-import { scoped } from '../schema/views';
+import { scoped } from '../../auth/types';
 import { at, splitRef } from './service';
 import { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '../../auth/types';
+import { scoped, type Scope } from '../../auth/types';
 import { ErrorDetail, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
@@ -57,9 +57,7 @@ export class ElementsService {
     elements_type: c.elements_type,
     settings: parse<Record<string, unknown>>(c.settings_json, {}),
     roles_to_levels: configOf(c).rolesToLevels,
-    organization_id: scope.orgId,
-    project_id: scope.projectId,
-    environment_id: scope.envId,
+    ...scoped(scope),
     created_at: c.created_at,
     updated_at: c.updated_at,
   });

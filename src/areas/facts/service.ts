@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '../../auth/types';
+import { scoped, type Scope } from '../../auth/types';
 import { notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { FactsStore, TenantNode, UserFields, UserRow } from './store';
@@ -29,9 +29,7 @@ export class FactsService {
     name: t.name,
     description: t.description ?? null,
     attributes: fromJson(t.attributes_json),
-    organization_id: scope.orgId,
-    project_id: scope.projectId,
-    environment_id: scope.envId,
+    ...scoped(scope),
     created_at: t.created_at,
     updated_at: t.updated_at,
   });
@@ -45,9 +43,7 @@ export class FactsService {
     attributes: fromJson(r.user.attributes_json),
     roles: r.roles,
     associated_tenants: r.tenants,
-    organization_id: scope.orgId,
-    project_id: scope.projectId,
-    environment_id: scope.envId,
+    ...scoped(scope),
     created_at: r.user.created_at,
     updated_at: r.user.updated_at,
   });

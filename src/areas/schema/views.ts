@@ -1,12 +1,8 @@
-import type { Scope } from '../../auth/types';
+import { scoped, type Scope } from '../../auth/types';
 import type { DerivationNode, RelationNode, ResourceNode, ResourceRoleNode, RoleNode } from './store';
 
 /** API shapes of schema records, after Permit's *Read models. */
-export const scoped = (scope: Scope) => ({
-  organization_id: scope.orgId,
-  project_id: scope.projectId,
-  environment_id: scope.envId,
-});
+export { scoped };
 
 export interface ActionBlock {
   id?: string;

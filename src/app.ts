@@ -1,21 +1,10 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
-import type { Logger } from 'pino';
+import type { AppDeps } from './appDeps';
 import { buildAreas } from './areas';
-import type { Config } from './config';
-import { Db } from './db/db';
 import { errorHandler, requestContext } from './http/middleware';
 import { mountRoutes, RouteDef } from './http/routeTable';
-
-export interface AppDeps {
-  config: Config;
-  log: Logger;
-  db: Db;
-  adminKeyHash: string;
-  /** True once migrations are applied; /readyz answers 503 before. */
-  isMigrated: () => boolean;
-}
 
 export interface App {
   koa: Koa;

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../appDeps';
 import { BearerAuthenticator } from '../auth/authenticator';
 import { RouteDef } from '../http/routeTable';
 import { graphRoutes } from './graph/routes';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Scope, Session } from '../../auth/types';
 import { forbidden, invalidInput, invalidState, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
+import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import { ElementsConfig, ElementsService, REVIEWER_LEVELS } from '../elements/service';
 import { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalPlace, ApprovalStatus, ApprovalStore } from './store';
@@ -12,8 +13,6 @@ export interface CreateInput {
 }
 /** Decision questions per round trip when finding the approvals a user may review. */
 const REVIEW_BATCH = 200;
-
-const now = () => new Date().toISOString();
 
 /**
  * Operation approvals (seed 3.2, 4.2; CONTRACT section 7). Every call works in the session's

@@ -1,7 +1,7 @@
 import { Db } from '../../db/db';
 import { notFound, tenantMismatch } from '../../errors';
 import { Page } from '../../http/paging';
-import { listOf } from '../provisioning/store';
+import { listOf } from '../../util/listOf';
 
 export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
 

@@ -1,8 +1,10 @@
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
-import { AppError, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
+import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../../auth/types';
+import { at } from '../../util/bulkItem';
+import { now } from '../../util/time';
 import { AssignmentKeys, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
 
 export interface AssignmentInput {
@@ -18,8 +20,6 @@ export function splitRef(ref: string, path: string): { type: string; key: string
   if (at <= 0 || at === ref.length - 1) throw invalidInput(`${JSON.stringify(ref)} is not a "<resource>:<key>" instance reference.`, [{ path, message: 'must be "<resource>:<key>"' }]);
   return { type: ref.slice(0, at), key: ref.slice(at + 1) };
 }
-
-const now = () => new Date().toISOString();
 
 /** Role assignments: tenant roles on tenants, resource (or tenant) roles on resource instances. */
 export class RoleAssignmentsService {
@@ -107,17 +107,6 @@ export class RoleAssignmentsService {
 function refOf(input: AssignmentInput): Omit<AssignmentKeys, 'tenant'> & { tenant: string | null } {
   const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
   return { user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null };
-}
-
-/** Runs a per-item check; in a bulk call an error names the item. */
-export function at<T>(bulk: boolean, i: number, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (!bulk || !(err instanceof AppError)) throw err;
-    const details = (err.details ?? []).map((d) => ({ ...d, path: d.path.replace(/^\/body/, `/body/${i}`) }));
-    throw new AppError(err.status, err.code, `Item ${i}: ${err.message}`, details.length ? details : undefined);
-  }
 }
 
 /** The domain's rules for one assignment, given what the graph holds; answers the keys to write. */

@@ -1,7 +1,7 @@
 import { Db, Row, Tx } from '../../db/db';
 import { AppError } from '../../errors';
 import { Page } from '../../http/paging';
-import { listOf } from '../provisioning/store';
+import { listOf } from '../../util/listOf';
 
 export interface AssignmentRefs {
   userExists: boolean;

@@ -3,7 +3,8 @@ import type { Tx } from '../../db/db';
 import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../../auth/types';
-import { at, splitRef } from './service';
+import { at } from '../../util/bulkItem';
+import { splitRef } from './service';
 import { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
 
 export interface TupleInput {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
 import { ErrorDetail, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
+import { now } from '../../util/time';
 import { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
 
 export const LEVELS = ['LEVEL_1', 'LEVEL_2', 'LEVEL_3', 'LEVEL_4'] as const;
@@ -25,7 +26,6 @@ const APPROVAL_ACTIONS: Record<string, { name: string; description: string }> = 
   review: { name: 'Review', description: 'Review (approve or deny) operation approvals' },
 };
 
-const now = () => new Date().toISOString();
 const parse = <T>(text: string | null | undefined, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 
 /** The config as stored, parsed; used by the approvals area. */

@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
 import { notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
+import { fromJson, toJson } from '../../util/json';
+import { now } from '../../util/time';
 import { FactsStore, TenantNode, UserFields, UserRow } from './store';
-
-const now = () => new Date().toISOString();
-export const toJson = (attributes: unknown): string | null => (attributes === undefined ? null : JSON.stringify(attributes));
-export const fromJson = (text: string | null | undefined): Record<string, unknown> => (text ? JSON.parse(text) : {});
 
 export interface TenantInput {
   key: string;

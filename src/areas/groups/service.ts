@@ -4,11 +4,9 @@ import type { Tx } from '../../db/db';
 import { duplicate, groupCycle, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { AttachedInstance, GroupRef, GroupRow, GroupsStore, MemberUser } from './store';
-import { fromJson } from '../facts/service';
-import { at } from '../assignments/service';
-
-const now = () => new Date().toISOString();
-const toJson = (attributes: unknown): string | null => (attributes === undefined ? null : JSON.stringify(attributes));
+import { fromJson, toJson } from '../../util/json';
+import { at } from '../../util/bulkItem';
+import { now } from '../../util/time';
 
 export const DEFAULT_GROUP_TYPE = 'group';
 export const MEMBER_ROLE = 'member';

@@ -2,7 +2,7 @@ import { Db, Row, Tx, UniqueViolation } from '../../db/db';
 import { duplicate } from '../../errors';
 import { Page } from '../../http/paging';
 import type { UserNode } from '../facts/store';
-import { listOf } from '../provisioning/store';
+import { listOf } from '../../util/listOf';
 
 export interface GroupNode {
   id: string;

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../appDeps';
 import { AppError } from '../../errors';
 import type { RouteDef } from '../../http/routeTable';
 import { obj, str } from '../../http/schema';

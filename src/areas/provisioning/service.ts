@@ -3,6 +3,7 @@ import { hashSecret, newSecret } from '../../auth/secrets';
 import type { Scope } from '../../auth/types';
 import { notFound } from '../../errors';
 import { Envelope, envelopeOf, Page } from '../../http/paging';
+import { now } from '../../util/time';
 import { EnvironmentNode, ProjectNode, ProvisioningStore } from './store';
 
 export interface ProjectView {
@@ -24,8 +25,6 @@ export interface EnvironmentView {
   created_at: string;
   updated_at: string;
 }
-
-const now = () => new Date().toISOString();
 
 export class ProvisioningService {
   /** Called after a key revocation or a deletion, so that caches of keys and scopes forget. */

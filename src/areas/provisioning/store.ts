@@ -1,6 +1,7 @@
-import { Db, Row, UniqueViolation } from '../../db/db';
+import { Db, UniqueViolation } from '../../db/db';
 import { duplicate, notFound } from '../../errors';
 import { Page } from '../../http/paging';
+import { listOf } from '../../util/listOf';
 
 export interface ProjectNode {
   id: string;
@@ -138,10 +139,4 @@ export class ProvisioningStore {
     const [row] = await this.db.writeRows(this.q.revokeApiKey, { envId, id });
     return (row?.deleted as number) > 0;
   }
-}
-
-/** Rows of the list statements: `total` and a page of `data`. */
-export function listOf<T>(rows: Row[]): { total: number; data: T[] } {
-  const row = rows[0];
-  return { total: (row?.total as number) ?? 0, data: (row?.data as T[]) ?? [] };
 }

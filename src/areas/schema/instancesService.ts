@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
 import { notFound, tenantMismatch } from '../../errors';
-import { at } from '../assignments/service';
+import { at } from '../../util/bulkItem';
 import { envelopeOf, Page } from '../../http/paging';
-import { fromJson } from '../facts/service';
+import { fromJson } from '../../util/json';
 import { SchemaStore } from './store';
 import { InstanceNode, InstancesStore, splitInstanceRef } from './instancesStore';
-import { scoped } from './views';
+import { scoped } from '../../auth/types';
 
 export interface InstanceInput {
   key: string;

@@ -1,7 +1,7 @@
 import { Db, UniqueViolation } from '../../db/db';
 import { duplicate } from '../../errors';
 import { Page } from '../../http/paging';
-import { listOf } from '../provisioning/store';
+import { listOf } from '../../util/listOf';
 
 export interface InstanceNode {
   id: string;

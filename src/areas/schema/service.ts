@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '../../auth/types';
+import { scoped, type Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { AppError, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
+import { now } from '../../util/time';
 import { Derivation, ResourceNode, SchemaStore } from './store';
-import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView, scoped } from './views';
-
-const now = () => new Date().toISOString();
+import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView } from './views';
 
 export interface Rule {
   role: string;

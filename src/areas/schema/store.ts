@@ -1,7 +1,7 @@
 import { Db, mapDriverError, Tx, UniqueViolation } from '../../db/db';
 import { AppError, duplicate } from '../../errors';
 import { Page } from '../../http/paging';
-import { listOf } from '../provisioning/store';
+import { listOf } from '../../util/listOf';
 
 interface Stamped {
   id: string;

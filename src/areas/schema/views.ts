@@ -2,7 +2,6 @@ import { scoped, type Scope } from '../../auth/types';
 import type { DerivationNode, RelationNode, ResourceNode, ResourceRoleNode, RoleNode } from './store';
 
 /** API shapes of schema records, after Permit's *Read models. */
-export { scoped };
 
 export interface ActionBlock {
   id?: string;

@@ -3,6 +3,7 @@ import { scoped, type Scope } from '../../auth/types';
 import { ErrorDetail, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
+import { unique } from '../../util/unique';
 import { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
 
 export const LEVELS = ['LEVEL_1', 'LEVEL_2', 'LEVEL_3', 'LEVEL_4'] as const;
@@ -134,8 +135,6 @@ export class ElementsService {
     if (details.length) throw invalidInput(`roles_to_levels names roles that do not exist: ${details.map((d) => d.message).join('; ')}.`, details);
   }
 }
-
-const unique = (xs: string[]) => [...new Set(xs)];
 
 /** Each governed resource must exist (404); it gets the actions `operate` and `review` when missing. */
 function governed(keys: string[], found: GovernedResource[]): GovernedUpdate[] {

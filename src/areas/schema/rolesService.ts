@@ -3,6 +3,7 @@ import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
+import { unique } from '../../util/unique';
 import { SchemaStore } from './store';
 import { roleView } from './views';
 
@@ -64,5 +65,3 @@ export class RolesService {
     throw invalidInput(`Permissions must be "<resource>:<action>" of existing resources; unknown: ${invalid.map((p) => JSON.stringify(p)).join(', ')}.`, details);
   }
 }
-
-const unique = (list: string[]) => [...new Set(list)];

@@ -13,6 +13,9 @@ import { decisionRoutes } from './decisions/routes';
 import { DecisionService } from './decisions/service';
 import { DecisionStore } from './decisions/store';
 import { Revisions } from './decisions/revisions';
+import { factsBulkRoutes } from './facts/bulkRoutes';
+import { FactsBulkService } from './facts/bulkService';
+import { FactsBulkStore } from './facts/bulkStore';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
@@ -55,6 +58,7 @@ export function buildAreas(deps: AppDeps) {
     ...healthRoutes(deps),
     ...provisioningRoutes(provisioning, deps.config.orgId),
     ...factsRoutes(facts),
+    ...factsBulkRoutes(new FactsBulkService(new FactsBulkStore(deps.db))),
     ...decisionRoutes(decisions),
     ...graphRoutes(new GraphService(new GraphStore(deps.db, deps.config.maxDerivationDepth))),
     ...schemaAreaRoutes(deps.db),

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/db';
 import type { RouteDef } from '../../http/routeTable';
+import { InstancesBulkService, instancesBulkRoutes } from './instancesBulk';
 import { InstancesService } from './instancesService';
 import { InstancesStore } from './instancesStore';
 import { RolesService } from './rolesService';
@@ -13,5 +14,6 @@ export function schemaAreaRoutes(db: Db): RouteDef[] {
   return [
     ...schemaRoutes(new SchemaService(store), new RolesService(store)),
     ...instanceRoutes(new InstancesService(new InstancesStore(db), store)),
+    ...instancesBulkRoutes(new InstancesBulkService(db)),
   ];
 }

@@ -7,6 +7,7 @@ import { GraphStore } from './graph/store';
 import { healthRoutes } from './health/routes';
 import { metaRoutes } from './meta/routes';
 import { provisioningRoutes } from './provisioning/routes';
+import { provisioningUpdateRoutes, ProvisioningUpdates } from './provisioning/updates';
 import { ProvisioningService } from './provisioning/service';
 import { ProvisioningStore } from './provisioning/store';
 import { decisionRoutes } from './decisions/routes';
@@ -31,6 +32,8 @@ import { sessionRoutes } from './elements/authRoutes';
 import { ElementsService } from './elements/service';
 import { ElementsStore } from './elements/store';
 import { approvalRoutes } from './approvals/routes';
+import { tenantAccessRoutes } from './tenantAccess/routes';
+import { TenantAccessService } from './tenantAccess/service';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
 
@@ -57,9 +60,11 @@ export function buildAreas(deps: AppDeps) {
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
     ...provisioningRoutes(provisioning, deps.config.orgId),
+    ...provisioningUpdateRoutes(new ProvisioningUpdates(deps.db, provisioning)),
     ...factsRoutes(facts),
     ...factsBulkRoutes(new FactsBulkService(new FactsBulkStore(deps.db))),
     ...decisionRoutes(decisions),
+    ...tenantAccessRoutes(new TenantAccessService(deps.db, decisions), authenticator),
     ...graphRoutes(new GraphService(new GraphStore(deps.db, deps.config.maxDerivationDepth))),
     ...schemaAreaRoutes(deps.db),
     ...assignmentAreaRoutes(deps.db),

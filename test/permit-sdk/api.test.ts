@@ -153,6 +153,8 @@ describe('facts and decisions', () => {
     await permit.api.users.assignRole({ user: 'ana', role: 'writer', tenant: 'acme' });
     await permit.api.roleAssignments.assign({ user: 'sam', role: 'reader', tenant: 'globex' });
     await permit.api.roleAssignments.bulkAssign([{ user: 'ana', role: 'reader', tenant: 'globex' }]);
+    const assigned: any = await permit.api.users.getAssignedRoles({ user: 'ana', tenant: 'acme' });
+    expect((Array.isArray(assigned) ? assigned : assigned.data).map((a: any) => a.role)).toEqual(['writer']);
     await permit.api.relationshipTuples.create({ subject: 'folder:root', relation: 'parent', object: 'doc:readme', tenant: 'acme' });
     expect((await permit.api.relationshipTuples.list({ tenant: 'acme' } as never)) as any).toBeTruthy();
 

@@ -102,3 +102,20 @@ describe('derivation conditions', () => {
     expect((await t.call('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: 'yes' })).status).toBe(422);
   });
 });
+
+describe('hierarchy under concurrency', () => {
+  it('of parent additions that would together close a cycle, at most one succeeds', async () => {
+    for (const key of ['c1', 'c2', 'c3']) await t.ok('POST', `${schema}/roles`, { key, name: key });
+    // c1 -> c2 and c2 -> c3 and c3 -> c1, all at once: every pair is fine, all three make a cycle.
+    const answers = await Promise.all([
+      t.call('PUT', `${schema}/roles/c1/parents/c2`),
+      t.call('PUT', `${schema}/roles/c2/parents/c3`),
+      t.call('PUT', `${schema}/roles/c3/parents/c1`),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 422]);
+    for (const key of ['c1', 'c2', 'c3']) {
+      const ancestors = (await t.ok('GET', `${schema}/roles/${key}/ancestors`)).map((r: any) => r.key);
+      expect(ancestors).not.toContain(key);
+    }
+  });
+});

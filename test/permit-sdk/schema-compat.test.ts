@@ -119,3 +119,19 @@ describe('hierarchy under concurrency', () => {
     }
   });
 });
+
+describe('extends inline in a resource', () => {
+  it('a role block of a resource create takes extends; resource lists show it', async () => {
+    await t.ok('POST', `${schema}/resources`, { key: 'wiki', name: 'Wiki', actions: { read: {}, edit: {} }, roles: {
+      reader: { name: 'Reader', permissions: ['read'] }, editor: { name: 'Editor', permissions: ['edit'], extends: ['reader'] },
+    } });
+    expect((await t.ok('GET', `${schema}/resources/wiki`)).roles.editor.extends).toEqual(['reader']);
+    const list = await t.ok('GET', `${schema}/resources?search=wiki`);
+    expect(list.data[0].roles).toMatchObject({ editor: { extends: ['reader'] }, reader: { extends: [] } });
+    const bad = await t.call('POST', `${schema}/resources`, { key: 'wiki2', name: 'Wiki', actions: { read: {} }, roles: {
+      a: { name: 'A', extends: ['b'] }, b: { name: 'B', extends: ['a'] },
+    } });
+    expect(bad.status).toBe(422);
+    expect((await t.call('GET', `${schema}/resources/wiki2`)).status).toBe(404);
+  });
+});

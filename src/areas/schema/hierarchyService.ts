@@ -63,6 +63,15 @@ export class HierarchyService {
     return views.map((v) => ({ ...v, extends: parents.get(v.key) ?? [] }));
   }
 
+  /** Resource views (a page) whose roles carry `extends`, in one query. */
+  async resourcesWithExtends<V extends { key: string; roles: Record<string, { key: string }> }>(scope: Scope, views: V[]) {
+    const parents = views.length ? await this.store.parentsOfResources(scope.envId, views.map((v) => v.key)) : new Map<string, string[]>();
+    return views.map((v) => ({
+      ...v,
+      roles: Object.fromEntries(Object.entries(v.roles).map(([k, r]) => [k, { ...r, extends: parents.get(`${v.key}\u0000${r.key}`) ?? [] }])),
+    }));
+  }
+
   async relatives(scope: Scope, resource: string | null, key: string, which: 'ancestors' | 'descendants') {
     return this.store.relatives(scope.envId, resource, key, which);
   }

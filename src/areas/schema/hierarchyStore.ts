@@ -11,6 +11,7 @@ export class HierarchyStore {
     removeRoleParent: 'schema/removeRoleParent',
     clearRoleParents: 'schema/clearRoleParents',
     roleParentsOf: 'schema/roleParentsOf',
+    resourceRoleParentsOf: 'schema/resourceRoleParentsOf',
     roleAncestors: 'schema/roleAncestors',
     roleDescendants: 'schema/roleDescendants',
   });
@@ -36,6 +37,12 @@ export class HierarchyStore {
     const run = (t: Tx) => t.rows(this.q.roleParentsOf, { env, resource, keys });
     const rows = tx ? await run(tx) : await this.db.read(run);
     return new Map(rows.map((r) => [r.key as string, r.parents as string[]]));
+  }
+
+  /** `"<resource>\u0000<role>"` -> the keys of the roles it extends, for every role of `resources` that extends any. */
+  async parentsOfResources(env: string, resources: string[]): Promise<Map<string, string[]>> {
+    const rows = await this.db.readRows(this.q.resourceRoleParentsOf, { env, resources });
+    return new Map(rows.map((r) => [`${r.resource}\u0000${r.key}`, (r.parents as string[]).sort()]));
   }
 
   async relatives(env: string, resource: string | null, role: string, which: 'ancestors' | 'descendants'): Promise<RoleNode[]> {

@@ -81,7 +81,7 @@ export class SchemaService {
 
   async listResources(scope: Scope, search: string | undefined, page: Page) {
     const { total, data } = await this.store.listResources(scope.envId, search ?? null, page);
-    return envelopeOf(await Promise.all(data.map((r) => this.withRoleExtends(scope, resourceView(scope, r)))), total, page);
+    return envelopeOf(await this.hierarchy.resourcesWithExtends(scope, data.map((r) => resourceView(scope, r))), total, page);
   }
 
   /** PATCH: the given actions replace the action set; given roles are upserted, given relations added. */

@@ -1,5 +1,6 @@
 MATCH (rel:Relation {env: $env, resource: $resource, key: $relation})
 CREATE (d:Derivation:InEnv {env: $env, id: $id, resource: $resource, role: $role, on_resource: $on_resource,
-                            from_role: $from_role, relation: $relation, created_at: $now})
+                            from_role: $from_role, relation: $relation,
+                            no_direct_roles_on_object: $no_direct_roles_on_object, created_at: $now})
 CREATE (d)-[:DERIVES]->(rel)
 RETURN d {.*} AS derivation

@@ -5,6 +5,7 @@ SET r.name = coalesce($name, r.name),
     r.description = CASE WHEN $setDescription THEN $description ELSE r.description END,
     r.actions = coalesce($actions, r.actions),
     r.actions_json = coalesce($actions_json, r.actions_json),
+    r.attributes_json = coalesce($attributes_json, r.attributes_json),
     r.updated_at = $now
 WITH r
 CALL {

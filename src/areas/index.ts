@@ -7,12 +7,16 @@ import { GraphStore } from './graph/store';
 import { healthRoutes } from './health/routes';
 import { metaRoutes } from './meta/routes';
 import { provisioningRoutes } from './provisioning/routes';
+import { provisioningUpdateRoutes, ProvisioningUpdates } from './provisioning/updates';
 import { ProvisioningService } from './provisioning/service';
 import { ProvisioningStore } from './provisioning/store';
 import { decisionRoutes } from './decisions/routes';
 import { DecisionService } from './decisions/service';
 import { DecisionStore } from './decisions/store';
 import { Revisions } from './decisions/revisions';
+import { factsBulkRoutes } from './facts/bulkRoutes';
+import { FactsBulkService } from './facts/bulkService';
+import { FactsBulkStore } from './facts/bulkStore';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
@@ -28,6 +32,8 @@ import { sessionRoutes } from './elements/authRoutes';
 import { ElementsService } from './elements/service';
 import { ElementsStore } from './elements/store';
 import { approvalRoutes } from './approvals/routes';
+import { tenantAccessRoutes } from './tenantAccess/routes';
+import { TenantAccessService } from './tenantAccess/service';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
 
@@ -54,8 +60,11 @@ export function buildAreas(deps: AppDeps) {
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
     ...provisioningRoutes(provisioning, deps.config.orgId),
+    ...provisioningUpdateRoutes(new ProvisioningUpdates(deps.db, provisioning)),
     ...factsRoutes(facts),
+    ...factsBulkRoutes(new FactsBulkService(new FactsBulkStore(deps.db))),
     ...decisionRoutes(decisions),
+    ...tenantAccessRoutes(new TenantAccessService(deps.db, decisions), authenticator),
     ...graphRoutes(new GraphService(new GraphStore(deps.db, deps.config.maxDerivationDepth))),
     ...schemaAreaRoutes(deps.db),
     ...assignmentAreaRoutes(deps.db),

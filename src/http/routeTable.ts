@@ -132,7 +132,8 @@ export function mountRoutes(router: Router, routes: RouteDef[], auth: Authentica
         // Each write transaction moved the revision (src/db/db.ts); the token is at least that.
         const revision = who.scope && route.method !== 'GET' && !route.readOnly ? revisionOf?.(who.scope.envId) : undefined;
         if (revision !== undefined) ctx.set('x-authz-revision', String(revision));
-        ctx.status = route.status ?? 200;
+        // A handler may pick the success status (sync: 201 created / 200 replaced) in ctx.state.status.
+        ctx.status = (ctx.state.status as number | undefined) ?? route.status ?? 200;
         if (ctx.status !== 204) ctx.body = result ?? {};
       });
     }

@@ -6,7 +6,11 @@ const MAX_BULK = 1000;
 
 export const assignment = obj({ user: factKey(), role: schemaKey(), tenant: factKey(), resource_instance: instanceRef() }, ['user', 'role']);
 export const assignmentBulk = arr(assignment, { maxItems: MAX_BULK });
-export const assignmentQuery = obj({ ...PAGING_QUERY, user: str(), role: str(), tenant: str(), resource_instance: instanceRef() });
+// `detailed`, `include_total_count`: Permit's flags that permitio's getAssignedRoles always sends;
+// accepted and ignored (records as they are, in the contract's envelope).
+export const assignmentQuery = obj({
+  ...PAGING_QUERY, user: str(), role: str(), tenant: str(), resource_instance: instanceRef(), detailed: { type: 'boolean' }, include_total_count: { type: 'boolean' },
+});
 
 export const tuple = obj({ subject: instanceRef(), relation: schemaKey(), object: instanceRef(), tenant: factKey() }, ['subject', 'relation', 'object']);
 const tuples = arr(tuple, { maxItems: MAX_BULK });

@@ -29,7 +29,8 @@ export function elementsRoutes(svc: ElementsService): RouteDef[] {
       handler: (r) => svc.update(r.scope, r.params.elements_config_id, r.body),
     },
     {
-      method: 'DELETE', path: `${base}/:elements_config_id`, auth: 'env', tag, summary: 'Delete an elements config and its operation approvals',
+      // Also at Permit's path without `/config`.
+      method: 'DELETE', path: [`${base}/:elements_config_id`, '/v2/elements/:proj_id/:env_id/:elements_config_id'], auth: 'env', tag, summary: 'Delete an elements config and its operation approvals',
       status: 204, schemas: { params: s.configParams },
       handler: (r) => svc.remove(r.scope, r.params.elements_config_id),
     },

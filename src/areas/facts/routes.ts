@@ -74,6 +74,15 @@ export function factsRoutes(svc: FactsService): RouteDef[] {
       handler: (r) => svc.updateUser(r.scope, r.params.user_id, r.body),
     },
     {
+      method: 'PUT', path: `${base}/users/:user_id`, auth: 'env', tag, summary: "Sync a user (Permit's replace): 201 when created, 200 when replaced",
+      schemas: { params: s.userParams, body: s.userSync, response: s.user },
+      handler: async (r) => {
+        const { created, user } = await svc.syncUser(r.scope, r.params.user_id, r.body);
+        r.ctx.state.status = created ? 201 : 200;
+        return user;
+      },
+    },
+    {
       method: 'DELETE', path: `${base}/users/:user_id`, auth: 'env', tag, summary: 'Delete a user and their assignments',
       status: 204, schemas: { params: s.userParams },
       handler: (r) => svc.deleteUser(r.scope, r.params.user_id),

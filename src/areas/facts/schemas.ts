@@ -18,8 +18,17 @@ const userFields = {
 };
 export const userCreate = obj({ key: factKey(), ...userFields }, ['key']);
 export const userUpdate = obj(userFields);
+/** Sync body: a user create whose key is optional (Permit's SDK sends it; it must match the path). */
+export const userSync = obj({ key: factKey(), ...userFields });
 export const userBulk = obj({ operations: arr(userCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']);
 export const userBulkAnswer = obj({ users_created: { type: 'integer' } });
+const idents = arr(idOrKey(), { minItems: 1, maxItems: 1000 });
+export const bulkUserReplace = obj({ operations: arr(userCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']);
+export const bulkDelete = obj({ idents }, ['idents']);
+export const bulkTenantCreate = obj({ operations: arr(tenantCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']);
+const count = { type: 'integer' };
+export const bulkUsersAnswer = obj({ users_created: count, users_replaced: count, users_deleted: count });
+export const bulkTenantsAnswer = obj({ tenants_created: count, tenants_deleted: count });
 export const user = obj({
   id: str(),
   key: str(),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
-import { notFound } from '../../errors';
+import { invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { fromJson, toJson } from '../../util/json';
 import { now } from '../../util/time';
@@ -86,8 +86,20 @@ export class FactsService {
 
   /** Permit's bulk user creation; existing users are left as they are. */
   async createUsersBulk(scope: Scope, inputs: UserInput[]) {
-    const created = await this.store.createUsers(scope.envId, inputs.map((u) => ({ ...u, attributes: toJson(u.attributes ?? {})! })), now());
+    const created = await this.store.createUsers(scope.envId, inputs.map((u, i) => ({ ...u, attributes: toJson(u.attributes ?? {}, `/body/operations/${i}/attributes`)! })), now());
     return { users_created: created };
+  }
+
+  /** Permit's sync (PUT users/{key}): creates or replaces the user; `created` picks 201 or 200. */
+  async syncUser(scope: Scope, key: string, input: UserFields & { key?: string; attributes?: Record<string, unknown> }) {
+    if (input.key !== undefined && input.key !== key) {
+      throw invalidInput(`The body's key ${JSON.stringify(input.key)} differs from the path's ${JSON.stringify(key)}.`, [{ path: '/body/key', message: 'must equal the user key of the path' }]);
+    }
+    const created = await this.store.replaceUser(scope.envId, {
+      id: randomUUID(), key, email: input.email, first_name: input.first_name, last_name: input.last_name,
+      attributes: toJson(input.attributes ?? {})!, now: now(),
+    });
+    return { created, user: await this.getUser(scope, key) };
   }
 
   async getUser(scope: Scope, ref: string) {

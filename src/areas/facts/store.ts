@@ -45,6 +45,7 @@ export class FactsStore {
     removeTenantUser: 'facts/removeTenantUser',
     listTenantUsers: 'facts/listTenantUsers',
     createUsers: 'facts/createUsers',
+    replaceUser: 'facts/replaceUser',
   });
 
   constructor(private readonly db: Db) {}
@@ -97,6 +98,14 @@ export class FactsStore {
     const rows = items.map((u) => ({ key: u.key, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null, attributes: u.attributes }));
     const [row] = await this.db.writeRows(this.q.createUsers, { env, items: rows, now });
     return row.created as number;
+  }
+
+  /** Creates or replaces the user's fields; true when it was created. */
+  async replaceUser(env: string, u: { id: string; key: string; attributes: string; now: string } & UserFields): Promise<boolean> {
+    const [row] = await this.db.writeRows(this.q.replaceUser, {
+      env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
+    });
+    return row.created as boolean;
   }
 
   async getUser(env: string, ref: string): Promise<UserRow | undefined> {

@@ -3,6 +3,7 @@ import type { RouteDef } from '../../http/routeTable';
 import * as s from './schemas';
 import { GroupsService } from './service';
 import { arr, int, obj } from '../../http/schema';
+import { directGroupRoutes } from './directRoutes';
 
 const base = '/v2/schema/:proj_id/:env_id';
 
@@ -12,6 +13,8 @@ export function groupsRoutes(svc: GroupsService): RouteDef[] {
   const one = `${base}/groups/:group_key`;
   const roles = [`${base}/group/:group_key/roles`, `${one}/roles`];
   return [
+    // Before `/groups/:group_key`, which would otherwise take "direct" for a group key.
+    ...directGroupRoutes(svc),
     {
       method: 'POST', path: `${base}/groups`, auth: 'env', tag, summary: 'Create a group (and its group type if missing)',
       schemas: { params: s.params, body: s.groupCreate, response: s.group },

@@ -3,6 +3,7 @@ import type { Scope } from '../../auth/types';
 import { notFound, tenantMismatch } from '../../errors';
 import { at } from '../../util/bulkItem';
 import { envelopeOf, Page } from '../../http/paging';
+import { attributesJson } from '../../util/attributes';
 import { fromJson } from '../../util/json';
 import { SchemaStore } from './store';
 import { InstanceNode, InstancesStore, splitInstanceRef } from './instancesStore';
@@ -38,7 +39,7 @@ export class InstancesService {
   async createInstance(scope: Scope, input: InstanceInput) {
     const now = new Date().toISOString();
     const i = await this.store.createInstance(scope.envId, {
-      id: randomUUID(), key: input.key, resource: input.resource, tenant: input.tenant, attributes: JSON.stringify(input.attributes ?? {}), now,
+      id: randomUUID(), key: input.key, resource: input.resource, tenant: input.tenant, attributes: attributesJson(input.attributes ?? {})!, now,
     });
     if (i) return instanceView(scope, i);
     const resource = await this.schema.read((tx) => this.schema.getResource(tx, scope.envId, input.resource));
@@ -48,7 +49,7 @@ export class InstancesService {
 
   /** All or nothing; instances that exist in the same tenant are left as they are. */
   async createInstancesBulk(scope: Scope, inputs: InstanceInput[]) {
-    const items = inputs.map((x) => ({ key: x.key, tenant: x.tenant, resource: x.resource, attributes: JSON.stringify(x.attributes ?? {}) }));
+    const items = inputs.map((x, i) => ({ key: x.key, tenant: x.tenant, resource: x.resource, attributes: attributesJson(x.attributes ?? {}, `/body/operations/${i}/attributes`)! }));
     const created = await this.store.createInstances(scope.envId, items, (found) =>
       found.forEach((f, i) =>
         at(true, i, () => {
@@ -78,7 +79,7 @@ export class InstancesService {
 
   async updateInstance(scope: Scope, ref: string, patch: { attributes?: Record<string, unknown> }) {
     const current = await this.getInstance(scope, ref);
-    const attributes = patch.attributes === undefined ? null : JSON.stringify(patch.attributes);
+    const attributes = attributesJson(patch.attributes) ?? null;
     await this.store.updateInstance(scope.envId, current.resource, current.key, attributes, new Date().toISOString());
     return this.getInstance(scope, `${current.resource}:${current.key}`);
   }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
-import type { Tx } from '../../db/db';
+import type { Statement, Tx } from '../../db/db';
+import { changeRolePermissions } from './resourceRoleExtras';
 import { invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { unique } from '../../util/unique';
+import { HierarchyService } from './hierarchyService';
 import { SchemaStore } from './store';
 import { roleView } from './views';
 
@@ -12,11 +14,21 @@ export interface RoleInput {
   name: string;
   description?: string | null;
   permissions?: string[];
+  extends?: string[];
 }
 
-/** Tenant-level roles: permissions are "<resource>:<action>" pairs of existing resources. */
+/** Tenant-level roles: permissions are "<resource>:<action>" pairs of existing resources; `extends` other tenant roles. */
 export class RolesService {
-  constructor(private readonly store: SchemaStore) {}
+  constructor(
+    private readonly store: SchemaStore,
+    private readonly hierarchy: HierarchyService,
+    private readonly changeStmt: Statement,
+  ) {}
+
+  /** One write transaction (hierarchy changes made by the routes). */
+  inTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.store.write(fn);
+  }
 
   async createRole(scope: Scope, input: RoleInput) {
     return this.store.write(async (tx) => {
@@ -25,19 +37,20 @@ export class RolesService {
       const role = await this.store.createRole(tx, scope.envId, {
         id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions, now: new Date().toISOString(),
       });
-      return roleView(scope, role);
+      if (input.extends) await this.hierarchy.setParents(tx, scope, { resource: null, key: role.key }, input.extends);
+      return (await this.hierarchy.withExtends(scope, null, [roleView(scope, role)], tx))[0];
     });
   }
 
   async getRole(scope: Scope, ref: string) {
     const role = await this.store.getRole(scope.envId, ref);
     if (!role) throw notFound('Role', ref);
-    return roleView(scope, role);
+    return (await this.hierarchy.withExtends(scope, null, [roleView(scope, role)]))[0];
   }
 
   async listRoles(scope: Scope, search: string | undefined, page: Page) {
     const { total, data } = await this.store.listRoles(scope.envId, search ?? null, page);
-    return envelopeOf(data.map((r) => roleView(scope, r)), total, page);
+    return envelopeOf(await this.hierarchy.withExtends(scope, null, data.map((r) => roleView(scope, r))), total, page);
   }
 
   async updateRole(scope: Scope, ref: string, patch: Omit<Partial<RoleInput>, 'key'>) {
@@ -49,8 +62,19 @@ export class RolesService {
         name: patch.name ?? null, description: patch.description, permissions, now: new Date().toISOString(),
       });
       if (!role) throw notFound('Role', ref);
-      return roleView(scope, role);
+      if (patch.extends) await this.hierarchy.setParents(tx, scope, { resource: null, key: role.key }, patch.extends);
+      return (await this.hierarchy.withExtends(scope, null, [roleView(scope, role)], tx))[0];
     });
+  }
+
+  /** Permit's assign / remove permissions: adds to or takes from the role's permission set. */
+  async changePermissions(scope: Scope, ref: string, permissions: string[], change: 'add' | 'remove') {
+    const current = await this.getRole(scope, ref);
+    await this.store.write(async (tx) => {
+      if (change === 'add') await this.checkPermissions(tx, scope, unique(permissions));
+      await changeRolePermissions(tx, this.changeStmt, scope.envId, null, current.key, permissions, change);
+    });
+    return this.getRole(scope, current.key);
   }
 
   async deleteRole(scope: Scope, ref: string) {

@@ -1,29 +1,37 @@
-import { anyObject, arr, envelope, factKey, idOrKey, mapOf, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str } from '../../http/schema';
+import { anyObject, arr, bool, envelope, factKey, idOrKey, mapOf, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str } from '../../http/schema';
 
 const name = str({ minLength: 1, maxLength: 256 });
 const description = str({ maxLength: 4096 });
 
 const action = obj({ name, description: nullable(description) });
 const actions = mapOf(action, schemaKey());
-const rule = obj({ role: schemaKey(), on_resource: schemaKey(), linked_by_relation: schemaKey() }, ['role', 'on_resource', 'linked_by_relation']);
-const grantedTo = obj({ users_with_role: arr(rule, { maxItems: 1000 }) });
+export const when = obj({ no_direct_roles_on_object: bool() });
+const rule = obj({ role: schemaKey(), on_resource: schemaKey(), linked_by_relation: schemaKey(), when }, ['role', 'on_resource', 'linked_by_relation']);
+const grantedTo = obj({ users_with_role: arr(rule, { maxItems: 1000 }), when });
 const permissions = arr(schemaKey(), { maxItems: 1000 });
-const roleBlock = obj({ name, description: nullable(description), permissions, granted_to: grantedTo });
+/** Role hierarchy: the keys of the roles (of the same kind) this role extends. */
+const roleExtends = arr(schemaKey(), { maxItems: 100 });
+const roleBlock = obj({ name, description: nullable(description), permissions, granted_to: grantedTo, extends: roleExtends });
 const relationsMap = mapOf(schemaKey(), schemaKey());
 
+const attributes = anyObject();
 export const resourceCreate = obj({
-  key: schemaKey(), name, description: nullable(description), actions, roles: mapOf(roleBlock, schemaKey()), relations: relationsMap,
+  key: schemaKey(), name, description: nullable(description), actions, roles: mapOf(roleBlock, schemaKey()), relations: relationsMap, attributes,
 }, ['key', 'name', 'actions']);
-export const resourceUpdate = obj({ name, description: nullable(description), actions, roles: mapOf(roleBlock, schemaKey()), relations: relationsMap });
-export const resourceReplace = obj({ name, description: nullable(description), actions, roles: mapOf(roleBlock, schemaKey()), relations: relationsMap }, ['name', 'actions']);
+export const resourceUpdate = obj({ name, description: nullable(description), actions, roles: mapOf(roleBlock, schemaKey()), relations: relationsMap, attributes });
+export const resourceReplace = obj({ name, description: nullable(description), actions, roles: mapOf(roleBlock, schemaKey()), relations: relationsMap, attributes }, ['name', 'actions']);
 
-export const resourceRoleCreate = obj({ key: schemaKey(), name, description: nullable(description), permissions, granted_to: grantedTo }, ['key', 'name']);
+export const resourceRoleCreate = obj({ key: schemaKey(), name, description: nullable(description), permissions, granted_to: grantedTo, extends: roleExtends }, ['key', 'name']);
 export const resourceRoleUpdate = roleBlock;
 export const implicitGrant = rule;
 
 const tenantPermission = str({ pattern: '^[A-Za-z0-9_\\-]+:[A-Za-z0-9_\\-]+$', maxLength: 257 });
-export const roleCreate = obj({ key: schemaKey(), name, description: nullable(description), permissions: arr(tenantPermission, { maxItems: 1000 }) }, ['key', 'name']);
-export const roleUpdate = obj({ name, description: nullable(description), permissions: arr(tenantPermission, { maxItems: 1000 }) });
+export const roleCreate = obj({ key: schemaKey(), name, description: nullable(description), permissions: arr(tenantPermission, { maxItems: 1000 }), extends: roleExtends }, ['key', 'name']);
+export const roleUpdate = obj({ name, description: nullable(description), permissions: arr(tenantPermission, { maxItems: 1000 }), extends: roleExtends });
+export const rolePermissionsChange = obj({ permissions: arr(tenantPermission, { minItems: 1, maxItems: 1000 }) }, ['permissions']);
+export const resourceRolePermissionsChange = obj({ permissions: arr(str({ minLength: 1, maxLength: 257 }), { minItems: 1, maxItems: 1000 }) }, ['permissions']);
+export const actionCreate = obj({ key: schemaKey(), name, description: nullable(description), attributes }, ['key', 'name']);
+export const actionUpdate = obj({ name, description: nullable(description), attributes });
 
 export const relationCreate = obj({ key: schemaKey(), name, description: nullable(description), subject_resource: schemaKey() }, ['key', 'name', 'subject_resource']);
 export const relationUpdate = obj({ name, description: nullable(description) });
@@ -36,6 +44,9 @@ export const resourceParams = { ...PROJ_ENV_PARAMS, resource: idOrKey() };
 export const resourceRoleParams = { ...resourceParams, role: idOrKey() };
 export const relationParams = { ...resourceParams, relation: idOrKey() };
 export const roleParams = { ...PROJ_ENV_PARAMS, role: idOrKey() };
+export const roleParentParams = { ...roleParams, parent: idOrKey() };
+export const resourceRoleParentParams = { ...resourceRoleParams, parent: idOrKey() };
+export const actionParams = { ...resourceParams, action: idOrKey() };
 export const instanceParams = { ...PROJ_ENV_PARAMS, instance_id: str({ minLength: 1, maxLength: 400 }) };
 export const listQuery = obj({ ...PAGING_QUERY, search: str() });
 export const pagingQuery = obj(PAGING_QUERY);
@@ -49,3 +60,4 @@ export const role = record;
 export const relation = record;
 export const instance = record;
 export const list = envelope(record);
+export const plainList = arr(record);

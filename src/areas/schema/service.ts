@@ -4,19 +4,26 @@ import type { Tx } from '../../db/db';
 import { AppError, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
+import { attributesJson } from '../../util/attributes';
+import { HierarchyService } from './hierarchyService';
 import { Derivation, ResourceNode, SchemaStore } from './store';
 import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView } from './views';
 
+export interface When {
+  no_direct_roles_on_object?: boolean;
+}
 export interface Rule {
   role: string;
   on_resource: string;
   linked_by_relation: string;
+  when?: When;
 }
 export interface RoleBlock {
   name?: string;
   description?: string | null;
   permissions?: string[];
-  granted_to?: { users_with_role?: Rule[] };
+  granted_to?: { users_with_role?: Rule[]; when?: When };
+  extends?: string[];
 }
 export interface ResourceInput {
   key: string;
@@ -25,6 +32,7 @@ export interface ResourceInput {
   actions: Record<string, ActionBlock>;
   relations?: Record<string, string>;
   roles?: Record<string, RoleBlock>;
+  attributes?: Record<string, unknown>;
 }
 export type ResourcePatch = Partial<Omit<ResourceInput, 'key'>>;
 export interface RelationInput {
@@ -36,7 +44,21 @@ export interface RelationInput {
 
 /** Resources with their actions, roles, relations and role derivations (CONTRACT section 3). */
 export class SchemaService {
-  constructor(private readonly store: SchemaStore) {}
+  constructor(
+    private readonly store: SchemaStore,
+    private readonly hierarchy: HierarchyService,
+  ) {}
+
+  /** A resource view whose roles carry `extends`. */
+  private async withRoleExtends(scope: Scope, view: ReturnType<typeof resourceView>, tx?: Tx) {
+    const roles = await this.hierarchy.withExtends(scope, view.key, Object.values(view.roles), tx);
+    return { ...view, roles: Object.fromEntries(roles.map((r) => [r.key, r])) };
+  }
+
+  private async roleWithExtends(scope: Scope, tx: Tx, resource: string, key: string) {
+    const view = resourceRoleView(scope, (await this.store.getResourceRole(tx, scope.envId, resource, key))!);
+    return (await this.hierarchy.withExtends(scope, resource, [view], tx))[0];
+  }
 
   // ---- resources
 
@@ -44,20 +66,21 @@ export class SchemaService {
     return this.store.write(async (tx) => {
       const actions = encodeActions(input.actions, {});
       await this.store.createResource(tx, scope.envId, {
-        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, ...actions, now: now(),
+        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, ...actions,
+        attributes_json: attributesJson(input.attributes ?? {})!, now: now(),
       });
       await this.applyInline(tx, scope, input.key, actions.actions, input);
-      return resourceView(scope, (await this.store.getResource(tx, scope.envId, input.key))!);
+      return this.withRoleExtends(scope, resourceView(scope, (await this.store.getResource(tx, scope.envId, input.key))!), tx);
     });
   }
 
   async getResource(scope: Scope, ref: string) {
-    return resourceView(scope, await this.store.read((tx) => this.mustResource(tx, scope, ref)));
+    return this.withRoleExtends(scope, resourceView(scope, await this.store.read((tx) => this.mustResource(tx, scope, ref))));
   }
 
   async listResources(scope: Scope, search: string | undefined, page: Page) {
     const { total, data } = await this.store.listResources(scope.envId, search ?? null, page);
-    return envelopeOf(data.map((r) => resourceView(scope, r)), total, page);
+    return envelopeOf(await this.hierarchy.resourcesWithExtends(scope, data.map((r) => resourceView(scope, r))), total, page);
   }
 
   /** PATCH: the given actions replace the action set; given roles are upserted, given relations added. */
@@ -67,10 +90,10 @@ export class SchemaService {
       const actions = patch.actions ? encodeActions(patch.actions, JSON.parse(current.actions_json ?? '{}')) : null;
       await this.store.updateResource(tx, scope.envId, current.key, {
         name: patch.name ?? null, description: patch.description, now: now(),
-        actions: actions?.actions ?? null, actions_json: actions?.actions_json ?? null,
+        actions: actions?.actions ?? null, actions_json: actions?.actions_json ?? null, attributes_json: attributesJson(patch.attributes) ?? null,
       });
       await this.applyInline(tx, scope, current.key, actions?.actions ?? current.actions ?? [], patch, current);
-      return resourceView(scope, (await this.store.getResource(tx, scope.envId, current.key))!);
+      return this.withRoleExtends(scope, resourceView(scope, (await this.store.getResource(tx, scope.envId, current.key))!), tx);
     });
   }
 
@@ -112,9 +135,12 @@ export class SchemaService {
           id: randomUUID(), key, name: block.name ?? key, description: block.description ?? null, permissions: block.permissions ?? [], now: now(),
         });
       }
-      if (block.granted_to) rules.push([key, block.granted_to.users_with_role ?? []]);
+      if (block.granted_to) rules.push([key, withWhen(block.granted_to)]);
     }
     for (const [role, list] of rules) await this.replaceRules(tx, scope, resource, role, list);
+    for (const [key, block] of Object.entries(input.roles ?? {})) {
+      if (block.extends) await this.hierarchy.setParents(tx, scope, { resource, key }, block.extends);
+    }
   }
 
   // ---- resource roles
@@ -126,22 +152,24 @@ export class SchemaService {
       await this.store.createResourceRole(tx, scope.envId, resource.key, {
         id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions: input.permissions ?? [], now: now(),
       });
-      if (input.granted_to) await this.replaceRules(tx, scope, resource.key, input.key, input.granted_to.users_with_role ?? []);
-      return resourceRoleView(scope, (await this.store.getResourceRole(tx, scope.envId, resource.key, input.key))!);
+      if (input.granted_to) await this.replaceRules(tx, scope, resource.key, input.key, withWhen(input.granted_to));
+      if (input.extends) await this.hierarchy.setParents(tx, scope, { resource: resource.key, key: input.key }, input.extends);
+      return this.roleWithExtends(scope, tx, resource.key, input.key);
     });
   }
 
   async getResourceRole(scope: Scope, resourceRef: string, ref: string) {
     return this.store.read(async (tx) => {
       const resource = await this.mustResource(tx, scope, resourceRef);
-      return resourceRoleView(scope, await this.mustResourceRole(tx, scope, resource.key, ref));
+      const role = await this.mustResourceRole(tx, scope, resource.key, ref);
+      return (await this.hierarchy.withExtends(scope, resource.key, [resourceRoleView(scope, role)], tx))[0];
     });
   }
 
   async listResourceRoles(scope: Scope, resourceRef: string, page: Page) {
     const resource = await this.store.read((tx) => this.mustResource(tx, scope, resourceRef));
     const { total, data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
-    return envelopeOf(data.map((r) => resourceRoleView(scope, r)), total, page);
+    return envelopeOf(await this.hierarchy.withExtends(scope, resource.key, data.map((r) => resourceRoleView(scope, r))), total, page);
   }
 
   /** PATCH; a given `granted_to` replaces the role's derivations. */
@@ -153,8 +181,9 @@ export class SchemaService {
       await this.store.updateResourceRole(tx, scope.envId, resource.key, role.key, {
         name: patch.name ?? null, description: patch.description, permissions: patch.permissions ?? null, now: now(),
       });
-      if (patch.granted_to) await this.replaceRules(tx, scope, resource.key, role.key, patch.granted_to.users_with_role ?? []);
-      return resourceRoleView(scope, (await this.store.getResourceRole(tx, scope.envId, resource.key, role.key))!);
+      if (patch.granted_to) await this.replaceRules(tx, scope, resource.key, role.key, withWhen(patch.granted_to));
+      if (patch.extends) await this.hierarchy.setParents(tx, scope, { resource: resource.key, key: role.key }, patch.extends);
+      return this.roleWithExtends(scope, tx, resource.key, role.key);
     });
   }
 
@@ -211,7 +240,7 @@ export class SchemaService {
       );
     }
     if (!refs.fromRoleExists) throw notFound(`Role of resource ${JSON.stringify(d.on_resource)}`, d.from_role);
-    return this.store.createDerivation(tx, scope.envId, { ...d, id: randomUUID(), now: now() });
+    return this.store.createDerivation(tx, scope.envId, { ...d, no_direct_roles_on_object: rule.when?.no_direct_roles_on_object ?? false, id: randomUUID(), now: now() });
   }
 
   // ---- relations
@@ -296,7 +325,12 @@ function encodeActions(actions: Record<string, ActionBlock>, previous: Record<st
   return { actions: Object.keys(blocks), actions_json: JSON.stringify(blocks) };
 }
 
-function checkPermissions(actions: string[], permissions: string[], resource: string, path: string) {
+/** Permit's `when` of a granted_to block applies to each of its rules (a rule's own `when` wins). */
+function withWhen(block: { users_with_role?: Rule[]; when?: When }): Rule[] {
+  return (block.users_with_role ?? []).map((r) => (r.when || !block.when ? r : { ...r, when: block.when }));
+}
+
+export function checkPermissions(actions: string[], permissions: string[], resource: string, path: string) {
   const details = permissions.flatMap((p, i) => (actions.includes(p) ? [] : [{ path: `${path}/${i}`, message: `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(resource)}` }]));
   if (details.length) throw invalidInput(`Permissions must name actions of resource ${JSON.stringify(resource)}: ${details.map((d) => d.message).join('; ')}.`, details);
 }

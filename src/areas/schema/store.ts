@@ -16,6 +16,8 @@ export interface DerivationNode {
   on_resource: string;
   from_role: string;
   relation: string;
+  /** Permit's `when: {no_direct_roles_on_object}`: the derived role does not apply where the user holds a direct role. */
+  no_direct_roles_on_object?: boolean | null;
   created_at?: string;
 }
 export interface ResourceRoleNode extends Stamped {
@@ -36,6 +38,7 @@ export interface RelationNode extends Stamped {
 }
 export interface ResourceNode extends Stamped {
   name: string;
+  attributes_json?: string | null;
   description: string | null;
   actions: string[] | null;
   actions_json: string | null;
@@ -54,7 +57,7 @@ export interface DerivationRefs {
   fromRoleExists: boolean;
   roleExists: boolean;
 }
-export type Derivation = Omit<DerivationNode, 'id' | 'created_at'>;
+export type Derivation = Omit<DerivationNode, 'id' | 'created_at' | 'no_direct_roles_on_object'>;
 export type Patch = { name: string | null; description?: string | null; now: string };
 
 /** Runs `write` (inside a transaction), turning a unique-constraint violation into the given public error. */
@@ -108,7 +111,7 @@ export class SchemaStore {
   }
 
   // Resources
-  async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; now: string }) {
+  async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; attributes_json: string; now: string }) {
     await unique(() => tx.rows(this.q.createResource, { env, ...r }), () => duplicate('Resource', r.key));
   }
   async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
@@ -117,8 +120,10 @@ export class SchemaStore {
   async listResources(env: string, search: string | null, page: Page) {
     return listOf<ResourceNode>(await this.db.readRows(this.q.listResources, { env, search, skip: page.skip, limit: page.perPage }));
   }
-  async updateResource(tx: Tx, env: string, key: string, p: Patch & { actions: string[] | null; actions_json: string | null }) {
-    await tx.rows(this.q.updateResource, { env, key, name: p.name, ...described(p), actions: p.actions, actions_json: p.actions_json, now: p.now });
+  async updateResource(tx: Tx, env: string, key: string, p: Patch & { actions: string[] | null; actions_json: string | null; attributes_json?: string | null }) {
+    await tx.rows(this.q.updateResource, {
+      env, key, name: p.name, ...described(p), actions: p.actions, actions_json: p.actions_json, attributes_json: p.attributes_json ?? null, now: p.now,
+    });
   }
   async deleteResource(env: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteResource, { env, key });
@@ -147,7 +152,7 @@ export class SchemaStore {
   async checkDerivation(tx: Tx, env: string, d: Derivation): Promise<DerivationRefs> {
     return (await tx.one(this.q.checkDerivation, { env, ...d })) as unknown as DerivationRefs;
   }
-  async createDerivation(tx: Tx, env: string, d: Derivation & { id: string; now: string }): Promise<DerivationNode> {
+  async createDerivation(tx: Tx, env: string, d: Derivation & { no_direct_roles_on_object: boolean; id: string; now: string }): Promise<DerivationNode> {
     const row = await unique(() => tx.one(this.q.createDerivation, { env, ...d }), () =>
       duplicate('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`));
     return row?.derivation as DerivationNode;

@@ -20,7 +20,16 @@ export function actionsOf(r: Pick<ResourceNode, 'actions' | 'actions_json'>): Re
 }
 
 /** A derivation as Permit's DerivedRoleRuleRead: `role` is the role required on `on_resource`. */
-export const ruleView = (d: DerivationNode) => ({ role: d.from_role, on_resource: d.on_resource, linked_by_relation: d.relation });
+export const ruleView = (d: DerivationNode) => ({
+  role: d.from_role, on_resource: d.on_resource, linked_by_relation: d.relation,
+  ...(d.no_direct_roles_on_object ? { when: { no_direct_roles_on_object: true } } : {}),
+});
+
+/** Permit's DerivedRoleBlockRead: the rules, and `when` when every rule carries it. */
+const grantedToView = (ds: DerivationNode[]) => ({
+  users_with_role: ds.map(ruleView),
+  ...(ds.length && ds.every((d) => d.no_direct_roles_on_object) ? { when: { no_direct_roles_on_object: true } } : {}),
+});
 
 export const derivationView = (scope: Scope, d: DerivationNode) => ({
   id: d.id,
@@ -37,7 +46,7 @@ export const resourceRoleView = (scope: Scope, rr: ResourceRoleNode, resourceId?
   name: rr.name ?? rr.key,
   description: rr.description ?? null,
   permissions: rr.permissions ?? [],
-  granted_to: { users_with_role: (rr.derivations ?? []).map(ruleView) },
+  granted_to: grantedToView(rr.derivations ?? []),
   resource: rr.resource,
   resource_id: resourceId ?? rr.resource_id ?? null,
   ...scoped(scope),
@@ -65,6 +74,7 @@ export const resourceView = (scope: Scope, r: ResourceNode) => ({
   name: r.name ?? r.key,
   description: r.description ?? null,
   actions: actionsOf(r),
+  attributes: r.attributes_json ? JSON.parse(r.attributes_json) : {},
   relations: Object.fromEntries((r.relations ?? []).map((rel) => [rel.key, {
     key: rel.key,
     name: rel.name ?? rel.key,

@@ -1,0 +1,21 @@
+// @invalidates $env
+// Permit's bulk delete (DELETE bulk/tenants): the tenants named by $refs (key, else id) and
+// everything that lives in them, as deleteTenant. `missing` lists refs that name no tenant.
+UNWIND $refs AS ref
+OPTIONAL MATCH (byKey:Tenant {env: $env, key: ref})
+OPTIONAL MATCH (byId:Tenant {id: ref}) WHERE byId.env = $env
+WITH ref, coalesce(byKey, byId) AS t
+WITH collect(CASE WHEN t IS NULL THEN ref END) AS missing, collect(DISTINCT t) AS tenants
+CALL {
+  WITH missing, tenants
+  WITH tenants WHERE size(missing) = 0
+  UNWIND tenants AS t
+  CALL {
+    WITH t
+    MATCH (n:InEnv {env: $env}) WHERE n.tenant = t.key
+    DETACH DELETE n
+  }
+  DETACH DELETE t
+  RETURN count(*) AS deleted
+}
+RETURN missing, deleted

@@ -1,0 +1,16 @@
+// @invalidates $env
+// Permit's bulk delete (DELETE bulk/users): the users named by $refs (key, else id), with their
+// memberships and assignments. `missing` lists the refs that name no user.
+UNWIND $refs AS ref
+OPTIONAL MATCH (byKey:User {env: $env, key: ref})
+OPTIONAL MATCH (byId:User {id: ref}) WHERE byId.env = $env
+WITH ref, coalesce(byKey, byId) AS u
+WITH collect(CASE WHEN u IS NULL THEN ref END) AS missing, collect(DISTINCT u) AS users
+CALL {
+  WITH missing, users
+  WITH users WHERE size(missing) = 0
+  UNWIND users AS u
+  DETACH DELETE u
+  RETURN count(*) AS deleted
+}
+RETURN missing, deleted

@@ -1,0 +1,7 @@
+// @invalidates none
+// PATCH /v2/projects/{p}/envs/{e}: name and description only, within the project.
+MATCH (:Project {id: $projectId})-[:HAS_ENV]->(e:Environment {id: $id})
+SET e.name = coalesce($name, e.name),
+    e.description = CASE WHEN $setDescription THEN $description ELSE e.description END,
+    e.updated_at = $now
+RETURN e {.*} AS environment

@@ -1,0 +1,16 @@
+// @invalidates $env
+// Permit's bulk delete (DELETE bulk/resource_instances): instances named "type:key" (else by id)
+// with their assignments, tuples and group links. Deletes nothing when a ref names no instance.
+UNWIND $refs AS x
+OPTIONAL MATCH (byKey:Instance {env: $env, resource: x.resource, key: x.key})
+OPTIONAL MATCH (byId:Instance {id: x.ref}) WHERE byId.env = $env
+WITH x, coalesce(byKey, byId) AS i
+WITH collect(CASE WHEN i IS NULL THEN x.ref END) AS missing, collect(DISTINCT i) AS instances
+CALL {
+  WITH missing, instances
+  WITH instances WHERE size(missing) = 0
+  UNWIND instances AS i
+  DETACH DELETE i
+  RETURN count(*) AS deleted
+}
+RETURN missing, deleted

@@ -1,0 +1,53 @@
+import { Db, UniqueViolation } from '../../db/db';
+import { AppError } from '../../errors';
+import type { UserFields } from './store';
+
+export type UserItem = { key: string; attributes: string } & UserFields;
+export type TenantItem = { key: string; name: string; description: string | null; attributes: string };
+
+/** Permit's bulk facts (users and tenants): each call is one statement, so one transaction. */
+export class FactsBulkStore {
+  private readonly q = this.db.statements({
+    createUsers: 'facts/createUsers',
+    replaceUsers: 'facts/replaceUsers',
+    deleteUsers: 'facts/deleteUsers',
+    createTenants: 'facts/createTenants',
+    deleteTenants: 'facts/deleteTenants',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  async createUsers(env: string, items: UserItem[], now: string): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: items.map(userRow), now });
+    return row.created as number;
+  }
+
+  async replaceUsers(env: string, items: UserItem[], now: string): Promise<{ created: number; total: number }> {
+    const [row] = await this.db.writeRows(this.q.replaceUsers, { env, items: items.map(userRow), now });
+    return { created: row.created as number, total: row.total as number };
+  }
+
+  /** Deletes nothing when a ref names no user; answers those refs. */
+  async deleteUsers(env: string, refs: string[]): Promise<{ missing: string[]; deleted: number }> {
+    const [row] = await this.db.writeRows(this.q.deleteUsers, { env, refs });
+    return { missing: row.missing as string[], deleted: row.deleted as number };
+  }
+
+  async createTenants(env: string, items: TenantItem[], now: string, onDuplicate: () => AppError): Promise<number> {
+    try {
+      const [row] = await this.db.writeRows(this.q.createTenants, { env, items, now });
+      return row.created as number;
+    } catch (err) {
+      if (err instanceof UniqueViolation) throw onDuplicate();
+      throw err;
+    }
+  }
+
+  /** Deletes nothing when a ref names no tenant; answers those refs. */
+  async deleteTenants(env: string, refs: string[]): Promise<{ missing: string[]; deleted: number }> {
+    const [row] = await this.db.writeRows(this.q.deleteTenants, { env, refs });
+    return { missing: row.missing as string[], deleted: row.deleted as number };
+  }
+}
+
+const userRow = (u: UserItem) => ({ key: u.key, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null, attributes: u.attributes });

@@ -1,0 +1,52 @@
+import type { Db, Tx } from '../../db/db';
+import type { RoleNode } from './store';
+
+/**
+ * Role hierarchy edges `(role)-[:EXTENDS]->(parent)` between tenant roles (`resource` null) or
+ * between the roles of one resource. The decision rule follows these edges (docs/graph-model.md).
+ */
+export class HierarchyStore {
+  private readonly q = this.db.statements({
+    addRoleParent: 'schema/addRoleParent',
+    removeRoleParent: 'schema/removeRoleParent',
+    clearRoleParents: 'schema/clearRoleParents',
+    roleParentsOf: 'schema/roleParentsOf',
+    resourceRoleParentsOf: 'schema/resourceRoleParentsOf',
+    roleAncestors: 'schema/roleAncestors',
+    roleDescendants: 'schema/roleDescendants',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  /** False when the edge would close a cycle (nothing written). */
+  async addParent(tx: Tx, env: string, resource: string | null, role: string, parent: string): Promise<boolean> {
+    const row = await tx.one(this.q.addRoleParent, { env, resource, role, parent, now: new Date().toISOString() });
+    return row !== undefined && row.cycle === false;
+  }
+
+  async removeParent(tx: Tx, env: string, resource: string | null, role: string, parent: string): Promise<boolean> {
+    const row = await tx.one(this.q.removeRoleParent, { env, resource, role, parent, now: new Date().toISOString() });
+    return (row?.removed as number) > 0;
+  }
+
+  async clearParents(tx: Tx, env: string, resource: string | null, role: string): Promise<void> {
+    await tx.rows(this.q.clearRoleParents, { env, resource, role });
+  }
+
+  async parentsOf(env: string, resource: string | null, keys: string[], tx?: Tx): Promise<Map<string, string[]>> {
+    const run = (t: Tx) => t.rows(this.q.roleParentsOf, { env, resource, keys });
+    const rows = tx ? await run(tx) : await this.db.read(run);
+    return new Map(rows.map((r) => [r.key as string, r.parents as string[]]));
+  }
+
+  /** `"<resource>\u0000<role>"` -> the keys of the roles it extends, for every role of `resources` that extends any. */
+  async parentsOfResources(env: string, resources: string[]): Promise<Map<string, string[]>> {
+    const rows = await this.db.readRows(this.q.resourceRoleParentsOf, { env, resources });
+    return new Map(rows.map((r) => [`${r.resource}\u0000${r.key}`, (r.parents as string[]).sort()]));
+  }
+
+  async relatives(env: string, resource: string | null, role: string, which: 'ancestors' | 'descendants'): Promise<RoleNode[]> {
+    const stmt = which === 'ancestors' ? this.q.roleAncestors : this.q.roleDescendants;
+    return (await this.db.readRows(stmt, { env, resource, role })).map((r) => r.role as RoleNode);
+  }
+}

@@ -1,10 +1,10 @@
+import { now } from '../../util/time';
 import type { Scope } from '../../auth/types';
 import { AppError, invalidInput, notFound } from '../../errors';
 import { FactsBulkStore } from './bulkStore';
 import type { TenantInput, UserInput } from './service';
 import { toJson } from '../../util/json';
 
-const now = () => new Date().toISOString();
 
 /** A key given twice in one batch is refused before anything is written (all or nothing). */
 function noRepeats(keys: string[], what: string) {

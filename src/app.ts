@@ -5,13 +5,17 @@ import type { Logger } from 'pino';
 import { buildAreas } from './areas';
 import type { Config } from './config';
 import { Db } from './db/db';
+import type { Revisions } from './areas/decisions/revisions';
 import { errorHandler, requestContext } from './http/middleware';
 import { mountRoutes, RouteDef } from './http/routeTable';
 
 export interface AppDeps {
   config: Config;
   log: Logger;
+  /** Tells `revisions` each revision its committed writes move an environment to. */
   db: Db;
+  /** What this process knows of each environment's revision (the Db's revision listener). */
+  revisions: Revisions;
   adminKeyHash: string;
   /** True once migrations are applied; /readyz answers 503 before. */
   isMigrated: () => boolean;
@@ -27,7 +31,6 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const areas = buildAreas(deps);
   const router = new Router();
-  deps.db.onRevision = (envId, revision) => areas.revisions.learn(envId, revision);
   mountRoutes(router, areas.routes, areas.authenticator, (envId) => areas.revisions.known(envId));
 
   const koa = new Koa();

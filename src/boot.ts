@@ -4,12 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { Driver, Neo4jError } from 'neo4j-driver';
 import type { Logger } from 'pino';
 import { App, createApp } from './app';
+import { Revisions } from './areas/decisions/revisions';
 import { hashSecret } from './auth/secrets';
 import type { Config } from './config';
 import { CypherRegistry } from './db/cypherRegistry';
 import { Db } from './db/db';
 import { createDriver } from './db/driver';
 import { applyMigrations } from './db/migrate';
+import { Unavailable } from './db/storeErrors';
 
 /** src/ under ts-jest, dist/src/ once compiled: the repository root is where cypher/ is. */
 export const REPO_ROOT = existsSync(resolve(__dirname, '..', 'cypher')) ? resolve(__dirname, '..') : resolve(__dirname, '../..');
@@ -42,15 +44,19 @@ export function adminKeyOf(config: Config): { key: string; source: Service['admi
 export async function bootService(config: Config, log: Logger, neo4j: { uri: string; user: string; password: string }): Promise<Service> {
   const registry = new CypherRegistry(CYPHER_DIR);
   const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
-  const db = new Db(driver, registry, config.neo4jDatabase);
+  const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs };
+  // The ledger of revisions reads through a Db of its own (reads bump nothing, so it needs no
+  // listener); the service's Db tells the ledger each revision its writes commit.
+  const revisions = new Revisions(new Db(driver, registry, dbOptions));
+  const db = new Db(driver, registry, { ...dbOptions, revisions });
   const admin = adminKeyOf(config);
   let migrated = false;
-  const app = createApp({ config, log, db, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated });
+  const app = createApp({ config, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated });
 
   try {
     await waitForDatabase(driver, log, 120_000);
     await migrateWithRetry(() =>
-      applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase),
+      applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase, config.dbTimeoutMs),
     log);
     migrated = true;
     await app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv);
@@ -80,9 +86,9 @@ async function migrateWithRetry(run: () => Promise<unknown>, log: Logger, attemp
       await run();
       return;
     } catch (err) {
-      const racing = err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code));
+      const racing = (err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code))) || err instanceof Unavailable;
       if (!racing || attempt >= attempts) throw err;
-      log.warn({ attempt, code: err.code }, 'migrations hit a transient error (another instance migrating?); retrying');
+      log.warn({ attempt, code: (err as Neo4jError).code ?? (err as Error).message }, 'migrations hit a transient error (another instance migrating?); retrying');
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 800 * attempt));
     }
   }

@@ -12,7 +12,6 @@ import { ProvisioningStore } from './provisioning/store';
 import { decisionRoutes } from './decisions/routes';
 import { DecisionService } from './decisions/service';
 import { DecisionStore } from './decisions/store';
-import { Revisions } from './decisions/revisions';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
@@ -38,7 +37,7 @@ export function buildAreas(deps: AppDeps) {
   const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId, deps.config.authCacheTtlMs);
   provisioning.onRevoke = () => authenticator.forget();
   const facts = new FactsService(new FactsStore(deps.db));
-  const revisions = new Revisions(deps.db);
+  const revisions = deps.revisions;
   revisions.start(deps.config.revisionPollMs, deps.log);
   const decisions = new DecisionService(
     new DecisionStore(deps.db, deps.config.maxDerivationDepth, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Driver } from 'neo4j-driver';
+import { Driver, Session } from 'neo4j-driver';
 import type { Logger } from 'pino';
 import { CypherRegistry } from './cypherRegistry';
+import { withDeadline } from './deadline';
+import { Unavailable } from './storeErrors';
 
 /**
  * Migrations are immutable files `cypher/migrations/V<nnnn>__<name>.cypher`, statements
@@ -49,11 +51,22 @@ export async function applyMigrations(
   registry: CypherRegistry,
   dir: string,
   log: Logger,
-  database?: string,
+  database: string | undefined,
+  timeoutMs: number,
 ): Promise<number> {
   const migrations = readMigrations(dir);
   const [APPLIED, RECORD, AWAIT] = ['appliedMigrations', 'recordMigration', 'awaitIndexes'].map((n) => registry.get(`system/${n}`));
-  const session = driver.session({ database });
+  const open = driver.session({ database });
+  // Each statement is bounded by DB_TIMEOUT_MS like any other call (a hung Neo4j fails the start
+  // instead of hanging it); after a timeout the session is abandoned, not awaited.
+  let timedOut = false;
+  const session = {
+    run: (text: string, params?: Record<string, unknown>) =>
+      withDeadline(Promise.resolve(open.run(text, params)), timeoutMs, () => {
+        timedOut = true;
+        return new Unavailable('timeout', timeoutMs);
+      }),
+  };
   try {
     const applied = new Map(
       (await session.run(APPLIED)).records.map((r) => [r.get('version') as number, r.get('checksum') as string]),
@@ -73,6 +86,11 @@ export async function applyMigrations(
     await session.run(AWAIT);
     return count;
   } finally {
-    await session.close();
+    if (timedOut) void closeQuietly(open);
+    else await closeQuietly(open);
   }
+}
+
+async function closeQuietly(session: Session): Promise<void> {
+  await session.close().catch(() => undefined);
 }

@@ -104,10 +104,10 @@ export class CypherRegistry {
 
 /** The statement without comments, string literals and quoted names, for clause detection. */
 function codeOnly(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, "''")
-    .replace(/\/\/.*$/gm, ' ');
+  // One left-to-right pass, so that a quote inside a comment or a `//` inside a string is no trap.
+  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, (m) =>
+    m.startsWith('/') ? ' ' : "''",
+  );
 }
 
 function walk(dir: string): string[] {

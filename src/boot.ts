@@ -72,6 +72,8 @@ const RACING_SCHEMA_CODES = new Set([
   'Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists',
   'Neo.ClientError.Schema.ConstraintAlreadyExists',
   'Neo.ClientError.Schema.IndexAlreadyExists',
+  'Neo.ClientError.Schema.IndexWithNameAlreadyExists',
+  'Neo.ClientError.Schema.ConstraintWithNameAlreadyExists',
 ]);
 
 /**

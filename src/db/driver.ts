@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
 import { dirname } from 'node:path';
 import tls from 'node:tls';
@@ -24,6 +25,16 @@ interface ChannelLike {
 
 /** The deadline of the channels of this process (the smallest asked for, when several drivers). */
 let channelDeadlineMs = Infinity;
+const noAnswerDeadline = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` without the channel deadline: for schema migrations, whose index population may
+ * legitimately send nothing back for a long time, and which Neo4j may leave half done (an index
+ * without its constraint) when their connection is cut. Their caller watches the server instead.
+ */
+export function withoutAnswerDeadline<T>(fn: () => Promise<T>): Promise<T> {
+  return noAnswerDeadline.run(true, fn);
+}
 
 /**
  * A hung server (one that accepts connections but answers nothing, e.g. a SIGSTOPped Neo4j)
@@ -46,7 +57,7 @@ function enableChannelDeadline(ms: number): void {
   proto.write = function (this: ChannelLike, buffer: unknown) {
     const socket = this._conn;
     if (!timers.has(socket)) socket.on('data', () => disarm(socket));
-    if (!timers.get(socket)) {
+    if (!timers.get(socket) && !noAnswerDeadline.getStore()) {
       const timer = setTimeout(() => {
         timers.set(socket, null);
         socket.destroy(new Error(`Neo4j sent nothing back within ${channelDeadlineMs} ms`));

@@ -5,6 +5,7 @@ import { Driver, Session } from 'neo4j-driver';
 import type { Logger } from 'pino';
 import { CypherRegistry } from './cypherRegistry';
 import { withDeadline } from './deadline';
+import { withoutAnswerDeadline } from './driver';
 import { Unavailable } from './storeErrors';
 
 /**
@@ -55,17 +56,28 @@ export async function applyMigrations(
   timeoutMs: number,
 ): Promise<number> {
   const migrations = readMigrations(dir);
-  const [APPLIED, RECORD, AWAIT] = ['appliedMigrations', 'recordMigration', 'awaitIndexes'].map((n) => registry.get(`system/${n}`));
+  const [APPLIED, RECORD, AWAIT, PING] = ['appliedMigrations', 'recordMigration', 'awaitIndexes', 'ping'].map((n) => registry.get(`system/${n}`));
   const open = driver.session({ database });
-  // Each statement is bounded by DB_TIMEOUT_MS like any other call (a hung Neo4j fails the start
-  // instead of hanging it); after a timeout the session is abandoned, not awaited.
+  // A schema statement may run long (index population) and must not be cut: Neo4j can leave it
+  // half done (an index without its constraint), which fails every later start. So it runs without
+  // the channel deadline, and each DB_TIMEOUT_MS without an answer the server is pinged (bounded
+  // by DB_TIMEOUT_MS itself): a busy server answers and we keep waiting, a hung or gone one does
+  // not and the start fails. A hung Neo4j thus stops the start within 2 x DB_TIMEOUT_MS.
   let timedOut = false;
   const session = {
-    run: (text: string, params?: Record<string, unknown>) =>
-      withDeadline(Promise.resolve(open.run(text, params)), timeoutMs, () => {
-        timedOut = true;
-        return new Unavailable('timeout', timeoutMs);
-      }),
+    run: async (text: string, params?: Record<string, unknown>) => {
+      const work = withoutAnswerDeadline(async () => open.run(text, params));
+      for (;;) {
+        try {
+          return await withDeadline(work, timeoutMs, () => new Unavailable('timeout', timeoutMs));
+        } catch (err) {
+          if (!(err instanceof Unavailable)) throw err;
+          if (await answers(driver, database, PING, timeoutMs)) continue; // busy, not hung: keep waiting
+          timedOut = true;
+          throw err;
+        }
+      }
+    },
   };
   try {
     const applied = new Map(
@@ -93,4 +105,17 @@ export async function applyMigrations(
 
 async function closeQuietly(session: Session): Promise<void> {
   await session.close().catch(() => undefined);
+}
+
+/** Does the server answer a trivial query within `timeoutMs` (on another connection)? */
+async function answers(driver: Driver, database: string | undefined, ping: string, timeoutMs: number): Promise<boolean> {
+  const session = driver.session({ database });
+  try {
+    await withDeadline(Promise.resolve(session.run(ping)), timeoutMs, () => new Unavailable('timeout', timeoutMs));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    void closeQuietly(session);
+  }
 }

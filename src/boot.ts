@@ -11,7 +11,7 @@ import { CypherRegistry } from './db/cypherRegistry';
 import { Db } from './db/db';
 import { createDriver } from './db/driver';
 import { applyMigrations } from './db/migrate';
-import { Unavailable } from './db/storeErrors';
+import { Conflict, Unavailable } from './db/storeErrors';
 
 /** src/ under ts-jest, dist/src/ once compiled: the repository root is where cypher/ is. */
 export const REPO_ROOT = existsSync(resolve(__dirname, '..', 'cypher')) ? resolve(__dirname, '..') : resolve(__dirname, '../..');
@@ -55,11 +55,12 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
 
   try {
     await waitForDatabase(driver, log, 120_000);
-    await migrateWithRetry(() =>
+    await retryAtStart(() =>
       applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase, config.dbTimeoutMs),
     log);
     migrated = true;
-    await app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv);
+    // A cold Neo4j may take longer than DB_TIMEOUT_MS for its first statements (query planning).
+    await retryAtStart(() => app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv), log);
   } catch (err) {
     await driver.close().catch(() => undefined); // a failed boot leaves no open connections behind
     throw err;
@@ -82,15 +83,15 @@ const RACING_SCHEMA_CODES = new Set([
  * already existing. Every migration statement is idempotent (IF NOT EXISTS, MERGE), so the
  * run is simply repeated.
  */
-async function migrateWithRetry(run: () => Promise<unknown>, log: Logger, attempts = 8): Promise<void> {
+async function retryAtStart(run: () => Promise<unknown>, log: Logger, attempts = 8): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await run();
       return;
     } catch (err) {
-      const racing = (err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code))) || err instanceof Unavailable;
+      const racing = (err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code))) || err instanceof Unavailable || err instanceof Conflict;
       if (!racing || attempt >= attempts) throw err;
-      log.warn({ attempt, code: (err as Neo4jError).code ?? (err as Error).message }, 'migrations hit a transient error (another instance migrating?); retrying');
+      log.warn({ attempt, code: (err as Neo4jError).code ?? (err as Error).message }, 'start-up hit a transient error (another instance migrating? a cold database?); retrying');
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 800 * attempt));
     }
   }

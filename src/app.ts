@@ -16,7 +16,6 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const areas = buildAreas(deps);
   const router = new Router();
-  deps.db.onRevision = (envId, revision) => areas.revisions.learn(envId, revision);
   mountRoutes(router, areas.routes, areas.authenticator, (envId) => areas.revisions.known(envId));
 
   const koa = new Koa();

@@ -1,12 +1,15 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Db } from './db/db';
+import type { Revisions } from './areas/decisions/revisions';
 
 /** What the application is built from (boot.ts makes it; app.ts and the areas' wiring take it). */
 export interface AppDeps {
   config: Config;
   log: Logger;
   db: Db;
+  /** What this process knows of each environment's revision (the Db's revision listener). */
+  revisions: Revisions;
   adminKeyHash: string;
   /** True once migrations are applied; /readyz answers 503 before. */
   isMigrated: () => boolean;

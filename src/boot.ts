@@ -4,12 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { Driver, Neo4jError } from 'neo4j-driver';
 import type { Logger } from 'pino';
 import { App, createApp } from './app';
+import { Revisions } from './areas/decisions/revisions';
 import { hashSecret } from './auth/secrets';
 import type { Config } from './config';
 import { CypherRegistry } from './db/cypherRegistry';
 import { Db } from './db/db';
 import { createDriver } from './db/driver';
 import { applyMigrations } from './db/migrate';
+import { Conflict, Unavailable } from './db/storeErrors';
 
 /** src/ under ts-jest, dist/src/ once compiled: the repository root is where cypher/ is. */
 export const REPO_ROOT = existsSync(resolve(__dirname, '..', 'cypher')) ? resolve(__dirname, '..') : resolve(__dirname, '../..');
@@ -42,18 +44,23 @@ export function adminKeyOf(config: Config): { key: string; source: Service['admi
 export async function bootService(config: Config, log: Logger, neo4j: { uri: string; user: string; password: string }): Promise<Service> {
   const registry = new CypherRegistry(CYPHER_DIR);
   const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
-  const db = new Db(driver, registry, config.neo4jDatabase);
+  const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs };
+  // The ledger of revisions reads through a Db of its own (reads bump nothing, so it needs no
+  // listener); the service's Db tells the ledger each revision its writes commit.
+  const revisions = new Revisions(new Db(driver, registry, dbOptions));
+  const db = new Db(driver, registry, { ...dbOptions, revisions });
   const admin = adminKeyOf(config);
   let migrated = false;
-  const app = createApp({ config, log, db, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated });
+  const app = createApp({ config, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated });
 
   try {
     await waitForDatabase(driver, log, 120_000);
-    await migrateWithRetry(() =>
-      applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase),
+    await retryAtStart(() =>
+      applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase, config.dbTimeoutMs),
     log);
     migrated = true;
-    await app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv);
+    // A cold Neo4j may take longer than DB_TIMEOUT_MS for its first statements (query planning).
+    await retryAtStart(() => app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv), log);
   } catch (err) {
     await driver.close().catch(() => undefined); // a failed boot leaves no open connections behind
     throw err;
@@ -66,6 +73,8 @@ const RACING_SCHEMA_CODES = new Set([
   'Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists',
   'Neo.ClientError.Schema.ConstraintAlreadyExists',
   'Neo.ClientError.Schema.IndexAlreadyExists',
+  'Neo.ClientError.Schema.IndexWithNameAlreadyExists',
+  'Neo.ClientError.Schema.ConstraintWithNameAlreadyExists',
 ]);
 
 /**
@@ -74,15 +83,15 @@ const RACING_SCHEMA_CODES = new Set([
  * already existing. Every migration statement is idempotent (IF NOT EXISTS, MERGE), so the
  * run is simply repeated.
  */
-async function migrateWithRetry(run: () => Promise<unknown>, log: Logger, attempts = 8): Promise<void> {
+async function retryAtStart(run: () => Promise<unknown>, log: Logger, attempts = 8): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await run();
       return;
     } catch (err) {
-      const racing = err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code));
+      const racing = (err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code))) || err instanceof Unavailable || err instanceof Conflict;
       if (!racing || attempt >= attempts) throw err;
-      log.warn({ attempt, code: err.code }, 'migrations hit a transient error (another instance migrating?); retrying');
+      log.warn({ attempt, code: (err as Neo4jError).code ?? (err as Error).message }, 'start-up hit a transient error (another instance migrating? a cold database?); retrying');
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 800 * attempt));
     }
   }

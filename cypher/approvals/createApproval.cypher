@@ -1,3 +1,4 @@
+// @invalidates none
 MATCH (c:ElementsConfig {env: $env, id: $config})
 MATCH (t:Tenant {env: $env, key: $tenant})
 MATCH (u:User {env: $env, key: $user})

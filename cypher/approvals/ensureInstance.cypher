@@ -1,3 +1,4 @@
+// @invalidates $env
 // The instance an approval is about: found, or created in the tenant. Its tenant is returned so
 // that the caller refuses an instance of another tenant (the transaction then writes nothing).
 MATCH (t:Tenant {env: $env, key: $tenant})

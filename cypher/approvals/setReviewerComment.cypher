@@ -1,3 +1,4 @@
+// @invalidates none
 MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a.reviewer_comment = CASE WHEN $setComment THEN $comment ELSE a.reviewer_comment END,

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Moves a pending approval to $status (approved, deny, cancel), atomically: the first SET takes
 // the node's write lock, and only then is the status read, so of concurrent transitions exactly
 // one sees null and wins; the others return won = false and change nothing. An approval also

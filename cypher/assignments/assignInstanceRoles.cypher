@@ -1,3 +1,4 @@
+// @invalidates $env
 // Instance role assignments of $items (checked by the domain); MERGE keeps concurrent duplicates
 // out, and `fresh` tells whether this call created the edge.
 UNWIND range(0, size($items) - 1) AS idx

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Tenant role assignments of $items (checked by the domain).
 UNWIND range(0, size($items) - 1) AS idx
 WITH idx, $items[idx] AS a

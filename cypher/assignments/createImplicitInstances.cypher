@@ -1,3 +1,4 @@
+// @invalidates $env
 // Instances named by tuples but missing (Permit's implicit creation), in the tuple's tenant.
 UNWIND $items AS x
 MATCH (t:Tenant {env: $env, key: x.tenant})

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Tuples of $items (checked by the domain; missing instances were created just before).
 UNWIND range(0, size($items) - 1) AS idx
 WITH idx, $items[idx] AS x

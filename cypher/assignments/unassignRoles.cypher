@@ -1,3 +1,4 @@
+// @invalidates $env
 // Removes the role assignments of $items that exist: tenant roles (no instance) and instance
 // roles (in the item's tenant); answers how many.
 UNWIND $items AS a

@@ -1,3 +1,4 @@
+// @invalidates none
 CREATE (c:ElementsConfig:InEnv {env: $env, id: $id, key: $key, name: $name, elements_type: $elements_type,
                                 settings_json: $settings_json, roles_to_levels_json: $roles_to_levels_json,
                                 resources: $resources, created_at: $now, updated_at: $now})

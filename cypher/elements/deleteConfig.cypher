@@ -1,3 +1,4 @@
+// @invalidates none
 // The config's operation approvals go with it; grants made by approvals stay (they are role assignments).
 MATCH (c:ElementsConfig {env: $env, id: $id})
 CALL {

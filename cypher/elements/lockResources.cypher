@@ -1,3 +1,4 @@
+// @invalidates none
 // Takes the write lock on the governed resources (read-modify-write of their action map follows).
 MATCH (r:Resource {env: $env}) WHERE r.key IN $keys
 SET r._lock = true

@@ -1,3 +1,4 @@
+// @invalidates none
 MATCH (c:ElementsConfig {env: $env, id: $id})
 SET c.name = coalesce($name, c.name),
     c.settings_json = coalesce($settings_json, c.settings_json),

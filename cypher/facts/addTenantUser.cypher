@@ -1,3 +1,4 @@
+// @invalidates $env
 // Creates the user if missing and makes them belong to the tenant; idempotent.
 MATCH (t:Tenant {env: $env, key: $tenant})
 MERGE (u:User:InEnv {env: $env, key: $key})

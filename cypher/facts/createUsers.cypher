@@ -1,3 +1,4 @@
+// @invalidates $env
 // Users of $items; existing users are left as they are.
 UNWIND $items AS x
 MERGE (u:User:InEnv {env: $env, key: x.key})

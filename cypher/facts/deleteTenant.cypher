@@ -1,3 +1,4 @@
+// @invalidates $env
 // Removes the tenant and everything that lives in it (instances, groups, approvals, sessions).
 MATCH (t:Tenant {env: $env, key: $key})
 CALL {

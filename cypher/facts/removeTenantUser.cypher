@@ -1,3 +1,4 @@
+// @invalidates $env
 // The user leaves the tenant: the link and every role held in that tenant go.
 MATCH (u:User {env: $env, key: $key})-[m:IN_TENANT]->(t:Tenant {env: $env, key: $tenant})
 CALL {

@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (t:Tenant {env: $env, key: $key})
 SET t.name = coalesce($name, t.name),
     t.description = CASE WHEN $setDescription THEN $description ELSE t.description END,

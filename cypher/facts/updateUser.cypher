@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (u:User {env: $env, key: $key})
 SET u.email = CASE WHEN $set.email THEN $email ELSE u.email END,
     u.first_name = CASE WHEN $set.first_name THEN $first_name ELSE u.first_name END,

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Membership is the role `member` on the group instance; the user also joins the group's tenant.
 MATCH (g:Group {env: $env, key: $group})
 MATCH (u:User {env: $env, key: $user})

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Makes $a a member of $b: relation `group` on the type (subject the type), the derivation
 // (type, member, type, member, group) and the tuple a -group-> b.
 MATCH (a:Group {env: $env, key: $a})

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Creates group $key of type $type in tenant $tenant. The type (a resource with the role
 // `member`) is made if missing. Duplicate keys fail on the group_key / instance_key constraints.
 MATCH (t:Tenant {env: $env, key: $tenant})

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Groups of $items (checked by the domain): their types (a resource with the role `member`)
 // are made if missing, then the groups, in their tenants.
 CALL {

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Detaching removes memberships, tuples to and from the group and GROUPS edges: everything
 // derived through the group is revoked. Automatic relations and derivations are schema shared
 // by other groups of the type and stay.

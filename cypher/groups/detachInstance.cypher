@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (g:Group {env: $env, key: $group})-[x:GROUPS]->(i:Instance {env: $env, resource: $resource, key: $instance})
 DELETE x
 RETURN count(*) AS removed

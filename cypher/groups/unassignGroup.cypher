@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (a:Group {env: $env, key: $a})-[x:RELATED {relation: 'group'}]->(b:Group {env: $env, key: $b})
 DELETE x
 RETURN count(*) AS removed

@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (g:Group {env: $env, key: $key})
 SET g.name = CASE WHEN $setName THEN $name ELSE g.name END,
     g.description = CASE WHEN $setDescription THEN $description ELSE g.description END,

@@ -1,3 +1,4 @@
+// @invalidates none
 MATCH (e:Environment {id: $envId})
 CREATE (e)-[:HAS_KEY]->(k:ApiKey {id: $id, hash: $hash, prefix: $prefix, name: $name,
                                    env_id: e.id, project_id: e.project_id, created_at: $now})

@@ -1,3 +1,4 @@
+// @invalidates none
 // Removes the environment, its keys and everything stored in it.
 MATCH (:Project {id: $projectId})-[:HAS_ENV]->(e:Environment)
 WHERE e.id = $ref OR e.key = $ref

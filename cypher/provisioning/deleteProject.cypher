@@ -1,3 +1,4 @@
+// @invalidates none
 // Removes the project, its environments, their keys and everything stored in them.
 MATCH (p:Project)
 WHERE p.id = $ref OR p.key = $ref

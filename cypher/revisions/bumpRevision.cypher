@@ -1,3 +1,4 @@
+// @invalidates none
 // Every write to an environment bumps its revision: decisions cached under an older revision
 // are not used again.
 MATCH (e:Environment {id: $envId})

@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (t:Tenant {env: $env, key: $tenant})
 MATCH (r:Resource {env: $env, key: $resource})
 CREATE (i:Instance:InEnv {env: $env, id: $id, resource: r.key, key: $key, tenant: t.key,

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Instances of $items (checked by the domain); existing ones are left as they are.
 UNWIND $items AS x
 MATCH (t:Tenant {env: $env, key: x.tenant})

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Removes the relation, the derivations over it and the tuples that use it.
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
 CALL {

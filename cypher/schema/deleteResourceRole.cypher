@@ -1,3 +1,4 @@
+// @invalidates $env
 // Removes the role, the derivations that name it (as granted or as required role) and the
 // role assignments of it on the resource's instances.
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})

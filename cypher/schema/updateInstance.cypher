@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (i:Instance {env: $env, resource: $resource, key: $key})
 SET i.attributes_json = coalesce($attributes, i.attributes_json), i.updated_at = $now
 RETURN i.key AS key

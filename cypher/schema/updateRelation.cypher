@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
 SET rel.name = coalesce($name, rel.name),
     rel.description = CASE WHEN $setDescription THEN $description ELSE rel.description END,

@@ -1,3 +1,4 @@
+// @invalidates $env
 // Sets the given fields. When the action set changes, permissions naming a removed action are
 // dropped from the resource's roles and from tenant roles, so nothing names a missing action.
 MATCH (r:Resource {env: $env, key: $key})

@@ -1,3 +1,4 @@
+// @invalidates $env
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
 SET rr.name = coalesce($name, rr.name),
     rr.description = CASE WHEN $setDescription THEN $description ELSE rr.description END,

@@ -1,3 +1,4 @@
+// @invalidates none
 // Opens a session (only the digest of its token is stored) and drops the user's expired ones.
 CALL {
   MATCH (old:Session {env: $env, user: $user}) WHERE old.expires_at < $now

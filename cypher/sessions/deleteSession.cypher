@@ -1,3 +1,4 @@
+// @invalidates none
 MATCH (s:Session {id: $id})
 WHERE s.env = $env
 DETACH DELETE s

@@ -1,2 +1,3 @@
+// @invalidates none
 MERGE (m:Migration {version: $version})
   ON CREATE SET m.name = $name, m.checksum = $checksum, m.applied_at = $at

@@ -13,7 +13,6 @@ import { ProvisioningStore } from './provisioning/store';
 import { decisionRoutes } from './decisions/routes';
 import { DecisionService } from './decisions/service';
 import { DecisionStore } from './decisions/store';
-import { Revisions } from './decisions/revisions';
 import { factsBulkRoutes } from './facts/bulkRoutes';
 import { FactsBulkService } from './facts/bulkService';
 import { FactsBulkStore } from './facts/bulkStore';
@@ -44,7 +43,7 @@ export function buildAreas(deps: AppDeps) {
   const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId, deps.config.authCacheTtlMs);
   provisioning.onRevoke = () => authenticator.forget();
   const facts = new FactsService(new FactsStore(deps.db));
-  const revisions = new Revisions(deps.db);
+  const revisions = deps.revisions;
   revisions.start(deps.config.revisionPollMs, deps.log);
   const decisions = new DecisionService(
     new DecisionStore(deps.db, deps.config.maxDerivationDepth, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,

@@ -4,6 +4,22 @@ import { join, relative, sep } from 'node:path';
 /** A line `// #include fragments/<name>` is replaced by the text of `cypher/fragments/<name>.cypher`. */
 const INCLUDE = /^[ \t]*\/\/[ \t]*#include[ \t]+(\S+)[ \t]*$/gm;
 const FRAGMENTS = 'fragments/';
+/** First line of every writing statement: `// @invalidates $<param>` or `// @invalidates none`. */
+const HEADER = /^\/\/[ \t]*@invalidates[ \t]+(\$[A-Za-z_][A-Za-z0-9_]*|none)[ \t]*$/;
+/** A clause that changes the graph (a property named `set` or `$delete` is not one). */
+const WRITE_CLAUSE = /(?<![\w$.`])(CREATE|MERGE|SET|DELETE|REMOVE)(?![\w`:])/i;
+
+/** What the registry knows of a statement. */
+export interface StatementInfo {
+  text: string;
+  /** It changes the graph (CREATE, MERGE, SET, DELETE, REMOVE outside comments and strings). */
+  writes: boolean;
+  /**
+   * The parameter naming the environment whose decisions a write changes (`env` for a header
+   * `// @invalidates $env`), or null (`// @invalidates none`, or a read).
+   */
+  invalidates: string | null;
+}
 
 /**
  * Every Cypher statement lives in a file under cypher/, named by its path without the
@@ -14,9 +30,16 @@ const FRAGMENTS = 'fragments/';
  * with `// #include fragments/<name>` lines, so a rule shared by several statements is written
  * once. Includes are expanded at boot (nested includes too); an unknown or circular include
  * fails the boot.
+ *
+ * A statement that writes must say, on its first line, what decision state it invalidates:
+ * `// @invalidates $env` (the parameter naming the environment whose decisions it can change;
+ * any parameter of the statement) or `// @invalidates none` (sessions, login codes, logs, locks).
+ * A write transaction bumps the revision of exactly the environments so declared (src/db/db.ts).
+ * A writing file without a valid header, or a header on a statement that does not write, fails
+ * the boot naming the file.
  */
 export class CypherRegistry {
-  private readonly statements = new Map<string, string>();
+  private readonly statements = new Map<string, StatementInfo>();
   private readonly fragments = new Map<string, string>();
 
   constructor(readonly root: string) {
@@ -28,18 +51,45 @@ export class CypherRegistry {
     }
     for (const [name, text] of raw) if (name.startsWith(FRAGMENTS)) this.fragments.set(name, text);
     for (const [name, text] of raw) {
-      if (!name.startsWith(FRAGMENTS)) this.statements.set(name, this.expand(name, text, [name]));
+      if (!name.startsWith(FRAGMENTS)) this.statements.set(name, this.describe(name, text, this.expand(name, text, [name])));
     }
   }
 
   get(name: string): string {
-    const text = this.statements.get(name);
-    if (text === undefined) throw new Error(`Cypher statement "${name}" has no file ${name}.cypher under ${this.root}`);
-    return text;
+    return this.info(name).text;
+  }
+
+  info(name: string): StatementInfo {
+    const info = this.statements.get(name);
+    if (info === undefined) throw new Error(`Cypher statement "${name}" has no file ${name}.cypher under ${this.root}`);
+    return info;
   }
 
   names(): string[] {
     return [...this.statements.keys()].sort();
+  }
+
+  /** Reads the invalidation header and checks it against what the (expanded) statement does. */
+  private describe(name: string, own: string, text: string): StatementInfo {
+    const file = join(this.root, `${name}.cypher`);
+    const first = own.split('\n', 1)[0].trim();
+    const header = HEADER.exec(first);
+    const writes = WRITE_CLAUSE.test(codeOnly(text));
+    if (!writes) {
+      if (first.includes('@invalidates')) throw new Error(`Cypher file ${file} has an @invalidates header but does not write; remove the header`);
+      return { text, writes, invalidates: null };
+    }
+    if (!header) {
+      throw new Error(
+        `Cypher file ${file} writes but does not start with its invalidation header: make its first line ` +
+          '"// @invalidates $<parameter naming the environment whose decisions it changes>" or "// @invalidates none"',
+      );
+    }
+    const param = header[1] === 'none' ? null : header[1].slice(1);
+    if (param !== null && !new RegExp(`\\$${param}(?![A-Za-z0-9_])`).test(codeOnly(text))) {
+      throw new Error(`Cypher file ${file} declares "@invalidates $${param}" but has no parameter $${param}`);
+    }
+    return { text, writes, invalidates: param };
   }
 
   private expand(name: string, text: string, chain: string[]): string {
@@ -50,6 +100,14 @@ export class CypherRegistry {
       return this.expand(ref, fragment, [...chain, ref]).replace(/\n+$/, '');
     });
   }
+}
+
+/** The statement without comments, string literals and quoted names, for clause detection. */
+function codeOnly(text: string): string {
+  // One left-to-right pass, so that a quote inside a comment or a `//` inside a string is no trap.
+  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, (m) =>
+    m.startsWith('/') ? ' ' : "''",
+  );
 }
 
 function walk(dir: string): string[] {

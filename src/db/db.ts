@@ -1,33 +1,27 @@
-import neo4j, { Driver, ManagedTransaction, Neo4jError } from 'neo4j-driver';
-import { AppError, unavailable } from '../errors';
+import neo4j, { Driver, ManagedTransaction, Session } from 'neo4j-driver';
 import { CypherRegistry } from './cypherRegistry';
+import { withDeadline } from './deadline';
+import { Duplicate, storeErrorOf, Unavailable } from './storeErrors';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
 
-/** Store-level failures, mapped to public errors by the domain (see `storeErrors`). */
-export class UniqueViolation extends Error {}
-
-/** Neo4j error codes that mean "the database is not reachable right now". */
-const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
-
-export function mapDriverError(err: unknown): unknown {
-  if (err instanceof AppError) return err;
-  if (err instanceof Neo4jError) {
-    if (err.code === 'Neo.ClientError.Schema.ConstraintValidationFailed') return new UniqueViolation(err.message);
-    if (UNAVAILABLE_CODES.has(err.code) || err.code?.startsWith('Neo.TransientError')) return unavailable();
-    if (err.code === 'N/A' && /acquisition timed out|connection/i.test(err.name ?? '')) return unavailable();
-  }
-  if (err instanceof Error && /Connection acquisition timed out|ECONNREFUSED|Failed to connect/i.test(err.message)) {
-    return unavailable();
-  }
-  return err;
+/**
+ * Told, once a write transaction has committed, the revision it moved an environment to
+ * (src/areas/decisions/revisions.ts implements it). Injected into the Db at construction.
+ */
+export interface RevisionListener {
+  learn(envId: string, revision: number): void;
 }
 
 /** A statement bound to its name; created at boot so a missing file fails early. */
 export interface Statement {
   name: string;
   text: string;
+  /** It changes the graph; running it in a read transaction is a bug. */
+  writes: boolean;
+  /** The parameter naming the environment whose revision it moves (its `// @invalidates` header), or null. */
+  invalidates: string | null;
 }
 
 /** JavaScript numbers travel as floats; whole numbers at the top level (paging, depths) go as integers. */
@@ -37,37 +31,73 @@ function withIntegers(params: Params): Params {
   return out;
 }
 
-export class Tx {
-  /** Environments this transaction's statements named (`$env`); a write transaction bumps their revisions. */
-  readonly envs = new Set<string>();
+type Mode = 'read' | 'write' | 'latest';
 
-  constructor(private readonly tx: ManagedTransaction) {}
+export class Tx {
+  /** Environments named by the `@invalidates` parameter of this transaction's statements. */
+  readonly invalidated = new Set<string>();
+
+  constructor(
+    private readonly tx: ManagedTransaction,
+    private readonly mode: Mode,
+  ) {}
+
   async rows(stmt: Statement, params: Params): Promise<Row[]> {
-    if (typeof params.env === 'string') this.envs.add(params.env);
-    const res = await this.tx.run(stmt.text, withIntegers(params));
-    return res.records.map((r) => r.toObject() as Row);
+    if (stmt.writes && this.mode !== 'write') throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
+    if (stmt.invalidates !== null) {
+      const envId = params[stmt.invalidates];
+      if (typeof envId !== 'string') throw new Error(`Cypher "${stmt.name}" invalidates $${stmt.invalidates}, but got no string for it`);
+      this.invalidated.add(envId);
+    }
+    try {
+      const res = await this.tx.run(stmt.text, withIntegers(params));
+      return res.records.map((r) => r.toObject() as Row);
+    } catch (err) {
+      // A unique violation is a Duplicate at once, so a store can name it inside its transaction;
+      // other errors stay raw here so that the driver still retries the transient ones.
+      const storeErr = storeErrorOf(err);
+      throw storeErr instanceof Duplicate ? storeErr : err;
+    }
   }
   async one(stmt: Statement, params: Params): Promise<Row | undefined> {
     return (await this.rows(stmt, params))[0];
   }
 }
 
-/** The only door to Neo4j: named statements, parameters only, managed transactions. */
+export interface DbOptions {
+  database?: string;
+  /** DB_TIMEOUT_MS: every call gives up after it (client side, hung server included). */
+  timeoutMs: number;
+  /** Told the revisions committed writes move environments to. */
+  revisions?: RevisionListener;
+}
+
+/**
+ * The only door to Neo4j: named statements, parameters only, managed transactions, a deadline
+ * on every call. Failures leave as store errors (src/db/storeErrors.ts).
+ *
+ * Routing (a `neo4j://` URI to a cluster): `read` runs read transactions (a follower may serve
+ * them), `write` runs write transactions on the leader. `readLatest` is for reads that must see
+ * every commit acknowledged by any replica of the service (the revision read of read-your-revoke):
+ * it runs on the leader, which has every committed transaction. Bookmarks would not do: a replica
+ * only holds the bookmarks of its own writes, not those of the other replicas.
+ */
 export class Db {
   private readonly bumpRevision: Statement;
-  /** Told each environment revision a committed write moved to. */
-  onRevision: (envId: string, revision: number) => void = () => undefined;
+  private readonly timeoutMs: number;
 
   constructor(
     readonly driver: Driver,
     private readonly registry: CypherRegistry,
-    private readonly database?: string,
+    private readonly opts: DbOptions,
   ) {
+    this.timeoutMs = opts.timeoutMs;
     this.bumpRevision = this.statement('revisions/bumpRevision');
   }
 
   statement(name: string): Statement {
-    return { name, text: this.registry.get(name) };
+    const { text, writes, invalidates } = this.registry.info(name);
+    return { name, text, writes, invalidates };
   }
 
   /** Resolves a group of statements at once: `db.statements({create: 'tenants/createTenant'})`. */
@@ -77,47 +107,72 @@ export class Db {
     return out;
   }
 
+  /** A read transaction (routed to any cluster member). */
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.session('READ', fn);
+    return this.transaction('read', fn);
   }
 
+  /** A read that sees every committed write, whichever replica made it: runs on the leader. */
+  async readLatest<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.transaction('latest', fn);
+  }
+
+  /**
+   * A write transaction. In the same transaction, it moves the revision of every environment
+   * its statements declare (`// @invalidates $env`), and tells the revision listener once committed.
+   */
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.session('WRITE', fn);
+    return this.transaction('write', fn);
   }
 
   async readRows(stmt: Statement, params: Params): Promise<Row[]> {
     return this.read((tx) => tx.rows(stmt, params));
   }
 
+  async readLatestRows(stmt: Statement, params: Params): Promise<Row[]> {
+    return this.readLatest((tx) => tx.rows(stmt, params));
+  }
+
   async writeRows(stmt: Statement, params: Params): Promise<Row[]> {
     return this.write((tx) => tx.rows(stmt, params));
   }
 
-  private async session<T>(mode: 'READ' | 'WRITE', fn: (tx: Tx) => Promise<T>): Promise<T> {
+  private async transaction<T>(mode: Mode, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const session = this.driver.session({
-      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
-      database: this.database,
+      defaultAccessMode: mode === 'read' ? neo4j.session.READ : neo4j.session.WRITE,
+      database: this.opts.database,
     });
     let bumped: [string, number][] = [];
+    const work = async (t: ManagedTransaction) => {
+      const tx = new Tx(t, mode);
+      const out = await fn(tx);
+      // Once committed, no decision cached at an older revision of these environments is used again.
+      bumped = [];
+      for (const envId of tx.invalidated) bumped.push([envId, (await tx.one(this.bumpRevision, { envId }))?.revision as number]);
+      return out;
+    };
+    // The server also drops the transaction at the deadline, so a slow query does not linger there.
+    const config = { timeout: this.timeoutMs };
+    const run = mode === 'read' ? session.executeRead(work, config) : session.executeWrite(work, config);
+    let timedOut = false;
     try {
-      const work = async (t: ManagedTransaction) => {
-        const tx = new Tx(t);
-        const out = await fn(tx);
-        // A write to an environment moves its revision in the same transaction: once committed,
-        // no decision cached at an older revision is used again (src/areas/decisions).
-        bumped = [];
-        if (mode === 'WRITE') {
-          for (const envId of tx.envs) bumped.push([envId, (await tx.one(this.bumpRevision, { envId }))?.revision as number]);
-        }
-        return out;
-      };
-      const out = mode === 'READ' ? await session.executeRead(work) : await session.executeWrite(work);
-      for (const [envId, rev] of bumped) this.onRevision(envId, rev);
+      const out = await withDeadline(run, this.timeoutMs, () => {
+        timedOut = true;
+        return new Unavailable('timeout', this.timeoutMs);
+      });
+      for (const [envId, rev] of bumped) this.opts.revisions?.learn(envId, rev);
       return out;
     } catch (err) {
-      throw mapDriverError(err);
+      throw storeErrorOf(err, this.timeoutMs) ?? err;
     } finally {
-      await session.close().catch(() => undefined);
+      // After a timeout, closing cancels the driver's retries; the stuck connection is destroyed by
+      // the channel deadline (src/db/driver.ts), never handed out again. Not awaited then.
+      if (timedOut) void closeQuietly(session);
+      else await closeQuietly(session);
     }
   }
+}
+
+async function closeQuietly(session: Session): Promise<void> {
+  await session.close().catch(() => undefined);
 }

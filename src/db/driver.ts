@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
+import { dirname } from 'node:path';
 import tls from 'node:tls';
 import neo4j, { Driver } from 'neo4j-driver';
 
@@ -16,6 +18,63 @@ function enableNoDelay(): void {
   }
 }
 
+interface ChannelLike {
+  _conn: net.Socket;
+  write(buffer: unknown): void;
+}
+
+/** The deadline of the channels of this process (the smallest asked for, when several drivers). */
+let channelDeadlineMs = Infinity;
+const noAnswerDeadline = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` without the channel deadline: for schema migrations, whose index population may
+ * legitimately send nothing back for a long time, and which Neo4j may leave half done (an index
+ * without its constraint) when their connection is cut. Their caller watches the server instead.
+ */
+export function withoutAnswerDeadline<T>(fn: () => Promise<T>): Promise<T> {
+  return noAnswerDeadline.run(true, fn);
+}
+
+/**
+ * A hung server (one that accepts connections but answers nothing, e.g. a SIGSTOPped Neo4j)
+ * never closes the socket, so the driver would wait on it forever, and the pool would hand the
+ * stuck connection out again. Every Bolt channel therefore gets a deadline: when it has written
+ * a request (the handshake included) and no byte comes back within `ms`, its socket is destroyed
+ * with an error. The driver then fails what was waiting on it (ServiceUnavailable) and drops the
+ * connection from its pool. An idle pooled connection writes nothing and is never affected.
+ * neo4j-driver 5.28 has no option for this: its `connectionTimeout` stops at the TCP connect and
+ * its receive timeout only exists when the server sends a hint.
+ */
+function enableChannelDeadline(ms: number): void {
+  channelDeadlineMs = Math.min(channelDeadlineMs, ms);
+  const path = require.resolve('neo4j-driver-bolt-connection/lib/channel/node/node-channel', { paths: [dirname(require.resolve('neo4j-driver'))] });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const proto = (require(path) as { default: { prototype: ChannelLike & { deadlinePatched?: boolean } } }).default.prototype;
+  if (proto.deadlinePatched) return;
+  const write = proto.write;
+  const timers = new WeakMap<net.Socket, NodeJS.Timeout | null>();
+  proto.write = function (this: ChannelLike, buffer: unknown) {
+    const socket = this._conn;
+    if (!timers.has(socket)) socket.on('data', () => disarm(socket));
+    if (!timers.get(socket) && !noAnswerDeadline.getStore()) {
+      const timer = setTimeout(() => {
+        timers.set(socket, null);
+        socket.destroy(new Error(`Neo4j sent nothing back within ${channelDeadlineMs} ms`));
+      }, channelDeadlineMs);
+      timer.unref();
+      timers.set(socket, timer);
+    }
+    write.call(this, buffer);
+  };
+  const disarm = (socket: net.Socket) => {
+    const timer = timers.get(socket);
+    if (timer) clearTimeout(timer);
+    timers.set(socket, null);
+  };
+  proto.deadlinePatched = true;
+}
+
 export interface DriverOptions {
   uri: string;
   user: string;
@@ -26,10 +85,15 @@ export interface DriverOptions {
 
 export function createDriver(opts: DriverOptions): Driver {
   enableNoDelay();
+  enableChannelDeadline(opts.timeoutMs);
   return neo4j.driver(opts.uri, neo4j.auth.basic(opts.user, opts.password), {
     disableLosslessIntegers: true,
+    // TCP connect; the Bolt handshake and every answer are bounded by the channel deadline above.
     connectionTimeout: Math.min(opts.timeoutMs, 3000),
-    connectionAcquisitionTimeout: opts.timeoutMs,
+    // Above DB_TIMEOUT_MS: the Db's own deadline answers first, as a store error (the pool's
+    // acquisition timeout is an error without a code).
+    connectionAcquisitionTimeout: opts.timeoutMs + 1000,
+    // Retries of transient errors (deadlocks, a lost connection) stay within the call's deadline.
     maxTransactionRetryTime: Math.floor(opts.timeoutMs / 2),
     maxConnectionPoolSize: 100,
     logging: { level: 'error', logger: () => undefined },

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Driver } from 'neo4j-driver';
+import { Driver, Session } from 'neo4j-driver';
 import type { Logger } from 'pino';
 import { CypherRegistry } from './cypherRegistry';
+import { withDeadline } from './deadline';
+import { withoutAnswerDeadline } from './driver';
+import { Unavailable } from './storeErrors';
 
 /**
  * Migrations are immutable files `cypher/migrations/V<nnnn>__<name>.cypher`, statements
@@ -49,11 +52,33 @@ export async function applyMigrations(
   registry: CypherRegistry,
   dir: string,
   log: Logger,
-  database?: string,
+  database: string | undefined,
+  timeoutMs: number,
 ): Promise<number> {
   const migrations = readMigrations(dir);
-  const [APPLIED, RECORD, AWAIT] = ['appliedMigrations', 'recordMigration', 'awaitIndexes'].map((n) => registry.get(`system/${n}`));
-  const session = driver.session({ database });
+  const [APPLIED, RECORD, AWAIT, PING] = ['appliedMigrations', 'recordMigration', 'awaitIndexes', 'ping'].map((n) => registry.get(`system/${n}`));
+  const open = driver.session({ database });
+  // A schema statement may run long (index population) and must not be cut: Neo4j can leave it
+  // half done (an index without its constraint), which fails every later start. So it runs without
+  // the channel deadline, and each DB_TIMEOUT_MS without an answer the server is pinged (bounded
+  // by DB_TIMEOUT_MS itself): a busy server answers and we keep waiting, a hung or gone one does
+  // not and the start fails. A hung Neo4j thus stops the start within 2 x DB_TIMEOUT_MS.
+  let timedOut = false;
+  const session = {
+    run: async (text: string, params?: Record<string, unknown>) => {
+      const work = withoutAnswerDeadline(async () => open.run(text, params));
+      for (;;) {
+        try {
+          return await withDeadline(work, timeoutMs, () => new Unavailable('timeout', timeoutMs));
+        } catch (err) {
+          if (!(err instanceof Unavailable)) throw err;
+          if (await answers(driver, database, PING, timeoutMs)) continue; // busy, not hung: keep waiting
+          timedOut = true;
+          throw err;
+        }
+      }
+    },
+  };
   try {
     const applied = new Map(
       (await session.run(APPLIED)).records.map((r) => [r.get('version') as number, r.get('checksum') as string]),
@@ -73,6 +98,24 @@ export async function applyMigrations(
     await session.run(AWAIT);
     return count;
   } finally {
-    await session.close();
+    if (timedOut) void closeQuietly(open);
+    else await closeQuietly(open);
+  }
+}
+
+async function closeQuietly(session: Session): Promise<void> {
+  await session.close().catch(() => undefined);
+}
+
+/** Does the server answer a trivial query within `timeoutMs` (on another connection)? */
+async function answers(driver: Driver, database: string | undefined, ping: string, timeoutMs: number): Promise<boolean> {
+  const session = driver.session({ database });
+  try {
+    await withDeadline(Promise.resolve(session.run(ping)), timeoutMs, () => new Unavailable('timeout', timeoutMs));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    void closeQuietly(session);
   }
 }

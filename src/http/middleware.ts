@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { mapDriverError } from '../db/db';
-import { AppError, ErrorBody } from '../errors';
+import { AppError, ErrorBody, publicError } from '../errors';
 
 /** Request id on every log line: taken from `x-request-id` when sane, else new. */
 export function requestContext(log: Logger) {
@@ -24,9 +23,9 @@ export function requestContext(log: Logger) {
 
 /** Turns anything thrown into the contract's error body (CONTRACT section 1). */
 export function toAppError(err: unknown): AppError {
-  const mapped = mapDriverError(err);
-  if (mapped instanceof AppError) return mapped;
-  const e = mapped as { status?: number; type?: string; expose?: boolean; message?: string };
+  const mapped = publicError(err);
+  if (mapped) return mapped;
+  const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
   if (e?.type === 'entity.parse.failed') return new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
   if (e?.type === 'entity.too.large') return new AppError(413, 'INVALID_INPUT', 'The request body is larger than 1 MiB.');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
@@ -53,7 +52,7 @@ export function errorHandler() {
       else log?.debug({ errorId: id, code: appErr.code, msg: appErr.message }, 'request rejected');
       ctx.status = appErr.status;
       ctx.body = body;
-      if (appErr.status === 503) ctx.set('retry-after', '5');
+      if (appErr.status === 503) ctx.set('retry-after', String(appErr.retryAfterSeconds ?? 5));
     }
   };
 }

@@ -17,6 +17,9 @@ export default async function globalSetup(): Promise<void> {
     repoRoot: root,
     log: { info: () => undefined, warn: (o: unknown) => console.warn(o) } as never,
   });
+  // Every Neo4j call gives up after DB_TIMEOUT_MS (default 4 s). Test files share a busy machine,
+  // where a call may take longer without anything being wrong; only the outage test sets it low.
+  process.env.DB_TIMEOUT_MS ??= '30000';
   process.env.NEO4J_URI = neo4j.uri;
   process.env.NEO4J_USER = neo4j.user;
   process.env.NEO4J_PASSWORD = neo4j.password;

@@ -73,11 +73,19 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
 
   const proj = `p_${randomUUID().slice(0, 8)}`;
   const env = 'test';
-  const p = await call('POST', '/v2/projects', { key: proj, name: proj });
+  // A service with a low DB_TIMEOUT_MS (the outage test) may answer 503 on a cold, busy Neo4j:
+  // such a set-up call is sent again (a create that did land then answers 409, which is fine).
+  const setUp: typeof call = async (method, path, body) => {
+    for (let attempt = 1; ; attempt++) {
+      const res = await call(method, path, body);
+      if (res.status !== 503 || attempt === 10) return attempt > 1 && res.status === 409 ? { ...res, status: 200 } : res;
+    }
+  };
+  const p = await setUp('POST', '/v2/projects', { key: proj, name: proj });
   if (p.status !== 200) throw new Error(`project create failed: ${JSON.stringify(p.body)}`);
-  const e = await call('POST', `/v2/projects/${proj}/envs`, { key: env, name: env });
+  const e = await setUp('POST', `/v2/projects/${proj}/envs`, { key: env, name: env });
   if (e.status !== 200) throw new Error(`env create failed: ${JSON.stringify(e.body)}`);
-  const k = await call('POST', `/v2/api-key/${proj}/${env}`, {});
+  const k = await setUp('POST', `/v2/api-key/${proj}/${env}`, {});
   if (k.status !== 200) throw new Error(`key create failed: ${JSON.stringify(k.body)}`);
 
   return {

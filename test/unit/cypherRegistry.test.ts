@@ -33,4 +33,39 @@ describe('CypherRegistry', () => {
       'a/s.cypher': '// #include fragments/x\n',
     }))).toThrow(/cycle/);
   });
+
+  describe('write invalidation header', () => {
+    it('fails the boot naming a writing file that has no header', () => {
+      const root = tree({ 'facts/ok.cypher': 'MATCH (n {env: $env}) RETURN n\n', 'facts/write.cypher': 'MATCH (t:Tenant {env: $env}) SET t.name = $name\n' });
+      expect(() => new CypherRegistry(root)).toThrow(/facts\/write\.cypher writes but does not start with its invalidation header/);
+    });
+
+    it('fails on a header naming a parameter the statement lacks, and on a header on a read', () => {
+      expect(() => new CypherRegistry(tree({ 'a/w.cypher': '// @invalidates $envId\nCREATE (n {env: $env})\n' }))).toThrow(/a\/w\.cypher declares "@invalidates \$envId" but has no parameter \$envId/);
+      expect(() => new CypherRegistry(tree({ 'a/r.cypher': '// @invalidates $env\nMATCH (n {env: $env}) RETURN n\n' }))).toThrow(/a\/r\.cypher has an @invalidates header but does not write/);
+    });
+
+    it('reads the declared parameter, none, and sees writes only in code (not comments, strings or names)', () => {
+      const registry = new CypherRegistry(tree({
+        'a/byEnvId.cypher': "// @invalidates $envId\n// the node's lock\nMATCH (n {env: $envId}) MERGE (n)-[:X]->(:Y)\n",
+        'a/none.cypher': '// @invalidates none\nMATCH (s:Session {id: $id}) DETACH DELETE s\n',
+        'a/read.cypher': "// create nothing; SET in a comment\nMATCH (n {env: $env, note: 'SET it', kind: $set}) RETURN n.created_at AS created, {delete: true} AS m\n",
+        'a/viaFragment.cypher': '// @invalidates $env\n// #include fragments/w\nRETURN 1\n',
+        'fragments/w.cypher': 'MATCH (n {env: $env}) REMOVE n._lock\n',
+      }));
+      expect(registry.info('a/byEnvId')).toMatchObject({ writes: true, invalidates: 'envId' });
+      expect(registry.info('a/none')).toMatchObject({ writes: true, invalidates: null });
+      expect(registry.info('a/read')).toMatchObject({ writes: false, invalidates: null });
+      expect(registry.info('a/viaFragment')).toMatchObject({ writes: true, invalidates: 'env' });
+    });
+
+    it('holds for every statement of the service: each writing file declares what it invalidates', () => {
+      const registry = new CypherRegistry(join(__dirname, '../../cypher'));
+      const writes = registry.names().filter((n) => registry.info(n).writes);
+      expect(writes).toEqual(expect.arrayContaining(['facts/createTenant', 'sessions/createSession', 'revisions/bumpRevision']));
+      expect(registry.info('sessions/createSession').invalidates).toBeNull();
+      expect(registry.info('sessions/deleteSession').invalidates).toBeNull();
+      expect(registry.info('facts/createTenant').invalidates).toBe('env');
+    });
+  });
 });

@@ -5,14 +5,15 @@ import { CYPHER_DIR } from '../../src/boot';
 import { loadConfig } from '../../src/config';
 import { CypherRegistry } from '../../src/db/cypherRegistry';
 import { Db } from '../../src/db/db';
+import { Revisions } from '../../src/areas/decisions/revisions';
 import { buildOpenApi, toOpenApiPath, toOpenApiSchema } from '../../src/http/openapi';
 import type { RouteDef } from '../../src/http/routeTable';
 import { obj, str } from '../../src/http/schema';
 
 /** Every route the service serves, built without a database (the driver is never used). */
 function allRoutes(): RouteDef[] {
-  const db = new Db({} as Driver, new CypherRegistry(CYPHER_DIR));
-  return buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, adminKeyHash: 'x', isMigrated: () => true }).routes;
+  const db = new Db({} as Driver, new CypherRegistry(CYPHER_DIR), { timeoutMs: 1000 });
+  return buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true }).routes;
 }
 
 type Doc = any;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Db } from '../../db/db';
+import { Db, RevisionListener } from '../../db/db';
 
 /**
  * What this process knows of each environment's revision. Every write transaction to an
@@ -7,7 +7,7 @@ import { Db } from '../../db/db';
  * writes through other replicas arrive with the next poll, or at once when a caller sends the
  * revision token it got from its write (`consistency: {at_least}`).
  */
-export class Revisions {
+export class Revisions implements RevisionListener {
   private readonly byEnv = new Map<string, number>();
   private readonly q = this.db.statements({ read: 'revisions/readRevisions' });
   private timer?: NodeJS.Timeout;

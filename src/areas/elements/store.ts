@@ -1,5 +1,5 @@
-import { Db, UniqueViolation } from '../../db/db';
-import { duplicate, notFound } from '../../errors';
+import { Db } from '../../db/db';
+import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
@@ -73,12 +73,12 @@ export class ElementsStore {
           ? await tx.one(this.q.createConfig, { env, ...c })
           : await tx.one(this.q.updateConfig, { env, ...c });
         // Throwing rolls back the resource locks taken above (a config deleted meanwhile).
-        if (!row) throw notFound('Elements config', c.key ?? c.id);
+        if (!row) throw new NotFound('Elements config', c.key ?? c.id);
         if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, now: c.now });
         return row.config as ElementsConfigNode;
       });
     } catch (err) {
-      if (err instanceof UniqueViolation) throw duplicate('Elements config', c.key ?? c.id);
+      if (err instanceof Duplicate) throw new Duplicate('Elements config', c.key ?? c.id);
       throw err;
     }
   }

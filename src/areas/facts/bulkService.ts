@@ -47,8 +47,7 @@ export class FactsBulkService {
     const items = ops.map((t, i) => ({
       key: t.key, name: t.name, description: t.description ?? null, attributes: toJson(t.attributes ?? {}, `/body/operations/${i}/attributes`)!,
     }));
-    const created = await this.store.createTenants(scope.envId, items, now(), () =>
-      new AppError(409, 'DUPLICATE_ENTITY', 'A tenant of this batch already exists; no tenant was created.'));
+    const created = await this.store.createTenants(scope.envId, items, now());
     return { tenants_created: created };
   }
 

@@ -1,5 +1,5 @@
-import { Db, UniqueViolation } from '../../db/db';
-import { AppError } from '../../errors';
+import { Db } from '../../db/db';
+import { Duplicate, storeErrorOf } from '../../db/storeErrors';
 import type { UserFields } from './store';
 
 export type UserItem = { key: string; attributes: string } & UserFields;
@@ -33,14 +33,12 @@ export class FactsBulkStore {
     return { missing: row.missing as string[], deleted: row.deleted as number };
   }
 
-  async createTenants(env: string, items: TenantItem[], now: string, onDuplicate: () => AppError): Promise<number> {
-    try {
-      const [row] = await this.db.writeRows(this.q.createTenants, { env, items, now });
-      return row.created as number;
-    } catch (err) {
-      if (err instanceof UniqueViolation) throw onDuplicate();
-      throw err;
-    }
+  /** All or nothing: a key that exists fails the whole batch with a `Duplicate`. */
+  async createTenants(env: string, items: TenantItem[], now: string): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createTenants, { env, items, now }).catch((err: unknown) => {
+      throw storeErrorOf(err) instanceof Duplicate ? new Duplicate('A tenant of this batch (nothing was created)') : err;
+    });
+    return row.created as number;
   }
 
   /** Deletes nothing when a ref names no tenant; answers those refs. */

@@ -1,5 +1,5 @@
-import { Db, UniqueViolation } from '../../db/db';
-import { duplicate } from '../../errors';
+import { Db } from '../../db/db';
+import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
@@ -55,7 +55,7 @@ export class FactsStore {
       const [row] = await this.db.writeRows(this.q.createTenant, { env, ...t });
       return row.tenant as TenantNode;
     } catch (err) {
-      if (err instanceof UniqueViolation) throw duplicate('Tenant', t.key);
+      if (err instanceof Duplicate) throw new Duplicate('Tenant', t.key);
       throw err;
     }
   }
@@ -88,7 +88,7 @@ export class FactsStore {
       });
       return row as unknown as UserRow;
     } catch (err) {
-      if (err instanceof UniqueViolation) throw duplicate('User', u.key);
+      if (err instanceof Duplicate) throw new Duplicate('User', u.key);
       throw err;
     }
   }

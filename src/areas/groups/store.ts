@@ -1,5 +1,5 @@
-import { Db, Row, Tx, UniqueViolation } from '../../db/db';
-import { duplicate } from '../../errors';
+import { Db, Row, Tx } from '../../db/db';
+import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import type { UserNode } from '../facts/store';
 import { listOf } from '../../util/listOf';
@@ -127,7 +127,7 @@ export class GroupsStore {
     try {
       return (await tx.one(this.q.createGroup, { env, ...g })) !== undefined;
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicate('Group', g.key);
+      if (err instanceof Duplicate) throw new Duplicate('Group', g.key);
       throw err;
     }
   }
@@ -146,7 +146,7 @@ export class GroupsStore {
       const row = await tx.one(this.q.createGroups, { env, items, types: [...new Set(items.map((i) => i.type))], now });
       return (row?.created as number) ?? 0;
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicate('Group', 'of this batch');
+      if (err instanceof Duplicate) throw new Duplicate('Group', 'of this batch');
       throw err;
     }
   }
@@ -252,11 +252,4 @@ export class GroupsStore {
   async listInstances(tx: Tx, env: string, group: string, page: Page) {
     return listOf<AttachedInstance>(await tx.rows(this.q.listInstances, { env, group, skip: page.skip, limit: page.perPage }));
   }
-}
-
-/** The driver error inside a managed transaction is raw; the Db maps it only at the edge. */
-function isUniqueViolation(err: unknown): boolean {
-  if (err instanceof UniqueViolation) return true;
-  const code = (err as { code?: string } | null)?.code;
-  return code === 'Neo.ClientError.Schema.ConstraintValidationFailed';
 }

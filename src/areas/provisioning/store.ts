@@ -1,5 +1,5 @@
-import { Db, UniqueViolation } from '../../db/db';
-import { duplicate, notFound } from '../../errors';
+import { Db, Row } from '../../db/db';
+import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
@@ -61,7 +61,7 @@ export class ProvisioningStore {
       const [row] = await this.db.writeRows(this.q.createProject, p);
       return row.project as ProjectNode;
     } catch (err) {
-      if (err instanceof UniqueViolation) throw duplicate('Project', p.key);
+      if (err instanceof Duplicate) throw new Duplicate('Project', p.key);
       throw err;
     }
   }
@@ -93,10 +93,10 @@ export class ProvisioningStore {
   async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; now: string }): Promise<EnvironmentNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createEnvironment, e);
-      if (!row) throw notFound('Project', e.projectId);
+      if (!row) throw new NotFound('Project', e.projectId);
       return row.environment as EnvironmentNode;
     } catch (err) {
-      if (err instanceof UniqueViolation) throw duplicate('Environment', e.key);
+      if (err instanceof Duplicate) throw new Duplicate('Environment', e.key);
       throw err;
     }
   }
@@ -127,7 +127,7 @@ export class ProvisioningStore {
 
   async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; now: string }): Promise<ApiKeyNode> {
     const [row] = await this.db.writeRows(this.q.createApiKey, k);
-    if (!row) throw notFound('Environment', k.envId);
+    if (!row) throw new NotFound('Environment', k.envId);
     return row.key as ApiKeyNode;
   }
 

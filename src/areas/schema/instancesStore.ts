@@ -1,5 +1,5 @@
-import { Db, UniqueViolation } from '../../db/db';
-import { duplicate } from '../../errors';
+import { Db } from '../../db/db';
+import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
@@ -54,7 +54,7 @@ export class InstancesStore {
       const [row] = await this.db.writeRows(this.q.createInstance, { env, ...i });
       return row?.instance as InstanceNode | undefined;
     } catch (err) {
-      if (err instanceof UniqueViolation) throw duplicate('Resource instance', `${i.resource}:${i.key}`);
+      if (err instanceof Duplicate) throw new Duplicate('Resource instance', `${i.resource}:${i.key}`);
       throw err;
     }
   }

@@ -1,5 +1,5 @@
-import { Db, mapDriverError, Tx, UniqueViolation } from '../../db/db';
-import { AppError, duplicate } from '../../errors';
+import { Db, Tx } from '../../db/db';
+import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
@@ -60,12 +60,12 @@ export interface DerivationRefs {
 export type Derivation = Omit<DerivationNode, 'id' | 'created_at' | 'no_direct_roles_on_object'>;
 export type Patch = { name: string | null; description?: string | null; now: string };
 
-/** Runs `write` (inside a transaction), turning a unique-constraint violation into the given public error. */
-export async function unique<T>(write: () => Promise<T>, onDuplicate: () => AppError): Promise<T> {
+/** Runs `write` (inside a transaction), turning a unique-constraint violation into the given named `Duplicate`. */
+export async function unique<T>(write: () => Promise<T>, onDuplicate: () => Duplicate): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (mapDriverError(err) instanceof UniqueViolation) throw onDuplicate();
+    if (err instanceof Duplicate) throw onDuplicate();
     throw err;
   }
 }
@@ -112,7 +112,7 @@ export class SchemaStore {
 
   // Resources
   async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; attributes_json: string; now: string }) {
-    await unique(() => tx.rows(this.q.createResource, { env, ...r }), () => duplicate('Resource', r.key));
+    await unique(() => tx.rows(this.q.createResource, { env, ...r }), () => new Duplicate('Resource', r.key));
   }
   async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
     return (await tx.one(this.q.getResource, { env, ref }))?.resource as ResourceNode | undefined;
@@ -132,7 +132,7 @@ export class SchemaStore {
 
   // Resource roles
   async createResourceRole(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }) {
-    await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => duplicate(`Role of resource ${JSON.stringify(resource)}`, r.key));
+    await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => new Duplicate(`Role of resource ${JSON.stringify(resource)}`, r.key));
   }
   async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
     return (await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role as ResourceRoleNode | undefined;
@@ -154,7 +154,7 @@ export class SchemaStore {
   }
   async createDerivation(tx: Tx, env: string, d: Derivation & { no_direct_roles_on_object: boolean; id: string; now: string }): Promise<DerivationNode> {
     const row = await unique(() => tx.one(this.q.createDerivation, { env, ...d }), () =>
-      duplicate('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`));
+      new Duplicate('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`));
     return row?.derivation as DerivationNode;
   }
   async deleteDerivation(env: string, d: Derivation): Promise<boolean> {
@@ -167,7 +167,7 @@ export class SchemaStore {
 
   // Tenant roles
   async createRole(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }): Promise<RoleNode> {
-    const row = await unique(() => tx.one(this.q.createRole, { env, ...r }), () => duplicate('Role', r.key));
+    const row = await unique(() => tx.one(this.q.createRole, { env, ...r }), () => new Duplicate('Role', r.key));
     return row?.role as RoleNode;
   }
   async getRole(env: string, ref: string): Promise<RoleNode | undefined> {
@@ -197,7 +197,7 @@ export class SchemaStore {
   // Relations
   /** False when the resource or the subject resource does not exist. */
   async createRelation(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; subject_resource: string; now: string }): Promise<boolean> {
-    const rows = await unique(() => tx.rows(this.q.createRelation, { env, resource, ...r }), () => duplicate(`Relation of resource ${JSON.stringify(resource)}`, r.key));
+    const rows = await unique(() => tx.rows(this.q.createRelation, { env, resource, ...r }), () => new Duplicate(`Relation of resource ${JSON.stringify(resource)}`, r.key));
     return rows.length > 0;
   }
   async getRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode | undefined> {

@@ -1,0 +1,80 @@
+import { Neo4jError } from 'neo4j-driver';
+
+/**
+ * The store-error contract. Stores throw these (never public errors, never raw driver errors);
+ * `publicError` in src/errors.ts is the one place that turns them into the contract's answers.
+ * This file is the one place that reads Neo4j error codes (never their message text).
+ */
+export abstract class StoreError extends Error {}
+
+/** The addressed record does not exist. `entity` names it for the answer ("Tenant"). */
+export class NotFound extends StoreError {
+  constructor(readonly entity: string, readonly key?: string) {
+    super(`${entity} not found`);
+  }
+}
+
+/**
+ * A unique constraint refused the write. The Db throws it with no entity (it does not know what
+ * the statement creates); a store names it (`duplicateAs('Tenant', key)`) for the answer.
+ */
+export class Duplicate extends StoreError {
+  constructor(readonly entity?: string, readonly key?: string, options?: { cause?: unknown }) {
+    super(entity ? `${entity} ${key ?? ''} already exists` : 'unique constraint violated', options);
+  }
+}
+
+/**
+ * The write kept losing to concurrent writes on the same records (deadlock, lock wait) until its
+ * retries ran out. Nothing was applied, and the same request may simply be sent again.
+ */
+export class Conflict extends StoreError {}
+
+/** Why the database could not serve the call. */
+export type UnavailableReason = 'unreachable' | 'timeout' | 'busy';
+
+/** The database did not serve the call: unreachable, no answer within DB_TIMEOUT_MS, or overloaded. */
+export class Unavailable extends StoreError {
+  constructor(readonly reason: UnavailableReason, readonly timeoutMs?: number, options?: { cause?: unknown }) {
+    super(`database ${reason}`, options);
+  }
+}
+
+/** Codes of a database that cannot be reached or has no leader/database to serve us right now. */
+const UNREACHABLE = new Set([
+  'ServiceUnavailable',
+  'SessionExpired',
+  'Neo.TransientError.General.DatabaseUnavailable',
+  'Neo.ClientError.Cluster.NotALeader',
+  'Neo.ClientError.General.ForbiddenOnReadOnlyDatabase',
+]);
+/** The server gave up on the transaction because it ran past its time limit (ours or its own). */
+const TIMED_OUT = new Set([
+  'Neo.ClientError.Transaction.TransactionTimedOut',
+  'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
+  'Neo.TransientError.Transaction.LockClientStopped',
+]);
+
+/** The store error a driver error means, or undefined when it means a bug (a Cypher error, ...). */
+export function storeErrorOf(err: unknown, timeoutMs?: number): StoreError | undefined {
+  if (err instanceof StoreError) return err;
+  if (!(err instanceof Neo4jError)) return undefined;
+  const code = err.code ?? '';
+  if (code === 'Neo.ClientError.Schema.ConstraintValidationFailed') return new Duplicate(undefined, undefined, { cause: err });
+  if (UNREACHABLE.has(code)) return new Unavailable('unreachable', undefined, { cause: err });
+  if (TIMED_OUT.has(code)) return new Unavailable('timeout', timeoutMs, { cause: err });
+  if (code.startsWith('Neo.TransientError.Transaction.')) return new Conflict('concurrent writes conflicted', { cause: err });
+  if (code.startsWith('Neo.TransientError.')) return new Unavailable('busy', undefined, { cause: err });
+  return undefined;
+}
+
+/**
+ * For a store's `catch`: a unique violation becomes `Duplicate(entity, key)`; anything else is
+ * rethrown as it is. `await db.writeRows(...).catch(duplicateAs('Tenant', t.key))`.
+ */
+export function duplicateAs(entity: string, key: string) {
+  return (err: unknown): never => {
+    if (storeErrorOf(err) instanceof Duplicate) throw new Duplicate(entity, key, { cause: err });
+    throw err;
+  };
+}

@@ -78,7 +78,7 @@ const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 async function main() {
   const dataDir = join(root, '.neo4j', `soak-data-${neo4jPort}`);
   rmSync(dataDir, { recursive: true, force: true });
-  let neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
+  let neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined, timeoutMs: 900_000 });
   const adminKey = `soak_${randomBytes(16).toString('hex')}`;
   const service = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
     env: { ...process.env, NEO4J_URI: neo4j.uri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
@@ -114,7 +114,7 @@ async function main() {
       process.kill(pid, 'SIGKILL');
       log(`Neo4j (pid ${pid}) killed with SIGKILL`);
       await sleep(3000);
-      neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
+      neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined, timeoutMs: 900_000 });
       outage.backAt = Date.now();
       log(`Neo4j restarted on the same data (${((outage.backAt - outage.killAt) / 1000).toFixed(1)} s after the kill)`);
     })();

@@ -31,10 +31,9 @@ export class Revisions {
     if (this.timer) clearInterval(this.timer);
   }
 
-  /** The locally known revision (bounded staleness); at least `atLeast` (read from the graph when needed). */
-  async current(envId: string, atLeast = 0): Promise<number> {
-    const local = this.byEnv.get(envId);
-    if (local === undefined || local < atLeast) await this.refresh(envId);
+  /** The locally known revision (bounded staleness); read from the graph the first time. */
+  async current(envId: string): Promise<number> {
+    if (!this.byEnv.has(envId)) await this.refresh(envId);
     return this.byEnv.get(envId) ?? 0;
   }
 

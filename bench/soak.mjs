@@ -14,7 +14,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import neo4jDriver from 'neo4j-driver';
-import { pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { isPortOpen, pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -77,7 +77,8 @@ const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/s
 
 async function main() {
   const dataDir = join(root, '.neo4j', `soak-data-${neo4jPort}`);
-  rmSync(dataDir, { recursive: true, force: true });
+  // A Neo4j already started on this port and data (to keep its start out of the run) is reused.
+  if (!(await isPortOpen(neo4jPort))) rmSync(dataDir, { recursive: true, force: true });
   let neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined, timeoutMs: 900_000 });
   const adminKey = `soak_${randomBytes(16).toString('hex')}`;
   const service = spawn(process.execPath, [join(root, 'dist/src/main.js')], {

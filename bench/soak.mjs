@@ -20,6 +20,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 16);
 const reportEvery = Number(process.env.SOAK_REPORT_SECONDS ?? 30);
+/** RSS growth is measured from the first report after this much load (JIT, pools, caches filling). */
+const warmUpSeconds = Number(process.env.SOAK_WARMUP_SECONDS ?? 60);
+/** Small enough to fill during the warm-up (480 users x 300 docs), so that growth after it is not the cache filling up. */
+const decisionCacheSize = process.env.DECISION_CACHE_SIZE ?? '5000';
 const neo4jPort = Number(process.env.SOAK_NEO4J_PORT ?? 7853);
 const port = Number(process.env.SOAK_PORT ?? 18093);
 const dbTimeoutMs = Number(process.env.DB_TIMEOUT_MS ?? 4000);
@@ -83,7 +87,7 @@ async function main() {
   const adminKey = `soak_${randomBytes(16).toString('hex')}`;
   const service = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
     env: { ...process.env, NEO4J_URI: neo4j.uri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
-      DB_TIMEOUT_MS: String(dbTimeoutMs), BOOTSTRAP_PROJECT: 'soak', BOOTSTRAP_ENV: 'soak' },
+      DB_TIMEOUT_MS: String(dbTimeoutMs), DECISION_CACHE_SIZE: decisionCacheSize, BOOTSTRAP_PROJECT: 'soak', BOOTSTRAP_ENV: 'soak' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((ok) => service.on('exit', (code, signal) => ok({ code, signal })));
@@ -105,7 +109,7 @@ async function main() {
       const sorted = stats.window.sort((a, b) => a - b);
       const p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] : 0;
       const mb = rssMb(service.pid);
-      rss.push(mb);
+      rss.push({ at: Date.now() - loadStart, mb });
       log(`${(sorted.length / reportEvery).toFixed(0)} req/s, p99 ${p99} ms, errors so far ${stats.failed}, service RSS ${mb.toFixed(0)} MB`);
       stats.window = [];
     }, reportEvery * 1000);
@@ -128,20 +132,22 @@ async function main() {
     running = false;
     await Promise.all(workers);
     clearInterval(reporter);
+    const last = rssMb(service.pid);
 
     const shutdown = await sigtermUnderLoad(world, service, exited);
     const verdict = await verify(world, neo4j.uri);
     const outside = stats.errors.filter((e) => e.t < outage.killAt || e.t > outage.backAt + recoveryGraceMs);
     const inOutage = stats.errors.length - outside.length;
-    const warm = rss[0];
-    const growth = rss.length > 1 ? (rss[rss.length - 1] - warm) / warm : 0;
+    const warm = (rss.find((r) => r.at >= warmUpSeconds * 1000) ?? rss[0])?.mb;
+    const growth = warm ? (last - warm) / warm : 0;
     const lastError = stats.errors.length ? stats.errors[stats.errors.length - 1].t : 0;
     console.log('\nsummary');
     console.log(`requests ${stats.total} in ${loadSeconds.toFixed(0)} s (${(stats.total / loadSeconds).toFixed(0)}/s at concurrency ${concurrency}); ` +
       `errors ${stats.failed}: ${inOutage} in the outage window, ${outside.length} outside`);
     if (outage.killAt) console.log(`outage: Neo4j down ${((outage.backAt - outage.killAt) / 1000).toFixed(1)} s; last error ${lastError ? ((lastError - outage.backAt) / 1000).toFixed(1) : '-'} s after it was back`);
     for (const e of outside.slice(0, 5)) console.log(`  outside the window: ${e.op} -> ${e.status} ${JSON.stringify(e.body)}`);
-    console.log(`RSS after warm-up ${warm?.toFixed(0)} MB, at the end ${rss[rss.length - 1]?.toFixed(0)} MB: growth ${(growth * 100).toFixed(1)}%`);
+    console.log(`RSS after ${warmUpSeconds} s of warm-up ${warm?.toFixed(0)} MB, at the end of the load ${last.toFixed(0)} MB: growth ${(growth * 100).toFixed(1)}% ` +
+      `(decision cache ${decisionCacheSize} entries)`);
     console.log(`acknowledged writes: ${verdict.checked} checked, ${verdict.lost.length} lost; bulk writes: ${verdict.bulks} acknowledged complete, ` +
       `${verdict.unacked} unacknowledged (${verdict.unackedApplied} applied whole), ${verdict.half.length} half-applied`);
     for (const l of verdict.lost.slice(0, 5)) console.log(`  lost: ${l}`);

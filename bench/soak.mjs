@@ -285,9 +285,10 @@ async function sigtermUnderLoad(world, service, exited) {
   });
   await allSent;
   await sleep(20); // let the server read them
+  const termAt = Date.now();
   service.kill('SIGTERM');
-  const results = await Promise.all(answers);
-  const failures = results.filter((r) => !ok(r)).map((r) => `${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 60) : r.body?.error_code}`);
+  const results = await Promise.all(answers.map((a) => a.then((r) => ({ ...r, after: Date.now() - termAt }))));
+  const failures = results.filter((r) => !ok(r)).map((r) => `${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 60) : r.body?.error_code} ${(r.after / 1000).toFixed(0)} s after SIGTERM`);
   return { inFlight: n, finished: results.filter(ok).length, failures, exit: await exited };
 }
 

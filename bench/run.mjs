@@ -28,6 +28,11 @@ const memOf = (pid) => {
   return { rssMb: kb('VmRSS'), peakMb: kb('VmHWM') };
 };
 const fmt = (n, d = 1) => n.toFixed(d);
+/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
+const cpuMsOf = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 async function main() {
   console.log(`machine: ${cpus().length} cores (${cpus()[0].model}), ${fmt(totalmem() / 2 ** 30)} GiB; node ${process.version}; scale ${scale}; concurrency ${concurrency}`);
@@ -56,39 +61,50 @@ async function main() {
     console.log(`\nload: ${facts} facts (assignments + tuples) in ${fmt(load.seconds)} s = ${fmt(facts / load.seconds, 0)} facts/s; ` +
       `with ${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups: ${fmt(load.all / load.seconds, 0)} records/s`);
 
+    const neoPid = Number(readFileSync(pidFileFor(neo4jPort), 'utf8').trim());
     const cases = buildQuestions(ds, Math.round(perCase));
     const allowedPath = '/v2/allowed/bench/bench';
     const warm = Object.values(buildQuestions(ds, 200)).flat();
     await measure(warm, concurrency, ({ expect, ...q }) => api('POST', allowedPath, { ...q, consistency: 'fully_consistent' })); // warm-up (JIT, plans)
-    // Every case twice: the traversal itself (fully_consistent: the decision cache is not used),
-    // then the same questions again with the default consistency (answers from the cache).
+    // Every case four times: the traversal itself (fully_consistent: the decision cache is not
+    // used); minimize_latency, which fills the cache (misses); then from the cache at a revision
+    // read per group of questions (the default: read-your-revoke), and from the cache at the
+    // locally known revision (minimize_latency again).
     const results = {};
+    const filling = {};
+    const consistent = {};
     const cached = {};
     for (const [name, qs] of Object.entries(cases)) {
-      for (const [consistency, into] of [['fully_consistent', results], ['minimize_latency', cached]]) {
+      for (const [consistency, into] of [['fully_consistent', results], ['minimize_latency', filling], [undefined, consistent], ['minimize_latency', cached]]) {
         let allowed = 0;
         let wrong = 0;
+        const cpu0 = [cpuMsOf(service.pid), cpuMsOf(neoPid)];
         const r = await measure(qs, concurrency, async (q) => {
-          const { allow } = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource, consistency });
+          const { allow } = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) });
           if (allow) allowed++;
           if (q.expect !== undefined && allow !== q.expect) wrong++;
         });
-        into[name] = { ...r, allowed, wrong };
+        // CPU per check of each process: what one more replica, or a larger Neo4j, would take over.
+        const cpu = { service: (cpuMsOf(service.pid) - cpu0[0]) / qs.length, neo4j: (cpuMsOf(neoPid) - cpu0[1]) / qs.length };
+        into[name] = { ...r, allowed, wrong, cpu };
       }
     }
     const mixed = Object.values(cases).flat();
     const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) => mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100));
     const bulk = await measure(bulks, concurrency, (b) => api('POST', `${allowedPath}/bulk`, b.map(({ expect, ...q }) => ({ ...q, consistency: 'fully_consistent' }))));
     const mem = memOf(service.pid);
-    const neoPid = Number(readFileSync(pidFileFor(neo4jPort), 'utf8').trim());
     const neoMem = memOf(neoPid);
 
-    for (const [title, table] of [['traversal (fully_consistent, no cache)', results], ['same questions again (minimize_latency: decision cache)', cached]]) {
-      console.log(`\n${title}\ncase              | p50 ms | p99 ms | checks/s | allowed | wrong`);
+    for (const [title, table] of [['traversal (fully_consistent, no cache)', results], ['same questions again (minimize_latency: fills the decision cache)', filling],
+      ['same questions again (default consistency: decision cache at a revision read per group of questions)', consistent],
+      ['same questions again (minimize_latency: decision cache at the locally known revision)', cached]]) {
+      console.log(`\n${title}\ncase              | p50 ms | p99 ms | checks/s | allowed | wrong | CPU ms/check service, Neo4j`);
       for (const [name, r] of Object.entries(table)) {
-        console.log(`${name.padEnd(17)} | ${fmt(r.p50, 2).padStart(6)} | ${fmt(r.p99, 2).padStart(6)} | ${fmt(r.perSecond, 0).padStart(8)} | ${String(r.allowed).padStart(7)} | ${r.wrong}`);
+        console.log(`${name.padEnd(17)} | ${fmt(r.p50, 2).padStart(6)} | ${fmt(r.p99, 2).padStart(6)} | ${fmt(r.perSecond, 0).padStart(8)} | ${String(r.allowed).padStart(7)} | ${String(r.wrong).padStart(5)} | ${fmt(r.cpu.service, 3)}, ${fmt(r.cpu.neo4j, 3)}`);
       }
     }
+    const ratios = Object.keys(consistent).map((name) => `${name} ${fmt(consistent[name].perSecond / cached[name].perSecond, 2)}`);
+    console.log(`\ndefault / minimize_latency cached checks/s: ${ratios.join(', ')}`);
     console.log(`\nbulk of 100 (no cache): p50 ${fmt(bulk.p50, 2)} ms, p99 ${fmt(bulk.p99, 2)} ms per request; ${fmt(bulk.perSecond * 100, 0)} checks/s`);
     console.log(`\nservice memory: RSS ${fmt(mem.rssMb, 0)} MB, peak RSS ${fmt(mem.peakMb, 0)} MB` + `; Neo4j JVM RSS ${fmt(neoMem.rssMb, 0)} MB`);
 

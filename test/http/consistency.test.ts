@@ -1,9 +1,5 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import pino from 'pino';
-import { bootService, Service } from '../../src/boot';
-import { loadConfig } from '../../src/config';
 import { startTestService, TestService } from '../support/testService';
+import { Replica, startReplica } from './replica-support';
 
 /**
  * The decision cache never answers a stale "allow" after a revoke the caller has seen: on the
@@ -11,26 +7,16 @@ import { startTestService, TestService } from '../support/testService';
  * fully_consistent.
  */
 let a: TestService;
-let b: { service: Service; server: Server; url: string };
+let b: Replica;
 const facts = () => `/v2/facts/${a.proj}/${a.env}`;
 const assignment = { user: 'ann', role: 'owner', tenant: 'default', resource_instance: 'doc:d1' };
 const question = { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } };
 
-async function onB(path: string, body: unknown): Promise<any> {
-  const res = await fetch(b.url + path, { method: 'POST', headers: { authorization: `Bearer ${a.envKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return res.json();
-}
+const onB = async (path: string, body: unknown): Promise<any> => (await b.post(path, body, a.envKey)).body;
 
 beforeAll(async () => {
   a = await startTestService();
-  // A second replica on the same Neo4j, polling revisions rarely so that only the token can help.
-  const config = loadConfig({ ...process.env, ADMIN_API_KEY: 'replica-b-admin-key-0123456789', LOG_LEVEL: 'silent', REVISION_POLL_MS: '600000' });
-  const service = await bootService(config, pino({ level: 'silent' }), {
-    uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
-  });
-  const server = createServer(service.app.koa.callback());
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  b = { service, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  b = await startReplica();
   await a.call('POST', `/v2/schema/${a.proj}/${a.env}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
   await a.call('POST', `/v2/schema/${a.proj}/${a.env}/resources/doc/roles`, { key: 'owner', name: 'Owner', permissions: ['read'] });
   await a.call('POST', `${facts()}/resource_instances`, { key: 'd1', tenant: 'default', resource: 'doc' });
@@ -38,11 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await a?.close();
-  if (b) {
-    await new Promise<void>((ok) => b.server.close(() => ok()));
-    b.service.app.areas.revisions.stop();
-    await b.service.driver.close();
-  }
+  await b?.close();
 });
 
 const allowedPath = () => `/v2/allowed/${a.proj}/${a.env}`;

@@ -3,7 +3,12 @@ import { LruCache } from '../../util/lruCache';
 import { Revisions } from './revisions';
 import { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } from './store';
 
-/** `minimize_latency` (default) may answer from the cache; `fully_consistent` never does; `{at_least}` takes a revision token from a write's `X-Authz-Revision`. */
+/**
+ * Without `consistency` (and with `fully_consistent` or `{at_least}`) an answer includes every
+ * write acknowledged by any replica before the question arrived (read-your-revoke, CONTRACT
+ * section 9). `minimize_latency`, only when asked for, may answer from a state up to
+ * REVISION_POLL_MS old. `fully_consistent` never uses the cache.
+ */
 export type Consistency = 'minimize_latency' | 'fully_consistent' | { at_least: string };
 
 export interface CheckQuery {
@@ -124,15 +129,15 @@ export class DecisionService {
   }
 
   /**
-   * Answers from the cache where the entry was computed at the environment's current revision;
-   * asks the graph for the rest (one query). The revision is read before the query, so a write
-   * committed meanwhile bumps it past the entry: a revoke the caller has seen is never answered
-   * from an older entry.
+   * Answers from the cache where the entry was computed at the environment's revision; asks the
+   * graph for the rest (one query). Unless the caller opted into `minimize_latency`, that
+   * revision comes from a read started after the question arrived (shared by the questions
+   * waiting with it), so a revoke acknowledged by any replica has already moved it past every
+   * older entry.
    */
-  private async decide(env: string, checks: NormalizedCheck[], consistency: Consistency = 'minimize_latency'): Promise<boolean[]> {
+  private async decide(env: string, checks: NormalizedCheck[], consistency?: Consistency): Promise<boolean[]> {
     if (consistency === 'fully_consistent' || !this.cache) return this.store.allowed(env, checks);
-    const atLeast = typeof consistency === 'object' ? Number(consistency.at_least) || 0 : 0;
-    const rev = await this.revisions!.current(env, atLeast);
+    const rev = consistency === 'minimize_latency' ? await this.revisions!.current(env) : await this.revisions!.latest(env);
     const keys = checks.map((c) => JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]));
     const out: (boolean | undefined)[] = keys.map((k) => {
       const hit = this.cache!.get(k);

@@ -1,0 +1,38 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { bootService, Service } from '../../src/boot';
+import { loadConfig } from '../../src/config';
+
+/** A second service instance on the run's Neo4j, as another replica behind a load balancer. */
+export interface Replica {
+  service: Service;
+  url: string;
+  /** POST with a key; answers status and parsed body. */
+  post(path: string, body: unknown, key: string): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** Its revision poll is slow (10 min) so that only the read-your-revoke rule can make it see another replica's writes. */
+export async function startReplica(): Promise<Replica> {
+  const config = loadConfig({ ...process.env, ADMIN_API_KEY: 'replica-b-admin-key-0123456789', LOG_LEVEL: 'silent', REVISION_POLL_MS: '600000' });
+  const service = await bootService(config, pino({ level: 'silent' }), {
+    uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
+  });
+  const server: Server = createServer(service.app.koa.callback());
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    service,
+    url,
+    async post(path, body, key) {
+      const res = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() };
+    },
+    async close() {
+      await new Promise<void>((ok) => server.close(() => ok()));
+      service.app.areas.revisions.stop();
+      await service.driver.close();
+    },
+  };
+}

@@ -63,10 +63,10 @@ export class Revisions implements RevisionListener {
     return read;
   }
 
-  // The dbcore area adds a read that sees the latest commit on a cluster (leader or bookmark);
-  // on one Neo4j every read does.
+  // Sent to the leader (db.readLatestRows): on a cluster a follower may not have applied the
+  // latest commit of another replica yet, and the point of this read is to see it.
   private async readOne(envId: string): Promise<number> {
-    const [row] = await this.db.readRows(this.q.readOne, { envId });
+    const [row] = await this.db.readLatestRows(this.q.readOne, { envId });
     const rev = (row?.revision as number | undefined) ?? 0;
     this.learn(envId, rev);
     return rev;

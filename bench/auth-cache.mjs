@@ -41,6 +41,7 @@ async function startService(arm, port, neo4jUri, adminKey) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((ok, fail) => {
+    if (process.env.BENCH_VERBOSE) proc.stdout.pipe(process.stderr);
     proc.stdout.on('data', (c) => String(c).includes('is ready at') && ok());
     proc.on('exit', (code) => fail(new Error(`service ${arm.name} exited (${code})`)));
   });
@@ -49,30 +50,38 @@ async function startService(arm, port, neo4jUri, adminKey) {
 
 async function main() {
   console.log(`machine: ${cpus().length} cores; concurrency ${concurrency}; ${rounds} rounds of ${perRound} checks per arm`);
-  const dataDir = join(root, '.neo4j', 'bench-auth-data');
-  rmSync(dataDir, { recursive: true, force: true });
-  const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
+  // BENCH_NEO4J_URI: an already running Neo4j (saves the start on a busy box); else a fresh one.
+  let neo4j = { uri: process.env.BENCH_NEO4J_URI, stop: async () => undefined };
+  if (!neo4j.uri) {
+    const dataDir = join(root, '.neo4j', 'bench-auth-data');
+    rmSync(dataDir, { recursive: true, force: true });
+    neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
+  }
   const adminKey = `bench_${randomBytes(16).toString('hex')}`;
   const procs = [];
   try {
     for (const [i, arm] of arms.entries()) procs.push(await startService(arm, firstPort + i, neo4j.uri, adminKey));
     const admin = client(`http://127.0.0.1:${firstPort}`, adminKey, concurrency);
-    const { secret } = await admin('POST', '/v2/api-key/bench/bench', { name: 'bench' });
-    const schema = '/v2/schema/bench/bench';
-    const facts = '/v2/facts/bench/bench';
+    // Each run in its own environment, so that a reused Neo4j starts clean.
+    const run = `run_${randomBytes(4).toString('hex')}`;
+    await admin('POST', '/v2/projects/bench/envs', { key: run, name: run });
+    const { secret } = await admin('POST', `/v2/api-key/bench/${run}`, { name: 'bench' });
+    const schema = `/v2/schema/bench/${run}`;
+    const facts = `/v2/facts/bench/${run}`;
     await admin('POST', `${schema}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
     await admin('POST', `${schema}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
     const users = Array.from({ length: 200 }, (_, i) => `u${i}`);
     await admin('POST', `${facts}/users/bulk`, { operations: users.map((key) => ({ key })) });
+    await admin('POST', `${facts}/resource_instances/bulk`, { operations: Array.from({ length: 100 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })) });
     await admin('POST', `${facts}/role_assignments/bulk`, users.map((user, i) => ({ user, role: 'reader', tenant: 'default', resource_instance: `doc:d${i % 50}` })));
     // Half allowed, half denied; every arm sees the same questions in the same order.
     const questions = Array.from({ length: perRound }, (_, i) => ({ user: users[i % users.length], action: 'read', resource: { type: 'doc', key: `d${i % 100}` } }));
     const apis = arms.map((_, i) => client(`http://127.0.0.1:${firstPort + i}`, secret, concurrency));
-    for (const api of apis) await measure(questions.slice(0, 300), concurrency, (q) => api('POST', '/v2/allowed/bench/bench', q)); // warm-up
+    for (const api of apis) await measure(questions.slice(0, 300), concurrency, (q) => api('POST', `/v2/allowed/bench/${run}`, q)); // warm-up
     const totals = arms.map(() => ({ count: 0, seconds: 0 }));
     for (let r = 0; r < rounds; r++) {
       for (const [i, api] of apis.entries()) {
-        const m = await measure(questions, concurrency, (q) => api('POST', '/v2/allowed/bench/bench', q));
+        const m = await measure(questions, concurrency, (q) => api('POST', `/v2/allowed/bench/${run}`, q));
         totals[i].count += m.count;
         totals[i].seconds += m.seconds;
         console.log(`round ${r + 1} ${arms[i].name.padEnd(10)} ${m.perSecond.toFixed(0).padStart(6)} checks/s  p50 ${m.p50.toFixed(2)} ms  p99 ${m.p99.toFixed(2)} ms`);

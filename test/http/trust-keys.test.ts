@@ -26,7 +26,7 @@ beforeAll(async () => {
   await t.ok('POST', `${facts()}/role_assignments`, { user: 'ann', role: 'reader', tenant: 'default', resource_instance: 'doc:d1' });
   readKey = (await t.ok('POST', keys(), { name: 'checker', access_level: 'read' })).secret;
   writeKey = (await t.ok('POST', keys(), { name: 'loader' })).secret;
-});
+}, 180_000);
 afterAll(async () => t?.close());
 
 describe('creating keys', () => {

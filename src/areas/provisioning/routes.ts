@@ -39,7 +39,8 @@ export function provisioningRoutes(svc: ProvisioningService, orgId: string): Rou
     {
       method: 'GET', path: '/v2/projects/:proj_id/envs/:env_id', auth: 'env', tag, summary: 'Get an environment',
       schemas: { params: s.projEnvParams, response: s.environment },
-      handler: (r) => svc.getEnvironment(r.scope.projectId, r.scope.envId),
+      // Keys, not ids: a reference is a key first (CONTRACT section 8), and the scope's keys name exactly its records.
+      handler: (r) => svc.getEnvironment(r.scope.projectKey, r.scope.envKey),
     },
     {
       method: 'DELETE', path: '/v2/projects/:proj_id/envs/:env_id', auth: 'admin', tag, summary: 'Delete an environment and everything in it',

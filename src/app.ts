@@ -19,7 +19,8 @@ export function createApp(deps: AppDeps): App {
   mountRoutes(router, areas.routes, areas.authenticator, (envId) => areas.revisions.known(envId));
 
   const koa = new Koa();
-  koa.proxy = true;
+  // X-Forwarded-* are client-controlled unless a proxy in front overwrites them (TRUST_PROXY).
+  koa.proxy = deps.config.trustProxy;
   koa.silent = true;
   koa.use(requestContext(deps.log));
   koa.use(errorHandler());

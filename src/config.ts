@@ -24,7 +24,8 @@ export interface Config {
   maxDerivationDepth: number;
   sessionTtlSeconds: number;
   cookieSecure: boolean;
-  authCacheTtlMs: number;
+  /** Behind a reverse proxy: X-Forwarded-Proto/-Host/-For give ctx.protocol, ctx.origin and ctx.ip. */
+  trustProxy: boolean;
   decisionCacheSize: number;
   revisionPollMs: number;
   decisionQueriesInFlight: number;
@@ -59,7 +60,7 @@ export const SETTINGS: Setting[] = [
   { env: 'MAX_DERIVATION_DEPTH', key: 'maxDerivationDepth', type: 'integer', default: 25, min: 1, max: 100 },
   { env: 'SESSION_TTL_SECONDS', key: 'sessionTtlSeconds', type: 'integer', default: 86400, min: 60, max: 31536000 },
   { env: 'COOKIE_SECURE', key: 'cookieSecure', type: 'boolean', default: false },
-  { env: 'AUTH_CACHE_TTL_MS', key: 'authCacheTtlMs', type: 'integer', default: 5000, min: 0, max: 600000 },
+  { env: 'TRUST_PROXY', key: 'trustProxy', type: 'boolean', default: false },
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },

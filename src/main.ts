@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { bootService, REPO_ROOT } from './boot';
 import { ConfigError, loadConfig } from './config';
+import { MigrationChecksumError } from './db/migrate';
 import { resolveNeo4j } from './db/resolveNeo4j';
 import { createLogger } from './logger';
 
@@ -73,5 +74,6 @@ async function main(): Promise<void> {
 
 main().catch((err) => {
   process.stderr.write(`graph-authz failed to start: ${(err as Error).message}\n`);
-  process.exit(1);
+  // A changed migration file is a configuration fault, like a bad setting (exit 2), not a crash.
+  process.exit(err instanceof MigrationChecksumError ? err.exitCode : 1);
 });

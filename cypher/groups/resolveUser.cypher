@@ -1,6 +1,6 @@
-// A user by key, else by id.
+// A user by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:User {env: $env, key: $ref})
 OPTIONAL MATCH (byId:User {id: $ref}) WHERE byId.env = $env
-WITH coalesce(byKey, byId) AS u
-WHERE u IS NOT NULL
+// #include fragments/keyElseId
+WITH referenced AS u WHERE u IS NOT NULL
 RETURN u.key AS key

@@ -1,7 +1,9 @@
 // @invalidates none
 // Removes the environment, its keys and everything stored in it.
-MATCH (:Project {id: $projectId})-[:HAS_ENV]->(e:Environment)
-WHERE e.id = $ref OR e.key = $ref
+OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byKey:Environment {key: $ref})
+OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byId:Environment {id: $ref})
+// #include fragments/keyElseId
+WITH referenced AS e WHERE e IS NOT NULL
 CALL {
   WITH e
   MATCH (n:InEnv {env: e.id})

@@ -1,7 +1,9 @@
 // @invalidates none
 // Removes the project, its environments, their keys and everything stored in them.
-MATCH (p:Project)
-WHERE p.id = $ref OR p.key = $ref
+OPTIONAL MATCH (byKey:Project {key: $ref})
+OPTIONAL MATCH (byId:Project {id: $ref})
+// #include fragments/keyElseId
+WITH referenced AS p WHERE p IS NOT NULL
 OPTIONAL MATCH (p)-[:HAS_ENV]->(e:Environment)
 WITH p, collect(e) AS envs, [e IN collect(e) | e.id] AS envIds
 CALL {

@@ -1,3 +1,5 @@
-MATCH (p:Project)
-WHERE p.id = $ref OR p.key = $ref
+OPTIONAL MATCH (byKey:Project {key: $ref})
+OPTIONAL MATCH (byId:Project {id: $ref})
+// #include fragments/keyElseId
+WITH referenced AS p WHERE p IS NOT NULL
 RETURN p {.*} AS project

@@ -1,7 +1,13 @@
 // One round trip for authentication and scope: the key (by digest) and the path's project/env.
 OPTIONAL MATCH (k:ApiKey {hash: $hash})
-OPTIONAL MATCH (p:Project) WHERE p.id = $proj OR p.key = $proj
-OPTIONAL MATCH (p)-[:HAS_ENV]->(e:Environment) WHERE e.id = $env OR e.key = $env
-RETURN k {.id, .hash, .env_id, .project_id} AS key,
+OPTIONAL MATCH (byKey:Project {key: $proj})
+OPTIONAL MATCH (byId:Project {id: $proj})
+// #include fragments/keyElseId
+WITH k, referenced AS p
+OPTIONAL MATCH (p)-[:HAS_ENV]->(byKey:Environment {key: $env})
+OPTIONAL MATCH (p)-[:HAS_ENV]->(byId:Environment {id: $env})
+// #include fragments/keyElseId
+WITH k, p, referenced AS e
+RETURN k {.id, .hash, .access_level, .env_id, .project_id} AS key,
        p {.id, .key, .org_id} AS project,
        e {.id, .key} AS environment

@@ -1,10 +1,8 @@
-// A resource with its roles (and their derivations) and relations; by key or id.
-CALL {
-  MATCH (r:Resource {env: $env, key: $ref}) RETURN r
-  UNION
-  MATCH (r:Resource {id: $ref}) WHERE r.env = $env RETURN r
-}
-WITH r LIMIT 1
+// A resource with its roles (and their derivations) and relations; by the reference rule (key, else id).
+OPTIONAL MATCH (byKey:Resource {env: $env, key: $ref})
+OPTIONAL MATCH (byId:Resource {id: $ref}) WHERE byId.env = $env
+// #include fragments/keyElseId
+WITH referenced AS r WHERE r IS NOT NULL
 RETURN r {.*,
   roles: COLLECT {
     MATCH (rr:ResourceRole {env: $env, resource: r.key})

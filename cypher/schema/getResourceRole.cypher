@@ -1,9 +1,8 @@
-CALL {
-  MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $ref}) RETURN rr
-  UNION
-  MATCH (rr:ResourceRole {env: $env, resource: $resource}) WHERE rr.id = $ref RETURN rr
-}
-WITH rr LIMIT 1
+// A role of a resource by the reference rule (key, else id).
+OPTIONAL MATCH (byKey:ResourceRole {env: $env, resource: $resource, key: $ref})
+OPTIONAL MATCH (byId:ResourceRole {env: $env, resource: $resource}) WHERE byId.id = $ref
+// #include fragments/keyElseId
+WITH referenced AS rr WHERE rr IS NOT NULL
 OPTIONAL MATCH (r:Resource {env: $env, key: rr.resource})
 RETURN rr {.*, resource_id: r.id, derivations: COLLECT {
   MATCH (d:Derivation {env: $env, resource: rr.resource, role: rr.key}) RETURN d {.*} ORDER BY d.on_resource, d.from_role, d.relation

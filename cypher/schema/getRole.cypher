@@ -1,7 +1,6 @@
-CALL {
-  MATCH (t:Role {env: $env, key: $ref}) RETURN t
-  UNION
-  MATCH (t:Role {env: $env}) WHERE t.id = $ref RETURN t
-}
+// A tenant role by the reference rule (key, else id).
+OPTIONAL MATCH (byKey:Role {env: $env, key: $ref})
+OPTIONAL MATCH (byId:Role {env: $env}) WHERE byId.id = $ref
+// #include fragments/keyElseId
+WITH referenced AS t WHERE t IS NOT NULL
 RETURN t {.*} AS role
-LIMIT 1

@@ -1,5 +1,11 @@
-// The project/environment of a path, by id or key.
-MATCH (p:Project)-[:HAS_ENV]->(e:Environment)
-WHERE (p.id = $proj OR p.key = $proj) AND (e.id = $env OR e.key = $env)
+// The project/environment of a path, each by the reference rule (key, else id).
+OPTIONAL MATCH (byKey:Project {key: $proj})
+OPTIONAL MATCH (byId:Project {id: $proj})
+// #include fragments/keyElseId
+WITH referenced AS p
+OPTIONAL MATCH (p)-[:HAS_ENV]->(byKey:Environment {key: $env})
+OPTIONAL MATCH (p)-[:HAS_ENV]->(byId:Environment {id: $env})
+// #include fragments/keyElseId
+WITH p, referenced AS e
+WHERE e IS NOT NULL
 RETURN p {.id, .key, .org_id} AS project, e {.id, .key} AS environment
-LIMIT 1

@@ -2,11 +2,10 @@ import type { Context } from 'koa';
 import { ProvisioningStore, ScopeRow } from '../areas/provisioning/store';
 import { forbidden, notFound, unauthorized } from '../errors';
 import type { Authenticator, Req, RouteDef } from '../http/routeTable';
-import { LruCache } from '../util/lruCache';
 import { digestsEqual, hashSecret } from './secrets';
-import type { Principal, Scope } from './types';
+import type { AccessLevel, Principal, Scope } from './types';
 
-/** Resolves elements sessions (cookie or element bearer token); provided by the approvals area. */
+/** Resolves elements sessions (cookie or element bearer token); provided by the sessions area. */
 export interface SessionResolver {
   resolve(ctx: Context, params: Record<string, string>): Promise<Pick<Req, 'scope' | 'session'>>;
 }
@@ -16,39 +15,28 @@ export function bearerOf(ctx: Context): string | undefined {
   return m?.[1];
 }
 
+/** The level a route needs from an environment key: whatever changes nothing (GET, questions) needs `read`. */
+export function levelNeeded(route: RouteDef): AccessLevel {
+  return route.method === 'GET' || route.readOnly ? 'read' : 'write';
+}
+
 /**
- * Bearer authentication (CONTRACT section 2): the admin key, compared in constant time
+ * Bearer authentication (CONTRACT sections 2 and 8): the admin key, compared in constant time
  * through digests, or an environment key looked up by its SHA-256 digest.
+ *
+ * The key is looked up in the graph on every request, never cached: a revocation or rotation
+ * made through any replica refuses the old secret on the next request everywhere. The lookup
+ * shares its round trip with the path's project/environment; bench/auth-cache.mjs measured
+ * what a cache would save (docs/benchmarks.md).
  */
 export class BearerAuthenticator implements Authenticator {
   sessions?: SessionResolver;
-  /**
-   * Key and scope lookups, kept for AUTH_CACHE_TTL_MS. A revocation or deletion in this process
-   * clears it at once (`forget`); other replicas see it within the TTL.
-   */
-  private readonly cache: LruCache<ScopeRow | undefined>;
 
   constructor(
     private readonly store: ProvisioningStore,
     private readonly adminKeyHash: string,
     private readonly orgId: string,
-    cacheTtlMs = 0,
-  ) {
-    this.cache = new LruCache(cacheTtlMs > 0 ? 10_000 : 0, cacheTtlMs);
-  }
-
-  forget(): void {
-    this.cache.clear();
-  }
-
-  private async cached(key: string, load: () => Promise<ScopeRow | undefined>): Promise<ScopeRow | undefined> {
-    const hit = this.cache.get(key);
-    if (hit) return hit;
-    const row = await load();
-    // Only complete answers are kept: a missing project or environment may be created any moment.
-    if (row?.project && row.environment) this.cache.set(key, row);
-    return row;
-  }
+  ) {}
 
   async authenticate(ctx: Context, route: RouteDef, params: Record<string, string>): Promise<Partial<Req>> {
     if (route.auth === 'public') return {};
@@ -62,21 +50,21 @@ export class BearerAuthenticator implements Authenticator {
     const isAdmin = digestsEqual(hash, this.adminKeyHash);
 
     if (route.auth === 'env') {
-      const row = (await this.cached(JSON.stringify([hash, params.proj_id, params.env_id]), () =>
-        this.store.resolveScope(hash, params.proj_id, params.env_id),
-      ))!;
-      return this.envScope(isAdmin, row, params);
+      const row = await this.store.resolveScope(hash, params.proj_id, params.env_id);
+      return this.envScope(route, isAdmin, row, params);
     }
     if (isAdmin) {
       if (route.auth === 'admin' || route.auth === 'key') return { principal: { kind: 'admin' } };
     }
-    const row = await this.cached(hash, () => this.store.scopeOfKey(hash));
+    const row = await this.store.scopeOfKey(hash);
     if (!row?.key || !row.project || !row.environment) throw unauthorized('The API key is unknown or revoked.');
     if (route.auth === 'admin') throw forbidden('This call needs the admin key; an environment key may not do it.');
-    return { principal: this.principalOf(row), scope: this.scopeOf(row) };
+    const principal = this.principalOf(row);
+    this.checkLevel(route, principal);
+    return { principal, scope: this.scopeOf(row) };
   }
 
-  private envScope(isAdmin: boolean, row: ScopeRow, params: Record<string, string>): Partial<Req> {
+  private envScope(route: RouteDef, isAdmin: boolean, row: ScopeRow, params: Record<string, string>): Partial<Req> {
     if (!isAdmin && !row.key) throw unauthorized('The API key is unknown or revoked.');
     if (!row.project || !row.environment) {
       if (isAdmin) throw notFound('Project/environment', `${params.proj_id}/${params.env_id}`);
@@ -86,11 +74,26 @@ export class BearerAuthenticator implements Authenticator {
       throw forbidden('The API key belongs to another environment; use a key of this project and environment.');
     }
     const principal: Principal = isAdmin ? { kind: 'admin' } : this.principalOf(row);
+    this.checkLevel(route, principal);
     return { principal, scope: this.scopeOf(row) };
   }
 
+  /** CONTRACT section 8: admin-only routes refuse every environment key; a `read` key only asks and reads. */
+  private checkLevel(route: RouteDef, principal: Principal): void {
+    if (principal.kind === 'admin') return;
+    if (route.adminOnly) {
+      throw forbidden('This call needs the admin key: environment keys may not manage keys or read the admin graph and audit log.');
+    }
+    if (principal.accessLevel === 'read' && levelNeeded(route) === 'write') {
+      throw forbidden(
+        `The API key has access level "read" (permission questions and reads of the schema and facts); ${route.method} ${ctxPath(route)} needs a key with access level "write".`,
+      );
+    }
+  }
+
   private principalOf(row: ScopeRow): Principal {
-    return { kind: 'env', keyId: row.key!.id, projectId: row.key!.project_id, envId: row.key!.env_id };
+    const k = row.key!;
+    return { kind: 'env', keyId: k.id, projectId: k.project_id, envId: k.env_id, accessLevel: k.access_level === 'read' ? 'read' : 'write' };
   }
 
   private scopeOf(row: ScopeRow): Scope {
@@ -103,3 +106,5 @@ export class BearerAuthenticator implements Authenticator {
     };
   }
 }
+
+const ctxPath = (route: RouteDef) => (Array.isArray(route.path) ? route.path[0] : route.path);

@@ -1,5 +1,13 @@
+/**
+ * What an environment key may do (CONTRACT section 8): `read` asks permission questions and reads
+ * the schema and facts; `write` also changes them. Key management, the admin graph and the audit
+ * log need the admin key whatever the level.
+ */
+export type AccessLevel = 'read' | 'write';
+export const ACCESS_LEVELS: AccessLevel[] = ['write', 'read'];
+
 /** Who is calling: the deployment's admin key, or an environment key. */
-export type Principal = { kind: 'admin' } | { kind: 'env'; keyId: string; projectId: string; envId: string };
+export type Principal = { kind: 'admin' } | { kind: 'env'; keyId: string; projectId: string; envId: string; accessLevel: AccessLevel };
 
 /** The project and environment a request works in, resolved from the path or the key. */
 export interface Scope {

@@ -17,6 +17,7 @@ import { Unavailable } from './storeErrors';
 export interface Migration {
   version: number;
   name: string;
+  file: string;
   checksum: string;
   statements: string[];
 }
@@ -31,10 +32,27 @@ export function readMigrations(dir: string): Migration[] {
       return {
         version: Number(m[1]),
         name: m[2],
+        file,
         checksum: createHash('sha256').update(text).digest('hex'),
         statements: splitStatements(text),
       };
     });
+}
+
+/**
+ * A migration file changed after it was applied: the database was built from other statements
+ * than the file now says. The start stops (exit code 2) before anything is applied; restore the
+ * file, or add the change as a new migration.
+ */
+export class MigrationChecksumError extends Error {
+  readonly exitCode = 2;
+  constructor(readonly files: string[]) {
+    super(
+      `Migration file${files.length > 1 ? 's' : ''} ${files.map((f) => `cypher/migrations/${f}`).join(', ')} changed after ` +
+        'being applied (checksum differs from the one recorded in the database). Nothing was applied. ' +
+        'Restore the file as it was, and put the change in a new migration file.',
+    );
+  }
 }
 
 export function splitStatements(text: string): string[] {
@@ -83,13 +101,11 @@ export async function applyMigrations(
     const applied = new Map(
       (await session.run(APPLIED)).records.map((r) => [r.get('version') as number, r.get('checksum') as string]),
     );
+    const changed = migrations.filter((m) => applied.has(m.version) && applied.get(m.version) !== m.checksum);
+    if (changed.length) throw new MigrationChecksumError(changed.map((m) => m.file));
     let count = 0;
     for (const m of migrations) {
-      const seen = applied.get(m.version);
-      if (seen !== undefined) {
-        if (seen !== m.checksum) log.warn({ version: m.version }, 'migration file changed after it was applied');
-        continue;
-      }
+      if (applied.has(m.version)) continue;
       for (const stmt of m.statements) await session.run(stmt);
       await session.run(RECORD, { version: m.version, name: m.name, checksum: m.checksum, at: new Date().toISOString() });
       log.info({ version: m.version, name: m.name }, 'migration applied');

@@ -45,8 +45,13 @@ export interface RouteDef {
   schemas: RouteSchemas;
   /** Status of a success; defaults to 200, and 204 answers with no body. */
   status?: number;
-  /** A POST that changes nothing (permission questions): it does not bump the revision. */
+  /**
+   * A POST that changes nothing (permission questions): it does not bump the revision, and a
+   * `read` environment key may call it, as it may every GET (src/auth/authenticator.ts).
+   */
   readOnly?: boolean;
+  /** Only the admin key may call it (key management, the admin graph): environment keys answer 403. */
+  adminOnly?: boolean;
   handler: (req: Req) => Promise<unknown>;
 }
 

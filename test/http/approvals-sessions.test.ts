@@ -15,15 +15,16 @@ describe('login step', () => {
     const res = await loginAs({ userId: 'alice', tenant: 'acme' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      redirect_url: expect.stringContaining('/v2/auth/login_by_token?token='), token: expect.stringMatching(/^els_/),
+      redirect_url: expect.stringContaining('/v2/auth/login_by_token?code='), token: expect.stringMatching(/^els_/),
       element_bearer_token: res.body.token, content: { url: res.body.redirect_url },
     });
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(new RegExp(`^authz_session=${res.body.token}; Path=/v2; Max-Age=86400; HttpOnly; SameSite=Lax$`));
-    // The redirect sets the same cookie; the bearer form of the token works too.
+    // The redirect (a one-time code, never the token) sets a session cookie; the bearer form of the token works too.
+    expect(res.body.redirect_url).not.toContain(res.body.token);
     const redirected = await w.t.call('GET', new URL(res.body.redirect_url).pathname + new URL(res.body.redirect_url).search, undefined, { key: null });
     expect(redirected.status).toBe(200);
-    expect(redirected.headers.get('set-cookie')).toContain(`authz_session=${res.body.token}`);
+    expect(redirected.headers.get('set-cookie')).toMatch(/^authz_session=els_[^;]+; Path=\/v2; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
     const viaBearer = await w.t.call('GET', w.base, undefined, { key: res.body.element_bearer_token, headers: { element_id: w.configId } });
     expect(viaBearer.status).toBe(200);
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestService, TestService } from '../support/testService';
-import { AuthzClient, NotFoundError, UnauthorizedError } from './sdk';
+import { AuthzClient, ForbiddenError, NotFoundError, UnauthorizedError } from './sdk';
 
 /** Provisioning (admin key), schema and facts collections, role assignments and tuples, through `client.api`. */
 let t: TestService;
@@ -55,11 +55,23 @@ describe('provisioning with the admin key', () => {
     await expect(admin.api.projects.get(P)).rejects.toMatchObject({ status: 404, errorCode: 'NOT_FOUND' });
   });
 
-  it("creates and revokes keys of the client's own environment", async () => {
-    const k = await authz.api.apiKeys.create();
-    expect((await authz.api.apiKeys.list({ per_page: 100 })).data.map((x) => x.id)).toContain(k.id);
-    await authz.api.apiKeys.delete(k.id);
-    expect((await authz.api.apiKeys.list({ per_page: 100 })).data.map((x) => x.id)).not.toContain(k.id);
+  it("creates read keys, rotates and revokes keys of the client's environment; an environment key may not", async () => {
+    const k = await admin.api.apiKeys.create({ access_level: 'read', name: 'checker' });
+    expect(k).toMatchObject({ access_level: 'read', name: 'checker', secret: expect.any(String) });
+    expect((await admin.api.apiKeys.list({ per_page: 100 })).data.find((x) => x.id === k.id)).toMatchObject({ access_level: 'read' });
+    const reader = new AuthzClient({ baseUrl: t.url, token: k.secret });
+    expect(await reader.check('nobody', 'read', 'doc:x')).toBe(false);
+    await expect(reader.api.tenants.create({ key: 'nope', name: 'Nope' })).rejects.toMatchObject({ status: 403, errorCode: 'FORBIDDEN_ACCESS' });
+
+    const rotated = await admin.api.apiKeys.rotate(k.id);
+    expect(rotated).toEqual({ id: k.id, secret: expect.any(String) });
+    await expect(reader.check('nobody', 'read', 'doc:x')).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(await new AuthzClient({ baseUrl: t.url, token: rotated.secret }).check('nobody', 'read', 'doc:x')).toBe(false);
+
+    await expect(authz.api.apiKeys.create()).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(authz.api.apiKeys.rotate(k.id)).rejects.toBeInstanceOf(ForbiddenError);
+    await admin.api.apiKeys.delete(k.id);
+    expect((await admin.api.apiKeys.list({ per_page: 100 })).data.map((x) => x.id)).not.toContain(k.id);
     expect(await admin.scope()).toEqual({ project: t.proj, env: t.env });
   });
 });

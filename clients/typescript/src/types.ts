@@ -20,10 +20,13 @@ export interface Project {
 export interface Environment extends Project {
   project_id: string;
 }
+/** `write` changes the schema and facts; `read` only asks permission questions and reads. */
+export type AccessLevel = 'write' | 'read';
 export interface ApiKey {
   id: string;
   name: string | null;
   prefix: string;
+  access_level: AccessLevel;
   organization_id: string;
   project_id: string;
   environment_id: string;

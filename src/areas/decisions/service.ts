@@ -123,7 +123,9 @@ export class DecisionService {
   }
 
   async allowedBulk(scope: Scope, qs: CheckQuery[]): Promise<{ allow: { allow: boolean }[] }> {
-    const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? qs.find((q) => typeof q.consistency === 'object')?.consistency;
+    // The largest `at_least` token: the answers include every write any of the questions has seen.
+    const tokens = qs.flatMap((q) => (typeof q.consistency === 'object' ? [q.consistency] : [])).sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
+    const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? tokens[0];
     const answers = await this.decide(scope.envId, qs.map(normalizeCheck), strictest);
     return { allow: answers.map((allow) => ({ allow })) };
   }

@@ -1,4 +1,4 @@
-import { arr, envelope, factKey, idOrKey, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
+import { arr, envelope, idOrKey, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
 import { LEVELS } from './service';
 
 const name = str({ minLength: 1, maxLength: 256 });
@@ -29,24 +29,3 @@ export const config = obj({
   updated_at: timestamp(),
 });
 export const configList = envelope(config);
-
-/** The login step (CONTRACT section 6): `user_id`/`userId` and `tenant_id`/`tenant`. */
-export const loginBody = {
-  ...obj({ user_id: factKey(), userId: factKey(), tenant_id: factKey(), tenant: factKey() }),
-  allOf: [
-    { anyOf: [{ required: ['user_id'] }, { required: ['userId'] }] },
-    { anyOf: [{ required: ['tenant_id'] }, { required: ['tenant'] }] },
-  ],
-};
-export const loginQuery = obj({ proj_id: idOrKey(), env_id: idOrKey() });
-export const loginAnswer = obj({
-  redirect_url: str(),
-  token: str(),
-  element_bearer_token: str(),
-  content: obj({ url: str() }),
-  user_id: str(),
-  tenant_id: str(),
-  expires_at: timestamp(),
-});
-export const tokenQuery = obj({ token: str({ minLength: 1, maxLength: 512 }) }, ['token']);
-export const sessionAnswer = obj({ user_id: str(), tenant_id: str(), expires_at: timestamp() });

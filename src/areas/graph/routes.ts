@@ -9,7 +9,7 @@ export function graphRoutes(svc: GraphService): RouteDef[] {
   const tag = 'Graph inspection';
   return [
     {
-      method: 'GET', path: '/v2/graph/:proj_id/:env_id', auth: 'env', tag,
+      method: 'GET', path: '/v2/graph/:proj_id/:env_id', auth: 'env', adminOnly: true, tag,
       summary: 'The neighbourhood of a user or instance: nodes and edges, bounded, with a truncated flag',
       schemas: {
         params: PROJ_ENV_PARAMS,
@@ -24,7 +24,7 @@ export function graphRoutes(svc: GraphService): RouteDef[] {
       handler: (r) => svc.neighbourhood(r.scope, r.query),
     },
     {
-      method: 'GET', path: '/v2/graph/:proj_id/:env_id/users/:user_id/effective_roles', auth: 'env', tag,
+      method: 'GET', path: '/v2/graph/:proj_id/:env_id/users/:user_id/effective_roles', auth: 'env', adminOnly: true, tag,
       summary: 'Each role the user holds on each instance, with the path that grants it',
       schemas: {
         params: { ...PROJ_ENV_PARAMS, user_id: factKey() },

@@ -1,7 +1,7 @@
 import { buildOpenApi } from '../../http/openapi';
 import type { RouteDef } from '../../http/routeTable';
 import { anyObject } from '../../http/schema';
-import { SESSION_COOKIE } from '../../auth/sessions';
+import { SESSION_COOKIE } from '../sessions/service';
 
 /**
  * `GET /v2/openapi.json`: the OpenAPI 3.0 document of every route, generated from the route

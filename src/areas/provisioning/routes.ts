@@ -39,25 +39,36 @@ export function provisioningRoutes(svc: ProvisioningService, orgId: string): Rou
     {
       method: 'GET', path: '/v2/projects/:proj_id/envs/:env_id', auth: 'env', tag, summary: 'Get an environment',
       schemas: { params: s.projEnvParams, response: s.environment },
-      handler: (r) => svc.getEnvironment(r.scope.projectId, r.scope.envId),
+      // Keys, not ids: a reference is a key first (CONTRACT section 8), and the scope's keys name exactly its records.
+      handler: (r) => svc.getEnvironment(r.scope.projectKey, r.scope.envKey),
     },
     {
       method: 'DELETE', path: '/v2/projects/:proj_id/envs/:env_id', auth: 'admin', tag, summary: 'Delete an environment and everything in it',
       status: 204, schemas: { params: s.projEnvParams },
       handler: (r) => svc.deleteEnvironment(r.params.proj_id, r.params.env_id),
     },
+    // Key management is the admin's (CONTRACT section 8): a leaked environment key cannot mint
+    // keys or replace itself before it is revoked.
+    // Before the create route: `/v2/api-key/{key_id}/rotate-secret` also fits `/v2/api-key/{proj_id}/{env_id}`.
     {
-      method: 'POST', path: '/v2/api-key/:proj_id/:env_id', auth: 'env', tag, summary: 'Create an environment key (the secret is shown once)',
-      schemas: { params: s.projEnvParams, body: s.apiKeyCreate, response: s.apiKey },
-      handler: (r) => svc.createApiKey(r.scope, r.body.name),
+      method: 'POST', path: '/v2/api-key/:key_id/rotate-secret', auth: 'admin', tag,
+      summary: 'Give an environment key a new secret (shown once); the old one is refused from the next request on',
+      schemas: { params: s.keyIdParams, response: s.rotatedKey },
+      handler: (r) => svc.rotateApiKey(r.params.key_id),
     },
     {
-      method: 'GET', path: '/v2/api-key/:proj_id/:env_id', auth: 'env', tag, summary: 'List environment keys (never secrets)',
+      method: 'POST', path: '/v2/api-key/:proj_id/:env_id', auth: 'env', adminOnly: true, tag,
+      summary: 'Create an environment key, access level write (default) or read; the secret is shown once',
+      schemas: { params: s.projEnvParams, body: s.apiKeyCreate, response: s.apiKey },
+      handler: (r) => svc.createApiKey(r.scope, r.body),
+    },
+    {
+      method: 'GET', path: '/v2/api-key/:proj_id/:env_id', auth: 'env', adminOnly: true, tag, summary: 'List environment keys (never secrets)',
       schemas: { params: s.projEnvParams, query: s.pagingQuery, response: s.apiKeyList },
       handler: (r) => svc.listApiKeys(r.scope, paging(r.query)),
     },
     {
-      method: 'DELETE', path: '/v2/api-key/:proj_id/:env_id/:key_id', auth: 'env', tag, summary: 'Revoke an environment key',
+      method: 'DELETE', path: '/v2/api-key/:proj_id/:env_id/:key_id', auth: 'env', adminOnly: true, tag, summary: 'Revoke an environment key',
       status: 204, schemas: { params: s.keyParams },
       handler: (r) => svc.revokeApiKey(r.scope, r.params.key_id),
     },

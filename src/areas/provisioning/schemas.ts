@@ -1,3 +1,4 @@
+import { ACCESS_LEVELS } from '../../auth/types';
 import { envelope, idOrKey, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
 
 export const projectCreate = obj(
@@ -25,17 +26,20 @@ export const environment = obj({
   created_at: timestamp(),
   updated_at: timestamp(),
 });
+export const accessLevel = str({ enum: ACCESS_LEVELS });
 export const apiKey = obj({
   id: str(),
   name: nullable(str()),
   prefix: str(),
+  access_level: accessLevel,
   organization_id: str(),
   project_id: str(),
   environment_id: str(),
   created_at: timestamp(),
   secret: str(),
 });
-export const apiKeyCreate = obj({ name: str({ maxLength: 256 }) });
+export const apiKeyCreate = obj({ name: str({ maxLength: 256 }), access_level: accessLevel });
+export const rotatedKey = obj({ id: str(), secret: str() });
 export const scope = obj({
   organization_id: str(),
   project_id: nullable(str()),
@@ -46,6 +50,7 @@ export const pagingQuery = obj(PAGING_QUERY);
 export const projParams = { proj_id: idOrKey() };
 export const projEnvParams = { proj_id: idOrKey(), env_id: idOrKey() };
 export const keyParams = { ...projEnvParams, key_id: str() };
+export const keyIdParams = { key_id: str({ minLength: 1, maxLength: 128 }) };
 export const projectList = envelope(project);
 export const environmentList = envelope(environment);
 export const apiKeyList = envelope(apiKey);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hashSecret, newSecret } from '../../auth/secrets';
-import type { Scope } from '../../auth/types';
+import type { AccessLevel, Scope } from '../../auth/types';
 import { notFound } from '../../errors';
 import { Envelope, envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
-import { EnvironmentNode, ProjectNode, ProvisioningStore } from './store';
+import { ApiKeyNode, EnvironmentNode, ProjectNode, ProvisioningStore } from './store';
 
 export interface ProjectView {
   id: string;
@@ -26,10 +26,9 @@ export interface EnvironmentView {
   updated_at: string;
 }
 
-export class ProvisioningService {
-  /** Called after a key revocation or a deletion, so that caches of keys and scopes forget. */
-  onRevoke: () => void = () => undefined;
+const KEY_PREFIX = 'authz';
 
+export class ProvisioningService {
   constructor(
     private readonly store: ProvisioningStore,
     private readonly orgId: string,
@@ -81,7 +80,6 @@ export class ProvisioningService {
 
   async deleteProject(ref: string): Promise<void> {
     if (!(await this.store.deleteProject(ref))) throw notFound('Project', ref);
-    this.onRevoke();
   }
 
   async createEnvironment(projRef: string, input: { key: string; name: string; description?: string }): Promise<EnvironmentView> {
@@ -113,27 +111,28 @@ export class ProvisioningService {
   async deleteEnvironment(projRef: string, envRef: string): Promise<void> {
     const project = await this.getProject(projRef);
     if (!(await this.store.deleteEnvironment(project.id, envRef))) throw notFound('Environment', envRef);
-    this.onRevoke();
   }
 
   /** Returns the secret once; only its digest is stored. */
-  async createApiKey(scope: Scope, name?: string) {
-    const secret = newSecret('authz');
+  async createApiKey(scope: Scope, input: { name?: string; access_level?: AccessLevel }) {
+    const secret = newSecret(KEY_PREFIX);
     const k = await this.store.createApiKey({
       id: randomUUID(),
       envId: scope.envId,
       hash: hashSecret(secret),
       prefix: secret.slice(0, 10),
-      name: name ?? null,
+      name: input.name ?? null,
+      accessLevel: input.access_level ?? 'write',
       now: now(),
     });
     return { ...this.keyView(k), secret };
   }
 
-  keyView = (k: { id: string; name: string | null; prefix: string; env_id: string; project_id: string; created_at: string }) => ({
+  keyView = (k: ApiKeyNode) => ({
     id: k.id,
     name: k.name,
     prefix: k.prefix,
+    access_level: k.access_level ?? 'write',
     organization_id: this.orgId,
     project_id: k.project_id,
     environment_id: k.env_id,
@@ -147,7 +146,14 @@ export class ProvisioningService {
 
   async revokeApiKey(scope: Scope, id: string): Promise<void> {
     if (!(await this.store.revokeApiKey(scope.envId, id))) throw notFound('API key', id);
-    this.onRevoke();
+  }
+
+  /** A new secret for the key, shown once; the old one is refused from the next request on. */
+  async rotateApiKey(id: string): Promise<{ id: string; secret: string }> {
+    const secret = newSecret(KEY_PREFIX);
+    const k = await this.store.rotateApiKey({ id, hash: hashSecret(secret), prefix: secret.slice(0, 10), now: now() });
+    if (!k) throw notFound('API key', id);
+    return { id: k.id, secret };
   }
 
   /** Start-up: the bootstrap project and environment exist after this, whatever was there. */

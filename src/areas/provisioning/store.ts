@@ -1,3 +1,4 @@
+import type { AccessLevel } from '../../auth/types';
 import { Db, Row } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
@@ -25,12 +26,14 @@ export interface ApiKeyNode {
   id: string;
   name: string | null;
   prefix: string;
+  /** Absent on keys made before access levels: those are `write` keys. */
+  access_level?: AccessLevel | null;
   env_id: string;
   project_id: string;
   created_at: string;
 }
 export interface ScopeRow {
-  key: { id: string; hash: string; env_id: string; project_id: string } | null;
+  key: { id: string; hash: string; access_level?: AccessLevel | null; env_id: string; project_id: string } | null;
   project: { id: string; key: string; org_id: string } | null;
   environment: { id: string; key: string } | null;
 }
@@ -52,6 +55,7 @@ export class ProvisioningStore {
     createApiKey: 'provisioning/createApiKey',
     listApiKeys: 'provisioning/listApiKeys',
     revokeApiKey: 'provisioning/revokeApiKey',
+    rotateApiKey: 'provisioning/rotateApiKey',
   });
 
   constructor(private readonly db: Db) {}
@@ -125,7 +129,7 @@ export class ProvisioningStore {
     return row as unknown as ScopeRow | undefined;
   }
 
-  async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; now: string }): Promise<ApiKeyNode> {
+  async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; accessLevel: AccessLevel; now: string }): Promise<ApiKeyNode> {
     const [row] = await this.db.writeRows(this.q.createApiKey, k);
     if (!row) throw new NotFound('Environment', k.envId);
     return row.key as ApiKeyNode;
@@ -138,5 +142,11 @@ export class ProvisioningStore {
   async revokeApiKey(envId: string, id: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.revokeApiKey, { envId, id });
     return (row?.deleted as number) > 0;
+  }
+
+  /** Replaces the key's digest; undefined when no key has this id. */
+  async rotateApiKey(k: { id: string; hash: string; prefix: string; now: string }): Promise<ApiKeyNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.rotateApiKey, k);
+    return row?.key as ApiKeyNode | undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { Http, KeyScope, Page, PageParams, path, Scope } from '../http.js';
-import type { ApiKey, Environment, Project } from '../types.js';
+import type { AccessLevel, ApiKey, Environment, Project } from '../types.js';
 
 export interface ProjectCreate {
   key: string;
@@ -47,7 +47,7 @@ export class EnvironmentsApi {
   }
 }
 
-/** `/v2/api-key/{project}/{env}`: environment keys of the client's scope, or of `at`. */
+/** `/v2/api-key/...`: environment keys of the client's scope, or of `at` (admin key: CONTRACT section 8). */
 export class ApiKeysApi {
   constructor(private readonly http: Http) {}
 
@@ -56,9 +56,16 @@ export class ApiKeysApi {
     return path`/v2/api-key/${s.project}/${s.env}`;
   }
 
-  /** Creates an environment key; the answer carries the `secret`, shown only this once. */
-  async create(data: { name?: string } = {}, at?: Partial<Scope>): Promise<ApiKey & { secret: string }> {
+  /**
+   * Creates an environment key (admin key): `access_level` `write` (default) or `read` (permission
+   * questions and reads only). The answer carries the `secret`, shown only this once.
+   */
+  async create(data: { name?: string; access_level?: AccessLevel } = {}, at?: Partial<Scope>): Promise<ApiKey & { secret: string }> {
     return this.http.request('POST', await this.base(at), { body: data });
+  }
+  /** A new secret for a key (admin key), shown only this once; the old one is refused from the next request on. */
+  rotate(keyId: string): Promise<{ id: string; secret: string }> {
+    return this.http.request('POST', path`/v2/api-key/${keyId}/rotate-secret`);
   }
   /** Key ids and prefixes, never secrets. */
   async list(params: PageParams = {}, at?: Partial<Scope>): Promise<Page<ApiKey>> {

@@ -1,8 +1,8 @@
-import type { SessionService } from '../../auth/sessions';
 import type { RouteDef } from '../../http/routeTable';
 import * as s from './schemas';
+import type { SessionService } from './service';
 
-/** The login step and the end of a session (CONTRACT section 6). */
+/** The login step, its redirect and the end of a session (CONTRACT sections 6 and 8). */
 export function sessionRoutes(sessions: SessionService): RouteDef[] {
   const tag = 'Elements sessions';
   return [
@@ -12,10 +12,11 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
       schemas: { query: s.loginQuery, body: s.loginBody, response: s.loginAnswer },
       handler: async (r) => {
         const scope = await sessions.loginScope(r.principal, r.scope, r.query);
-        const { token, session } = await sessions.login(scope, r.body.user_id ?? r.body.userId, r.body.tenant_id ?? r.body.tenant);
-        r.ctx.append('Set-Cookie', sessions.cookie(token));
+        const { token, code, session } = await sessions.login(scope, r.body.user_id ?? r.body.userId, r.body.tenant_id ?? r.body.tenant);
+        r.ctx.append('Set-Cookie', sessions.cookie(r.ctx, token));
         r.ctx.set('Cache-Control', 'no-store');
-        const url = `${r.ctx.origin}/v2/auth/login_by_token?token=${encodeURIComponent(token)}`;
+        // The token only in this answer to the backend; the URL (for a browser) carries a one-time code.
+        const url = `${r.ctx.origin}/v2/auth/login_by_token?code=${encodeURIComponent(code)}`;
         return {
           redirect_url: url, token, element_bearer_token: token, content: { url },
           user_id: session.user, tenant_id: session.tenant, expires_at: session.expires_at,
@@ -24,11 +25,11 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
     },
     {
       method: 'GET', path: '/v2/auth/login_by_token', auth: 'public', tag,
-      summary: 'Turn the token of a login step into the session cookie (the redirect_url of the login)',
-      schemas: { query: s.tokenQuery, response: s.sessionAnswer },
+      summary: 'Turn the one-time code of a login step (its redirect_url; 60 s, one use) into the session cookie',
+      schemas: { query: s.codeQuery, response: s.sessionAnswer },
       handler: async (r) => {
-        const session = await sessions.byToken(r.query.token);
-        r.ctx.append('Set-Cookie', sessions.cookie(r.query.token, session.expires_at));
+        const { token, session } = await sessions.redeemCode(r.query.code);
+        r.ctx.append('Set-Cookie', sessions.cookie(r.ctx, token, session.expires_at));
         r.ctx.set('Cache-Control', 'no-store');
         return { user_id: session.user, tenant_id: session.tenant, expires_at: session.expires_at };
       },
@@ -38,7 +39,7 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
       status: 204, schemas: {},
       handler: async (r) => {
         await sessions.logout(r.session);
-        r.ctx.append('Set-Cookie', sessions.clearCookie());
+        r.ctx.append('Set-Cookie', sessions.clearCookie(r.ctx));
       },
     },
   ];

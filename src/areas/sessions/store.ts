@@ -1,4 +1,4 @@
-import { Db } from '../db/db';
+import { Db } from '../../db/db';
 
 export interface SessionNode {
   id: string;
@@ -20,15 +20,26 @@ export interface LoginTarget {
   user: string | null;
   member: boolean;
 }
+/** A session to open: only the digest of its token is stored. */
+export interface NewSession {
+  id: string;
+  hash: string;
+  now: string;
+  expires_at: string;
+}
 
-/** Elements sessions in the graph: only the SHA-256 digest of a token is stored. */
+/**
+ * Elements sessions and one-time login codes in the graph, so that any replica reads them:
+ * only SHA-256 digests of tokens and codes are stored.
+ */
 export class SessionStore {
   private readonly q = this.db.statements({
     resolveEnvironment: 'sessions/resolveEnvironment',
     loginTarget: 'sessions/loginTarget',
     createSession: 'sessions/createSession',
+    createLoginCode: 'sessions/createLoginCode',
+    redeemLoginCode: 'sessions/redeemLoginCode',
     resolveSession: 'sessions/resolveSession',
-    findSession: 'sessions/findSession',
     deleteSession: 'sessions/deleteSession',
   });
 
@@ -39,24 +50,33 @@ export class SessionStore {
     return row as unknown as Pick<SessionContext, 'project' | 'environment'> | undefined;
   }
 
-  /** Looks up the tenant and user of a login and, when the user belongs to the tenant, opens the session. */
-  async login(env: string, s: { tenant: string; user: string; id: string; hash: string; now: string; expires_at: string }) {
+  /**
+   * Looks up the tenant and user of a login and, when the user belongs to the tenant, opens the
+   * session and stores the digest of its one-time login code, in one transaction.
+   */
+  async login(env: string, s: NewSession & { tenant: string; user: string; codeHash: string; codeExpiresAt: string }) {
     return this.db.write(async (tx) => {
       const target = (await tx.one(this.q.loginTarget, { env, tenant: s.tenant, user: s.user })) as unknown as LoginTarget;
       if (!target.member) return { target, session: undefined };
       const row = await tx.one(this.q.createSession, { env, ...s, tenant: target.tenant, user: target.user });
-      return { target, session: row!.session as SessionNode };
+      const session = row!.session as SessionNode;
+      await tx.one(this.q.createLoginCode, {
+        env, hash: s.codeHash, user: session.user, tenant: session.tenant, now: s.now,
+        expires_at: s.codeExpiresAt, session_expires_at: session.expires_at,
+      });
+      return { target, session };
     });
+  }
+
+  /** Uses up a login code and opens a session for its user; undefined when the code is unknown, used or expired. */
+  async redeemLoginCode(codeHash: string, s: NewSession): Promise<SessionNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.redeemLoginCode, { codeHash, id: s.id, hash: s.hash, now: s.now });
+    return row?.session as SessionNode | undefined;
   }
 
   async resolve(hash: string, proj: string | null, env: string | null, config: string | null): Promise<SessionContext> {
     const [row] = await this.db.readRows(this.q.resolveSession, { hash, proj, env, config });
     return row as unknown as SessionContext;
-  }
-
-  async find(hash: string): Promise<SessionNode | undefined> {
-    const [row] = await this.db.readRows(this.q.findSession, { hash });
-    return row?.session as SessionNode | undefined;
   }
 
   async delete(id: string, env: string): Promise<boolean> {

@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
-import { AppError, forbidden, notFound, unauthorized } from '../errors';
-import type { Req } from '../http/routeTable';
-import { bearerOf, SessionResolver } from './authenticator';
-import { hashSecret, newSecret } from './secrets';
-import { SessionNode, SessionStore } from './sessionStore';
-import type { Principal, Scope, Session } from './types';
+import { bearerOf, SessionResolver } from '../../auth/authenticator';
+import { hashSecret, newSecret } from '../../auth/secrets';
+import type { Principal, Scope, Session } from '../../auth/types';
+import { AppError, forbidden, notFound, unauthorized } from '../../errors';
+import type { Req } from '../../http/routeTable';
+import { NewSession, SessionNode, SessionStore } from './store';
 
 /** Name of the elements session cookie (CONTRACT section 6). */
 export const SESSION_COOKIE = 'authz_session';
 const TOKEN_PREFIX = 'els';
 const TOKEN_SHAPE = /^els_[A-Za-z0-9_-]{20,100}$/;
+const CODE_PREFIX = 'elc';
+const CODE_SHAPE = /^elc_[A-Za-z0-9_-]{20,100}$/;
+/** A login code is for the browser the login step redirects at once (CONTRACT section 8). */
+export const LOGIN_CODE_TTL_SECONDS = 60;
 
 export interface SessionSettings {
   ttlSeconds: number;
@@ -19,11 +23,14 @@ export interface SessionSettings {
 }
 
 const noSession = () => unauthorized('A valid elements session is required: log in with /v2/auth/elements_login_as and send its cookie or element bearer token.');
+const badCode = () => unauthorized('The login code is unknown, already used or expired (codes are valid once, for 60 s): log in again.');
 
 /**
- * Elements sessions (CONTRACT sections 6 and 7): opened by the login step, sent back as the
+ * Elements sessions (CONTRACT sections 6 to 8): opened by the login step, sent back as the
  * cookie or as `Authorization: Bearer <element_bearer_token>`, valid for one environment and
- * one tenant until they expire or the user logs out.
+ * one tenant until they expire or the user logs out. The login step's redirect_url carries a
+ * one-time code, never a session token: a URL ends up in histories, logs and referrers, and a
+ * token in it would let anyone who sees it, or who plants it (login CSRF), own the session.
  */
 export class SessionService implements SessionResolver {
   constructor(
@@ -48,17 +55,27 @@ export class SessionService implements SessionResolver {
     return this.scopeOf(found.project, found.environment);
   }
 
-  async login(scope: Scope, user: string, tenant: string): Promise<{ token: string; session: SessionNode }> {
-    const token = newSecret(TOKEN_PREFIX);
-    const now = new Date();
+  /** Opens a session and its one-time login code. */
+  async login(scope: Scope, user: string, tenant: string): Promise<{ token: string; code: string; session: SessionNode }> {
+    const { token, session: s } = this.newSession();
+    const code = newSecret(CODE_PREFIX);
     const { target, session } = await this.store.login(scope.envId, {
-      tenant, user, id: randomUUID(), hash: hashSecret(token), now: now.toISOString(),
-      expires_at: new Date(now.getTime() + this.settings.ttlSeconds * 1000).toISOString(),
+      ...s, tenant, user, codeHash: hashSecret(code),
+      codeExpiresAt: new Date(Date.parse(s.now) + LOGIN_CODE_TTL_SECONDS * 1000).toISOString(),
     });
     if (!target.tenant) throw new AppError(404, 'TENANT_NOT_FOUND', `Tenant ${JSON.stringify(tenant)} not found.`);
     if (!session) {
       throw new AppError(404, 'USER_NOT_FOUND', `User ${JSON.stringify(user)} does not belong to tenant ${JSON.stringify(target.tenant)}.`);
     }
+    return { token, code, session };
+  }
+
+  /** The redirect of the login step: uses up the code and opens a session of the same user, tenant and expiry. */
+  async redeemCode(code: string): Promise<{ token: string; session: SessionNode }> {
+    if (!CODE_SHAPE.test(code)) throw badCode();
+    const { token, session: s } = this.newSession();
+    const session = await this.store.redeemLoginCode(hashSecret(code), s);
+    if (!session) throw badCode();
     return { token, session };
   }
 
@@ -66,25 +83,23 @@ export class SessionService implements SessionResolver {
     await this.store.delete(session.id, session.envId);
   }
 
-  /** The session of a token on its own (the redirect of the login step); 401 when none is valid. */
-  async byToken(token: string): Promise<SessionNode> {
-    if (!TOKEN_SHAPE.test(token)) throw noSession();
-    const s = await this.store.find(hashSecret(token));
-    if (!s || s.expires_at <= new Date().toISOString()) throw noSession();
-    return s;
-  }
-
-  /** The Set-Cookie value of a session; `expiresAt` shortens Max-Age to what is left of it. */
-  cookie(token: string, expiresAt?: string): string {
+  /**
+   * The Set-Cookie value of a session; `expiresAt` shortens Max-Age to what is left of it.
+   * `Secure` when COOKIE_SECURE=true or the request came over HTTPS (ctx.secure; behind a proxy
+   * only with TRUST_PROXY=true, which makes X-Forwarded-Proto count).
+   */
+  cookie(ctx: Context, token: string, expiresAt?: string): string {
     const left = expiresAt ? Math.floor((Date.parse(expiresAt) - Date.now()) / 1000) : this.settings.ttlSeconds;
     const maxAge = Math.max(0, Math.min(left, this.settings.ttlSeconds));
-    const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/v2', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
-    if (this.settings.cookieSecure) parts.push('Secure');
-    return parts.join('; ');
+    return [`${SESSION_COOKIE}=${token}`, 'Path=/v2', `Max-Age=${maxAge}`, ...this.cookieFlags(ctx)].join('; ');
   }
 
-  clearCookie(): string {
-    return [`${SESSION_COOKIE}=`, 'Path=/v2', 'Max-Age=0', 'HttpOnly', 'SameSite=Lax', ...(this.settings.cookieSecure ? ['Secure'] : [])].join('; ');
+  clearCookie(ctx: Context): string {
+    return [`${SESSION_COOKIE}=`, 'Path=/v2', 'Max-Age=0', ...this.cookieFlags(ctx)].join('; ');
+  }
+
+  private cookieFlags(ctx: Context): string[] {
+    return ['HttpOnly', 'SameSite=Lax', ...(this.settings.cookieSecure || ctx.secure ? ['Secure'] : [])];
   }
 
   async resolve(ctx: Context, params: Record<string, string>): Promise<Pick<Req, 'scope' | 'session'>> {
@@ -107,6 +122,18 @@ export class SessionService implements SessionResolver {
     return {
       scope: this.scopeOf(row.project, row.environment),
       session: { id: s.id, userKey: s.user, tenantKey: s.tenant, envId: s.env, expiresAt: s.expires_at },
+    };
+  }
+
+  private newSession(): { token: string; session: NewSession } {
+    const token = newSecret(TOKEN_PREFIX);
+    const now = new Date();
+    return {
+      token,
+      session: {
+        id: randomUUID(), hash: hashSecret(token), now: now.toISOString(),
+        expires_at: new Date(now.getTime() + this.settings.ttlSeconds * 1000).toISOString(),
+      },
     };
   }
 

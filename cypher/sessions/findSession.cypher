@@ -1,2 +1,0 @@
-MATCH (s:Session {hash: $hash})
-RETURN s {.id, .env, .user, .tenant, .expires_at} AS session

@@ -1,0 +1,86 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { bootService, Service } from '../../src/boot';
+import { loadConfig } from '../../src/config';
+import { startTestService, TestService } from '../support/testService';
+
+/**
+ * Two service instances on one Neo4j (CONTRACT section 8): a key revoked or rotated through one
+ * is refused by the other on its next request (no cache grace), and a bulk question carrying
+ * several `at_least` tokens is answered from a state that includes the largest.
+ */
+let a: TestService;
+let b: { service: Service; server: Server; url: string };
+const question = { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } };
+const assignment = { user: 'ann', role: 'reader', tenant: 'default', resource_instance: 'doc:d1' };
+const keys = () => `/v2/api-key/${a.proj}/${a.env}`;
+const facts = () => `/v2/facts/${a.proj}/${a.env}`;
+const allowedPath = () => `/v2/allowed/${a.proj}/${a.env}`;
+
+async function onB(method: string, path: string, key: string, body?: unknown) {
+  const res = await fetch(b.url + path, {
+    method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() as any };
+}
+
+beforeAll(async () => {
+  a = await startTestService();
+  // Replica B polls revisions rarely, so that only what a request itself reads can help it.
+  const config = loadConfig({ ...process.env, ADMIN_API_KEY: 'replica-b-admin-key-trust-0123', LOG_LEVEL: 'silent', REVISION_POLL_MS: '600000' });
+  const service = await bootService(config, pino({ level: 'silent' }), {
+    uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
+  });
+  const server = createServer(service.app.koa.callback());
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  b = { service, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  await a.ok('POST', `/v2/schema/${a.proj}/${a.env}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
+  await a.ok('POST', `/v2/schema/${a.proj}/${a.env}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
+  await a.ok('POST', `${facts()}/resource_instances`, { key: 'd1', tenant: 'default', resource: 'doc' });
+  await a.ok('POST', `${facts()}/users`, { key: 'ann' });
+}, 180_000);
+afterAll(async () => {
+  await a?.close();
+  if (b) {
+    await new Promise<void>((ok) => b.server.close(() => ok()));
+    b.service.app.areas.revisions.stop();
+    await b.service.driver.close();
+  }
+});
+
+it('a key revoked through one replica is refused by the other on its next request', async () => {
+  const k = await a.ok('POST', keys(), { name: 'leaked' });
+  // B has just used the key (a cache, if any, holds it now).
+  expect((await onB('POST', '/allowed', k.secret, question)).status).toBe(200);
+  expect((await onB('POST', '/allowed', k.secret, question)).status).toBe(200);
+  expect((await a.call('DELETE', `${keys()}/${k.id}`)).status).toBe(204);
+  const refused = await onB('POST', '/allowed', k.secret, question);
+  expect({ status: refused.status, code: refused.body.error_code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+  expect((await onB('POST', allowedPath(), k.secret, question)).status).toBe(401);
+});
+
+it('a secret rotated through one replica is refused by the other on its next request; the new one works there', async () => {
+  const k = await a.ok('POST', keys(), { name: 'rotated', access_level: 'read' });
+  expect((await onB('POST', allowedPath(), k.secret, question)).status).toBe(200);
+  const rotated = await a.ok('POST', `/v2/api-key/${k.id}/rotate-secret`);
+  const refused = await onB('POST', allowedPath(), k.secret, question);
+  expect({ status: refused.status, code: refused.body.error_code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
+  expect((await onB('POST', allowedPath(), rotated.secret, question)).status).toBe(200);
+});
+
+it('a bulk question is answered at its largest at_least token, wherever that token is in the list', async () => {
+  const granted = await a.call('POST', `${facts()}/role_assignments`, assignment);
+  const grantToken = granted.headers.get('x-authz-revision')!;
+  // B learns the grant and caches "allowed" at that revision.
+  expect((await onB('POST', allowedPath(), a.envKey, { ...question, consistency: { at_least: grantToken } })).body.allow).toBe(true);
+  const revoked = await a.call('DELETE', `${facts()}/role_assignments`, assignment);
+  const revokeToken = revoked.headers.get('x-authz-revision')!;
+  expect(Number(revokeToken)).toBeGreaterThan(Number(grantToken));
+  const bulk = await onB('POST', `${allowedPath()}/bulk`, a.envKey, [
+    { ...question, consistency: { at_least: grantToken } },
+    { ...question, consistency: { at_least: revokeToken } },
+  ]);
+  expect(bulk.body).toEqual({ allow: [{ allow: false }, { allow: false }] });
+});

@@ -6,6 +6,7 @@ import { buildAreas } from './areas';
 import type { Config } from './config';
 import { Db } from './db/db';
 import { errorHandler, requestContext } from './http/middleware';
+import { methodNotAllowed } from './http/methods';
 import { mountRoutes, RouteDef } from './http/routeTable';
 
 export interface AppDeps {
@@ -36,7 +37,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(requestContext(deps.log));
   koa.use(errorHandler());
   koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
+  koa.use(methodNotAllowed(router));
   koa.use(router.routes());
-  koa.use(router.allowedMethods({ throw: true }));
   return { koa, routes: areas.routes, areas };
 }

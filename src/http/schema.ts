@@ -17,6 +17,8 @@ export const schemaKey = (): JsonSchema => str({ minLength: 1, maxLength: 128, p
 export const factKey = (): JsonSchema => str({ minLength: 1, maxLength: 256, pattern: FACT_KEY_PATTERN });
 export const idOrKey = (): JsonSchema => str({ minLength: 1, maxLength: 256 });
 export const anyObject = (): JsonSchema => ({ type: 'object' });
+/** Free-form caller data (`attributes`, `context`): any object, kept as sent. */
+export const freeObject = (): JsonSchema => ({ type: 'object', additionalProperties: true });
 export const timestamp = (): JsonSchema => str({ format: 'date-time' });
 
 export function obj(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
@@ -41,5 +43,8 @@ export const PAGING_QUERY = {
 
 export const envelope = (item: JsonSchema): JsonSchema =>
   obj({ data: arr(item), total_count: int(), page_count: int() }, ['data', 'total_count', 'page_count']);
+
+/** The organization/project/environment fields of every record view (`scoped()` in src/auth/types.ts). */
+export const SCOPED_FIELDS = { organization_id: str(), project_id: str(), environment_id: str() };
 
 export const PROJ_ENV_PARAMS = { proj_id: idOrKey(), env_id: idOrKey() };

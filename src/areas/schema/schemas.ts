@@ -1,4 +1,4 @@
-import { anyObject, arr, envelope, factKey, idOrKey, mapOf, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str } from '../../http/schema';
+import { anyObject, arr, envelope, factKey, freeObject, idOrKey, mapOf, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, SCOPED_FIELDS, schemaKey, str, timestamp } from '../../http/schema';
 
 const name = str({ minLength: 1, maxLength: 256 });
 const description = str({ maxLength: 4096 });
@@ -41,11 +41,36 @@ export const listQuery = obj({ ...PAGING_QUERY, search: str() });
 export const pagingQuery = obj(PAGING_QUERY);
 export const instanceListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str(), resource: str() });
 
-const record = anyObject();
-export const resource = record;
-export const resourceRole = record;
-export const derivation = record;
-export const role = record;
-export const relation = record;
-export const instance = record;
-export const list = envelope(record);
+const when = nullable(timestamp());
+const stamps = { ...SCOPED_FIELDS, created_at: when, updated_at: when };
+const ruleView = obj({ role: str(), on_resource: str(), linked_by_relation: str() });
+
+export const resourceRole = obj({
+  id: str(), key: str(), name: str(), description: nullable(str()), permissions: arr(str()),
+  granted_to: obj({ users_with_role: arr(ruleView) }), resource: str(), resource_id: nullable(str()), ...stamps,
+}, ['id', 'key', 'name', 'permissions']);
+export const derivation = obj({
+  id: str(), role: str(), on_resource: str(), linked_by_relation: str(), resource: str(), resource_role: str(), ...SCOPED_FIELDS, created_at: when,
+}, ['id', 'role', 'on_resource', 'linked_by_relation']);
+export const role = obj({ id: str(), key: str(), name: str(), description: nullable(str()), permissions: arr(str()), ...stamps }, ['id', 'key', 'name', 'permissions']);
+export const relation = obj({
+  id: str(), key: str(), name: str(), description: nullable(str()), subject_resource: str(), subject_resource_id: nullable(str()),
+  object_resource: str(), object_resource_id: nullable(str()), ...stamps,
+}, ['id', 'key', 'name', 'subject_resource', 'object_resource']);
+export const resource = obj({
+  id: str(), key: str(), name: str(), description: nullable(str()),
+  actions: mapOf(obj({ id: str(), key: str(), name: str(), description: nullable(str()) }, ['key', 'name'])),
+  relations: mapOf(obj({ key: str(), name: str(), description: nullable(str()), resource: str(), resource_id: nullable(str()) }, ['key'])),
+  roles: mapOf(resourceRole), ...stamps,
+}, ['id', 'key', 'name', 'actions']);
+export const instance = obj({
+  id: str(), key: str(), resource: str(), resource_id: nullable(str()), tenant: str(), tenant_id: nullable(str()), attributes: freeObject(), ...stamps,
+}, ['id', 'key', 'resource', 'tenant']);
+export const resourceList = envelope(resource);
+export const resourceRoleList = envelope(resourceRole);
+export const roleList = envelope(role);
+export const relationList = envelope(relation);
+export const instanceList = envelope(instance);
+export const actionList = envelope(obj({
+  id: str(), key: str(), name: str(), description: nullable(str()), resource: str(), resource_id: str(), ...SCOPED_FIELDS,
+}, ['key', 'name']));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# OpenAPI fuzzing (CONTRACT section 9): schemathesis runs every operation of /v2/openapi.json,
-# its stateful phase (OpenAPI links) included, against the built service on a real Neo4j, and
-# fails on any server error or any answer that does not match its declared schema. Failures are
-# printed with the curl that reproduces them.
+# OpenAPI fuzzing (CONTRACT section 9): schemathesis runs every operation of /v2/openapi.json
+# (fuzzing phase) and its stateful phase (OpenAPI links) against the built service on a real
+# Neo4j, and fails on any server error or any answer that does not match its declared schema.
+# Failures are printed with the curl that reproduces them. The coverage phase is left out: on
+# two cores it alone takes minutes.
 #
 #   FUZZ_NEO4J_PORT (default $TEST_NEO4J_PORT or 7697)  Neo4j to use (started here if not running)
 #   FUZZ_PORT (default 7833)  port of the fuzzed service
@@ -62,7 +63,7 @@ api POST "/v2/facts/$FUZZ_PROJ/$FUZZ_ENV/users" '{"key":"u"}'
 "$VENV/bin/st" --config-file scripts/schemathesis.toml run "$base/v2/openapi.json" \
   --header "Authorization: Bearer $admin" \
   --checks not_a_server_error,response_schema_conformance \
-  --phases examples,coverage,fuzzing,stateful \
+  --phases fuzzing,stateful \
   --exclude-by 'method == "DELETE" and (path == "/v2/projects/{proj_id}" or path == "/v2/projects/{proj_id}/envs/{env_id}")' \
   --max-examples "$examples" --suppress-health-check too_slow \
   --workers 2 --request-timeout 10 --seed 1 \

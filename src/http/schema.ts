@@ -1,4 +1,4 @@
-import type { Static, TArray, TAny, TBoolean, TInteger, TNull, TObject, TOptional, TRecord, TSchema, TString, TUnion, TUnknown } from '@sinclair/typebox';
+import type { Static, TArray, TAny, TBoolean, TInteger, TNull, TObject, TOptional, TRecord, TSchema, TString, TUnion, TUnknown, TUnsafe } from '@sinclair/typebox';
 
 /**
  * Small builders for JSON Schemas, so route tables stay short. Objects reject unknown
@@ -27,7 +27,12 @@ export const FACT_KEY_PATTERN = '^[^\\u0000-\\u001f\\u007f]+$';
 /** The helpers build plain objects; this gives them their TypeBox type. */
 const typed = <T extends TSchema>(schema: JsonSchema): T => schema as unknown as T;
 
-export const str = (extra: JsonSchema = {}): TString => typed({ type: 'string', ...extra });
+/** A string; with `enum`, its type is the union of the listed values. */
+export function str<const E extends string>(extra: JsonSchema & { enum: readonly E[] }): TUnsafe<E>;
+export function str(extra?: JsonSchema): TString;
+export function str(extra: JsonSchema = {}): TSchema {
+  return typed({ type: 'string', ...extra });
+}
 export const int = (extra: JsonSchema = {}): TInteger => typed({ type: 'integer', ...extra });
 export const bool = (): TBoolean => typed({ type: 'boolean' });
 /** `s` or null; an enum lists null too, else a validator refuses the null the type allows. */

@@ -1,18 +1,19 @@
 import type { SessionService } from '../../auth/sessions';
 import type { RouteDef } from '../../http/routeTable';
+import { route } from '../../http/routeTable';
 import * as s from './schemas';
 
 /** The login step and the end of a session (CONTRACT section 6). */
 export function sessionRoutes(sessions: SessionService): RouteDef[] {
   const tag = 'Elements sessions';
   return [
-    {
+    route({
       method: 'POST', path: '/v2/auth/elements_login_as', auth: 'key', tag,
       summary: 'Log a user in to the elements of a tenant (environment key; the admin key adds ?proj_id=&env_id=)',
       schemas: { query: s.loginQuery, body: s.loginBody, response: s.loginAnswer },
       handler: async (r) => {
         const scope = await sessions.loginScope(r.principal, r.scope, r.query);
-        const { token, session } = await sessions.login(scope, r.body.user_id ?? r.body.userId, r.body.tenant_id ?? r.body.tenant);
+        const { token, session } = await sessions.login(scope, (r.body.user_id ?? r.body.userId) as string, (r.body.tenant_id ?? r.body.tenant) as string);
         r.ctx.append('Set-Cookie', sessions.cookie(token));
         r.ctx.set('Cache-Control', 'no-store');
         const url = `${r.ctx.origin}/v2/auth/login_by_token?token=${encodeURIComponent(token)}`;
@@ -21,8 +22,8 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
           user_id: session.user, tenant_id: session.tenant, expires_at: session.expires_at,
         };
       },
-    },
-    {
+    }),
+    route({
       method: 'GET', path: '/v2/auth/login_by_token', auth: 'public', tag,
       summary: 'Turn the token of a login step into the session cookie (the redirect_url of the login)',
       schemas: { query: s.tokenQuery, response: s.sessionAnswer },
@@ -32,14 +33,14 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
         r.ctx.set('Cache-Control', 'no-store');
         return { user_id: session.user, tenant_id: session.tenant, expires_at: session.expires_at };
       },
-    },
-    {
+    }),
+    route({
       method: 'POST', path: '/v2/auth/logout', auth: 'session', tag, summary: 'End the elements session',
       status: 204, schemas: {},
       handler: async (r) => {
         await sessions.logout(r.session);
         r.ctx.append('Set-Cookie', sessions.clearCookie());
       },
-    },
+    }),
   ];
 }

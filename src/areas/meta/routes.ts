@@ -1,5 +1,6 @@
 import { buildOpenApi } from '../../http/openapi';
 import type { RouteDef } from '../../http/routeTable';
+import { route } from '../../http/routeTable';
 import { freeObject, obj, str } from '../../http/schema';
 import { SESSION_COOKIE } from '../../auth/sessions';
 
@@ -16,10 +17,10 @@ const openApiDocument = obj(
 export function metaRoutes(allRoutes: () => RouteDef[]): RouteDef[] {
   let doc: unknown;
   return [
-    {
+    route({
       method: 'GET', path: '/v2/openapi.json', auth: 'public', tag: 'Meta', summary: 'This OpenAPI document',
       schemas: { response: openApiDocument },
       handler: async () => (doc ??= buildOpenApi(allRoutes(), { sessionCookieName: SESSION_COOKIE })),
-    },
+    }),
   ];
 }

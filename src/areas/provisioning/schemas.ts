@@ -14,7 +14,7 @@ export const project = obj({
   organization_id: str(),
   created_at: timestamp(),
   updated_at: timestamp(),
-});
+}, ['id', 'key', 'name']);
 export const environment = obj({
   id: str(),
   key: str(),
@@ -24,7 +24,7 @@ export const environment = obj({
   organization_id: str(),
   created_at: timestamp(),
   updated_at: timestamp(),
-});
+}, ['id', 'key', 'name', 'project_id']);
 export const apiKey = obj({
   id: str(),
   name: nullable(str()),
@@ -34,7 +34,7 @@ export const apiKey = obj({
   environment_id: str(),
   created_at: timestamp(),
   secret: str(),
-});
+}, ['id', 'prefix']);
 export const apiKeyCreate = obj({ name: str({ maxLength: 256 }) });
 export const scope = obj({
   organization_id: str(),

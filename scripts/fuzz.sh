@@ -6,7 +6,7 @@
 # two cores it alone takes minutes.
 #
 #   FUZZ_NEO4J_PORT (default $TEST_NEO4J_PORT or 7697)  Neo4j to use (started here if not running)
-#   FUZZ_PORT (default 7833)  port of the fuzzed service
+#   FUZZ_PORT (default 7833)  port of the fuzzed service;  FUZZ_PHASES (default fuzzing,stateful)
 #   FUZZ_EXAMPLES (default 5)  examples per operation and stateful scenarios; the run is bounded
 #   by that count (a time budget would make schemathesis repeat fuzzing until it is spent)
 set -euo pipefail
@@ -63,7 +63,7 @@ api POST "/v2/facts/$FUZZ_PROJ/$FUZZ_ENV/users" '{"key":"u"}'
 "$VENV/bin/st" --config-file scripts/schemathesis.toml run "$base/v2/openapi.json" \
   --header "Authorization: Bearer $admin" \
   --checks not_a_server_error,response_schema_conformance \
-  --phases fuzzing,stateful \
+  --phases ${FUZZ_PHASES:-fuzzing,stateful} \
   --exclude-by 'method == "DELETE" and (path == "/v2/projects/{proj_id}" or path == "/v2/projects/{proj_id}/envs/{env_id}")' \
   --max-examples "$examples" --suppress-health-check too_slow \
   --workers 2 --request-timeout 10 --seed 1 \

@@ -3,15 +3,13 @@ import type { Tx } from '../../db/db';
 import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../../auth/types';
+import type { Static } from '../../http/schema';
+import type { tuple } from './schemas';
 import { at, splitRef } from './service';
 import { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
 
-export interface TupleInput {
-  subject: string;
-  relation: string;
-  object: string;
-  tenant?: string;
-}
+/** A tuple as its route schema admits it. */
+export type TupleInput = Static<typeof tuple>;
 
 /** Relationship tuples `subject -relation-> object` between resource instances. */
 export class TuplesService {

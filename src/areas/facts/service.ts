@@ -3,17 +3,15 @@ import { scoped, type Scope } from '../../auth/types';
 import { notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { FactsStore, TenantNode, UserFields, UserRow } from './store';
+import type { Static } from '../../http/schema';
+import type { tenantCreate } from './schemas';
 
 const now = () => new Date().toISOString();
 export const toJson = (attributes: unknown): string | null => (attributes === undefined ? null : JSON.stringify(attributes));
 export const fromJson = (text: string | null | undefined): Record<string, unknown> => (text ? JSON.parse(text) : {});
 
-export interface TenantInput {
-  key: string;
-  name: string;
-  description?: string;
-  attributes?: Record<string, unknown>;
-}
+/** A tenant as its route schema admits it. */
+export type TenantInput = Static<typeof tenantCreate>;
 export interface UserInput extends UserFields {
   key: string;
   attributes?: Record<string, unknown>;

@@ -5,13 +5,11 @@ import { invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { SchemaStore } from './store';
 import { roleView } from './views';
+import type { Static } from '../../http/schema';
+import type { roleCreate } from './schemas';
 
-export interface RoleInput {
-  key: string;
-  name: string;
-  description?: string | null;
-  permissions?: string[];
-}
+/** A role as its route schema admits it. */
+export type RoleInput = Static<typeof roleCreate>;
 
 /** Tenant-level roles: permissions are "<resource>:<action>" pairs of existing resources. */
 export class RolesService {

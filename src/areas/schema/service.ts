@@ -5,6 +5,8 @@ import { AppError, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { Derivation, ResourceNode, SchemaStore } from './store';
 import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView, scoped } from './views';
+import type { Static } from '../../http/schema';
+import type { relationCreate } from './schemas';
 
 const now = () => new Date().toISOString();
 
@@ -28,12 +30,8 @@ export interface ResourceInput {
   roles?: Record<string, RoleBlock>;
 }
 export type ResourcePatch = Partial<Omit<ResourceInput, 'key'>>;
-export interface RelationInput {
-  key: string;
-  name: string;
-  description?: string | null;
-  subject_resource: string;
-}
+/** A relation as its route schema admits it. */
+export type RelationInput = Static<typeof relationCreate>;
 
 /** Resources with their actions, roles, relations and role derivations (CONTRACT section 3). */
 export class SchemaService {

@@ -4,6 +4,7 @@ import bodyParser from 'koa-bodyparser';
 import type { AppDeps } from './appDeps';
 import { buildAreas } from './areas';
 import { errorHandler, requestContext } from './http/middleware';
+import { methodNotAllowed } from './http/methods';
 import { mountRoutes, RouteDef } from './http/routeTable';
 
 export interface App {
@@ -25,7 +26,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(requestContext(deps.log));
   koa.use(errorHandler());
   koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
+  koa.use(methodNotAllowed(router));
   koa.use(router.routes());
-  koa.use(router.allowedMethods({ throw: true }));
   return { koa, routes: areas.routes, areas };
 }

@@ -134,7 +134,7 @@ function packageVersion(): string {
   return '0.0.0';
 }
 
-const ERROR_SCHEMA = {
+export const ERROR_SCHEMA = {
   type: 'object',
   required: ['id', 'error_code', 'title', 'message'],
   properties: {
@@ -148,6 +148,52 @@ const ERROR_SCHEMA = {
     },
   },
 };
+
+/** The errors a route can answer besides `default` (CONTRACT section 1), all with the error body. */
+function errorResponsesOf(auth: AuthMode): Obj {
+  const codes = auth === 'public' ? ['400', '404', '422', '503'] : ['400', '401', '403', '404', '409', '422', '503'];
+  return Object.fromEntries(codes.map((c) => [c, { $ref: '#/components/responses/Error' }]));
+}
+
+type Paths = Record<string, Obj>;
+
+/**
+ * OpenAPI links, so that a stateful client (schemathesis) reaches real records: the answer of
+ * a create names the record (by key where it has one, else by id) for the get, update,
+ * delete and sub-resource operations under `<create path>/{param}`; every other path
+ * parameter is taken from the create request. The login step links to the approvals of the
+ * same project and environment.
+ */
+function addLinks(paths: Paths): void {
+  const ops = Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op: op as Obj })));
+  for (const create of ops.filter((o) => o.method === 'post')) {
+    const responses = create.op.responses as Obj;
+    const [status, success] = Object.entries(responses)[0] as [string, Obj];
+    if (!status.startsWith('2') || status === '204') continue;
+    const props = ((success.content as Obj)?.['application/json'] as { schema?: { properties?: Obj } })?.schema?.properties ?? {};
+    const field = 'key' in props ? 'key' : 'id' in props ? 'id' : undefined;
+    if (!field) continue;
+    const links: Obj = {};
+    for (const target of ops) {
+      const m = target.path.startsWith(`${create.path}/{`) && /^\/\{([^}]+)\}/.exec(target.path.slice(create.path.length));
+      if (!m) continue;
+      const parameters: Obj = { [m[1]]: `$response.body#/${field}` };
+      for (const [, name] of create.path.matchAll(/\{([^}]+)\}/g)) parameters[name] = `$request.path.${name}`;
+      links[String(target.op.operationId)] = { operationId: target.op.operationId, parameters };
+    }
+    if (Object.keys(links).length) success.links = links;
+  }
+  const login = paths['/v2/auth/elements_login_as']?.post as Obj | undefined;
+  const approvals = ops.filter((o) => o.path.endsWith('/operation_approval') && o.path.startsWith('/v2/elements/'));
+  if (login && approvals.length) {
+    const success = Object.values(login.responses as Obj)[0] as Obj;
+    success.links = Object.fromEntries(approvals.map((a) => [String(a.op.operationId), {
+      operationId: a.op.operationId,
+      parameters: { proj_id: '$request.query.proj_id', env_id: '$request.query.env_id' },
+    }]));
+  }
+}
 
 export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo = {}): Obj {
   const paths: Record<string, Obj> = {};
@@ -195,7 +241,9 @@ export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo = {}): Obj {
         security: securityOf(route.auth),
         responses: {
           [status]: success,
-          default: { description: 'Error (CONTRACT section 1)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          ...(route.alsoStatus ? { [String(route.alsoStatus)]: success } : {}),
+          ...errorResponsesOf(route.auth),
+          default: { $ref: '#/components/responses/Error' },
         },
       };
       if (route.schemas.body) {
@@ -206,6 +254,7 @@ export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo = {}): Obj {
     }
   }
 
+  addLinks(paths);
   return {
     openapi: '3.0.3',
     info: {
@@ -224,6 +273,7 @@ export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo = {}): Obj {
         sessionCookie: { type: 'apiKey', in: 'cookie', name: info.sessionCookieName ?? 'session', description: 'The elements session cookie' },
       },
       schemas: { Error: ERROR_SCHEMA },
+      responses: { Error: { description: 'Error (CONTRACT section 1)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
     },
   };
 }

@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { badRequest, ErrorDetail, invalidInput } from '../errors';
 import type { Principal, Scope, Session } from '../auth/types';
-import { JsonSchema } from './schema';
+import type { JsonSchema, ParamsOf, StaticOf } from './schema';
 
 /**
  * Each API area declares its routes in one table: method, path, who may call it, and the
@@ -36,15 +36,20 @@ export interface Req<B = any, Q = any, P = any, H = any> {
   log: Logger;
 }
 
-export interface RouteDef {
+/** The request a route's schemas admit: `r.body` typed by `schemas.body`, and so on. */
+export type ReqOf<S extends RouteSchemas> = Req<StaticOf<S['body']>, StaticOf<S['query']>, ParamsOf<S['params']>, StaticOf<S['headers']>>;
+
+export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   method: Method;
   path: string | string[];
   auth: AuthMode;
   summary: string;
   tag?: string;
-  schemas: RouteSchemas;
+  schemas: S;
   /** Status of a success; defaults to 200, and 204 answers with no body. */
   status?: number;
+  /** Another success status the handler may pick in `ctx.state.status`, same body (sync: 201 created, 200 replaced). */
+  alsoStatus?: number;
   /**
    * A POST that changes nothing (permission questions): it does not bump the revision, and a
    * `read` environment key may call it, as it may every GET (src/auth/authenticator.ts).
@@ -52,7 +57,16 @@ export interface RouteDef {
   readOnly?: boolean;
   /** Only the admin key may call it (key management, the admin graph): environment keys answer 403. */
   adminOnly?: boolean;
-  handler: (req: Req) => Promise<unknown>;
+  handler: (req: ReqOf<S>) => Promise<unknown>;
+}
+
+/**
+ * Declares a route whose handler is typed by its schemas (`r.body`, `r.query`, `r.params`,
+ * `r.headers`); route tables list `route({...})` entries. A plain `RouteDef` literal still works
+ * and reads its request as `any`.
+ */
+export function route<S extends RouteSchemas>(def: RouteDef<S>): RouteDef {
+  return def as unknown as RouteDef;
 }
 
 export interface Authenticator {

@@ -1,34 +1,76 @@
+import type { Static, TArray, TAny, TBoolean, TInteger, TNull, TObject, TOptional, TRecord, TSchema, TString, TUnion, TUnknown, TUnsafe } from '@sinclair/typebox';
+
 /**
  * Small builders for JSON Schemas, so route tables stay short. Objects reject unknown
  * fields unless told otherwise (CONTRACT section 1: unknown fields are rejected).
+ *
+ * The values are plain JSON Schemas (what ajv validates and the OpenAPI document shows); their
+ * TypeScript types are TypeBox's, so `Static<typeof schema>` (and a handler's `r.body`, see
+ * `route()` in routeTable.ts) is the type the schema admits, derived, never written twice.
+ * A schema written as a bare object literal has no derived type and reads as `any`.
  */
 export type JsonSchema = Record<string, unknown>;
+export type { Static, TSchema };
+
+/** The TypeBox type of a schema: its own when built by these helpers, else `any`. */
+export type Typed<S> = S extends TSchema ? S : TAny;
+/** The value type a schema admits (`any` for an untyped literal). */
+export type StaticOf<S> = S extends TSchema ? Static<S> : any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The `{name: schema}` map of path parameters as the type of the params object. */
+export type ParamsOf<P> = P extends undefined ? any : { [K in keyof P]: StaticOf<P[K]> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const SCHEMA_KEY_PATTERN = '^[A-Za-z0-9_\\-]+$';
 /** Fact keys: any 1-256 characters without control characters. */
 export const FACT_KEY_PATTERN = '^[^\\u0000-\\u001f\\u007f]+$';
 
-export const str = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
-export const int = (extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', ...extra });
-export const bool = (): JsonSchema => ({ type: 'boolean' });
-export const nullable = (s: JsonSchema): JsonSchema => ({ ...s, type: [s.type as string, 'null'] });
-export const arr = (items: JsonSchema, extra: JsonSchema = {}): JsonSchema => ({ type: 'array', items, ...extra });
-export const schemaKey = (): JsonSchema => str({ minLength: 1, maxLength: 128, pattern: SCHEMA_KEY_PATTERN });
-export const factKey = (): JsonSchema => str({ minLength: 1, maxLength: 256, pattern: FACT_KEY_PATTERN });
-export const idOrKey = (): JsonSchema => str({ minLength: 1, maxLength: 256 });
-export const anyObject = (): JsonSchema => ({ type: 'object' });
-export const timestamp = (): JsonSchema => str({ format: 'date-time' });
+/** The helpers build plain objects; this gives them their TypeBox type. */
+const typed = <T extends TSchema>(schema: JsonSchema): T => schema as unknown as T;
 
-export function obj(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
-  return { type: 'object', properties, required, additionalProperties: false, ...extra };
+/** A string; with `enum`, its type is the union of the listed values. */
+export function str<const E extends string>(extra: JsonSchema & { enum: readonly E[] }): TUnsafe<E>;
+export function str(extra?: JsonSchema): TString;
+export function str(extra: JsonSchema = {}): TSchema {
+  return typed({ type: 'string', ...extra });
+}
+export const int = (extra: JsonSchema = {}): TInteger => typed({ type: 'integer', ...extra });
+export const bool = (): TBoolean => typed({ type: 'boolean' });
+/** `s` or null; an enum lists null too, else a validator refuses the null the type allows. */
+export const nullable = <S extends JsonSchema>(s: S): TUnion<[Typed<S>, TNull]> =>
+  typed({
+    ...s,
+    type: [s.type as string, 'null'],
+    ...(Array.isArray(s.enum) ? { enum: [...s.enum, null] } : {}),
+  });
+export const arr = <S extends JsonSchema>(items: S, extra: JsonSchema = {}): TArray<Typed<S>> => typed({ type: 'array', items, ...extra });
+export const schemaKey = (): TString => str({ minLength: 1, maxLength: 128, pattern: SCHEMA_KEY_PATTERN });
+export const factKey = (): TString => str({ minLength: 1, maxLength: 256, pattern: FACT_KEY_PATTERN });
+export const idOrKey = (): TString => str({ minLength: 1, maxLength: 256 });
+export const anyObject = (): TRecord<TString, TUnknown> => typed({ type: 'object' });
+/** Free-form caller data (`attributes`, `context`): any object, kept as sent. */
+export const freeObject = (): TRecord<TString, TUnknown> => typed({ type: 'object', additionalProperties: true });
+export const timestamp = (): TString => str({ format: 'date-time' });
+
+/** Properties named in `required` are required; the others optional. */
+export type ObjectProps<P, R extends string> = {
+  [K in keyof P]: K extends R ? Typed<P[K]> : TOptional<Typed<P[K]>>;
+};
+
+export function obj<P extends Record<string, JsonSchema>, R extends string = never>(
+  properties: P,
+  required: R[] = [],
+  extra: JsonSchema = {},
+): TObject<ObjectProps<P, R>> {
+  return typed({ type: 'object', properties, required, additionalProperties: false, ...extra });
 }
 
 /** A map with free keys whose values follow `values`. */
-export const mapOf = (values: JsonSchema, keys: JsonSchema = {}): JsonSchema => ({
-  type: 'object',
-  additionalProperties: values,
-  ...(Object.keys(keys).length ? { propertyNames: keys } : {}),
-});
+export const mapOf = <S extends JsonSchema>(values: S, keys: JsonSchema = {}): TRecord<TString, Typed<S>> =>
+  typed({
+    type: 'object',
+    additionalProperties: values,
+    ...(Object.keys(keys).length ? { propertyNames: keys } : {}),
+  });
 
 /** Pages past this would overflow the skip arithmetic in Cypher. */
 export const MAX_PAGE = 1_000_000;
@@ -39,7 +81,10 @@ export const PAGING_QUERY = {
   per_page: int({ minimum: 1, default: 30 }),
 };
 
-export const envelope = (item: JsonSchema): JsonSchema =>
+export const envelope = <S extends JsonSchema>(item: S) =>
   obj({ data: arr(item), total_count: int(), page_count: int() }, ['data', 'total_count', 'page_count']);
+
+/** The organization/project/environment fields of every record view (`scoped()` in src/auth/types.ts). */
+export const SCOPED_FIELDS = { organization_id: str(), project_id: str(), environment_id: str() };
 
 export const PROJ_ENV_PARAMS = { proj_id: idOrKey(), env_id: idOrKey() };

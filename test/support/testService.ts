@@ -4,6 +4,7 @@ import { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { bootService, Service } from '../../src/boot';
 import { loadConfig } from '../../src/config';
+import { ResponseChecker } from './responseSchemas';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -44,6 +45,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  const checker = new ResponseChecker(service.app.routes);
   const call: TestService['call'] = async (method, path, body, opts = {}) => {
     const key = opts.key === undefined ? adminKey : opts.key;
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -61,6 +63,9 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     } catch {
       /* not JSON: keep the text */
     }
+    // A drifting answer fails the test that received it (CONTRACT section 9).
+    const problem = checker.problem(method, path, res.status, parsed);
+    if (problem) throw new Error(`Response schema violation: ${problem}`);
     return { status: res.status, body: parsed, headers: res.headers };
   };
 

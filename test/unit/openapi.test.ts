@@ -144,4 +144,56 @@ describe('OpenAPI building blocks', () => {
     expect(d.components.securitySchemes.sessionCookie.name).toBe('sid');
     expect(d.tags).toEqual([{ name: 'T' }]);
   });
+
+  const full: Doc = buildOpenApi(allRoutes());
+
+  it('declares a concrete response schema for every success, and the error body for every error', () => {
+    const loose: string[] = [];
+    for (const [path, item] of Object.entries<any>(full.paths)) {
+      for (const m of METHODS.filter((x) => item[x])) {
+        for (const [status, res] of Object.entries<any>(item[m].responses)) {
+          if (status === '204') continue;
+          if (!status.startsWith('2')) {
+            expect({ path, m, status, res }).toEqual({ path, m, status, res: { $ref: '#/components/responses/Error' } });
+            continue;
+          }
+          const schema = res.content?.['application/json']?.schema ?? {};
+          // A documented shape names its fields (or the shape of a map's values), never a bare object.
+          if (!schema.properties && typeof schema.additionalProperties !== 'object' && !schema.items) loose.push(`${m} ${path} ${status}`);
+        }
+      }
+    }
+    expect(loose).toEqual([]);
+    expect(full.components.responses.Error.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+
+  it('links each create to the get, update and delete of what it created, and the login to the approvals', () => {
+    const create = full.paths['/v2/facts/{proj_id}/{env_id}/tenants'].post.responses['200'].links;
+    const byId = (p: string, m: string) => full.paths[p][m].operationId;
+    const one = '/v2/facts/{proj_id}/{env_id}/tenants/{tenant_id}';
+    for (const m of ['get', 'patch', 'delete']) {
+      expect(create[byId(one, m)]).toEqual({
+        operationId: byId(one, m),
+        parameters: { tenant_id: '$response.body#/key', proj_id: '$request.path.proj_id', env_id: '$request.path.env_id' },
+      });
+    }
+    const approvals = '/v2/elements/{proj_id}/{env_id}/config/{elements_config_id}/operation_approval';
+    const configLinks = full.paths['/v2/elements/{proj_id}/{env_id}/config'].post.responses['200'].links;
+    expect(configLinks[byId(approvals, 'get')].parameters.elements_config_id).toMatch(/^\$response\.body#\/(key|id)$/);
+    const login = Object.values<any>(full.paths['/v2/auth/elements_login_as'].post.responses)[0].links;
+    expect(login[byId(approvals, 'get')].parameters).toEqual({ proj_id: '$request.query.proj_id', env_id: '$request.query.env_id' });
+    // Every link names an operation of the document and only parameters that operation has.
+    for (const item of Object.values<any>(full.paths)) {
+      for (const op of METHODS.map((m) => item[m]).filter(Boolean)) {
+        for (const res of Object.values<any>(op.responses)) {
+          for (const link of Object.values<any>(res.links ?? {})) {
+            const target = Object.values<any>(full.paths).flatMap((i) => METHODS.map((m) => i[m]).filter(Boolean)).find((o) => o.operationId === link.operationId);
+            expect(target).toBeDefined();
+            const names = (target.parameters ?? []).map((p: any) => p.name);
+            for (const name of Object.keys(link.parameters)) expect(names).toContain(name);
+          }
+        }
+      }
+    }
+  });
 });

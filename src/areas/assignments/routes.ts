@@ -1,5 +1,6 @@
 import { paging } from '../../http/paging';
 import type { RouteDef } from '../../http/routeTable';
+import { route } from '../../http/routeTable';
 import * as s from './schemas';
 import { RoleAssignmentsService } from './service';
 import { TupleInput, TuplesService } from './tuplesService';
@@ -14,26 +15,26 @@ export function assignmentRoutes(roles: RoleAssignmentsService, tuples: TuplesSe
   const ra = `${base}/role_assignments`;
   const rt = `${base}/relationship_tuples`;
   return [
-    { method: 'POST', path: ra, auth: 'env', tag, summary: 'Assign a role (tenant-level, or on a resource instance)',
-      schemas: { params: s.params, body: s.assignment, response: s.record }, handler: (r) => roles.assign(r.scope, r.body) },
-    { method: 'DELETE', path: ra, auth: 'env', tag, summary: 'Unassign a role',
-      status: 204, schemas: { params: s.params, body: s.assignment }, handler: (r) => roles.unassign(r.scope, r.body) },
-    { method: 'GET', path: ra, auth: 'env', tag, summary: 'List role assignments',
-      schemas: { params: s.params, query: s.assignmentQuery, response: s.list }, handler: (r) => roles.list(r.scope, r.query, paging(r.query)) },
-    { method: 'POST', path: `${ra}/bulk`, auth: 'env', tag, summary: 'Assign roles in bulk (one transaction, all or nothing)',
-      schemas: { params: s.params, body: s.assignmentBulk, response: s.record }, handler: (r) => roles.assignBulk(r.scope, r.body) },
-    { method: 'DELETE', path: `${ra}/bulk`, auth: 'env', tag, summary: 'Unassign roles in bulk (one transaction)',
-      schemas: { params: s.params, body: s.assignmentBulk, response: s.record }, handler: (r) => roles.unassignBulk(r.scope, r.body) },
+    route({ method: 'POST', path: ra, auth: 'env', tag, summary: 'Assign a role (tenant-level, or on a resource instance)',
+      schemas: { params: s.params, body: s.assignment, response: s.assignmentRead }, handler: (r) => roles.assign(r.scope, r.body) }),
+    route({ method: 'DELETE', path: ra, auth: 'env', tag, summary: 'Unassign a role',
+      status: 204, schemas: { params: s.params, body: s.assignment }, handler: (r) => roles.unassign(r.scope, r.body) }),
+    route({ method: 'GET', path: ra, auth: 'env', tag, summary: 'List role assignments',
+      schemas: { params: s.params, query: s.assignmentQuery, response: s.assignmentList }, handler: (r) => roles.list(r.scope, r.query, paging(r.query)) }),
+    route({ method: 'POST', path: `${ra}/bulk`, auth: 'env', tag, summary: 'Assign roles in bulk (one transaction, all or nothing)',
+      schemas: { params: s.params, body: s.assignmentBulk, response: s.assignmentsCreated }, handler: (r) => roles.assignBulk(r.scope, r.body) }),
+    route({ method: 'DELETE', path: `${ra}/bulk`, auth: 'env', tag, summary: 'Unassign roles in bulk (one transaction)',
+      schemas: { params: s.params, body: s.assignmentBulk, response: s.assignmentsRemoved }, handler: (r) => roles.unassignBulk(r.scope, r.body) }),
 
-    { method: 'POST', path: rt, auth: 'env', tag, summary: 'Create a relationship tuple (creates missing instances when a tenant is given)',
-      schemas: { params: s.params, body: s.tuple, response: s.record }, handler: (r) => tuples.create(r.scope, r.body) },
-    { method: 'DELETE', path: rt, auth: 'env', tag, summary: 'Delete a relationship tuple',
-      status: 204, schemas: { params: s.params, body: s.tuple }, handler: (r) => tuples.delete(r.scope, r.body) },
-    { method: 'GET', path: rt, auth: 'env', tag, summary: 'List relationship tuples',
-      schemas: { params: s.params, query: s.tupleQuery, response: s.list }, handler: (r) => tuples.list(r.scope, r.query, paging(r.query)) },
-    { method: 'POST', path: `${rt}/bulk`, auth: 'env', tag, summary: 'Create relationship tuples in bulk (one transaction, all or nothing)',
-      schemas: { params: s.params, body: s.tupleBulkCreate, response: s.record }, handler: (r) => tuples.createBulk(r.scope, itemsOf(r.body)) },
-    { method: 'DELETE', path: `${rt}/bulk`, auth: 'env', tag, summary: 'Delete relationship tuples in bulk (one transaction)',
-      schemas: { params: s.params, body: s.tupleBulkDelete, response: s.record }, handler: (r) => tuples.deleteBulk(r.scope, itemsOf(r.body)) },
+    route({ method: 'POST', path: rt, auth: 'env', tag, summary: 'Create a relationship tuple (creates missing instances when a tenant is given)',
+      schemas: { params: s.params, body: s.tuple, response: s.tupleRead }, handler: (r) => tuples.create(r.scope, r.body) }),
+    route({ method: 'DELETE', path: rt, auth: 'env', tag, summary: 'Delete a relationship tuple',
+      status: 204, schemas: { params: s.params, body: s.tuple }, handler: (r) => tuples.delete(r.scope, r.body) }),
+    route({ method: 'GET', path: rt, auth: 'env', tag, summary: 'List relationship tuples',
+      schemas: { params: s.params, query: s.tupleQuery, response: s.tupleList }, handler: (r) => tuples.list(r.scope, r.query, paging(r.query)) }),
+    route({ method: 'POST', path: `${rt}/bulk`, auth: 'env', tag, summary: 'Create relationship tuples in bulk (one transaction, all or nothing)',
+      schemas: { params: s.params, body: s.tupleBulkCreate, response: s.tuplesCreated }, handler: (r) => tuples.createBulk(r.scope, itemsOf(r.body)) }),
+    route({ method: 'DELETE', path: `${rt}/bulk`, auth: 'env', tag, summary: 'Delete relationship tuples in bulk (one transaction)',
+      schemas: { params: s.params, body: s.tupleBulkDelete, response: s.tuplesRemoved }, handler: (r) => tuples.deleteBulk(r.scope, itemsOf(r.body)) }),
   ];
 }

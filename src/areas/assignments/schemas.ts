@@ -1,4 +1,4 @@
-import { anyObject, arr, envelope, factKey, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str } from '../../http/schema';
+import { arr, envelope, factKey, int, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, SCOPED_FIELDS, schemaKey, str, timestamp } from '../../http/schema';
 
 /** "<resource>:<instance key>", split at the first ':'. */
 const instanceRef = () => str({ minLength: 3, maxLength: 400, pattern: '^[A-Za-z0-9_\\-]+:[^\\u0000-\\u001f\\u007f]+$' });
@@ -20,5 +20,16 @@ export const tupleBulkDelete = { anyOf: [tuples, obj({ idents: tuples }, ['ident
 export const tupleQuery = obj({ ...PAGING_QUERY, subject: instanceRef(), relation: str(), object: instanceRef(), tenant: str() });
 
 export const params = PROJ_ENV_PARAMS;
-export const record = anyObject();
-export const list = envelope(record);
+
+export const assignmentRead = obj({
+  id: str(), user: str(), role: str(), tenant: str(), resource_instance: str(), ...SCOPED_FIELDS, created_at: nullable(timestamp()),
+}, ['id', 'user', 'role', 'tenant']);
+export const assignmentList = envelope(assignmentRead);
+export const assignmentsCreated = obj({ assignments_created: int() }, ['assignments_created']);
+export const assignmentsRemoved = obj({ assignments_removed: int() }, ['assignments_removed']);
+export const tupleRead = obj({
+  id: str(), subject: str(), relation: str(), object: str(), tenant: nullable(str()), ...SCOPED_FIELDS, created_at: nullable(timestamp()),
+}, ['id', 'subject', 'relation', 'object']);
+export const tupleList = envelope(tupleRead);
+export const tuplesCreated = obj({ tuples_created: int() }, ['tuples_created']);
+export const tuplesRemoved = obj({ tuples_removed: int() }, ['tuples_removed']);

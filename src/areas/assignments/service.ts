@@ -5,14 +5,12 @@ import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
 import { now } from '../../util/time';
+import type { Static } from '../../http/schema';
+import type { assignment } from './schemas';
 import { AssignmentKeys, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
 
-export interface AssignmentInput {
-  user: string;
-  role: string;
-  tenant?: string;
-  resource_instance?: string;
-}
+/** A role assignment as its route schema admits it. */
+export type AssignmentInput = Static<typeof assignment>;
 
 /** "type:key" split at the first ':'; 422 when there is no ':'. */
 export function splitRef(ref: string, path: string): { type: string; key: string } {

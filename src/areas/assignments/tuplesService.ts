@@ -5,14 +5,12 @@ import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
 import { splitRef } from './service';
+import type { Static } from '../../http/schema';
+import type { tuple } from './schemas';
 import { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
 
-export interface TupleInput {
-  subject: string;
-  relation: string;
-  object: string;
-  tenant?: string;
-}
+/** A tuple as its route schema admits it. */
+export type TupleInput = Static<typeof tuple>;
 
 /** Relationship tuples `subject -relation-> object` between resource instances. */
 export class TuplesService {

@@ -1,5 +1,6 @@
 import { forbidden } from '../../errors';
 import type { Req, RouteDef } from '../../http/routeTable';
+import { route } from '../../http/routeTable';
 import * as s from './schemas';
 import { DecisionService } from './service';
 
@@ -12,45 +13,45 @@ function envKeyScope(r: Req) {
 export function decisionRoutes(svc: DecisionService): RouteDef[] {
   const tag = 'Decisions';
   return [
-    {
+    route({
       method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, summary: 'May this user do this action on this resource?',
       schemas: { params: s.params, query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
       handler: (r) => svc.allowed(r.scope, r.body, r.query.explain === true),
-    },
-    {
+    }),
+    route({
       method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/bulk', auth: 'env', tag, summary: 'Up to 100 permission questions at once (order kept)',
       schemas: { params: s.params, body: s.bulkQuery, response: s.bulkAnswer },
       handler: (r) => svc.allowedBulk(r.scope, r.body),
-    },
-    {
+    }),
+    route({
       method: 'POST', readOnly: true, path: '/allowed', auth: 'key', tag, summary: 'Permit PDP check (environment key)',
       schemas: { query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
       handler: (r) => svc.allowed(envKeyScope(r), r.body, r.query.explain === true),
-    },
-    {
+    }),
+    route({
       method: 'POST', readOnly: true, path: '/allowed/bulk', auth: 'key', tag, summary: 'Permit PDP bulk check (environment key)',
       schemas: { body: s.bulkQuery, response: s.bulkAnswer },
       handler: (r) => svc.allowedBulk(envKeyScope(r), r.body),
-    },
-    {
+    }),
+    route({
       method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/user-permissions', auth: 'env', tag, summary: 'Everything a user may do, per instance and tenant',
       schemas: { params: s.params, body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
       handler: (r) => svc.userPermissions(r.scope, r.body),
-    },
-    {
+    }),
+    route({
       method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/authorized_users', auth: 'env', tag, summary: 'Every user allowed an action on a resource, with the granting assignments',
       schemas: { params: s.params, body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
       handler: (r) => svc.authorizedUsers(r.scope, r.body),
-    },
-    {
+    }),
+    route({
       method: 'POST', readOnly: true, path: '/user-permissions', auth: 'key', tag, summary: 'Permit PDP user permissions (environment key)',
       schemas: { body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
       handler: (r) => svc.userPermissions(envKeyScope(r), r.body),
-    },
-    {
+    }),
+    route({
       method: 'POST', readOnly: true, path: '/authorized_users', auth: 'key', tag, summary: 'Permit PDP authorized users (environment key)',
       schemas: { body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
       handler: (r) => svc.authorizedUsers(envKeyScope(r), r.body),
-    },
+    }),
   ];
 }

@@ -1,4 +1,4 @@
-import { anyObject, arr, bool, factKey, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
+import { anyObject, arr, bool, factKey, freeObject, mapOf, nullable, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
 
 const userRef = {
   oneOf: [
@@ -48,7 +48,9 @@ export const userPermissionsQuery = obj(
   { user: userRef, tenants: arr(str(), { maxItems: 1000 }), resources: arr(str(), { maxItems: 1000 }), resource_types: arr(str(), { maxItems: 1000 }), context: anyObject(), sdk: str() },
   ['user'],
 );
-export const userPermissionsAnswer = { type: 'object', additionalProperties: obj({ tenant: anyObject(), resource: anyObject(), permissions: arr(str()), roles: arr(str()) }) };
+const tenantRead = obj({ key: str(), attributes: freeObject() }, ['key']);
+const instanceRead = obj({ type: str(), key: str(), attributes: freeObject() }, ['type', 'key']);
+export const userPermissionsAnswer = mapOf(obj({ tenant: tenantRead, resource: nullable(instanceRead), permissions: arr(str()), roles: arr(str()) }, ['tenant', 'permissions']));
 export const authorizedUsersQuery = obj({ action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str() }, ['action', 'resource']);
 const assignment = obj({ user: str(), tenant: str(), resource: str(), role: str() });
 export const authorizedUsersAnswer = obj({ resource: str(), tenant: str(), users: { type: 'object', additionalProperties: arr(assignment) } });

@@ -8,7 +8,7 @@ const scoped = { organization_id: str(), project_id: str(), environment_id: str(
 
 export const tenantCreate = obj({ key: factKey(), name, description, attributes: anyObject() }, ['key', 'name']);
 export const tenantUpdate = obj({ name, description: nullable(description), attributes: anyObject() });
-export const tenant = obj({ id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped });
+export const tenant = obj({ id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped }, ['id', 'key', 'name']);
 
 const userFields = {
   email: nullable(email),
@@ -36,7 +36,7 @@ export const user = obj({
   roles: arr(obj({ role: str(), tenant: str() })),
   associated_tenants: arr(str()),
   ...scoped,
-});
+}, ['id', 'key']);
 
 export const params = PROJ_ENV_PARAMS;
 export const tenantParams = { ...PROJ_ENV_PARAMS, tenant_id: idOrKey() };

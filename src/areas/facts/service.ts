@@ -5,13 +5,11 @@ import { envelopeOf, Page } from '../../http/paging';
 import { fromJson, toJson } from '../../util/json';
 import { now } from '../../util/time';
 import { FactsStore, TenantNode, UserFields, UserRow } from './store';
+import type { Static } from '../../http/schema';
+import type { tenantCreate } from './schemas';
 
-export interface TenantInput {
-  key: string;
-  name: string;
-  description?: string;
-  attributes?: Record<string, unknown>;
-}
+/** A tenant as its route schema admits it. */
+export type TenantInput = Static<typeof tenantCreate>;
 export interface UserInput extends UserFields {
   key: string;
   attributes?: Record<string, unknown>;

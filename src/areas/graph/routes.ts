@@ -1,4 +1,5 @@
 import type { RouteDef } from '../../http/routeTable';
+import { route } from '../../http/routeTable';
 import { arr, factKey, int, nullable, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
 import { GraphService, MAX_GRAPH_NODES } from './service';
 
@@ -8,7 +9,7 @@ const edge = obj({ id: str(), type: str(), from: str(), to: str(), role: nullabl
 export function graphRoutes(svc: GraphService): RouteDef[] {
   const tag = 'Graph inspection';
   return [
-    {
+    route({
       method: 'GET', path: '/v2/graph/:proj_id/:env_id', auth: 'env', adminOnly: true, tag,
       summary: 'The neighbourhood of a user or instance: nodes and edges, bounded, with a truncated flag',
       schemas: {
@@ -22,8 +23,8 @@ export function graphRoutes(svc: GraphService): RouteDef[] {
         response: obj({ nodes: arr(node), edges: arr(edge), truncated: { type: 'boolean' }, limit: int() }),
       },
       handler: (r) => svc.neighbourhood(r.scope, r.query),
-    },
-    {
+    }),
+    route({
       method: 'GET', path: '/v2/graph/:proj_id/:env_id/users/:user_id/effective_roles', auth: 'env', adminOnly: true, tag,
       summary: 'Each role the user holds on each instance, with the path that grants it',
       schemas: {
@@ -32,6 +33,6 @@ export function graphRoutes(svc: GraphService): RouteDef[] {
         response: obj({ user: str(), roles: arr(obj({ resource: str(), tenant: str(), role: str(), path: str() })) }),
       },
       handler: (r) => svc.effectiveRoles(r.scope, r.params.user_id, r.query.tenant),
-    },
+    }),
   ];
 }

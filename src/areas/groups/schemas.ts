@@ -31,7 +31,7 @@ export const group = obj({
   environment_id: str(),
   created_at: timestamp(),
   updated_at: timestamp(),
-});
+}, ['id', 'group_instance_key', 'group_tenant', 'assigned_roles', 'users']);
 
 /** Seed 2.5: a role on one resource instance, in the group's tenant. */
 export const groupRole = obj(

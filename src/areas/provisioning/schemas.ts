@@ -15,7 +15,7 @@ export const project = obj({
   organization_id: str(),
   created_at: timestamp(),
   updated_at: timestamp(),
-});
+}, ['id', 'key', 'name']);
 export const environment = obj({
   id: str(),
   key: str(),
@@ -25,7 +25,7 @@ export const environment = obj({
   organization_id: str(),
   created_at: timestamp(),
   updated_at: timestamp(),
-});
+}, ['id', 'key', 'name', 'project_id']);
 export const accessLevel = str({ enum: ACCESS_LEVELS });
 export const apiKey = obj({
   id: str(),
@@ -37,9 +37,9 @@ export const apiKey = obj({
   environment_id: str(),
   created_at: timestamp(),
   secret: str(),
-});
+}, ['id', 'prefix']);
 export const apiKeyCreate = obj({ name: str({ maxLength: 256 }), access_level: accessLevel });
-export const rotatedKey = obj({ id: str(), secret: str() });
+export const rotatedKey = obj({ id: str(), secret: str() }, ['id', 'secret']);
 export const scope = obj({
   organization_id: str(),
   project_id: nullable(str()),

@@ -8,13 +8,11 @@ import { fromJson } from '../../util/json';
 import { SchemaStore } from './store';
 import { InstanceNode, InstancesStore, splitInstanceRef } from './instancesStore';
 import { scoped } from '../../auth/types';
+import type { Static } from '../../http/schema';
+import type { instanceCreate } from './schemas';
 
-export interface InstanceInput {
-  key: string;
-  tenant: string;
-  resource: string;
-  attributes?: Record<string, unknown>;
-}
+/** A resource instance as its route schema admits it. */
+export type InstanceInput = Static<typeof instanceCreate>;
 
 export const instanceView = (scope: Scope, i: InstanceNode) => ({
   id: i.id,

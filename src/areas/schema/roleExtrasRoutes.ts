@@ -34,7 +34,7 @@ export function roleExtrasRoutes(svc: SchemaService, roles: RolesService, hierar
     ...(['ancestors', 'descendants'] as const).map((which): RouteDef => ({
       method: 'GET', path: `${base}/roles/:role/${which}`, auth: 'env', tag,
       summary: which === 'ancestors' ? 'Every tenant role this role extends, transitively' : 'Every tenant role that extends this role, transitively',
-      schemas: { params: s.roleParams, response: s.plainList },
+      schemas: { params: s.roleParams, response: s.roleArray },
       handler: async (r) => {
         const role = await roles.getRole(r.scope, r.params.role);
         const views = (await hierarchy.relatives(r.scope, null, role.key, which)).map((n) => roleView(r.scope, n));
@@ -65,7 +65,7 @@ export function roleExtrasRoutes(svc: SchemaService, roles: RolesService, hierar
     ...(['ancestors', 'descendants'] as const).map((which): RouteDef => ({
       method: 'GET', path: `${res}/roles/:role/${which}`, auth: 'env', tag,
       summary: which === 'ancestors' ? 'Every role of the resource this role extends, transitively' : 'Every role of the resource that extends this role, transitively',
-      schemas: { params: s.resourceRoleParams, response: s.plainList },
+      schemas: { params: s.resourceRoleParams, response: s.resourceRoleArray },
       handler: async (r) => {
         const role = await svc.getResourceRole(r.scope, r.params.resource, r.params.role);
         const nodes = await hierarchy.relatives(r.scope, role.resource, role.key, which);
@@ -83,11 +83,11 @@ export function roleExtrasRoutes(svc: SchemaService, roles: RolesService, hierar
       handler: (r) => extras.setConditions(r.scope, r.params.resource, r.params.role, r.body) },
 
     { method: 'POST', path: `${res}/actions`, auth: 'env', tag, summary: 'Add an action to a resource',
-      schemas: { params: s.resourceParams, body: s.actionCreate, response: s.resource }, handler: (r) => actions.create(r.scope, r.params.resource, r.body) },
+      schemas: { params: s.resourceParams, body: s.actionCreate, response: s.actionView }, handler: (r) => actions.create(r.scope, r.params.resource, r.body) },
     { method: 'GET', path: `${res}/actions/:action`, auth: 'env', tag, summary: 'Get an action of a resource',
-      schemas: { params: s.actionParams, response: s.resource }, handler: (r) => actions.get(r.scope, r.params.resource, r.params.action) },
+      schemas: { params: s.actionParams, response: s.actionView }, handler: (r) => actions.get(r.scope, r.params.resource, r.params.action) },
     { method: 'PATCH', path: `${res}/actions/:action`, auth: 'env', tag, summary: 'Update an action of a resource',
-      schemas: { params: s.actionParams, body: s.actionUpdate, response: s.resource }, handler: (r) => actions.update(r.scope, r.params.resource, r.params.action, r.body) },
+      schemas: { params: s.actionParams, body: s.actionUpdate, response: s.actionView }, handler: (r) => actions.update(r.scope, r.params.resource, r.params.action, r.body) },
     { method: 'DELETE', path: `${res}/actions/:action`, auth: 'env', tag, summary: "Remove an action (and it from every role's permissions)",
       status: 204, schemas: { params: s.actionParams }, handler: (r) => actions.remove(r.scope, r.params.resource, r.params.action) },
   ];

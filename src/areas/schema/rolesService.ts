@@ -8,14 +8,11 @@ import { unique } from '../../util/unique';
 import { HierarchyService } from './hierarchyService';
 import { SchemaStore } from './store';
 import { roleView } from './views';
+import type { Static } from '../../http/schema';
+import type { roleCreate } from './schemas';
 
-export interface RoleInput {
-  key: string;
-  name: string;
-  description?: string | null;
-  permissions?: string[];
-  extends?: string[];
-}
+/** A role as its route schema admits it. */
+export type RoleInput = Static<typeof roleCreate>;
 
 /** Tenant-level roles: permissions are "<resource>:<action>" pairs of existing resources; `extends` other tenant roles. */
 export class RolesService {

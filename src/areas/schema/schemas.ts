@@ -1,4 +1,4 @@
-import { anyObject, arr, bool, envelope, factKey, idOrKey, mapOf, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str } from '../../http/schema';
+import { anyObject, arr, bool, envelope, factKey, freeObject, idOrKey, mapOf, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, SCOPED_FIELDS, schemaKey, str, timestamp } from '../../http/schema';
 
 const name = str({ minLength: 1, maxLength: 256 });
 const description = str({ maxLength: 4096 });
@@ -52,12 +52,40 @@ export const listQuery = obj({ ...PAGING_QUERY, search: str() });
 export const pagingQuery = obj(PAGING_QUERY);
 export const instanceListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str(), resource: str() });
 
-const record = anyObject();
-export const resource = record;
-export const resourceRole = record;
-export const derivation = record;
-export const role = record;
-export const relation = record;
-export const instance = record;
-export const list = envelope(record);
-export const plainList = arr(record);
+const stamp = nullable(timestamp());
+const stamps = { ...SCOPED_FIELDS, created_at: stamp, updated_at: stamp };
+const ruleView = obj({ role: str(), on_resource: str(), linked_by_relation: str(), when }, ['role', 'on_resource', 'linked_by_relation']);
+
+export const resourceRole = obj({
+  id: str(), key: str(), name: str(), description: nullable(str()), permissions: arr(str()),
+  granted_to: obj({ users_with_role: arr(ruleView), when }), extends: arr(str()), resource: str(), resource_id: nullable(str()), ...stamps,
+}, ['id', 'key', 'name', 'permissions']);
+export const derivation = obj({
+  id: str(), role: str(), on_resource: str(), linked_by_relation: str(), resource: str(), resource_role: str(), when, ...SCOPED_FIELDS, created_at: stamp,
+}, ['id', 'role', 'on_resource', 'linked_by_relation']);
+export const role = obj({ id: str(), key: str(), name: str(), description: nullable(str()), permissions: arr(str()), extends: arr(str()), ...stamps }, ['id', 'key', 'name', 'permissions']);
+export const relation = obj({
+  id: str(), key: str(), name: str(), description: nullable(str()), subject_resource: str(), subject_resource_id: nullable(str()),
+  object_resource: str(), object_resource_id: nullable(str()), ...stamps,
+}, ['id', 'key', 'name', 'subject_resource', 'object_resource']);
+export const resource = obj({
+  id: str(), key: str(), name: str(), description: nullable(str()),
+  actions: mapOf(obj({ id: str(), key: str(), name: str(), description: nullable(str()) }, ['key', 'name'])),
+  relations: mapOf(obj({ key: str(), name: str(), description: nullable(str()), resource: str(), resource_id: nullable(str()) }, ['key'])),
+  roles: mapOf(resourceRole), attributes: freeObject(), ...stamps,
+}, ['id', 'key', 'name', 'actions']);
+export const instance = obj({
+  id: str(), key: str(), resource: str(), resource_id: nullable(str()), tenant: str(), tenant_id: nullable(str()), attributes: freeObject(), ...stamps,
+}, ['id', 'key', 'resource', 'tenant']);
+export const resourceList = envelope(resource);
+/** Ancestors / descendants of a role (Permit answers plain arrays there). */
+export const roleArray = arr(role);
+export const resourceRoleArray = arr(resourceRole);
+export const resourceRoleList = envelope(resourceRole);
+export const roleList = envelope(role);
+export const relationList = envelope(relation);
+export const instanceList = envelope(instance);
+export const actionView = obj({
+  id: str(), key: str(), name: str(), description: nullable(str()), attributes: freeObject(), permission_name: str(), resource: str(), resource_id: str(), ...stamps,
+}, ['key', 'name']);
+export const actionList = envelope(actionView);

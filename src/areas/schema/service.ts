@@ -8,6 +8,8 @@ import { attributesJson } from '../../util/attributes';
 import { HierarchyService } from './hierarchyService';
 import { Derivation, ResourceNode, SchemaStore } from './store';
 import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView } from './views';
+import type { Static } from '../../http/schema';
+import type { relationCreate } from './schemas';
 
 export interface When {
   no_direct_roles_on_object?: boolean;
@@ -35,12 +37,8 @@ export interface ResourceInput {
   attributes?: Record<string, unknown>;
 }
 export type ResourcePatch = Partial<Omit<ResourceInput, 'key'>>;
-export interface RelationInput {
-  key: string;
-  name: string;
-  description?: string | null;
-  subject_resource: string;
-}
+/** A relation as its route schema admits it. */
+export type RelationInput = Static<typeof relationCreate>;
 
 /** Resources with their actions, roles, relations and role derivations (CONTRACT section 3). */
 export class SchemaService {

@@ -1,4 +1,5 @@
 import type { RouteDef } from '../../http/routeTable';
+import { route } from '../../http/routeTable';
 import * as s from './schemas';
 import type { SessionService } from './service';
 
@@ -6,13 +7,13 @@ import type { SessionService } from './service';
 export function sessionRoutes(sessions: SessionService): RouteDef[] {
   const tag = 'Elements sessions';
   return [
-    {
+    route({
       method: 'POST', path: '/v2/auth/elements_login_as', auth: 'key', tag,
       summary: 'Log a user in to the elements of a tenant (environment key; the admin key adds ?proj_id=&env_id=)',
       schemas: { query: s.loginQuery, body: s.loginBody, response: s.loginAnswer },
       handler: async (r) => {
         const scope = await sessions.loginScope(r.principal, r.scope, r.query);
-        const { token, code, session } = await sessions.login(scope, r.body.user_id ?? r.body.userId, r.body.tenant_id ?? r.body.tenant);
+        const { token, code, session } = await sessions.login(scope, (r.body.user_id ?? r.body.userId) as string, (r.body.tenant_id ?? r.body.tenant) as string);
         r.ctx.append('Set-Cookie', sessions.cookie(r.ctx, token));
         r.ctx.set('Cache-Control', 'no-store');
         // The token only in this answer to the backend; the URL (for a browser) carries a one-time code.
@@ -22,8 +23,8 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
           user_id: session.user, tenant_id: session.tenant, expires_at: session.expires_at,
         };
       },
-    },
-    {
+    }),
+    route({
       method: 'GET', path: '/v2/auth/login_by_token', auth: 'public', tag,
       summary: 'Turn the one-time code of a login step (its redirect_url; 60 s, one use) into the session cookie',
       schemas: { query: s.codeQuery, response: s.sessionAnswer },
@@ -33,14 +34,14 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
         r.ctx.set('Cache-Control', 'no-store');
         return { user_id: session.user, tenant_id: session.tenant, expires_at: session.expires_at };
       },
-    },
-    {
+    }),
+    route({
       method: 'POST', path: '/v2/auth/logout', auth: 'session', tag, summary: 'End the elements session',
       status: 204, schemas: {},
       handler: async (r) => {
         await sessions.logout(r.session);
         r.ctx.append('Set-Cookie', sessions.clearCookie(r.ctx));
       },
-    },
+    }),
   ];
 }

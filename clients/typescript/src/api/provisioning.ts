@@ -1,5 +1,8 @@
 import { Http, KeyScope, Page, PageParams, path, Scope } from '../http.js';
-import type { AccessLevel, ApiKey, Environment, Project } from '../types.js';
+import type { ApiKey, Environment, Project } from '../types.js';
+
+/** `read` keys may only ask questions and read; `write` keys (the default) may also change the graph. */
+export type AccessLevel = 'write' | 'read';
 
 export interface ProjectCreate {
   key: string;

@@ -47,6 +47,12 @@ export class Tx {
     const res = await this.tx.run(stmt.text, withIntegers(params));
     return res.records.map((r) => r.toObject() as Row);
   }
+  /** Rows, and how many relationships the statement created (exact under concurrent writers: MERGE's own count). */
+  async rowsCreating(stmt: Statement, params: Params): Promise<{ rows: Row[]; relationshipsCreated: number }> {
+    if (typeof params.env === 'string') this.envs.add(params.env);
+    const res = await this.tx.run(stmt.text, withIntegers(params));
+    return { rows: res.records.map((r) => r.toObject() as Row), relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
+  }
   async one(stmt: Statement, params: Params): Promise<Row | undefined> {
     return (await this.rows(stmt, params))[0];
   }

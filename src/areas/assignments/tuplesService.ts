@@ -29,18 +29,15 @@ export class TuplesService {
 
   async create(scope: Scope, input: TupleInput) {
     return this.store.write(async (tx) => {
-      const [{ keys, written }] = await this.createIn(tx, scope, [input]);
-      if (!written.created) throw duplicate('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
-      return this.view(scope, { id: written.id, subject: input.subject, relation: keys.relation, object: input.object, tenant: keys.tenant, created_at: written.created_at });
+      const { keys, written } = await this.createIn(tx, scope, [input]);
+      if (written.created === 0) throw duplicate('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
+      return this.view(scope, { id: written.first!.id, subject: input.subject, relation: keys[0].relation, object: input.object, tenant: keys[0].tenant, created_at: written.first!.created_at });
     });
   }
 
-  /** One transaction, two round trips whatever the size: all or nothing. Existing tuples are left as they are. */
+  /** One transaction, three round trips whatever the size: all or nothing. Existing tuples are left as they are. */
   async createBulk(scope: Scope, inputs: TupleInput[]) {
-    return this.store.write(async (tx) => {
-      const results = await this.createIn(tx, scope, inputs, true);
-      return { tuples_created: results.filter((r) => r.written.created).length };
-    });
+    return this.store.write(async (tx) => ({ tuples_created: (await this.createIn(tx, scope, inputs, true)).written.created }));
   }
 
   async delete(scope: Scope, input: TupleInput) {
@@ -66,7 +63,7 @@ export class TuplesService {
     return envelopeOf(data.map((t) => this.view(scope, t)), total, page);
   }
 
-  /** Checks every item against what the graph holds (one query), then writes them all (one query). */
+  /** Checks every item against what the graph holds (one query), then writes them all (one query, two with missing instances). */
   private async createIn(tx: Tx, scope: Scope, inputs: TupleInput[], bulk = false) {
     const keys = inputs.map((input, i) => at(bulk, i, () => keysOf(input)));
     const found = await this.store.resolveTuples(tx, scope.envId, keys);
@@ -74,8 +71,7 @@ export class TuplesService {
     const implicit = new Map<string, string>();
     const checked = inputs.map((input, i) => at(bulk, i, () => checkTuple(input, keys[i], found[i], implicit)));
     const missing = [...implicit].map(([ref, tenant]) => ({ ...splitRef(ref, '/body'), tenant })).map((r) => ({ resource: r.type, key: r.key, tenant: r.tenant }));
-    const written = await this.store.createTuples(tx, scope.envId, checked, missing, new Date().toISOString());
-    return checked.map((k, i) => ({ keys: k, written: written[i] }));
+    return { keys: checked, written: await this.store.createTuples(tx, scope.envId, checked, missing, new Date().toISOString()) };
   }
 }
 

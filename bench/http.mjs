@@ -15,7 +15,8 @@ export function client(baseUrl, token, connections = 16) {
           res.on('data', (c) => chunks.push(c));
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
-            const parsed = text ? JSON.parse(text) : undefined;
+            let parsed = text; // not JSON (a bare 'ok', a stream of JSON lines): the text
+            try { parsed = text ? JSON.parse(text) : undefined; } catch { /* keep the text */ }
             if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
             else resolve(parsed);
           });

@@ -10,13 +10,6 @@ import { client, inBatches } from './http.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** RSS and peak RSS of a process, in MB. */
-export function memOf(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-  return { rssMb: kb('VmRSS'), peakMb: kb('VmHWM') };
-}
-
 /**
  * Starts Neo4j (fresh data unless BENCH_KEEP_NEO4J reuses one on that port) and the service;
  * answers API clients for the project/env `bench/bench` and a stop function.
@@ -95,4 +88,40 @@ export async function loadOurs(api, project, ds, { batch = 1000, loaders = 2, lo
   phase('assignments');
   const factCount = ds.groupGrants.length + ds.nesting.length + assignments.length;
   return { facts: factCount, records: ds.userKeys.length + ds.repoKeys.length + ds.groups.length, seconds: (Date.now() - started) / 1000, phases };
+}
+
+/** Our service asked as the peers are: checks (uncached or from the decision cache), bulk, list-objects. */
+export function oursAdapter(api, project) {
+  const allowedPath = `/v2/allowed/${project}/bench`;
+  let listObjectsServed = true;
+  return {
+    name: 'ours',
+    load: (ds, opts) => loadOurs(api, project, ds, opts),
+    async allowed(q, cached) {
+      const r = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource, consistency: cached ? 'minimize_latency' : 'fully_consistent' });
+      return r.allow === true;
+    },
+    async bulk(qs) {
+      const r = await api('POST', `${allowedPath}/bulk`, qs.map((q) => ({ user: q.user, action: q.action, resource: q.resource, consistency: 'fully_consistent' })));
+      return r.allow.map((a) => a.allow === true);
+    },
+    /** Null when this build has no list-objects endpoint (contract section 13). */
+    async listObjects(user, action) {
+      if (!listObjectsServed) return null;
+      const keys = [];
+      let token;
+      try {
+        do {
+          const r = await api('POST', `${allowedPath}/list-objects`, { user, action, resource_type: 'repo', page_size: 1000, ...(token ? { continuation_token: token } : {}) });
+          keys.push(...r.objects.map((o) => o.key));
+          token = r.continuation_token;
+        } while (token);
+      } catch (err) {
+        if (!/: 40[45] /.test(String(err.message))) throw err;
+        listObjectsServed = false;
+        return null;
+      }
+      return keys;
+    },
+  };
 }

@@ -133,14 +133,18 @@ export class AssignmentsStore {
     return (await tx.rows(this.q.resolveTuples, { env, items })) as unknown as TupleRefs[];
   }
 
-  /** Creates the instances a batch names but the graph lacks, then the tuples, one statement each. */
-  async createTuples(tx: Tx, env: string, items: (TupleKeys & { tenant: string })[], implicit: { resource: string; key: string; tenant: string }[], now: string): Promise<AssignOutcome> {
-    if (implicit.length) await tx.rows(this.q.createImplicitInstances, { env, items: implicit, now });
+  /** Makes the instances a batch names but the graph lacks (Permit's implicit creation). */
+  async createImplicitInstances(tx: Tx, env: string, items: { resource: string; key: string; tenant: string }[], now: string): Promise<void> {
+    if (items.length) await tx.rows(this.q.createImplicitInstances, { env, items, now });
+  }
+
+  /** Writes a batch of tuples in one pass, checking each as it goes; `written` short of the batch size: an item did not hold. */
+  async createTuples(tx: Tx, env: string, items: TupleKeys[], now: string): Promise<AssignOutcome> {
     // Sorted by object so that concurrent batches lock shared instances in the same order.
     const sorted = [...items].sort((a, b) => cmp(a.object_type, b.object_type) || cmp(a.object_key, b.object_key));
-    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, now });
-    if ((row.written as number) < items.length) throw concurrentChange();
-    return { written: row.written as number, created: relationshipsCreated, first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: items[0].tenant } : null };
+    const objectTypes = [...new Set(items.map((x) => x.object_type))];
+    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, now });
+    return { written: row.written as number, created: relationshipsCreated, first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null };
   }
 
   /** Removes those of a batch that exist, in one statement; answers how many. */

@@ -4,7 +4,7 @@ import http from 'node:http';
 export function client(baseUrl, token, connections = 16) {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  return (method, path, body) =>
+  const call = (method, path, body, retried = false) =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = http.request(
@@ -22,9 +22,11 @@ export function client(baseUrl, token, connections = 16) {
           });
         },
       );
-      req.on('error', reject);
+      // A kept-alive socket the server closed just as it was reused: send again once (Node's advice).
+      req.on('error', (err) => (req.reusedSocket && err.code === 'ECONNRESET' && !retried ? call(method, path, body, true).then(resolve, reject) : reject(err)));
       req.end(payload);
     });
+  return call;
 }
 
 /** Runs `work(item)` over items with `concurrency` in flight; answers latency percentiles and throughput. */

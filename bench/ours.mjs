@@ -19,7 +19,8 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
   if (!process.env.BENCH_KEEP_NEO4J) rmSync(dataDir, { recursive: true, force: true });
   const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
   const adminKey = `bench_${randomBytes(16).toString('hex')}`;
-  const project = process.env.BENCH_KEEP_NEO4J ? `bench${Date.now()}` : 'bench';
+  // A Neo4j that was already running holds earlier runs: a project of its own then.
+  const project = neo4j.reused ? `bench${Date.now()}` : 'bench';
   const service = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist/src/main.js')], {
     env: { ...process.env, NEO4J_URI: neo4j.uri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
       BOOTSTRAP_PROJECT: project, BOOTSTRAP_ENV: 'bench' },

@@ -4,7 +4,7 @@ import http from 'node:http';
 export function client(baseUrl, token, connections = 16) {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  return (method, path, body) =>
+  const call = (method, path, body, retried = false) =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = http.request(
@@ -15,15 +15,18 @@ export function client(baseUrl, token, connections = 16) {
           res.on('data', (c) => chunks.push(c));
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
-            const parsed = text ? JSON.parse(text) : undefined;
+            let parsed = text; // not JSON (a bare 'ok', a stream of JSON lines): the text
+            try { parsed = text ? JSON.parse(text) : undefined; } catch { /* keep the text */ }
             if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
             else resolve(parsed);
           });
         },
       );
-      req.on('error', reject);
+      // A kept-alive socket the server closed just as it was reused: send again once (Node's advice).
+      req.on('error', (err) => (req.reusedSocket && err.code === 'ECONNRESET' && !retried ? call(method, path, body, true).then(resolve, reject) : reject(err)));
       req.end(payload);
     });
+  return call;
 }
 
 /** Runs `work(item)` over items with `concurrency` in flight; answers latency percentiles and throughput. */

@@ -1,17 +1,26 @@
 // @invalidates $env
-// Instance role assignments of $items (checked by the domain); MERGE keeps concurrent duplicates
-// out, and `fresh` tells whether this call created the edge.
-UNWIND range(0, size($items) - 1) AS idx
-WITH idx, $items[idx] AS a
+// Instance role assignments of $items {user, role, tenant?, resource, instance}, one pass, no
+// per-item answer: an item is written only when its user and instance exist, the instance is in
+// the item's tenant (or the item names none) and the role is a resource role of the instance's
+// resource or a tenant role. `written` counts the items that were; when it is short of
+// size($items) the caller explains the first failing item and rolls the transaction back.
+// MERGE keeps repeats (in the batch, or concurrent) out; the statement's count of created
+// relationships says how many are new. `members` are the (user, tenant) pairs to join.
+CALL {
+  MATCH (role:Role {env: $env})
+  RETURN collect(role.key) AS tenantRoles
+}
+CALL {
+  UNWIND $resources AS resource
+  MATCH (role:ResourceRole {env: $env, resource: resource})
+  RETURN collect(resource + ':' + role.key) AS resourceRoles
+}
+UNWIND $items AS a
 MATCH (u:User {env: $env, key: a.user})
-MATCH (t:Tenant {env: $env, key: a.tenant})
 MATCH (i:Instance {env: $env, resource: a.resource, key: a.instance})
-// Checked by the domain already; checked again here so that a concurrent change cannot link two tenants.
-WHERE i.tenant = t.key
+WHERE (a.tenant IS NULL OR i.tenant = a.tenant)
+  AND ((a.resource + ':' + a.role) IN resourceRoles OR a.role IN tenantRoles)
 MERGE (u)-[r:HAS_ROLE {role: a.role}]->(i)
-  ON CREATE SET r.tenant = t.key, r.created_at = $now, r.fresh = true
-MERGE (u)-[:IN_TENANT]->(t)
-WITH idx, r, coalesce(r.fresh, false) AS created
-REMOVE r.fresh
-RETURN idx, created, elementId(r) AS id, r.created_at AS created_at
-ORDER BY idx
+  ON CREATE SET r.tenant = i.tenant, r.created_at = $now
+RETURN count(r) AS written, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at,
+       head(collect(i.tenant)) AS tenant, collect(DISTINCT {user: u.key, tenant: i.tenant}) AS members

@@ -1,13 +1,15 @@
 // @invalidates $env
-// Tenant role assignments of $items (checked by the domain).
-UNWIND range(0, size($items) - 1) AS idx
-WITH idx, $items[idx] AS a
+// Tenant role assignments of $items {user, role, tenant}, one pass, as assignInstanceRoles: an
+// item is written only when its user, tenant and tenant role exist; `written` counts them.
+CALL {
+  MATCH (role:Role {env: $env})
+  RETURN collect(role.key) AS tenantRoles
+}
+UNWIND $items AS a
 MATCH (u:User {env: $env, key: a.user})
 MATCH (t:Tenant {env: $env, key: a.tenant})
+WHERE a.role IN tenantRoles
 MERGE (u)-[r:HAS_TENANT_ROLE {role: a.role}]->(t)
-  ON CREATE SET r.created_at = $now, r.fresh = true
-MERGE (u)-[:IN_TENANT]->(t)
-WITH idx, r, coalesce(r.fresh, false) AS created
-REMOVE r.fresh
-RETURN idx, created, elementId(r) AS id, r.created_at AS created_at
-ORDER BY idx
+  ON CREATE SET r.created_at = $now
+RETURN count(r) AS written, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at,
+       head(collect(t.key)) AS tenant, collect(DISTINCT {user: u.key, tenant: t.key}) AS members

@@ -1,14 +1,21 @@
 // @invalidates $env
-// Tuples of $items (checked by the domain; missing instances were created just before).
-UNWIND range(0, size($items) - 1) AS idx
-WITH idx, $items[idx] AS x
+// Tuples of $items {subject_type, subject_key, relation, object_type, object_key, tenant?}, one
+// pass, no per-item answer: an item is written only when both instances exist, the relation is
+// one of the object type's with the subject's type as its subject, and both instances are in the
+// item's tenant (or, when it names none, in the subject's). `written` counts the items that
+// were; when it is short of size($items) the caller checks each item (making the missing
+// instances, or refusing the batch). MERGE keeps repeats out; the statement's count of created
+// relationships says how many are new.
+CALL {
+  UNWIND $objectTypes AS objectType
+  MATCH (rel:Relation {env: $env, resource: objectType})
+  RETURN collect(rel.resource + ':' + rel.key + ':' + rel.subject_resource) AS relations
+}
+UNWIND $items AS x
 MATCH (s:Instance {env: $env, resource: x.subject_type, key: x.subject_key})
 MATCH (o:Instance {env: $env, resource: x.object_type, key: x.object_key})
-// Checked by the domain already; checked again here so that a concurrent change cannot link two tenants.
-WHERE s.tenant = x.tenant AND o.tenant = x.tenant
+WHERE (x.object_type + ':' + x.relation + ':' + x.subject_type) IN relations
+  AND s.tenant = coalesce(x.tenant, s.tenant) AND o.tenant = s.tenant
 MERGE (s)-[r:RELATED {relation: x.relation}]->(o)
-  ON CREATE SET r.tenant = x.tenant, r.created_at = $now, r.fresh = true
-WITH idx, r, coalesce(r.fresh, false) AS created
-REMOVE r.fresh
-RETURN idx, created, elementId(r) AS id, r.created_at AS created_at
-ORDER BY idx
+  ON CREATE SET r.tenant = s.tenant, r.created_at = $now
+RETURN count(r) AS written, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at, head(collect(s.tenant)) AS tenant

@@ -4,12 +4,11 @@
 // derivation (<resource>, role, <type>, member, relation) and the tuple group -relation-> instance.
 // The caller checks instanceTenant / subject and rolls back on a mismatch.
 MATCH (g:Group {env: $env, key: $group})
-MATCH (t:Tenant {env: $env, key: g.tenant})
+MATCH (tenant:Tenant {env: $env, key: g.tenant})
 MATCH (res:Resource {env: $env, key: $resource})
 MATCH (type:Resource {env: $env, key: g.resource})
-MERGE (i:Instance:InEnv {env: $env, resource: $resource, key: $instance})
-  ON CREATE SET i.id = $instanceId, i.tenant = g.tenant, i.attributes_json = '{}', i.created_at = $now, i.updated_at = $now
-FOREACH (_ IN CASE WHEN i.tenant = g.tenant THEN [1] ELSE [] END | MERGE (i)-[:IN_TENANT]->(t))
+WITH {resource: $resource, key: $instance} AS inst, g, tenant, res, type
+// #include fragments/ensureInstance
 MERGE (rel:Relation:InEnv {env: $env, resource: $resource, key: $relation})
   ON CREATE SET rel.id = $relationId, rel.name = $relation, rel.subject_resource = g.resource,
                 rel.description = 'Made by group role assignments: a ' + g.resource + ' holding ' + $role + ' on a ' + $resource,

@@ -12,8 +12,8 @@ CALL {
   MERGE (r)-[:HAS_ROLE]->(m)
 }
 UNWIND $items AS x
-MATCH (t:Tenant {env: $env, key: x.tenant})
-CREATE (g:Group:Instance:InEnv {env: $env, resource: x.type, key: x.key, tenant: t.key, id: randomUUID(), name: x.name,
-                                description: x.description, attributes_json: x.attributes, created_at: $now, updated_at: $now})
-CREATE (g)-[:IN_TENANT]->(t)
-RETURN count(g) AS created
+MATCH (tenant:Tenant {env: $env, key: x.tenant})
+WITH x, tenant, {resource: x.type, key: x.key, attributes: x.attributes} AS inst
+// #include fragments/ensureInstance
+FOREACH (_ IN CASE WHEN madeInstance THEN [1] ELSE [] END | SET i:Group, i.name = x.name, i.description = x.description)
+RETURN count(CASE WHEN madeInstance THEN 1 END) AS created

@@ -1,7 +1,7 @@
 // @invalidates $env
-MATCH (t:Tenant {env: $env, key: $tenant})
+// One new instance; `made` is false when $resource:$key exists already (the caller answers 409).
+MATCH (tenant:Tenant {env: $env, key: $tenant})
 MATCH (r:Resource {env: $env, key: $resource})
-CREATE (i:Instance:InEnv {env: $env, id: $id, resource: r.key, key: $key, tenant: t.key,
-                          attributes_json: $attributes, created_at: $now, updated_at: $now})
-CREATE (i)-[:IN_TENANT]->(t)
-RETURN i {.*, resource_id: r.id, tenant_id: t.id} AS instance
+WITH {resource: r.key, key: $key, attributes: $attributes} AS inst, tenant, r
+// #include fragments/ensureInstance
+RETURN madeInstance AS made, i {.*, resource_id: r.id, tenant_id: tenant.id} AS instance

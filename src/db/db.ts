@@ -43,6 +43,14 @@ export class Tx {
   ) {}
 
   async rows(stmt: Statement, params: Params): Promise<Row[]> {
+    return (await this.run(stmt, params)).records.map((r) => r.toObject() as Row);
+  }
+  /** Rows, and how many relationships the statement created (exact under concurrent writers: MERGE's own count). */
+  async rowsCreating(stmt: Statement, params: Params): Promise<{ rows: Row[]; relationshipsCreated: number }> {
+    const res = await this.run(stmt, params);
+    return { rows: res.records.map((r) => r.toObject() as Row), relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
+  }
+  private async run(stmt: Statement, params: Params) {
     if (stmt.writes && this.mode !== 'write') throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
     if (stmt.invalidates !== null) {
       const envId = params[stmt.invalidates];
@@ -50,8 +58,7 @@ export class Tx {
       this.invalidated.add(envId);
     }
     try {
-      const res = await this.tx.run(stmt.text, withIntegers(params));
-      return res.records.map((r) => r.toObject() as Row);
+      return await this.tx.run(stmt.text, withIntegers(params));
     } catch (err) {
       // A unique violation is a Duplicate at once, so a store can name it inside its transaction;
       // other errors stay raw here so that the driver still retries the transient ones.

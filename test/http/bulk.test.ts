@@ -52,4 +52,47 @@ describe('bulk loading', () => {
     ]);
     expect(allowed.body).toEqual({ allow: [{ allow: true }, { allow: false }] });
   });
+
+  it('writes a checked batch in one pass, and still refuses another tenant\'s instance with nothing written', async () => {
+    await t.call('POST', `${facts()}/resource_instances`, { key: 'theirs', resource: 'doc', tenant: 'other' });
+    await t.call('POST', `${schema()}/roles`, { key: 'auditor', name: 'Auditor', permissions: ['doc:read'] });
+    await t.call('POST', `${facts()}/users`, { key: 'solo' });
+    const batch = [
+      { user: 'solo', role: 'auditor', tenant: 'default' },
+      { user: 'solo', role: 'reader', resource_instance: 'doc:d20' },
+      { user: 'solo', role: 'reader', tenant: 'default', resource_instance: 'doc:theirs' },
+    ];
+    const refused = await t.call('POST', `${facts()}/role_assignments/bulk`, batch);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_code).toBe('MISMATCH_RESOURCE_INSTANCES_TENANTS');
+    expect(refused.body.message).toMatch(/^Item 2:/);
+    const listed = await t.call('GET', `${facts()}/role_assignments?user=solo`);
+    expect(listed.body.total_count).toBe(0);
+    // The same batch without the foreign item: a tenant role and an instance role (its tenant taken from the instance), repeats counted once.
+    const ok = await t.call('POST', `${facts()}/role_assignments/bulk`, [...batch.slice(0, 2), batch[1]]);
+    expect(ok.body).toEqual({ assignments_created: 2 });
+    const again = await t.call('POST', `${facts()}/role_assignments`, batch[1]);
+    expect(again.status).toBe(409);
+    expect(again.body.error_code).toBe('DUPLICATE_ENTITY');
+    const solo = await t.call('GET', `${facts()}/users/solo`);
+    expect(JSON.stringify(solo.body.associated_tenants)).toContain('default');
+  });
+
+  it('makes every instance the same way, whichever call makes it', async () => {
+    await t.call('POST', `${schema()}/resources/doc/relations`, { key: 'parent', name: 'Parent', subject_resource: 'doc' });
+    await t.call('POST', `${facts()}/relationship_tuples/bulk`, { operations: [{ subject: 'doc:implicit', relation: 'parent', object: 'doc:d30', tenant: 'default' }] });
+    await t.call('POST', `${schema()}/groups`, { group_instance_key: 'team', group_tenant: 'default' });
+    await t.call('POST', `${schema()}/groups/team/roles`, { resource: 'doc', resource_instance: 'granted', role: 'reader', tenant: 'default' });
+    for (const ref of ['doc:implicit', 'doc:granted', 'group:team']) {
+      const got = (await t.call('GET', `${facts()}/resource_instances/${ref}`)).body;
+      expect(got).toEqual(expect.objectContaining({ tenant: 'default', attributes: {}, id: expect.any(String), created_at: expect.any(String) }));
+    }
+    // A group is a new instance: a key its type already has answers 409, and nothing is changed.
+    await t.call('POST', `${facts()}/resource_instances`, { key: 'plain', resource: 'group', tenant: 'default' });
+    const taken = await t.call('POST', `${schema()}/groups`, { group_instance_key: 'plain', group_tenant: 'default' });
+    expect(taken.status).toBe(409);
+    expect((await t.call('GET', `${schema()}/groups/plain`)).status).toBe(404);
+    const dup = await t.call('POST', `${facts()}/resource_instances`, { key: 'plain', resource: 'group', tenant: 'default' });
+    expect(dup.status).toBe(409);
+  });
 });

@@ -7,7 +7,7 @@ import { at } from '../../util/bulkItem';
 import { now } from '../../util/time';
 import type { Static } from '../../http/schema';
 import type { assignment } from './schemas';
-import { AssignmentKeys, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
+import { AssignmentKeys, AssignmentRef, AssignmentRefs, AssignmentRow, AssignmentsStore, concurrentChange } from './store';
 
 /** A role assignment as its route schema admits it. */
 export type AssignmentInput = Static<typeof assignment>;
@@ -35,18 +35,16 @@ export class RoleAssignmentsService {
 
   async assign(scope: Scope, input: AssignmentInput) {
     return this.store.write(async (tx) => {
-      const [{ keys, written }] = await this.assignIn(tx, scope, [input]);
-      if (!written.created) throw duplicate('Role assignment', describe(keys));
-      return this.view(scope, { ...keys, id: written.id, created_at: written.created_at, resource_instance: input.resource_instance ?? null });
+      const done = await this.assignIn(tx, scope, [input]);
+      const keys = { ...refOf(input), tenant: done.first!.tenant };
+      if (done.created === 0) throw duplicate('Role assignment', describe(keys));
+      return this.view(scope, { ...keys, id: done.first!.id, created_at: done.first!.created_at, resource_instance: input.resource_instance ?? null });
     });
   }
 
-  /** One transaction, three round trips whatever the size: all or nothing. Existing assignments are left as they are. */
+  /** One transaction, all or nothing; existing assignments are left as they are. */
   async assignBulk(scope: Scope, inputs: AssignmentInput[]) {
-    return this.store.write(async (tx) => {
-      const results = await this.assignIn(tx, scope, inputs, true);
-      return { assignments_created: results.filter((r) => r.written.created).length };
-    });
+    return this.store.write(async (tx) => ({ assignments_created: (await this.assignIn(tx, scope, inputs, true)).created }));
   }
 
   async unassign(scope: Scope, input: AssignmentInput) {
@@ -73,13 +71,19 @@ export class RoleAssignmentsService {
     return envelopeOf(data.map((a) => this.view(scope, a)), total, page);
   }
 
-  /** Checks every item against what the graph holds (one query), then writes them all (one query per kind). */
+  /**
+   * Writes every item in one pass per kind, each statement checking its items as it writes
+   * (no per-item round trip, no per-item answer). Only when an item did not hold does it ask
+   * the graph what each item refers to, and throws the domain's error for the first failing
+   * item; throwing rolls the transaction back, so nothing of the batch stays.
+   */
   private async assignIn(tx: Tx, scope: Scope, inputs: AssignmentInput[], bulk = false) {
     const refs = inputs.map((input, i) => at(bulk, i, () => refOf(input)));
+    const done = await this.store.assignMany(tx, scope.envId, refs, now());
+    if (done.written === refs.length) return done;
     const found = await this.store.resolveAssignments(tx, scope.envId, refs);
-    const keys = inputs.map((input, i) => at(bulk, i, () => checkAssignment(input, refs[i], found[i])));
-    const written = await this.store.assignMany(tx, scope.envId, keys, now());
-    return keys.map((k, i) => ({ keys: k, written: written[i] }));
+    inputs.forEach((input, i) => at(bulk, i, () => checkAssignment(input, refs[i], found[i])));
+    throw concurrentChange();
   }
 
   /**
@@ -102,7 +106,7 @@ export class RoleAssignmentsService {
 }
 
 /** What an assignment names: `resource_instance` split into resource and key. */
-function refOf(input: AssignmentInput): Omit<AssignmentKeys, 'tenant'> & { tenant: string | null } {
+function refOf(input: AssignmentInput): AssignmentRef {
   const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
   return { user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null };
 }

@@ -1,4 +1,4 @@
-import { Db, Row, Tx } from '../../db/db';
+import { Db, Tx } from '../../db/db';
 import { AppError } from '../../errors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -21,11 +21,6 @@ export interface TupleRefs {
   objectExists: boolean;
   objectTenant: string | null;
   tenantExists: boolean;
-}
-export interface Written {
-  created: boolean;
-  id: string;
-  created_at: string;
 }
 export interface AssignmentRow {
   id: string;
@@ -51,6 +46,16 @@ export interface AssignmentKeys {
   resource: string | null;
   instance: string | null;
 }
+/** An assignment as asked: the tenant of an instance assignment may be left to the instance's. */
+export type AssignmentRef = Omit<AssignmentKeys, 'tenant'> & { tenant: string | null };
+export interface AssignOutcome {
+  /** Items that held and were written (repeats included). */
+  written: number;
+  /** Assignments that did not exist before. */
+  created: number;
+  /** The first written assignment (what a single assign answers). */
+  first: { id: string; created_at: string; tenant: string } | null;
+}
 export interface TupleKeys {
   subject_type: string;
   subject_key: string;
@@ -73,6 +78,7 @@ export class AssignmentsStore {
     createImplicitInstances: 'assignments/createImplicitInstances',
     deleteTuples: 'assignments/deleteTuples',
     listTuples: 'assignments/listTuples',
+    joinTenants: 'assignments/joinTenants',
   });
 
   constructor(private readonly db: Db) {}
@@ -82,23 +88,34 @@ export class AssignmentsStore {
   }
 
   /** One round trip for a whole batch; one answer per item, in order. */
-  async resolveAssignments(tx: Tx, env: string, items: (Omit<AssignmentKeys, 'tenant'> & { tenant: string | null })[]): Promise<AssignmentRefs[]> {
+  async resolveAssignments(tx: Tx, env: string, items: AssignmentRef[]): Promise<AssignmentRefs[]> {
     return (await tx.rows(this.q.resolveAssignments, { env, items })) as unknown as AssignmentRefs[];
   }
 
-  /** Writes a checked batch with two statements (tenant roles, instance roles); answers per item, in order. */
-  async assignMany(tx: Tx, env: string, all: AssignmentKeys[], now: string): Promise<Written[]> {
-    return onceEach(all, (a) => JSON.stringify([a.user, a.role, a.tenant, a.resource, a.instance]), (items) => this.assignUnique(tx, env, items, now));
-  }
-
-  private async assignUnique(tx: Tx, env: string, items: AssignmentKeys[], now: string): Promise<Written[]> {
-    const out: Written[] = new Array(items.length);
-    for (const [stmt, pick] of [[this.q.assignTenantRoles, (a: AssignmentKeys) => a.instance === null], [this.q.assignInstanceRoles, (a: AssignmentKeys) => a.instance !== null]] as const) {
-      const positions = items.flatMap((a, i) => (pick(a) ? [i] : []));
-      if (!positions.length) continue;
-      const rows = byIdx(await tx.rows(stmt, { env, items: positions.map((i) => items[i]), now }), positions.length);
-      rows.forEach((row, j) => (out[positions[j]] = row));
+  /**
+   * Writes a batch with one statement per kind (instance roles, tenant roles), each checking its
+   * items as it goes, then joins the users to the tenants they now hold roles in. `written`
+   * short of the batch size means an item did not hold: the caller explains it and rolls back.
+   */
+  async assignMany(tx: Tx, env: string, items: AssignmentRef[], now: string): Promise<AssignOutcome> {
+    // Sorted by instance so that concurrent batches lock shared instances in the same order.
+    const onInstances = items.filter((a) => a.instance !== null).sort(byInstance);
+    const onTenants = items.filter((a) => a.instance === null);
+    const out: AssignOutcome = { written: 0, created: 0, first: null };
+    const members: { user: string; tenant: string }[] = [];
+    const kinds = [
+      [this.q.assignInstanceRoles, onInstances, { resources: [...new Set(onInstances.map((a) => a.resource))] }],
+      [this.q.assignTenantRoles, onTenants, {}],
+    ] as const;
+    for (const [stmt, batch, extra] of kinds) {
+      if (!batch.length) continue;
+      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, items: batch, now, ...extra });
+      out.written += row.written as number;
+      out.created += relationshipsCreated;
+      out.first ??= row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null;
+      members.push(...(row.members as { user: string; tenant: string }[]));
     }
+    if (out.written === items.length && members.length) await tx.rows(this.q.joinTenants, { env, members });
     return out;
   }
 
@@ -116,11 +133,18 @@ export class AssignmentsStore {
     return (await tx.rows(this.q.resolveTuples, { env, items })) as unknown as TupleRefs[];
   }
 
-  /** Creates the instances a batch names but the graph lacks, then the tuples. */
-  async createTuples(tx: Tx, env: string, all: (TupleKeys & { tenant: string })[], implicit: { resource: string; key: string; tenant: string }[], now: string): Promise<Written[]> {
-    if (implicit.length) await tx.rows(this.q.createImplicitInstances, { env, items: implicit, now });
-    const key = (x: TupleKeys) => JSON.stringify([x.subject_type, x.subject_key, x.relation, x.object_type, x.object_key]);
-    return onceEach(all, key, async (items) => byIdx(await tx.rows(this.q.createTuples, { env, items, now }), items.length));
+  /** Makes the instances a batch names but the graph lacks (Permit's implicit creation). */
+  async createImplicitInstances(tx: Tx, env: string, items: { resource: string; key: string; tenant: string }[], now: string): Promise<void> {
+    if (items.length) await tx.rows(this.q.createImplicitInstances, { env, items, now });
+  }
+
+  /** Writes a batch of tuples in one pass, checking each as it goes; `written` short of the batch size: an item did not hold. */
+  async createTuples(tx: Tx, env: string, items: TupleKeys[], now: string): Promise<AssignOutcome> {
+    // Sorted by object so that concurrent batches lock shared instances in the same order.
+    const sorted = [...items].sort((a, b) => cmp(a.object_type, b.object_type) || cmp(a.object_key, b.object_key));
+    const objectTypes = [...new Set(items.map((x) => x.object_type))];
+    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, now });
+    return { written: row.written as number, created: relationshipsCreated, first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null };
   }
 
   /** Removes those of a batch that exist, in one statement; answers how many. */
@@ -133,34 +157,8 @@ export class AssignmentsStore {
   }
 }
 
-/**
- * Writes each distinct item once (a repeated item in one batch is not a second creation) and
- * answers per original item, in order; repeats answer `created: false`.
- */
-async function onceEach<T>(items: T[], keyOf: (x: T) => string, write: (unique: T[]) => Promise<Written[]>): Promise<Written[]> {
-  const firstAt = new Map<string, number>();
-  const unique: T[] = [];
-  const slot = items.map((x) => {
-    const k = keyOf(x);
-    if (!firstAt.has(k)) {
-      firstAt.set(k, unique.length);
-      unique.push(x);
-      return { at: unique.length - 1, first: true };
-    }
-    return { at: firstAt.get(k)!, first: false };
-  });
-  const written = await write(unique);
-  return slot.map(({ at, first }) => (first ? written[at] : { ...written[at], created: false }));
-}
+const cmp = (a: string | null, b: string | null) => (a! < b! ? -1 : a! > b! ? 1 : 0);
+const byInstance = (a: AssignmentRef, b: AssignmentRef) => cmp(a.resource, b.resource) || cmp(a.instance, b.instance);
 
-const concurrentChange = (i: number) =>
-  new AppError(409, 'INVALID_STATE', `Item ${i}: a user, tenant or instance it names changed while this request ran; retry.`);
-
-/** Rows of a batch statement by their `idx`; an item whose row is missing (its nodes changed meanwhile) throws. */
-function byIdx(rows: Row[], n: number): Written[] {
-  const out = new Array<Written | undefined>(n);
-  for (const row of rows) out[row.idx as number] = row as unknown as Written;
-  const missing = out.findIndex((w) => w === undefined);
-  if (missing >= 0) throw concurrentChange(missing);
-  return out as Written[];
-}
+export const concurrentChange = () =>
+  new AppError(409, 'INVALID_STATE', 'A user, tenant, instance or role this request names changed while it ran; retry.');

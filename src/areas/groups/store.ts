@@ -125,7 +125,9 @@ export class GroupsStore {
     g: { key: string; type: string; tenant: string; id: string; typeId: string; memberId: string; name: string | null; description: string | null; attributes: string; now: string },
   ): Promise<boolean> {
     try {
-      return (await tx.one(this.q.createGroup, { env, ...g })) !== undefined;
+      const row = await tx.one(this.q.createGroup, { env, ...g });
+      if (row?.made === false) throw new Duplicate('Group', g.key);
+      return row !== undefined;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Group', g.key);
       throw err;

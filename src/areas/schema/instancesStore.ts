@@ -51,8 +51,12 @@ export class InstancesStore {
   /** Undefined when the tenant or the resource does not exist. */
   async createInstance(env: string, i: { id: string; key: string; resource: string; tenant: string; attributes: string; now: string }): Promise<InstanceNode | undefined> {
     try {
-      const [row] = await this.db.writeRows(this.q.createInstance, { env, ...i });
-      return row?.instance as InstanceNode | undefined;
+      return await this.db.write(async (tx) => {
+        const row = await tx.one(this.q.createInstance, { env, ...i });
+        // Throwing rolls the transaction back: nothing of a refused create stays.
+        if (row?.made === false) throw new Duplicate('Resource instance', `${i.resource}:${i.key}`);
+        return row?.instance as InstanceNode | undefined;
+      });
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Resource instance', `${i.resource}:${i.key}`);
       throw err;

@@ -1,0 +1,128 @@
+// Our service for the benchmarks: a local Neo4j 5.26 and the compiled service as its own
+// process, and the dataset loaded through the public API (bulk endpoints, as a user would).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { client, inBatches } from './http.mjs';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Starts Neo4j (fresh data unless BENCH_KEEP_NEO4J reuses one on that port) and the service;
+ * answers API clients for the project/env `bench/bench` and a stop function.
+ */
+export async function startOurs({ port, neo4jPort, concurrency }) {
+  const dataDir = join(root, '.neo4j', `bench-data-${neo4jPort}`);
+  if (!process.env.BENCH_KEEP_NEO4J) rmSync(dataDir, { recursive: true, force: true });
+  const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
+  const adminKey = `bench_${randomBytes(16).toString('hex')}`;
+  // A Neo4j that was already running holds earlier runs: a project of its own then.
+  const project = neo4j.reused ? `bench${Date.now()}` : 'bench';
+  const service = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist/src/main.js')], {
+    env: { ...process.env, NEO4J_URI: neo4j.uri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
+      BOOTSTRAP_PROJECT: project, BOOTSTRAP_ENV: 'bench' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((ok) => service.on('exit', ok));
+  await new Promise((ok, fail) => {
+    service.stdout.on('data', (c) => String(c).includes('is ready at') && ok());
+    service.on('exit', (code) => fail(new Error(`service exited (${code})`)));
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const admin = client(base, adminKey, concurrency);
+  const { secret } = await admin('POST', `/v2/api-key/${project}/bench`, { name: 'bench' });
+  const neoPid = () => Number(readFileSync(pidFileFor(neo4jPort), 'utf8').trim());
+  return {
+    base, project, api: client(base, secret, concurrency), pid: service.pid, neoPid,
+    stop: async () => { service.kill('SIGTERM'); await exited; await neo4j.stop(); },
+  };
+}
+
+/**
+ * Loads the dataset through the public API: schema, users, repos and groups, then the facts
+ * (tuples and role assignments) in bulk calls of `batch` items, `loaders` calls in flight.
+ * Answers the fact count and the seconds of the whole load (records included).
+ */
+export async function loadOurs(api, project, ds, { batch = 1000, loaders = 2, log = () => undefined } = {}) {
+  const facts = `/v2/facts/${project}/bench`;
+  const schema = `/v2/schema/${project}/bench`;
+  const started = Date.now();
+  let mark = started;
+  const phases = {};
+  const phase = (name) => {
+    phases[name] = (Date.now() - mark) / 1000;
+    log(`  ${name}: ${phases[name].toFixed(2)} s`);
+    mark = Date.now();
+  };
+  await api('POST', `${schema}/resources`, { key: 'repo', name: 'Repository', actions: { push: {}, pull: {} } });
+  await api('POST', `${schema}/resources/repo/roles`, { key: 'editor', name: 'Editor', permissions: ['push', 'pull'] });
+  await api('POST', `${schema}/resources/repo/roles`, { key: 'viewer', name: 'Viewer', permissions: ['pull'] });
+  phase('schema');
+  await inBatches(ds.userKeys.map((key) => ({ key })), batch, loaders, (ops) => api('POST', `${facts}/users/bulk`, { operations: ops }));
+  phase('users');
+  await inBatches(ds.repoKeys.map((key) => ({ key, resource: 'repo', tenant: 'default' })), batch, loaders, (ops) => api('POST', `${facts}/resource_instances/bulk`, { operations: ops }));
+  phase('repos');
+  await inBatches(ds.groups.map((g) => ({ group_instance_key: g, group_tenant: 'default' })), batch, loaders, (ops) => api('POST', `${schema}/groups/bulk`, { operations: ops }));
+  phase('groups');
+  // The first grant of each kind goes through the groups API, which creates the relations and
+  // derivations; the rest are the same tuples, loaded in bulk.
+  const [first, ...rest] = ds.groupGrants;
+  await api('POST', `${schema}/groups/${encodeURIComponent(first.group)}/roles`, { resource: 'repo', resource_instance: first.repo, role: first.role, tenant: 'default' });
+  const other = rest.find((g) => g.role !== first.role);
+  await api('POST', `${schema}/groups/${encodeURIComponent(other.group)}/roles`, { resource: 'repo', resource_instance: other.repo, role: other.role, tenant: 'default' });
+  const [n0, ...nest] = ds.nesting;
+  await api('PUT', `${schema}/groups/${encodeURIComponent(n0.child)}/assign_group`, { group_instance_key: n0.parent });
+  const tuples = [
+    ...rest.map((g) => ({ subject: `group:${g.group}`, relation: `group_${g.role}_group`, object: `repo:${g.repo}`, tenant: 'default' })),
+    ...nest.map((n) => ({ subject: `group:${n.child}`, relation: 'group', object: `group:${n.parent}`, tenant: 'default' })),
+  ];
+  await inBatches(tuples, batch, loaders, (ops) => api('POST', `${facts}/relationship_tuples/bulk`, { operations: ops }));
+  phase('tuples');
+  const assignments = [
+    ...ds.memberships.map((m) => ({ user: m.user, role: 'member', tenant: 'default', resource_instance: `group:${m.group}` })),
+    ...ds.direct.map((d) => ({ user: d.user, role: d.role, tenant: 'default', resource_instance: `repo:${d.repo}` })),
+  ];
+  await inBatches(assignments, batch, loaders, (ops) => api('POST', `${facts}/role_assignments/bulk`, ops));
+  phase('assignments');
+  const factCount = ds.groupGrants.length + ds.nesting.length + assignments.length;
+  return { facts: factCount, records: ds.userKeys.length + ds.repoKeys.length + ds.groups.length, seconds: (Date.now() - started) / 1000, phases };
+}
+
+/** Our service asked as the peers are: checks (uncached or from the decision cache), bulk, list-objects. */
+export function oursAdapter(api, project) {
+  const allowedPath = `/v2/allowed/${project}/bench`;
+  let listObjectsServed = true;
+  return {
+    name: 'ours',
+    load: (ds, opts) => loadOurs(api, project, ds, opts),
+    async allowed(q, cached) {
+      const r = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource, consistency: cached ? 'minimize_latency' : 'fully_consistent' });
+      return r.allow === true;
+    },
+    async bulk(qs) {
+      const r = await api('POST', `${allowedPath}/bulk`, qs.map((q) => ({ user: q.user, action: q.action, resource: q.resource, consistency: 'fully_consistent' })));
+      return r.allow.map((a) => a.allow === true);
+    },
+    /** Null when this build has no list-objects endpoint (contract section 13). */
+    async listObjects(user, action) {
+      if (!listObjectsServed) return null;
+      const keys = [];
+      let token;
+      try {
+        do {
+          const r = await api('POST', `${allowedPath}/list-objects`, { user, action, resource_type: 'repo', page_size: 1000, ...(token ? { continuation_token: token } : {}) });
+          keys.push(...r.objects.map((o) => o.key));
+          token = r.continuation_token;
+        } while (token);
+      } catch (err) {
+        if (!/: 40[45] /.test(String(err.message))) throw err;
+        listObjectsServed = false;
+        return null;
+      }
+      return keys;
+    },
+  };
+}

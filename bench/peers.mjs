@@ -1,0 +1,164 @@
+// `npm run bench:peers`: our service against SpiceDB and OpenFGA, each on PostgreSQL, in one
+// run on this machine: the same dataset (bench/dataset.mjs) loaded through each one's bulk or
+// write API, the same questions asked by the same HTTP client and load runner (16 in flight),
+// every answer checked against ours, and the HTTP floor (a bare node:http server). Each system
+// runs alone (the others stopped) so that each has the two cores to itself. Prints one table.
+//   BENCH_SCALE=0.1 npm run bench:peers   (a tenth of the dataset)
+//   BENCH_REQUESTS (questions per case, 2000), BENCH_CONCURRENCY (16), BENCH_LOADERS (2)
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { buildDataset, buildQuestions } from './dataset.mjs';
+import { client, measure } from './http.mjs';
+import { oursAdapter, root, startOurs } from './ours.mjs';
+import { memOf, startServer, treeRssMb } from './proc.mjs';
+import { OPENFGA_DEFAULTS, openfgaAdapter, startOpenFGA } from './peers/openfga.mjs';
+import { startPostgres } from './peers/postgres.mjs';
+import { SPICEDB_DEFAULTS, spicedbAdapter, startSpiceDB } from './peers/spicedb.mjs';
+
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const perCase = Number(process.env.BENCH_REQUESTS ?? 2000);
+const loaders = Number(process.env.BENCH_LOADERS ?? 2);
+const base = Number(process.env.BENCH_PORT_BASE ?? 7863); // this port and the next 6 (Neo4j, service, floor, PostgreSQL is apart)
+const ports = { neo4j: base, service: base + 1, floor: base + 2, spicedbGrpc: base + 3, spicedbHttp: base + 4, openfgaHttp: base + 5, openfgaGrpc: base + 6 };
+const pgPort = Number(process.env.BENCH_PG_PORT ?? 5461);
+const log = (...a) => console.error('[bench]', ...a);
+
+const ds = buildDataset({ users: Math.round(10_000 * scale), chains: Math.max(10, Math.round(200 * scale)), repos: Math.round(20_000 * scale) });
+const facts = ds.groupGrants.length + ds.nesting.length + ds.memberships.length + ds.direct.length;
+const cases = buildQuestions(ds, perCase);
+const mixed = Object.values(cases).flat();
+const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) => mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100));
+const listUsers = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) => ds.userKeys[(i * 7919) % ds.userKeys.length]);
+/** Our answers, the reference every peer's answers are checked against. */
+const reference = { cases: {}, bulk: [], lists: [] };
+
+/** Loads the dataset, asks every question, and answers one system's figures. */
+async function measureSystem(sys, memory) {
+  log(`${sys.name}: loading ${facts} facts...`);
+  const t0 = Date.now();
+  const loaded = await sys.load(ds, { loaders });
+  const loadSeconds = (Date.now() - t0) / 1000;
+  log(`${sys.name}: loaded in ${loadSeconds.toFixed(1)} s${typeof loaded === 'object' ? ` (${Object.entries(loaded.phases).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')})` : ''}`);
+  await measure(Object.values(buildQuestions(ds, 100)).flat(), concurrency, (q) => sys.allowed(q, false)); // warm-up
+  const out = { load: facts / loadSeconds, cases: {}, wrong: 0 };
+  const ours = sys.name === 'ours';
+  for (const [name, qs] of Object.entries(cases)) {
+    for (const cached of [false, true]) {
+      const answers = new Array(qs.length);
+      const r = await measure(qs, concurrency, async (q, i) => (answers[i] = await sys.allowed(q, cached)));
+      if (ours && !cached) reference.cases[name] = answers;
+      const ref = reference.cases[name];
+      const wrong = answers.filter((a, i) => a !== ref[i] || (qs[i].expect !== undefined && a !== qs[i].expect)).length;
+      out.wrong += wrong;
+      out.cases[`${name}${cached ? ' cached' : ''}`] = { ...r, wrong };
+    }
+    log(`${sys.name}: ${name} ${out.cases[name].perSecond.toFixed(0)} / cached ${out.cases[`${name} cached`].perSecond.toFixed(0)} checks/s`);
+  }
+  const bulkAnswers = new Array(bulks.length);
+  const bulk = await measure(bulks, concurrency, async (b, i) => (bulkAnswers[i] = await sys.bulk(b)));
+  if (ours) reference.bulk = bulkAnswers;
+  out.wrong += bulkAnswers.flat().filter((a, i) => a !== reference.bulk.flat()[i]).length;
+  out.bulk = { ...bulk, perSecond: bulk.perSecond * 100 };
+  const lists = new Array(listUsers.length);
+  const list = await measure(listUsers, concurrency, async (u, i) => (lists[i] = await sys.listObjects(u, 'pull')));
+  if (lists.some((l) => l === null)) out.list = null;
+  else {
+    if (ours) reference.lists = lists;
+    const same = (a, b) => a.length === b.length && [...a].sort().every((k, j) => k === [...b].sort()[j]);
+    const listWrong = reference.lists.length ? lists.filter((l, i) => !same(l, reference.lists[i])).length : 0;
+    out.wrong += listWrong;
+    out.list = { ...list, objects: lists.reduce((n, l) => n + l.length, 0) / lists.length, wrong: listWrong };
+  }
+  out.memory = memory();
+  return out;
+}
+
+async function measureFloor() {
+  const floor = await startServer(process.execPath, [join(root, 'bench', 'floor.mjs'), String(ports.floor)], { port: ports.floor });
+  try {
+    const api = client(`http://127.0.0.1:${ports.floor}`, 'floor', concurrency);
+    const q = cases['direct role'];
+    await measure(q.slice(0, 500), concurrency, (x) => api('POST', '/', x));
+    return await measure([...q, ...q], concurrency, (x) => api('POST', '/', x));
+  } finally {
+    await floor.stop();
+  }
+}
+
+async function main() {
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  console.log(`bench:peers ${new Date().toISOString()} commit ${commit}; ${cpus().length} cores (${cpus()[0].model}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}`);
+  console.log(`dataset: ${facts} facts (${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups); ${perCase} questions a case, ${concurrency} in flight, ${loaders} loaders`);
+  const floor = await measureFloor();
+  log(`HTTP floor: ${floor.perSecond.toFixed(0)} req/s`);
+  const results = {};
+  const versions = {};
+  {
+    const ours = await startOurs({ port: ports.service, neo4jPort: ports.neo4j, concurrency });
+    try {
+      results.ours = await measureSystem(oursAdapter(ours.api, ours.project), () => ({ service: memOf(ours.pid).rssMb, store: memOf(ours.neoPid()).rssMb }));
+    } finally {
+      await ours.stop();
+    }
+  }
+  const pg = await startPostgres({ port: pgPort, log });
+  versions.pg = pg.version;
+  try {
+    for (const [name, start, adapter] of [['SpiceDB', startSpiceDB, spicedbAdapter], ['OpenFGA', startOpenFGA, openfgaAdapter]]) {
+      if (process.env.BENCH_SKIP?.includes(name)) continue;
+      const db = name === 'SpiceDB' ? 'spicedb' : 'openfga';
+      const peer = await start({ root, pgUri: pg.uri(db), grpcPort: name === 'SpiceDB' ? ports.spicedbGrpc : ports.openfgaGrpc, httpPort: name === 'SpiceDB' ? ports.spicedbHttp : ports.openfgaHttp, log });
+      versions[name] = peer.version;
+      try {
+        results[name] = await measureSystem(await adapter(peer.api), () => ({ service: memOf(peer.pid).rssMb, store: treeRssMb(pg.pid) }));
+      } finally {
+        await peer.stop();
+      }
+    }
+  } finally {
+    await pg.stop();
+  }
+  // The floor again at the end: on a shared box the other load moves; the table uses the mean.
+  const floorAfter = await measureFloor();
+  const mean = { perSecond: (floor.perSecond + floorAfter.perSecond) / 2, p99: Math.max(floor.p99, floorAfter.p99), before: floor.perSecond, after: floorAfter.perSecond };
+  printTable(results, mean, versions);
+}
+
+function printTable(results, floor, versions) {
+  const peers = Object.keys(results).filter((k) => k !== 'ours');
+  const n = (x) => Math.round(x).toLocaleString('en-US');
+  const cell = (x, p99) => (x === undefined ? 'n/a' : `${n(x)}${p99 !== undefined ? ` (${p99.toFixed(1)} ms)` : ''}`);
+  const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : 'n/a');
+  const rows = [['load, facts/s', (r) => [r.load]]];
+  for (const name of Object.keys(cases)) {
+    rows.push([`${name}, checks/s (p99)`, (r) => [r.cases[name].perSecond, r.cases[name].p99]]);
+    rows.push([`${name} cached, checks/s (p99)`, (r) => [r.cases[`${name} cached`].perSecond, r.cases[`${name} cached`].p99]]);
+  }
+  rows.push(['bulk of 100, checks/s (p99 per call)', (r) => [r.bulk.perSecond, r.bulk.p99]]);
+  rows.push(["list-objects (a user's repos for pull), lists/s (p99)", (r) => (r.list ? [r.list.perSecond, r.list.p99] : [undefined])]);
+  rows.push(['memory RSS MB: server', (r) => [r.memory.service]]);
+  rows.push(['memory RSS MB: store (Neo4j JVM / PostgreSQL cluster)', (r) => [r.memory.store]]);
+  rows.push(['answers different from ours', (r) => [r.wrong]]);
+  console.log(`\n| | ours | ${peers.map((p) => `${p} ${versions[p]} | ours / ${p}`).join(' | ')} | ours / HTTP floor |`);
+  console.log(`|---|---|${peers.map(() => '---|---').join('|')}|---|`);
+  for (const [title, of] of rows) {
+    const [o, op99] = of(results.ours);
+    const cells = peers.map((p) => { const [v, p99] = of(results[p]); return `${cell(v, p99)} | ${title.startsWith('memory') || title.startsWith('answers') ? '' : ratio(o, v)}`; });
+    const perSec = title.includes('/s') && !title.startsWith('load') && !title.startsWith('bulk');
+    console.log(`| ${title} | ${cell(o, op99)} | ${cells.join(' | ')} | ${perSec ? ratio(o, floor.perSecond) : ''} |`);
+  }
+  console.log(`\nHTTP floor (bare node:http answering 'ok', own process, same client): ${n(floor.perSecond)} req/s (${n(floor.before)} at the start, ${n(floor.after)} at the end), p99 ${floor.p99.toFixed(1)} ms`);
+  if (results.ours.list) console.log(`list-objects: ${results.ours.list.objects.toFixed(0)} objects per list on average`);
+  console.log(`ours: Neo4j 5.26 community (local launcher, heap 768 MB), service defaults; load = users, repos, groups and facts through the public bulk API, ${loaders} calls in flight; uncached = consistency fully_consistent, cached = minimize_latency`);
+  console.log(`PostgreSQL: ${versions.pg}, Debian package, fresh cluster, default settings`);
+  if (versions.SpiceDB) console.log(`SpiceDB ${versions.SpiceDB} defaults: ${SPICEDB_DEFAULTS}; uncached = fully_consistent, cached = minimize_latency`);
+  if (versions.OpenFGA) console.log(`OpenFGA ${versions.OpenFGA} defaults: ${OPENFGA_DEFAULTS}; uncached = HIGHER_CONSISTENCY, cached = MINIMIZE_LATENCY`);
+  console.log('the peers load only the facts (they have no user, repo or group records); facts/s divides the dataset\'s facts by each one\'s load time');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,6 @@
+// @invalidates $env
+// A user holding a role in a tenant belongs to it: one IN_TENANT edge per distinct pair of $members.
+UNWIND $members AS m
+MATCH (u:User {env: $env, key: m.user})
+MATCH (t:Tenant {env: $env, key: m.tenant})
+MERGE (u)-[:IN_TENANT]->(t)

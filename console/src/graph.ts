@@ -1,0 +1,157 @@
+import cytoscape, { Core, ElementDefinition } from 'cytoscape';
+
+export interface GraphNode { id: string; labels: string[]; key: string; resource: string | null; tenant: string | null }
+export interface GraphEdge { id: string; type: string; from: string; to: string; role: string | null; relation: string | null }
+export interface Neighbourhood { nodes: GraphNode[]; edges: GraphEdge[]; truncated: boolean; limit: number }
+
+/** How a node is named in paths and `focus`: `user:alice`, `group:eng`, `repo:api`, `tenant:default`. */
+export function refOf(n: GraphNode): string {
+  if (n.labels.includes('User')) return `user:${n.key}`;
+  if (n.labels.includes('Tenant')) return `tenant:${n.key}`;
+  return `${n.resource ?? 'instance'}:${n.key}`;
+}
+
+export function kindOf(n: GraphNode): 'user' | 'group' | 'instance' | 'tenant' {
+  if (n.labels.includes('User')) return 'user';
+  if (n.labels.includes('Tenant')) return 'tenant';
+  return n.labels.includes('Group') ? 'group' : 'instance';
+}
+
+function edgeKind(e: GraphEdge): string {
+  if (e.type === 'HAS_ROLE') return e.role === 'member' ? 'member' : 'role';
+  return ({ RELATED: 'related', GROUPS: 'groups', HAS_TENANT_ROLE: 'tenant' } as Record<string, string>)[e.type] ?? 'related';
+}
+
+/** One step of an explanation path: `a -label-> b`. */
+export interface PathStep { from: string; label: string; to: string }
+
+/** `user:alice -member-> group:eng -group-> repo:api#editor` -> its steps (the `#role` is the role held at the end). */
+export function parsePath(path: string): PathStep[] {
+  const parts = path.split(/ -([^ ]+)-> /);
+  const steps: PathStep[] = [];
+  const node = (s: string) => s.replace(/#[^#]*$/, '');
+  for (let i = 0; i + 2 < parts.length; i += 2) steps.push({ from: node(parts[i]), label: parts[i + 1], to: node(parts[i + 2]) });
+  return steps;
+}
+
+const STYLE: cytoscape.StylesheetJson = [
+  { selector: 'node', style: { label: 'data(label)', 'font-size': 10, 'min-zoomed-font-size': 7, width: 18, height: 18, 'text-valign': 'bottom', 'text-margin-y': 3, color: '#222' } },
+  { selector: 'node.user', style: { 'background-color': '#2f6fdf', shape: 'ellipse' } },
+  { selector: 'node.group', style: { 'background-color': '#1b9e5a', shape: 'round-rectangle', width: 24 } },
+  { selector: 'node.instance', style: { 'background-color': '#e08a1e', shape: 'diamond' } },
+  { selector: 'node.tenant', style: { 'background-color': '#8a4fd0', shape: 'hexagon' } },
+  { selector: 'node.focus', style: { 'border-width': 3, 'border-color': '#111' } },
+  { selector: 'edge', style: { width: 1.5, 'curve-style': 'haystack', 'line-color': '#999', 'font-size': 8, 'min-zoomed-font-size': 9 } },
+  { selector: 'edge[label]', style: { label: 'data(label)' } },
+  { selector: 'edge.member', style: { 'line-color': '#1b9e5a' } },
+  { selector: 'edge.role', style: { 'line-color': '#2f6fdf' } },
+  { selector: 'edge.related', style: { 'line-color': '#e08a1e', 'line-style': 'dashed' } },
+  { selector: 'edge.groups', style: { 'line-color': '#8a8a2a', 'line-style': 'dotted' } },
+  { selector: 'edge.tenant', style: { 'line-color': '#8a4fd0' } },
+  { selector: '.faded', style: { opacity: 0.15 } },
+  { selector: 'node.path', style: { 'border-width': 4, 'border-color': '#e0245e', opacity: 1 } },
+  { selector: 'edge.path', style: { width: 4, 'line-color': '#e0245e', 'curve-style': 'straight', 'target-arrow-shape': 'triangle', 'target-arrow-color': '#e0245e', opacity: 1, 'z-index': 10 } },
+];
+
+/**
+ * The neighbourhood view. Concentric rings by hop distance from the focus: linear time, so the
+ * first render of 500 nodes stays well under a second; edges are hidden while panning.
+ */
+export class GraphView {
+  private cy: Core;
+  private byRef = new Map<string, string>();
+  onSelect: (ref: string, kind: string) => void = () => {};
+
+  constructor(private readonly container: HTMLElement) {
+    this.cy = cytoscape({
+      container, style: STYLE, wheelSensitivity: 0.3, minZoom: 0.05, maxZoom: 4,
+      hideEdgesOnViewport: true, textureOnViewport: true, pixelRatio: 1,
+    });
+    this.cy.on('tap', 'node', (ev) => this.onSelect(ev.target.data('ref'), ev.target.data('kind')));
+  }
+
+  /** Draws the answer of `GET /v2/graph/...`; resolves when the layout has been painted. */
+  show(g: Neighbourhood, focusRef: string | null): Promise<void> {
+    this.byRef.clear();
+    const elements: ElementDefinition[] = [];
+    for (const n of g.nodes) {
+      const ref = refOf(n);
+      this.byRef.set(ref, n.id);
+      const kind = kindOf(n);
+      elements.push({ group: 'nodes', data: { id: n.id, ref, kind, label: ref }, classes: kind + (ref === focusRef ? ' focus' : '') });
+    }
+    for (const e of g.edges) {
+      const label = e.role ?? e.relation ?? undefined;
+      elements.push({ group: 'edges', data: { id: e.id, source: e.from, target: e.to, label }, classes: edgeKind(e) });
+    }
+    const focusId = focusRef ? this.byRef.get(focusRef) : undefined;
+    const dist = this.distances(g, focusId);
+    this.cy.batch(() => {
+      this.cy.elements().remove();
+      this.cy.add(elements);
+    });
+    return new Promise((done) => {
+      this.cy.one('render', () => done());
+      this.cy.layout({
+        name: 'concentric', animate: false, minNodeSpacing: 12, avoidOverlap: g.nodes.length < 200,
+        concentric: (node) => 100 - (dist.get(node.id()) ?? 99), levelWidth: () => 1,
+      }).run();
+    });
+  }
+
+  private distances(g: Neighbourhood, focusId: string | undefined): Map<string, number> {
+    const dist = new Map<string, number>();
+    if (!focusId) return dist;
+    const adj = new Map<string, string[]>();
+    for (const e of g.edges) {
+      adj.set(e.from, [...(adj.get(e.from) ?? []), e.to]);
+      adj.set(e.to, [...(adj.get(e.to) ?? []), e.from]);
+    }
+    dist.set(focusId, 0);
+    const queue = [focusId];
+    while (queue.length) {
+      const at = queue.shift()!;
+      for (const m of adj.get(at) ?? []) if (!dist.has(m)) { dist.set(m, dist.get(at)! + 1); queue.push(m); }
+    }
+    return dist;
+  }
+
+  /**
+   * Highlights each step of the paths; a node or edge of a path the neighbourhood did not reach
+   * is added, so a granting path is always drawn whole. Returns the refs of the highlighted nodes.
+   */
+  highlight(paths: string[]): string[] {
+    const cy = this.cy;
+    cy.elements().removeClass('path').removeClass('faded');
+    if (!paths.length) return [];
+    const ensureNode = (ref: string) => {
+      let id = this.byRef.get(ref);
+      if (!id) {
+        id = `path:${ref}`;
+        this.byRef.set(ref, id);
+        const kind = ref.startsWith('user:') ? 'user' : ref.startsWith('group:') ? 'group' : 'instance';
+        cy.add({ group: 'nodes', data: { id, ref, kind, label: ref }, classes: kind, position: { x: 0, y: 0 } });
+      }
+      return cy.getElementById(id);
+    };
+    const lit = new Set<string>();
+    for (const path of paths) {
+      for (const step of parsePath(path)) {
+        const a = ensureNode(step.from);
+        const b = ensureNode(step.to);
+        const between = a.edgesWith(b);
+        const labelled = between.filter((e) => (e.data('label') ?? '') === step.label);
+        const edge = !labelled.empty() ? labelled : !between.empty() ? between : cy.add({ group: 'edges', data: { id: `path:${step.from}>${step.to}`, source: a.id(), target: b.id(), label: step.label } });
+        a.addClass('path'); b.addClass('path'); edge.addClass('path');
+        lit.add(step.from); lit.add(step.to);
+      }
+    }
+    cy.elements().not('.path').addClass('faded');
+    cy.animate({ fit: { eles: cy.$('.path'), padding: 60 } }, { duration: 200 });
+    return [...lit];
+  }
+
+  fit(): void {
+    this.cy.fit(undefined, 30);
+  }
+}

@@ -42,3 +42,14 @@ export const schema = (rest: string) => `/v2/schema/${enc(scope.proj)}/${enc(sco
 export const graphPath = (rest = '') => `/v2/graph/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
 export const allowedPath = (rest = '') => `/v2/allowed/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
 export const elementsPath = (rest = '') => `/v2/elements/${enc(scope.proj)}/${enc(scope.env)}/config${rest}`;
+
+/** Every item of a paged list (up to `maxPages` pages of 100): a shared server holds many projects. */
+export async function allPages<T>(path: string, maxPages = 50): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const items = itemsOf<T>(await api('GET', `${path}${path.includes('?') ? '&' : '?'}page=${page}&per_page=100`));
+    all.push(...items);
+    if (items.length < 100) break;
+  }
+  return all;
+}

@@ -1,4 +1,4 @@
-import { adminKey, allowedPath, api, enc, facts, graphPath, itemsOf, schema, scope } from './api';
+import { adminKey, allPages, allowedPath, api, enc, facts, graphPath, itemsOf, schema, scope } from './api';
 import { $, clear, el, errorText } from './dom';
 import { GraphView, Neighbourhood, parsePath } from './graph';
 import { showApprovals, showGroupTree, showNode } from './panels';
@@ -10,7 +10,7 @@ let focus: { ref: string; kind: string } | null = null;
 async function signIn(key: string): Promise<void> {
   adminKey.set(key);
   try {
-    const projects = itemsOf<any>(await api('GET', '/v2/projects?per_page=100'));
+    const projects = await allPages<any>('/v2/projects');
     $('sign-in').hidden = true;
     $('app').hidden = false;
     $('sign-out').hidden = false;
@@ -26,14 +26,25 @@ async function signIn(key: string): Promise<void> {
   }
 }
 
+/** Bumped on each choice: answers for an earlier choice are dropped. */
+let choice = 0;
+
 async function chooseProject(): Promise<void> {
-  scope.proj = $<HTMLSelectElement>('project').value;
-  const envs = itemsOf<any>(await api('GET', `/v2/projects/${enc(scope.proj)}/envs?per_page=100`));
-  clear($('env'), ...envs.map((e) => el('option', { value: e.key }, e.key)));
-  await chooseEnv();
+  const mine = ++choice;
+  const proj = $<HTMLSelectElement>('project').value;
+  try {
+    const envs = await allPages<any>(`/v2/projects/${enc(proj)}/envs`);
+    if (mine !== choice) return;
+    scope.proj = proj;
+    clear($('env'), ...envs.map((e) => el('option', { value: e.key }, e.key)));
+    await chooseEnv();
+  } catch (err) {
+    if (mine === choice) $('where').textContent = errorText(err);
+  }
 }
 
 async function chooseEnv(): Promise<void> {
+  ++choice;
   scope.env = $<HTMLSelectElement>('env').value;
   $('where').textContent = `${scope.proj} / ${scope.env}`;
   clear($('search-results'));

@@ -6,10 +6,10 @@ import { findConsoleDir, loadStaticFiles, StaticFile } from './staticFiles';
 
 /**
  * Scripts only from this origin (no inline script, no eval), no framing, nothing fetched from
- * elsewhere: the pages work offline and a stolen page cannot be embedded. Swagger UI sets
- * inline styles, so the API reference allows inline styles (never inline scripts).
+ * elsewhere: the pages work offline and a stolen page cannot be embedded. Cytoscape and Swagger
+ * UI set style attributes, so inline styles are allowed (inline scripts never are).
  */
-const CSP_CONSOLE = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+const CSP_CONSOLE = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
   + "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const CSP_DOCS = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
   + "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -35,7 +35,8 @@ export function parsePath(path: string): PathStep[] {
 }
 
 const STYLE: cytoscape.StylesheetJson = [
-  { selector: 'node', style: { label: 'data(label)', 'font-size': 10, 'min-zoomed-font-size': 7, width: 18, height: 18, 'text-valign': 'bottom', 'text-margin-y': 3, color: '#222' } },
+  { selector: 'node', style: { 'font-size': 10, 'min-zoomed-font-size': 7, width: 18, height: 18, 'text-valign': 'bottom', 'text-margin-y': 3, color: '#222' } },
+  { selector: 'node[label]', style: { label: 'data(label)' } },
   { selector: 'node.user', style: { 'background-color': '#2f6fdf', shape: 'ellipse' } },
   { selector: 'node.group', style: { 'background-color': '#1b9e5a', shape: 'round-rectangle', width: 24 } },
   { selector: 'node.instance', style: { 'background-color': '#e08a1e', shape: 'diamond' } },
@@ -54,12 +55,13 @@ const STYLE: cytoscape.StylesheetJson = [
 ];
 
 /**
- * The neighbourhood view. Concentric rings by hop distance from the focus: linear time, so the
- * first render of 500 nodes stays well under a second; edges are hidden while panning.
+ * The neighbourhood view: rings by hop distance from the focus (ringPositions), labels on demand
+ * in big graphs, edges hidden and the canvas reused as a texture while panning and zooming.
  */
 export class GraphView {
   private cy: Core;
   private byRef = new Map<string, string>();
+  private labelled = true;
   onSelect: (ref: string, kind: string) => void = () => {};
 
   constructor(private readonly container: HTMLElement) {
@@ -68,34 +70,37 @@ export class GraphView {
       hideEdgesOnViewport: true, textureOnViewport: true, pixelRatio: 1,
     });
     this.cy.on('tap', 'node', (ev) => this.onSelect(ev.target.data('ref'), ev.target.data('kind')));
+    this.cy.on('mouseover', 'node', (ev) => { if (!ev.target.data('label')) ev.target.data('label', ev.target.data('ref')).addClass('hovered'); });
+    this.cy.on('mouseout', 'node.hovered', (ev) => { ev.target.removeClass('hovered').removeData('label'); });
   }
 
-  /** Draws the answer of `GET /v2/graph/...`; resolves when the layout has been painted. */
+  /** Draws the answer of `GET /v2/graph/...`; resolves when the first frame has been painted. */
   show(g: Neighbourhood, focusRef: string | null): Promise<void> {
     this.byRef.clear();
+    // Labels cost the most at this size (measured: bench/console-render.mjs): a big graph
+    // labels its focus and shows other labels on hover, a path, or a tap.
+    this.labelled = g.nodes.length <= LABEL_ALL_BELOW;
+    const focusId = focusRef ? g.nodes.find((n) => refOf(n) === focusRef)?.id : undefined;
+    const position = ringPositions(g, this.distances(g, focusId));
     const elements: ElementDefinition[] = [];
     for (const n of g.nodes) {
       const ref = refOf(n);
       this.byRef.set(ref, n.id);
       const kind = kindOf(n);
-      elements.push({ group: 'nodes', data: { id: n.id, ref, kind, label: ref }, classes: kind + (ref === focusRef ? ' focus' : '') });
+      const label = this.labelled || n.id === focusId ? ref : undefined;
+      elements.push({ group: 'nodes', data: { id: n.id, ref, kind, label }, classes: kind + (n.id === focusId ? ' focus' : ''), position: position.get(n.id) });
     }
     for (const e of g.edges) {
-      const label = e.role ?? e.relation ?? undefined;
-      elements.push({ group: 'edges', data: { id: e.id, source: e.from, target: e.to, label }, classes: edgeKind(e) });
+      const label = this.labelled ? e.role ?? e.relation ?? undefined : undefined;
+      elements.push({ group: 'edges', data: { id: e.id, source: e.from, target: e.to, name: e.role ?? e.relation ?? e.type, label }, classes: edgeKind(e) });
     }
-    const focusId = focusRef ? this.byRef.get(focusRef) : undefined;
-    const dist = this.distances(g, focusId);
     this.cy.batch(() => {
       this.cy.elements().remove();
       this.cy.add(elements);
     });
     return new Promise((done) => {
       this.cy.one('render', () => done());
-      this.cy.layout({
-        name: 'concentric', animate: false, minNodeSpacing: 12, avoidOverlap: g.nodes.length < 200,
-        concentric: (node) => 100 - (dist.get(node.id()) ?? 99), levelWidth: () => 1,
-      }).run();
+      this.cy.fit(undefined, 30);
     });
   }
 
@@ -130,7 +135,8 @@ export class GraphView {
         id = `path:${ref}`;
         this.byRef.set(ref, id);
         const kind = ref.startsWith('user:') ? 'user' : ref.startsWith('group:') ? 'group' : 'instance';
-        cy.add({ group: 'nodes', data: { id, ref, kind, label: ref }, classes: kind, position: { x: 0, y: 0 } });
+        const near = cy.nodes().boundingBox();
+        cy.add({ group: 'nodes', data: { id, ref, kind, label: ref }, classes: kind, position: { x: near.x2 + 60, y: near.y1 + 40 * cy.nodes('[id ^= "path:"]').length } });
       }
       return cy.getElementById(id);
     };
@@ -142,16 +148,56 @@ export class GraphView {
         const between = a.edgesWith(b);
         const labelled = between.filter((e) => (e.data('label') ?? '') === step.label);
         const edge = !labelled.empty() ? labelled : !between.empty() ? between : cy.add({ group: 'edges', data: { id: `path:${step.from}>${step.to}`, source: a.id(), target: b.id(), label: step.label } });
-        a.addClass('path'); b.addClass('path'); edge.addClass('path');
+        a.addClass('path').data('label', step.from); b.addClass('path').data('label', step.to);
+        edge.addClass('path').data('label', step.label);
         lit.add(step.from); lit.add(step.to);
       }
     }
     cy.elements().not('.path').addClass('faded');
-    cy.animate({ fit: { eles: cy.$('.path'), padding: 60 } }, { duration: 200 });
+    cy.fit(cy.$('.path'), 60);
+    if (cy.zoom() > 1.2) cy.zoom({ level: 1.2, renderedPosition: { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 } });
     return [...lit];
   }
 
   fit(): void {
     this.cy.fit(undefined, 30);
   }
+}
+
+/** Above this many nodes only the focus, the hovered node and path nodes carry a label. */
+const LABEL_ALL_BELOW = 150;
+const SPACING = 34;
+
+/**
+ * Rings by hop distance from the focus (unreached nodes on the outermost ring); a crowded ring
+ * spills onto wider rings. Linear time and no label measuring, unlike the stock layouts.
+ */
+export function ringPositions(g: Neighbourhood, dist: Map<string, number>): Map<string, { x: number; y: number }> {
+  const levels = new Map<number, string[]>();
+  const far = Math.max(0, ...dist.values()) + 1;
+  for (const n of g.nodes) {
+    const d = dist.get(n.id) ?? (dist.size ? far : 1);
+    levels.set(d, [...(levels.get(d) ?? []), n.id]);
+  }
+  const out = new Map<string, { x: number; y: number }>();
+  let radius = 0;
+  for (const d of [...levels.keys()].sort((a, b) => a - b)) {
+    const ids = levels.get(d)!;
+    if (d === 0 && ids.length === 1) {
+      out.set(ids[0], { x: 0, y: 0 });
+      continue;
+    }
+    let i = 0;
+    while (i < ids.length) {
+      radius += SPACING * 2;
+      const fits = Math.max(1, Math.floor((2 * Math.PI * radius) / SPACING));
+      const ring = ids.slice(i, i + fits);
+      ring.forEach((id, k) => {
+        const a = (2 * Math.PI * k) / ring.length + d * 0.5;
+        out.set(id, { x: radius * Math.cos(a), y: radius * Math.sin(a) });
+      });
+      i += ring.length;
+    }
+  }
+  return out;
 }

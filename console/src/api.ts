@@ -41,7 +41,7 @@ export const facts = (rest: string) => `/v2/facts/${enc(scope.proj)}/${enc(scope
 export const schema = (rest: string) => `/v2/schema/${enc(scope.proj)}/${enc(scope.env)}/${rest}`;
 export const graphPath = (rest = '') => `/v2/graph/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
 export const allowedPath = (rest = '') => `/v2/allowed/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
-export const elementsPath = (rest = '') => `/v2/elements/${enc(scope.proj)}/${enc(scope.env)}/config${rest}`;
+export const consolePath = (rest = '') => `/v2/console/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
 
 /** Every item of a paged list (up to `maxPages` pages of 100): a shared server holds many projects. */
 export async function allPages<T>(path: string, maxPages = 50): Promise<T[]> {

@@ -58,11 +58,15 @@ const SEARCH: Record<string, { path: (q: string) => string; ref: (x: any) => str
   tenant: { path: (q) => facts(`tenants?per_page=50&search=${q}`), ref: (x) => `tenant:${x.key}` },
 };
 
+let searches = 0;
+
 async function search(): Promise<void> {
+  const mine = ++searches;
   const kind = $<HTMLSelectElement>('search-kind').value;
   const text = $<HTMLInputElement>('search-text').value.trim();
   const s = SEARCH[kind];
   const found = itemsOf<any>(await api('GET', s.path(enc(text))));
+  if (mine !== searches) return; // a later search answers instead
   const list = $('search-results');
   clear(list, ...found.map((x) => {
     const ref = s.ref(x);
@@ -74,9 +78,13 @@ async function search(): Promise<void> {
 }
 
 /** Loads the neighbourhood of a node (tenants: the tenant's part of the environment). */
-async function loadGraph(ref: string, kind: string, depth: number): Promise<Neighbourhood> {
+let graphs = 0;
+
+async function loadGraph(ref: string, kind: string, depth: number): Promise<boolean> {
+  const mine = ++graphs;
   const q = kind === 'tenant' ? `tenant=${enc(ref.slice(7))}` : `focus=${enc(ref)}`;
   const g: Neighbourhood = await api('GET', graphPath(`?${q}&depth=${depth}&limit=500`));
+  if (mine !== graphs) return false; // a later choice draws instead
   $('truncated').hidden = !g.truncated;
   $('graph').dataset.truncated = String(g.truncated);
   $('graph-stats').textContent = `${g.nodes.length} nodes, ${g.edges.length} edges`;
@@ -85,7 +93,7 @@ async function loadGraph(ref: string, kind: string, depth: number): Promise<Neig
   await view.show(g, kind === 'tenant' ? null : ref);
   $('graph').dataset.renderMs = String(Math.round(performance.now() - t0));
   $('graph').dataset.nodes = String(g.nodes.length);
-  return g;
+  return true;
 }
 
 async function pick(ref: string, kind: string): Promise<void> {
@@ -120,8 +128,7 @@ async function why(ev: Event): Promise<void> {
       const hops = Math.max(...paths.map((p) => parsePath(p).length));
       $<HTMLInputElement>('depth').value = String(Math.min(6, hops));
       focus = { ref: `user:${user}`, kind: 'user' };
-      await loadGraph(focus.ref, 'user', Math.min(6, hops));
-      $('graph').dataset.highlighted = view.highlight(paths).join(' ');
+      if (await loadGraph(focus.ref, 'user', Math.min(6, hops))) $('graph').dataset.highlighted = view.highlight(paths).join(' ');
     }
   } catch (err) {
     clear(out, el('p', { class: 'error' }, errorText(err)));

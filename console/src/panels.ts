@@ -1,4 +1,4 @@
-import { allowedPath, api, elementsPath, enc, facts, graphPath, itemsOf, schema } from './api';
+import { allowedPath, api, consolePath, enc, facts, graphPath, itemsOf, schema } from './api';
 import { clear, el, errorText } from './dom';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -66,12 +66,14 @@ async function tenantPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
 
 export async function showNode(target: HTMLElement, ref: string, kind: string, pick: Pick): Promise<void> {
   clear(target, el('p', { class: 'muted' }, 'loading...'));
+  target.dataset.showing = ref;
   const key = ref.slice(ref.indexOf(':') + 1);
   try {
     const parts = kind === 'user' ? await userPanel(key, pick)
       : kind === 'group' ? await groupPanel(key, pick)
         : kind === 'tenant' ? await tenantPanel(key, pick)
           : await instancePanel(ref, pick);
+    if (target.dataset.showing !== ref) return; // another node was picked meanwhile
     clear(target, el('h4', { class: `title k-${kind}`, id: 'node-title' }, ref), ...parts);
   } catch (err) {
     clear(target, el('p', { class: 'error' }, errorText(err)));
@@ -103,13 +105,11 @@ function treeItem(key: string, pick: Pick): HTMLElement {
   return li;
 }
 
-/**
- * The approvals queue. Approvals are read through an elements session (a user's view); no admin
- * endpoint lists them across sessions yet, so the admin sees each elements config and its settings.
- */
+/** The approvals queue: every config's operation approvals, pending first (read-only for the admin). */
 export async function showApprovals(target: HTMLElement): Promise<void> {
-  const configs = itemsOf<any>(await api('GET', elementsPath('?per_page=100')));
-  clear(target,
-    el('p', { class: 'muted' }, 'No admin endpoint lists approvals across sessions yet: these are the elements configs whose approvals reviewers see in their session.'),
-    table(['config', 'type', 'name'], configs.map((c) => [c.key ?? c.id, c.elements_type ?? '', c.name ?? ''])));
+  const queue = itemsOf<any>(await api('GET', consolePath('/approvals?per_page=100')));
+  clear(target, table(['status', 'config', 'who', 'on', 'reason'], queue.map((a) => [
+    el('span', { class: `status-${a.status}` }, a.status), a.elements_config_key ?? a.elements_config_id, a.requesting_user_id,
+    `${a.resource}:${a.resource_instance}`, a.reason ?? ''])));
+  target.querySelector('table')?.setAttribute('id', 'approvals-table');
 }

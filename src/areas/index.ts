@@ -30,6 +30,7 @@ import { ElementsStore } from './elements/store';
 import { approvalRoutes } from './approvals/routes';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
+import { ApprovalsQueueService, ApprovalsQueueStore } from './console/approvalsQueue';
 import { consoleRoutes } from './console/routes';
 
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
@@ -64,7 +65,7 @@ export function buildAreas(deps: AppDeps) {
     ...elementsRoutes(elements),
     ...sessionRoutes(sessions),
     ...approvalRoutes(approvals),
-    ...consoleRoutes(),
+    ...consoleRoutes(new ApprovalsQueueService(new ApprovalsQueueStore(deps.db))),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));

@@ -41,7 +41,7 @@ beforeAll(async () => {
   });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) pageErrors.push(m.text()); });
-}, 180_000);
+}, 400_000);
 
 afterAll(async () => {
   await chrome?.close();

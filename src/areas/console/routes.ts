@@ -1,7 +1,9 @@
 import type { Context } from 'koa';
 import { notFound } from '../../errors';
 import type { RouteDef } from '../../http/routeTable';
-import { str } from '../../http/schema';
+import { paging } from '../../http/paging';
+import { envelope, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str } from '../../http/schema';
+import { ApprovalsQueueService } from './approvalsQueue';
 import { findConsoleDir, loadStaticFiles, StaticFile } from './staticFiles';
 
 /**
@@ -27,9 +29,18 @@ function serve(ctx: Context, file: StaticFile | undefined, name: string, csp: st
 }
 
 const fileParam = { file: str({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._-]+$' }) };
+const STATUSES = ['pending', 'approved', 'denied', 'canceled'];
+const queuedApproval = obj({
+  id: str(), elements_config_id: str(), elements_config_key: nullable(str()), tenant: str(), resource: str(), resource_instance: str(),
+  requesting_user_id: str(), reason: nullable(str()), status: str({ enum: STATUSES }), reviewer_user_id: nullable(str()),
+  reviewed_at: nullable(str()), reviewer_comment: nullable(str()), created_at: str(),
+});
 
-/** The admin console (`/console`) and the API reference (`/docs`): static pages built by `npm run build`. */
-export function consoleRoutes(root = findConsoleDir()): RouteDef[] {
+/**
+ * The admin console (`/console`) and the API reference (`/docs`): static pages built by
+ * `npm run build`; and the console's one endpoint of its own, the approvals queue (admin only).
+ */
+export function consoleRoutes(queue: ApprovalsQueueService, root = findConsoleDir()): RouteDef[] {
   const files = loadStaticFiles(root);
   const tag = 'Console';
   return [
@@ -48,6 +59,16 @@ export function consoleRoutes(root = findConsoleDir()): RouteDef[] {
     {
       method: 'GET', path: '/docs/:file', auth: 'public', tag, summary: 'A script or style of the API reference',
       schemas: { params: fileParam }, handler: async (r) => serve(r.ctx, files.get(`docs/${r.params.file}`), r.params.file, CSP_DOCS),
+    },
+    {
+      method: 'GET', path: '/v2/console/:proj_id/:env_id/approvals', auth: 'env', tag,
+      summary: 'Every operation approval of the environment, across configs and sessions, pending first (admin key only; read-only)',
+      schemas: {
+        params: PROJ_ENV_PARAMS,
+        query: obj({ ...PAGING_QUERY, config: idOrKey(), status: str({ enum: STATUSES }) }),
+        response: envelope(queuedApproval),
+      },
+      handler: (r) => queue.list(r.principal, r.scope, r.query, paging(r.query)),
     },
   ];
 }

@@ -100,7 +100,7 @@ export class GraphView {
     });
     return new Promise((done) => {
       this.cy.one('render', () => done());
-      this.cy.fit(undefined, 30);
+      this.fit();
     });
   }
 
@@ -154,18 +154,20 @@ export class GraphView {
       }
     }
     cy.elements().not('.path').addClass('faded');
-    cy.fit(cy.$('.path'), 60);
-    if (cy.zoom() > 1.2) cy.zoom({ level: 1.2, renderedPosition: { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 } });
+    this.fit(cy.$('.path'), 60);
     return [...lit];
   }
 
-  fit(): void {
-    this.cy.fit(undefined, 30);
+  /** Fits the graph, but a small one is not blown up past a readable size. */
+  fit(eles?: cytoscape.CollectionArgument, padding = 30): void {
+    this.cy.fit(eles, padding);
+    if (this.cy.zoom() > MAX_FIT_ZOOM) this.cy.zoom({ level: MAX_FIT_ZOOM, renderedPosition: { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 } });
   }
 }
 
 /** Above this many nodes only the focus, the hovered node and path nodes carry a label. */
 const LABEL_ALL_BELOW = 150;
+const MAX_FIT_ZOOM = 1.3;
 const SPACING = 34;
 
 /**

@@ -68,6 +68,11 @@ async function signIn(env = t.env): Promise<void> {
   await page.waitForFunction((w) => document.getElementById('where')?.textContent === w, `${t.proj} / ${env}`);
 }
 
+/** Edges are hidden while the viewport moves (for speed): wait for the redraw after a fit or zoom. */
+async function settle(): Promise<void> {
+  await page.waitForTimeout(600);
+}
+
 async function searchAndPick(kind: string, text: string, ref: string): Promise<void> {
   await page.selectOption('#search-kind', kind);
   await page.fill('#search-text', text);
@@ -105,6 +110,7 @@ describe('console in chromium', () => {
     expect(panel).toContain(NESTED_PATH);
     await page.waitForFunction(() => Number(document.getElementById('graph')?.dataset.nodes) > 1);
     expect(await page.isHidden('#truncated')).toBe(true);
+    await settle();
     await page.screenshot({ path: join(RESULTS, 'console-user.png') });
     expect(keyInUrl).toEqual([]);
   }, 60_000);
@@ -120,6 +126,7 @@ describe('console in chromium', () => {
     expect(await page.$$eval('#why-paths li', (lis) => lis.map((li) => li.textContent))).toEqual([NESTED_PATH]);
     const lit = (await page.getAttribute('#graph', 'data-highlighted'))!.split(' ').sort();
     expect(lit).toEqual(['group:all', 'group:eng', 'repo:web', 'user:alice']);
+    await settle();
     await page.screenshot({ path: join(RESULTS, 'console-why.png') });
 
     await page.fill('#why-user', 'carol');
@@ -140,6 +147,7 @@ describe('console in chromium', () => {
     const panel = await page.textContent('#node-panel');
     expect(panel).toContain('group:eng');
     expect(panel).toContain('editor');
+    await settle();
     await page.screenshot({ path: join(RESULTS, 'console-tree.png') });
   }, 60_000);
 
@@ -157,6 +165,7 @@ describe('console in chromium', () => {
     await page.goto(`${t.url}/docs`);
     await page.waitForSelector('.swagger-ui .opblock', { timeout: 30_000 });
     expect(await page.textContent('.swagger-ui')).toContain('/v2/graph/{proj_id}/{env_id}');
+    await settle();
     await page.screenshot({ path: join(RESULTS, 'docs.png') });
     expect(offsite).toEqual([]);
     expect(pageErrors).toEqual([]);
@@ -195,6 +204,7 @@ describe('a 500-node neighbourhood', () => {
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     }
     const zoomStepMs = (Date.now() - z0) / 10;
+    await settle();
     await page.screenshot({ path: join(RESULTS, 'console-500.png') });
     const report = { nodes: 500, layout_and_first_paint_ms: renderMs, click_to_graph_ms: clickToGraphMs, zoom_step_ms: zoomStepMs, target_ms: 2000 };
     writeFileSync(join(RESULTS, 'console-500.json'), JSON.stringify(report, null, 2));

@@ -11,7 +11,7 @@ beforeAll(async () => {
   expect(first.status).toBe(200);
   expect((await carol.call('POST', '', { ...request(), reason: 'carol needs it' })).status).toBe(200);
   expect((await bob.call('PUT', `/${first.body.id}/approve`, { reviewer_comment: 'fine' })).status).toBe(200);
-});
+}, 180_000);
 afterAll(async () => w?.t.close());
 
 it('lists the approvals of every session to the admin, pending first', async () => {

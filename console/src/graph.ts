@@ -123,12 +123,12 @@ export class GraphView {
 
   /**
    * Highlights each step of the paths; a node or edge of a path the neighbourhood did not reach
-   * is added, so a granting path is always drawn whole. Returns the refs of the highlighted nodes.
+   * is added, so a granting path is always drawn whole. Returns what is highlighted on the canvas.
    */
-  highlight(paths: string[]): string[] {
+  highlight(paths: string[]): { nodes: string[]; edges: string[] } {
     const cy = this.cy;
     cy.elements().removeClass('path').removeClass('faded');
-    if (!paths.length) return [];
+    if (!paths.length) return { nodes: [], edges: [] };
     const ensureNode = (ref: string) => {
       let id = this.byRef.get(ref);
       if (!id) {
@@ -140,7 +140,6 @@ export class GraphView {
       }
       return cy.getElementById(id);
     };
-    const lit = new Set<string>();
     for (const path of paths) {
       for (const step of parsePath(path)) {
         const a = ensureNode(step.from);
@@ -150,12 +149,14 @@ export class GraphView {
         const edge = !labelled.empty() ? labelled : !between.empty() ? between : cy.add({ group: 'edges', data: { id: `path:${step.from}>${step.to}`, source: a.id(), target: b.id(), label: step.label } });
         a.addClass('path').data('label', step.from); b.addClass('path').data('label', step.to);
         edge.addClass('path').data('label', step.label);
-        lit.add(step.from); lit.add(step.to);
       }
     }
     cy.elements().not('.path').addClass('faded');
     this.fit(cy.$('.path'), 60);
-    return [...lit];
+    return {
+      nodes: cy.nodes('.path').map((n) => n.data('ref') as string),
+      edges: cy.edges('.path').map((e) => `${e.source().data('ref')} -${e.data('name') ?? e.data('label')}-> ${e.target().data('ref')}`),
+    };
   }
 
   /** Fits the graph, but a small one is not blown up past a readable size. */

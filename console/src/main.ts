@@ -128,7 +128,11 @@ async function why(ev: Event): Promise<void> {
       const hops = Math.max(...paths.map((p) => parsePath(p).length));
       $<HTMLInputElement>('depth').value = String(Math.min(6, hops));
       focus = { ref: `user:${user}`, kind: 'user' };
-      if (await loadGraph(focus.ref, 'user', Math.min(6, hops))) $('graph').dataset.highlighted = view.highlight(paths).join(' ');
+      if (await loadGraph(focus.ref, 'user', Math.min(6, hops))) {
+        const lit = view.highlight(paths);
+        $('graph').dataset.highlightedEdges = lit.edges.join('\n');
+        $('graph').dataset.highlighted = lit.nodes.join(' ');
+      }
     }
   } catch (err) {
     clear(out, el('p', { class: 'error' }, errorText(err)));

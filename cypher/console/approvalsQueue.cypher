@@ -7,6 +7,5 @@ WITH a, c
 WHERE ($config IS NULL OR c.id = $config OR c.key = $config)
   AND ($status IS NULL OR ($status = 'pending' AND a.status IS NULL) OR a.status = $status)
 WITH a, c ORDER BY CASE WHEN a.status IS NULL THEN 0 ELSE 1 END, a.created_at DESC, a.id DESC
-WITH collect({a: a, config: c.key}) AS items
-WITH size(items) AS total, items[$skip..($skip + $limit)] AS page
-RETURN total, [x IN page | x.a {.*, config_key: x.config}] AS data
+WITH collect(a {.*, config_key: c.key}) AS items
+RETURN size(items) AS total, items[$skip..($skip + $limit)] AS data

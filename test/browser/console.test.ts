@@ -126,6 +126,8 @@ describe('console in chromium', () => {
     expect(await page.$$eval('#why-paths li', (lis) => lis.map((li) => li.textContent))).toEqual([NESTED_PATH]);
     const lit = (await page.getAttribute('#graph', 'data-highlighted'))!.split(' ').sort();
     expect(lit).toEqual(['group:all', 'group:eng', 'repo:web', 'user:alice']);
+    const litEdges = (await page.getAttribute('#graph', 'data-highlighted-edges'))!.split('\n').sort();
+    expect(litEdges).toEqual(['group:all -group_editor_group-> repo:web', 'group:eng -group-> group:all', 'user:alice -member-> group:eng']);
     await settle();
     await page.screenshot({ path: join(RESULTS, 'console-why.png') });
 

@@ -26,6 +26,7 @@ beforeAll(async () => {
   await t.ok('POST', `${schema}/groups`, { group_instance_key: 'all', group_tenant: 'default' });
   await t.ok('PUT', `${schema}/groups/eng/assign_group`, { group_instance_key: 'all' });
   await t.ok('POST', `${schema}/group/all/roles`, { resource: 'repo', resource_instance: 'web', role: 'editor', tenant: 'default' });
+  await requestApproval();
   if (skipped) return;
   chrome = await launchChromium();
   page = await chrome.context.newPage();
@@ -47,6 +48,21 @@ afterAll(async () => {
   await chrome?.close();
   await t?.close();
 });
+
+/** One pending operation approval, asked by dave in his elements session, for the queue. */
+async function requestApproval(): Promise<void> {
+  await t.ok('POST', `/v2/facts/${t.proj}/${t.env}/tenants/default/users`, { key: 'dave' });
+  const config = await t.ok('POST', `/v2/elements/${t.proj}/${t.env}/config`, {
+    key: 'ops', name: 'Ops approvals', elements_type: 'operation_approval', settings: { resources: ['repo'] },
+    roles_to_levels: { LEVEL_1: ['editor'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
+  });
+  const login = await t.call('POST', '/v2/auth/elements_login_as', { user_id: 'dave', tenant_id: 'default' }, { key: t.envKey });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0];
+  const asked = await t.call('POST', `/v2/elements/${t.proj}/${t.env}/config/${config.id}/operation_approval`,
+    { access_request_details: { tenant: 'default', resource: 'repo' }, reason: 'deploy the api' },
+    { key: null, headers: { cookie, element_id: config.id } });
+  if (asked.status !== 200) throw new Error(`approval: ${asked.status} ${JSON.stringify(asked.body)}`);
+}
 
 /** The browser part of a test runs only where chromium exists (see browserUnavailable). */
 function inBrowser(): boolean {
@@ -137,6 +153,14 @@ describe('console in chromium', () => {
     expect(await page.textContent('#why-reason')).toMatch(/no path/i);
     expect(await page.$$('#why-paths li')).toHaveLength(0);
   }, 60_000);
+
+  it('shows the approvals queue of every elements config, read-only', async () => {
+    if (!inBrowser()) return;
+    await page.waitForSelector('#approvals-table');
+    const rows = await page.$$eval('#approvals-table tr', (trs) => trs.slice(1).map((tr) => Array.from(tr.children).map((td) => td.textContent)));
+    expect(rows).toEqual([['pending', 'ops', 'dave', expect.stringMatching(/^repo:/), 'deploy the api']]);
+    expect(await page.$$('#approvals button, #approvals form')).toHaveLength(0);
+  });
 
   it('shows nested groups as a tree and expands a group into its children', async () => {
     if (!inBrowser()) return;

@@ -35,6 +35,8 @@ import { tenantAccessRoutes } from './tenantAccess/routes';
 import { TenantAccessService } from './tenantAccess/service';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
+import { ApprovalsQueueService, ApprovalsQueueStore } from './console/approvalsQueue';
+import { consoleRoutes } from './console/routes';
 
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
@@ -70,6 +72,7 @@ export function buildAreas(deps: AppDeps) {
     ...elementsRoutes(elements),
     ...sessionRoutes(sessions),
     ...approvalRoutes(approvals),
+    ...consoleRoutes(new ApprovalsQueueService(new ApprovalsQueueStore(deps.db))),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));

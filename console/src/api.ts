@@ -1,0 +1,55 @@
+/**
+ * Calls to the service with the admin key. The key lives in sessionStorage (this tab only, gone
+ * when it closes) and travels only in the Authorization header, never in a URL.
+ */
+const KEY = 'authz.adminKey';
+
+export const adminKey = {
+  get: (): string | null => sessionStorage.getItem(KEY),
+  set: (key: string) => sessionStorage.setItem(KEY, key),
+  clear: () => sessionStorage.removeItem(KEY),
+};
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${adminKey.get() ?? ''}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  if (!res.ok) throw new ApiError(res.status, parsed?.message ?? `${method} ${path}: ${res.status}`);
+  return parsed as T;
+}
+
+/** The items of a list answer, paged (`{data}`) or not. */
+export function itemsOf<T>(answer: unknown): T[] {
+  if (Array.isArray(answer)) return answer as T[];
+  const data = (answer as { data?: unknown })?.data;
+  return Array.isArray(data) ? (data as T[]) : [];
+}
+
+/** The chosen project and environment, the prefix of every scoped path. */
+export const scope = { proj: '', env: '' };
+export const enc = encodeURIComponent;
+export const facts = (rest: string) => `/v2/facts/${enc(scope.proj)}/${enc(scope.env)}/${rest}`;
+export const schema = (rest: string) => `/v2/schema/${enc(scope.proj)}/${enc(scope.env)}/${rest}`;
+export const graphPath = (rest = '') => `/v2/graph/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
+export const allowedPath = (rest = '') => `/v2/allowed/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
+export const consolePath = (rest = '') => `/v2/console/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
+
+/** Every item of a paged list (up to `maxPages` pages of 100): a shared server holds many projects. */
+export async function allPages<T>(path: string, maxPages = 50): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const items = itemsOf<T>(await api('GET', `${path}${path.includes('?') ? '&' : '?'}page=${page}&per_page=100`));
+    all.push(...items);
+    if (items.length < 100) break;
+  }
+  return all;
+}

@@ -1,0 +1,11 @@
+// One page of the environment's operation approvals across every elements config and session,
+// for the admin console's read-only queue: pending first, then newest first. $config (id or
+// key) and $status narrow it; a null status is pending.
+MATCH (a:OperationApproval {env: $env})
+OPTIONAL MATCH (c:ElementsConfig {env: $env, id: a.config_id})
+WITH a, c
+WHERE ($config IS NULL OR c.id = $config OR c.key = $config)
+  AND ($status IS NULL OR ($status = 'pending' AND a.status IS NULL) OR a.status = $status)
+WITH a, c ORDER BY CASE WHEN a.status IS NULL THEN 0 ELSE 1 END, a.created_at DESC, a.id DESC
+WITH collect(a {.*, config_key: c.key}) AS items
+RETURN size(items) AS total, items[$skip..($skip + $limit)] AS data

@@ -1,0 +1,37 @@
+import type { Principal, Scope } from '../../auth/types';
+import { Db } from '../../db/db';
+import { forbidden } from '../../errors';
+import { envelopeOf, Page } from '../../http/paging';
+import { listOf } from '../../util/listOf';
+
+interface QueuedApproval {
+  id: string; config_id: string; config_key: string | null; tenant: string; resource: string; resource_instance: string;
+  requesting_user_id: string; reason: string | null; status: string | null; reviewer_user_id?: string | null;
+  reviewed_at?: string | null; reviewer_comment?: string | null; created_at: string;
+}
+
+/** The approvals of every elements config of an environment, read-only, for the admin console. */
+export class ApprovalsQueueStore {
+  private readonly q = this.db.statements({ approvalsQueue: 'console/approvalsQueue' });
+  constructor(private readonly db: Db) {}
+
+  async list(env: string, filter: { config: string | null; status: string | null }, page: Page) {
+    return listOf<QueuedApproval>(await this.db.readRows(this.q.approvalsQueue, { env, ...filter, skip: page.skip, limit: page.perPage }));
+  }
+}
+
+export class ApprovalsQueueService {
+  constructor(private readonly store: ApprovalsQueueStore) {}
+
+  /** Admin only: a reviewer sees approvals through their elements session, an environment key never. */
+  async list(principal: Principal, scope: Scope, filter: { config?: string; status?: string }, page: Page) {
+    if (principal.kind !== 'admin') throw forbidden('The approvals queue needs the admin key.');
+    const { total, data } = await this.store.list(scope.envId, { config: filter.config ?? null, status: filter.status ?? null }, page);
+    return envelopeOf(data.map((a) => ({
+      id: a.id, elements_config_id: a.config_id, elements_config_key: a.config_key, tenant: a.tenant,
+      resource: a.resource, resource_instance: a.resource_instance, requesting_user_id: a.requesting_user_id,
+      reason: a.reason ?? null, status: a.status ?? 'pending', reviewer_user_id: a.reviewer_user_id ?? null,
+      reviewed_at: a.reviewed_at ?? null, reviewer_comment: a.reviewer_comment ?? null, created_at: a.created_at,
+    })), total, page);
+  }
+}

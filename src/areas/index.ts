@@ -12,6 +12,7 @@ import { ProvisioningStore } from './provisioning/store';
 import { decisionRoutes } from './decisions/routes';
 import { DecisionService } from './decisions/service';
 import { DecisionStore } from './decisions/store';
+import { ListObjectsService, ListObjectsStore } from './decisions/listObjects';
 import { Revisions } from './decisions/revisions';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
@@ -40,9 +41,11 @@ export function buildAreas(deps: AppDeps) {
   const facts = new FactsService(new FactsStore(deps.db));
   const revisions = new Revisions(deps.db);
   revisions.start(deps.config.revisionPollMs, deps.log);
+  const rule = { maxDepth: deps.config.maxDerivationDepth, defaultTenant: deps.config.defaultTenant };
   const decisions = new DecisionService(
-    new DecisionStore(deps.db, deps.config.maxDerivationDepth, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
+    new DecisionStore(deps.db, rule, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
   );
+  const listObjects = new ListObjectsService(new ListObjectsStore(deps.db, rule));
 
   const elements = new ElementsService(new ElementsStore(deps.db));
   const sessions = new SessionService(new SessionStore(deps.db), {
@@ -55,7 +58,7 @@ export function buildAreas(deps: AppDeps) {
     ...healthRoutes(deps),
     ...provisioningRoutes(provisioning, deps.config.orgId),
     ...factsRoutes(facts),
-    ...decisionRoutes(decisions),
+    ...decisionRoutes(decisions, listObjects),
     ...graphRoutes(new GraphService(new GraphStore(deps.db, deps.config.maxDerivationDepth))),
     ...schemaAreaRoutes(deps.db),
     ...assignmentAreaRoutes(deps.db),

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startTestService, TestService } from '../support/testService';
+import { checkAuthorizedUsers, checkExplain, checkListObjects, checkUserViews, Outcome, Reference } from './endpoints';
 import { generateGraph, Graph, SERVICE_SCHEMA, SPICEDB_SCHEMA } from './graphs';
 
 /**
  * Differential test: random graphs (nested teams, folders with parent folders, documents,
  * cycles included) are loaded into our service and into SpiceDB; every `allowed` answer
- * must agree. Reproduce with ORACLE_SEED=<seed> ORACLE_GRAPHS=<n> (ORACLE_ONLY=<index> for one graph).
+ * must agree, and so must every other decision endpoint (test/oracle/endpoints.ts): explain,
+ * user-permissions, authorized users, effective roles and list-objects. Reproduce with ORACLE_SEED=<seed> ORACLE_GRAPHS=<n> (ORACLE_ONLY=<index> for one graph).
  */
 const SEED = Number(process.env.ORACLE_SEED ?? 20261121);
 const COUNT = Number(process.env.ORACLE_GRAPHS ?? 200);
@@ -46,7 +48,7 @@ function oracle(graphs: Graph[]): Promise<(boolean | string)[]> {
     schema: SPICEDB_SCHEMA,
     tuples: graphs.flatMap((g) => g.tuples),
     assignments: graphs.flatMap((g) => g.assignments),
-    questions: graphs.flatMap((g) => g.questions),
+    questions: graphs.flatMap((g) => [...g.questions, ...g.roleQuestions]),
   });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(__dirname, 'spicedb-oracle.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -85,11 +87,14 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
   await loadSchema();
   await inBatches(graphs, 4, loadGraph);
   // One after the other: on two cores, running both at once starves SpiceDB past its deadlines.
-  const reference = await oracle(graphs);
+  const referenceAll = await oracle(graphs);
   const answers = await ours(graphs);
   const questions = graphs.flatMap((g) => g.questions.map((q) => ({ graph: g.index, ...q })));
-  expect(reference).toHaveLength(questions.length);
-  const errors = reference.filter((r) => typeof r === 'string' && r !== 'max-depth');
+  const asked = graphs.flatMap((g) => [...g.questions, ...g.roleQuestions]);
+  expect(referenceAll).toHaveLength(asked.length);
+  const byQuestion = new Map(asked.map((q, i) => [`${q.user}|${q.action}|${q.instance}`, referenceAll[i]]));
+  const reference = questions.map((q) => byQuestion.get(`${q.user}|${q.action}|${q.instance}`)!);
+  const errors = referenceAll.filter((r) => typeof r === 'string' && r !== 'max-depth');
   expect(errors).toEqual([]);
   // SpiceDB refuses ("max depth exceeded") questions whose evaluation meets a cycle, even when
   // another branch grants; those have no reference answer and are left out (and counted).
@@ -119,4 +124,19 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
     `differential: ${graphs.length} graphs, ${questions.length} questions, ${compared} compared (${granted} allowed), ` +
       `${maxDepth} without a SpiceDB answer (cycles, in ${cyclicGraphs} graphs)`,
   );
+
+  // The other decision endpoints, against the same reference.
+  const ref: Reference = (user, permission, instance) => byQuestion.get(`${user}|${permission}|${instance}`);
+  const started = Date.now();
+  const outcomes: Record<string, Outcome> = {
+    'explain (every 7th question)': await checkExplain(t, graphs, ref, 7),
+    'user-permissions and effective roles': await checkUserViews(t, graphs, ref),
+    'authorized users': await checkAuthorizedUsers(t, graphs, ref),
+    'list-objects (pages of 2)': await checkListObjects(t, graphs, ref, 2),
+  };
+  for (const [name, o] of Object.entries(outcomes)) {
+    expect({ name, problems: o.problems.slice(0, 5), count: o.problems.length }).toEqual({ name, problems: [], count: 0 });
+    expect(o.compared).toBeGreaterThan(graphs.length);
+  }
+  console.log(`other endpoints: ${Object.entries(outcomes).map(([n, o]) => `${n} ${o.compared}`).join(', ')} compared in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }, 600_000);

@@ -4,15 +4,12 @@
 // a tenant role of the user that gives the action adds every $type instance of its tenant.
 // $tenant (nullable) narrows to one tenant; $after (nullable) resumes after that key; at most
 // $limit rows.
-// #include fragments/derivations
-MATCH (user:User {env: $env, key: $user})
-WITH derivations, user, $type AS resourceType, false AS withTrails
+WITH false AS withTrails
+// #include fragments/walkFromUser
+WITH *, $type AS resourceType
 // #include fragments/rolesOnType
 WITH *, [grant IN rolesOnType WHERE $action IN grant.actions | grant.role] AS instanceRolesGranting,
      [grant IN tenantRolesOnType WHERE $action IN grant.actions | grant.role] AS tenantRolesGranting
-// #include fragments/assignedStates
-WITH *, assignedStates AS startStates, true AS searchForward, [] AS stopWhenReached
-// #include fragments/reachableStates
 CALL {
   WITH reachedStates, instanceRolesGranting
   UNWIND reachedStates AS state

@@ -1,12 +1,8 @@
 // Everything a user may do: the forward walk (fragments/reachableStates) from the user's role
 // assignments; each reached role gives its actions on its node's type (fragments/rolesOnType);
 // plus the user's tenant roles with their permissions. $tenants / $types (nullable) narrow the answer.
-// #include fragments/derivations
-MATCH (user:User {env: $env, key: $user})
-WITH derivations, user, false AS withTrails
-// #include fragments/assignedStates
-WITH *, assignedStates AS startStates, true AS searchForward, [] AS stopWhenReached
-// #include fragments/reachableStates
+WITH false AS withTrails
+// #include fragments/walkFromUser
 CALL {
   WITH reachedStates
   UNWIND reachedStates AS state

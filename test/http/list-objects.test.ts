@@ -106,6 +106,15 @@ describe('list-objects', () => {
     expect((await t.call('POST', list(), { user: 'alice', action: 'push', resource_type: 'repo' }, { key: null })).status).toBe(401);
   });
 
+  it('sees a revoke in the next request', async () => {
+    const body = { user: 'alice', action: 'pull', resource_type: 'repo', tenant: 'default', consistency: 'minimize_latency' };
+    const grant = { user: 'alice', role: 'viewer', tenant: 'default', resource_instance: 'repo:r01' };
+    expect((await ok('POST', list(), body)).objects.map((o: { key: string }) => o.key)).toEqual(['r01', 'r04', 'r05', 'r06']);
+    expect((await t.call('DELETE', `${facts()}/role_assignments`, grant)).status).toBe(204);
+    expect((await ok('POST', list(), body)).objects.map((o: { key: string }) => o.key)).toEqual(['r04', 'r05', 'r06']);
+    await ok('POST', `${facts()}/role_assignments`, grant);
+  });
+
   it('refuses a bad page_size or continuation token with 422', async () => {
     const base = { user: 'alice', action: 'pull', resource_type: 'repo' };
     for (const body of [

@@ -62,6 +62,8 @@ export const listObjectsQuery = obj(
     page_size: int({ minimum: 1, maximum: 1000 }),
     continuation_token: nullable(str({ minLength: 1, maxLength: 2048 })),
     context: anyObject(),
+    // Accepted as on checks; every page is read from the graph itself, which satisfies each level.
+    consistency,
   },
   ['user', 'action', 'resource_type'],
 );

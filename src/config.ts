@@ -22,6 +22,8 @@ export interface Config {
   bootstrapEnv: string;
   orgId: string;
   maxDerivationDepth: number;
+  /** The tenant a permission question is asked in when it names neither an instance nor a tenant. */
+  defaultTenant: string;
   sessionTtlSeconds: number;
   cookieSecure: boolean;
   /** Behind a reverse proxy: X-Forwarded-Proto/-Host/-For give ctx.protocol, ctx.origin and ctx.ip. */
@@ -57,6 +59,7 @@ export const SETTINGS: Setting[] = [
   { env: 'BOOTSTRAP_PROJECT', key: 'bootstrapProject', type: 'string', default: 'default', pattern: '^[A-Za-z0-9_\\-]{1,128}$' },
   { env: 'BOOTSTRAP_ENV', key: 'bootstrapEnv', type: 'string', default: 'dev', pattern: '^[A-Za-z0-9_\\-]{1,128}$' },
   { env: 'ORG_ID', key: 'orgId', type: 'string', default: 'default' },
+  { env: 'DEFAULT_TENANT', key: 'defaultTenant', type: 'string', default: 'default', pattern: '^[^\\u0000-\\u001f]{1,256}$' },
   { env: 'MAX_DERIVATION_DEPTH', key: 'maxDerivationDepth', type: 'integer', default: 25, min: 1, max: 100 },
   { env: 'SESSION_TTL_SECONDS', key: 'sessionTtlSeconds', type: 'integer', default: 86400, min: 60, max: 31536000 },
   { env: 'COOKIE_SECURE', key: 'cookieSecure', type: 'boolean', default: false },

@@ -16,6 +16,7 @@ import { DecisionStore } from './decisions/store';
 import { factsBulkRoutes } from './facts/bulkRoutes';
 import { FactsBulkService } from './facts/bulkService';
 import { FactsBulkStore } from './facts/bulkStore';
+import { ListObjectsService, ListObjectsStore } from './decisions/listObjects';
 import { factsRoutes } from './facts/routes';
 import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
@@ -46,9 +47,11 @@ export function buildAreas(deps: AppDeps) {
   const facts = new FactsService(new FactsStore(deps.db));
   const revisions = deps.revisions;
   revisions.start(deps.config.revisionPollMs, deps.log);
+  const rule = { maxDepth: deps.config.maxDerivationDepth, defaultTenant: deps.config.defaultTenant };
   const decisions = new DecisionService(
-    new DecisionStore(deps.db, deps.config.maxDerivationDepth, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
+    new DecisionStore(deps.db, rule, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
   );
+  const listObjects = new ListObjectsService(new ListObjectsStore(deps.db, rule));
 
   const elements = new ElementsService(new ElementsStore(deps.db));
   const sessions = new SessionService(new SessionStore(deps.db), {
@@ -63,7 +66,7 @@ export function buildAreas(deps: AppDeps) {
     ...provisioningUpdateRoutes(new ProvisioningUpdates(deps.db, provisioning)),
     ...factsRoutes(facts),
     ...factsBulkRoutes(new FactsBulkService(new FactsBulkStore(deps.db))),
-    ...decisionRoutes(decisions),
+    ...decisionRoutes(decisions, listObjects),
     ...tenantAccessRoutes(new TenantAccessService(deps.db, decisions), authenticator),
     ...graphRoutes(new GraphService(new GraphStore(deps.db, deps.config.maxDerivationDepth))),
     ...schemaAreaRoutes(deps.db),

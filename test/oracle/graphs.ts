@@ -24,6 +24,8 @@ export interface Graph {
   tuples: Tuple[];
   assignments: Assignment[];
   questions: { user: string; action: string; instance: string }[];
+  /** Does the user hold this role on this instance (SpiceDB: the permission of the role's name)? */
+  roleQuestions: { user: string; action: string; instance: string }[];
 }
 
 export const SERVICE_SCHEMA = {
@@ -86,7 +88,7 @@ definition doc {
   permission write = writer
 }`;
 
-const ROLES: Record<string, string[]> = { team: ['member'], folder: ['viewer', 'editor'], doc: ['reader', 'writer'] };
+export const ROLES: Record<string, string[]> = { team: ['member'], folder: ['viewer', 'editor'], doc: ['reader', 'writer'] };
 
 export function generateGraph(seed: number, index: number): Graph {
   const rnd = mulberry32(seed * 100_003 + index);
@@ -141,5 +143,9 @@ export function generateGraph(seed: number, index: number): Graph {
   const questions = users.flatMap((user) =>
     [...folders, ...docs].flatMap((instance) => ['read', 'write'].map((action) => ({ user, action, instance }))),
   );
-  return { index, users, instances: [...teams, ...folders, ...docs], tuples: [...tuples.values()], assignments: [...assignments.values()], questions };
+  const instances = [...teams, ...folders, ...docs];
+  const roleQuestions = users.flatMap((user) =>
+    instances.flatMap((instance) => ROLES[instance.split(':')[0]].map((role) => ({ user, action: role, instance }))),
+  );
+  return { index, users, instances, tuples: [...tuples.values()], assignments: [...assignments.values()], questions, roleQuestions };
 }

@@ -4,26 +4,26 @@
  * At most `maxInFlight` queries run at once; questions that arrive meanwhile wait and go out
  * together in the next batch, so batches grow with the load and stay at one question when idle.
  */
-interface Pending<Q> {
+interface Pending<Q, A> {
   env: string;
   question: Q;
-  resolve: (allow: boolean) => void;
+  resolve: (answer: A) => void;
   reject: (err: unknown) => void;
 }
 
-export class QuestionBatcher<Q> {
-  private readonly queue: Pending<Q>[] = [];
+export class QuestionBatcher<Q, A = boolean> {
+  private readonly queue: Pending<Q, A>[] = [];
   private inFlight = 0;
   private scheduled = false;
 
   constructor(
-    private readonly run: (env: string, questions: Q[]) => Promise<boolean[]>,
+    private readonly run: (env: string, questions: Q[]) => Promise<A[]>,
     private readonly maxBatch = 100,
     private readonly maxInFlight = 4,
   ) {}
 
-  ask(env: string, questions: Q[]): Promise<boolean[]> {
-    const answers = questions.map((question) => new Promise<boolean>((resolve, reject) => this.queue.push({ env, question, resolve, reject })));
+  ask(env: string, questions: Q[]): Promise<A[]> {
+    const answers = questions.map((question) => new Promise<A>((resolve, reject) => this.queue.push({ env, question, resolve, reject })));
     this.schedule();
     return Promise.all(answers);
   }
@@ -40,7 +40,7 @@ export class QuestionBatcher<Q> {
   private flush(): void {
     while (this.inFlight < this.maxInFlight && this.queue.length) {
       const env = this.queue[0].env;
-      const batch: Pending<Q>[] = [];
+      const batch: Pending<Q, A>[] = [];
       for (let i = 0; i < this.queue.length && batch.length < this.maxBatch; ) {
         if (this.queue[i].env === env) batch.push(...this.queue.splice(i, 1));
         else i++;

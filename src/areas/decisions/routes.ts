@@ -1,6 +1,8 @@
 import { forbidden } from '../../errors';
 import type { Req, RouteDef } from '../../http/routeTable';
 import { route } from '../../http/routeTable';
+import { withDepthLimitSignal } from './depthLimit';
+import { ListObjectsService } from './listObjects';
 import * as s from './schemas';
 import { DecisionService } from './service';
 
@@ -10,28 +12,28 @@ function envKeyScope(r: Req) {
   return r.scope;
 }
 
-export function decisionRoutes(svc: DecisionService): RouteDef[] {
+export function decisionRoutes(svc: DecisionService, listing: ListObjectsService): RouteDef[] {
   const tag = 'Decisions';
   return [
     route({
       method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, summary: 'May this user do this action on this resource?',
       schemas: { params: s.params, query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
-      handler: (r) => svc.allowed(r.scope, r.body, r.query.explain === true),
+      handler: async (r) => withDepthLimitSignal(r, await svc.allowed(r.scope, r.body, r.query.explain === true)),
     }),
     route({
       method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/bulk', auth: 'env', tag, summary: 'Up to 100 permission questions at once (order kept)',
       schemas: { params: s.params, body: s.bulkQuery, response: s.bulkAnswer },
-      handler: (r) => svc.allowedBulk(r.scope, r.body),
+      handler: async (r) => withDepthLimitSignal(r, await svc.allowedBulk(r.scope, r.body)),
     }),
     route({
       method: 'POST', readOnly: true, path: '/allowed', auth: 'key', tag, summary: 'Permit PDP check (environment key)',
       schemas: { query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
-      handler: (r) => svc.allowed(envKeyScope(r), r.body, r.query.explain === true),
+      handler: async (r) => withDepthLimitSignal(r, await svc.allowed(envKeyScope(r), r.body, r.query.explain === true)),
     }),
     route({
       method: 'POST', readOnly: true, path: '/allowed/bulk', auth: 'key', tag, summary: 'Permit PDP bulk check (environment key)',
       schemas: { body: s.bulkQuery, response: s.bulkAnswer },
-      handler: (r) => svc.allowedBulk(envKeyScope(r), r.body),
+      handler: async (r) => withDepthLimitSignal(r, await svc.allowedBulk(envKeyScope(r), r.body)),
     }),
     route({
       method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/user-permissions', auth: 'env', tag, summary: 'Everything a user may do, per instance and tenant',
@@ -52,6 +54,24 @@ export function decisionRoutes(svc: DecisionService): RouteDef[] {
       method: 'POST', readOnly: true, path: '/authorized_users', auth: 'key', tag, summary: 'Permit PDP authorized users (environment key)',
       schemas: { body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
       handler: (r) => svc.authorizedUsers(envKeyScope(r), r.body),
+    }),
+    ...listObjectsRoutes(listing),
+  ];
+}
+
+function listObjectsRoutes(listing: ListObjectsService): RouteDef[] {
+  const tag = 'Decisions';
+  const summary = 'Every instance of a type on which the user may do the action (paged, stable order)';
+  return [
+    route({
+      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/list-objects', auth: 'env', tag, summary,
+      schemas: { params: s.params, body: s.listObjectsQuery, response: s.listObjectsAnswer },
+      handler: (r) => listing.listObjects(r.scope, r.body),
+    }),
+    route({
+      method: 'POST', readOnly: true, path: '/list-objects', auth: 'key', tag, summary: `${summary} (environment key)`,
+      schemas: { body: s.listObjectsQuery, response: s.listObjectsAnswer },
+      handler: (r) => listing.listObjects(envKeyScope(r), r.body),
     }),
   ];
 }

@@ -1,4 +1,4 @@
-import { anyObject, arr, bool, factKey, freeObject, mapOf, nullable, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
+import { anyObject, arr, bool, factKey, freeObject, int, mapOf, nullable, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
 
 const userRef = {
   oneOf: [
@@ -54,3 +54,22 @@ export const userPermissionsAnswer = mapOf(obj({ tenant: tenantRead, resource: n
 export const authorizedUsersQuery = obj({ action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str() }, ['action', 'resource']);
 const assignment = obj({ user: str(), tenant: str(), resource: str(), role: str() });
 export const authorizedUsersAnswer = obj({ resource: str(), tenant: str(), users: { type: 'object', additionalProperties: arr(assignment) } });
+
+export const listObjectsQuery = obj(
+  {
+    user: userRef,
+    action: str({ minLength: 1, maxLength: 128 }),
+    resource_type: str({ minLength: 1, maxLength: 128 }),
+    tenant: nullable(str({ minLength: 1, maxLength: 256 })),
+    page_size: int({ minimum: 1, maximum: 1000 }),
+    continuation_token: nullable(str({ minLength: 1, maxLength: 2048 })),
+    context: anyObject(),
+    // Accepted as on checks; every page is read from the graph itself, which satisfies each level.
+    consistency,
+  },
+  ['user', 'action', 'resource_type'],
+);
+export const listObjectsAnswer = obj(
+  { objects: arr(obj({ type: str(), key: str(), tenant: str() }, ['type', 'key', 'tenant'])), continuation_token: nullable(str()) },
+  ['objects', 'continuation_token'],
+);

@@ -49,7 +49,7 @@ export function normalizeCheck(q: CheckQuery): NormalizedCheck {
  * error: the traversal simply finds no granting path.
  */
 export class DecisionService {
-  private readonly cache?: LruCache<{ allow: boolean; rev: number }>;
+  private readonly cache?: LruCache<{ allow: boolean; depthLimited: boolean; rev: number }>;
 
   constructor(
     private readonly store: DecisionStore,
@@ -60,14 +60,22 @@ export class DecisionService {
     if (revisions && cacheSize > 0) this.cache = new LruCache(cacheSize);
   }
 
-  async allowed(scope: Scope, q: CheckQuery, explain = false): Promise<{ allow: boolean; explanation?: Explanation }> {
+  /** `depthLimited`: MAX_DERIVATION_DEPTH cut the walk; the answer is false and its explanation names the limit. */
+  async allowed(scope: Scope, q: CheckQuery, explain = false): Promise<{ allow: boolean; explanation?: Partial<Explanation>; depthLimited?: true }> {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
-      const [allow] = await this.decide(scope.envId, [check], q.consistency);
-      return { allow };
+      const [{ allow, depthLimited }] = await this.decide(scope.envId, [check], q.consistency);
+      return depthLimited ? { allow, explanation: { paths: [], reason: this.depthLimitReason(check) }, depthLimited } : { allow };
     }
     const [decision] = await this.store.explain(scope.envId, [check]);
-    return { allow: decision.allow, explanation: this.explanationOf(check, decision) };
+    const explanation = this.explanationOf(check, decision);
+    return decision.depthLimited ? { allow: decision.allow, explanation, depthLimited: true } : { allow: decision.allow, explanation };
+  }
+
+  private depthLimitReason(c: NormalizedCheck): string {
+    const target = c.key === null ? `${c.type} (type level)` : `${c.type}:${c.key}`;
+    return `The search for a path from the user to ${target} reached MAX_DERIVATION_DEPTH (${this.maxDepth} hops) without an answer; ` +
+      'paths longer than that are not followed, so the answer is false.';
   }
 
   /** Permit's user-permissions: `"type:key"` / `"__tenant:t"` -> {tenant, resource, permissions, roles}. */
@@ -115,6 +123,7 @@ export class DecisionService {
     else if (c.tenant !== null && c.tenant !== t.tenant) reason = `${target} belongs to tenant ${JSON.stringify(t.tenant)}, not ${JSON.stringify(c.tenant)}.`;
     else if (t.granting_roles.length === 0 && !t.tenant_role_grant) reason = `No role grants "${c.action}" on resource type ${JSON.stringify(c.type)}.`;
     else if (c.key !== null && !t.searched) reason = `Resource instance ${target} does not exist.`;
+    else if (d.depthLimited) reason = this.depthLimitReason(c);
     else
       reason =
         `No tenant role in ${JSON.stringify(t.tenant)} and no path of at most ${this.maxDepth} hops from the user to ` +
@@ -122,12 +131,13 @@ export class DecisionService {
     return { paths: t.paths, reason, granting_roles: t.granting_roles, tenant: t.tenant, states_visited: t.states_visited };
   }
 
-  async allowedBulk(scope: Scope, qs: CheckQuery[]): Promise<{ allow: { allow: boolean }[] }> {
+  async allowedBulk(scope: Scope, qs: CheckQuery[]): Promise<{ allow: { allow: boolean }[]; depthLimited?: true }> {
     // The largest `at_least` token: the answers include every write any of the questions has seen.
     const tokens = qs.flatMap((q) => (typeof q.consistency === 'object' ? [q.consistency] : [])).sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? tokens[0];
     const answers = await this.decide(scope.envId, qs.map(normalizeCheck), strictest);
-    return { allow: answers.map((allow) => ({ allow })) };
+    const allow = answers.map((a) => ({ allow: a.allow }));
+    return answers.some((a) => a.depthLimited) ? { allow, depthLimited: true } : { allow };
   }
 
   /**
@@ -137,22 +147,22 @@ export class DecisionService {
    * waiting with it), so a revoke acknowledged by any replica has already moved it past every
    * older entry.
    */
-  private async decide(env: string, checks: NormalizedCheck[], consistency?: Consistency): Promise<boolean[]> {
+  private async decide(env: string, checks: NormalizedCheck[], consistency?: Consistency): Promise<Decision[]> {
     if (consistency === 'fully_consistent' || !this.cache) return this.store.allowed(env, checks);
     const rev = consistency === 'minimize_latency' ? await this.revisions!.current(env) : await this.revisions!.latest(env);
     const keys = checks.map((c) => JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]));
-    const out: (boolean | undefined)[] = keys.map((k) => {
+    const out: (Decision | undefined)[] = keys.map((k) => {
       const hit = this.cache!.get(k);
-      return hit && hit.rev === rev ? hit.allow : undefined;
+      return hit && hit.rev === rev ? hit : undefined;
     });
     const missing = out.flatMap((a, i) => (a === undefined ? [i] : []));
     if (missing.length) {
       const fresh = await this.store.allowed(env, missing.map((i) => checks[i]));
       missing.forEach((i, j) => {
         out[i] = fresh[j];
-        this.cache!.set(keys[i], { allow: fresh[j], rev });
+        this.cache!.set(keys[i], { allow: fresh[j].allow, depthLimited: fresh[j].depthLimited, rev });
       });
     }
-    return out as boolean[];
+    return out as Decision[];
   }
 }

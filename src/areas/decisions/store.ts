@@ -32,9 +32,17 @@ export interface AuthorizedAssignment {
   role: string;
 }
 
+/** One answer; `depthLimited`: denied because MAX_DERIVATION_DEPTH cut the walk before it ended. */
 export interface Decision {
   allow: boolean;
+  depthLimited: boolean;
   trace?: Trace;
+}
+
+/** Where the statements' rule reads its settings (MAX_DERIVATION_DEPTH, DEFAULT_TENANT). */
+export interface RuleSettings {
+  maxDepth: number;
+  defaultTenant: string;
 }
 
 /** Permission questions are answered by one named traversal query per batch. */
@@ -47,19 +55,19 @@ export class DecisionStore {
 
   constructor(
     private readonly db: Db,
-    private readonly maxDepth: number,
+    private readonly rule: RuleSettings,
     /** Fewer queries in flight make larger batches: less work per question, a little more waiting. */
     private readonly queriesInFlight = 4,
   ) {}
 
-  private readonly batcher = new QuestionBatcher<NormalizedCheck>(
-    async (env, checks) => (await this.decide(env, checks, false)).map((d) => d.allow),
+  private readonly batcher = new QuestionBatcher<NormalizedCheck, Decision>(
+    (env, checks) => this.decide(env, checks, false),
     100,
     this.queriesInFlight,
   );
 
   /** Questions asked at about the same time share one query (see QuestionBatcher). */
-  async allowed(env: string, checks: NormalizedCheck[]): Promise<boolean[]> {
+  async allowed(env: string, checks: NormalizedCheck[]): Promise<Decision[]> {
     if (checks.length === 0) return [];
     return this.batcher.ask(env, checks);
   }
@@ -69,21 +77,21 @@ export class DecisionStore {
   }
 
   async userPermissions(env: string, user: string, tenants: string[] | null, types: string[] | null): Promise<UserPermissionRows | undefined> {
-    const [row] = await this.db.readRows(this.q.userPermissions, { env, user, tenants, types, depth: this.maxDepth });
+    const [row] = await this.db.readRows(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth });
     return row as unknown as UserPermissionRows | undefined;
   }
 
   async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }) {
-    const [row] = await this.db.readRows(this.q.authorizedUsers, { env, ...q, depth: this.maxDepth });
+    const [row] = await this.db.readRows(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant });
     return row as unknown as { tenant: string; assignments: AuthorizedAssignment[] };
   }
 
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readRows(this.q.allowed, { env, checks, depth: this.maxDepth, explain });
-    const out: Decision[] = checks.map(() => ({ allow: false }));
+    const rows = await this.db.readRows(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain });
+    const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
-      out[row.idx as number] = { allow: row.allow === true, ...(explain ? { trace: row.explanation as Trace } : {}) };
+      out[row.idx as number] = { allow: row.allow === true, depthLimited: row.depthLimited === true, ...(explain ? { trace: row.explanation as Trace } : {}) };
     }
     return out;
   }

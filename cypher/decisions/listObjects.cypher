@@ -1,0 +1,33 @@
+// The instances of type $type on which user $user may do $action, one page in key order: the
+// forward walk (fragments/reachableStates) from the user's role assignments keeps the reached
+// states whose node is a $type instance and whose role gives the action (fragments/rolesOnType);
+// a tenant role of the user that gives the action adds every $type instance of its tenant.
+// $tenant (nullable) narrows to one tenant; $after (nullable) resumes after that key; at most
+// $limit rows.
+WITH false AS withTrails
+// #include fragments/walkFromUser
+WITH *, $type AS resourceType
+// #include fragments/rolesOnType
+WITH *, [grant IN rolesOnType WHERE $action IN grant.actions | grant.role] AS instanceRolesGranting,
+     [grant IN tenantRolesOnType WHERE $action IN grant.actions | grant.role] AS tenantRolesGranting
+CALL {
+  WITH reachedStates, instanceRolesGranting
+  UNWIND reachedStates AS state
+  WITH state.node AS instance, state.role AS role
+  WHERE instance.resource = $type AND role IN instanceRolesGranting
+    AND ($tenant IS NULL OR instance.tenant = $tenant) AND ($after IS NULL OR instance.key > $after)
+  RETURN collect(instance) AS viaRoles
+}
+CALL {
+  WITH user, tenantRolesGranting
+  OPTIONAL MATCH (user)-[held:HAS_TENANT_ROLE]->(tenant:Tenant)
+  WHERE held.role IN tenantRolesGranting AND ($tenant IS NULL OR tenant.key = $tenant)
+  OPTIONAL MATCH (instance:Instance {env: $env, tenant: tenant.key})
+  WHERE instance.resource = $type AND ($after IS NULL OR instance.key > $after)
+  RETURN collect(instance) AS viaTenantRoles
+}
+UNWIND viaRoles + viaTenantRoles AS instance
+WITH DISTINCT instance
+ORDER BY instance.key
+LIMIT $limit
+RETURN instance.resource AS type, instance.key AS key, instance.tenant AS tenant

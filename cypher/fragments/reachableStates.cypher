@@ -1,0 +1,50 @@
+// Fragment: the walk of the permission rule, written once for both directions.
+// A state (node, role) reads "role is held (forward) or needed (backward) on the instance node".
+// One hop follows one edge between instances:
+//  - GROUPS (a resource group -> an instance it groups): a role on the group is the same role on
+//    the grouped instance;
+//  - RELATED {relation} (subject -> object, a relationship tuple): a derivation with
+//    resource = the object's type, on_resource = the subject's type and that relation turns
+//    `from_role` on the subject into `role` on the object.
+// Forward walks subject -> object, from held roles to what they give (user-permissions, effective
+// roles, list-objects); backward walks object -> subject, from a needed role to the roles that
+// would give it (allowed, authorized users). Breadth first, each state visited once, so cycles
+// end; at most $depth hops. One hop past the limit is looked at only to tell whether the limit
+// cut the search short.
+// Needs:
+//   $depth           MAX_DERIVATION_DEPTH
+//   derivations      (fragments/derivations)
+//   startStates      [{node, role, trail}] the states at hop 0
+//   searchForward    true: subject -> object; false: object -> subject
+//   stopWhenReached  ["<elementId>|<role>"]: stop once one of these states is reached ([]: never)
+//   withTrails       true: each state carries the readable hops that lead to it (for explanations)
+// Produces:
+//   reachedStates    [{node, role, trail}] every state at most $depth hops away, in visiting order
+//   reachedKeys      ["<elementId>|<role>"] the keys of reachedStates, same order
+//   depthLimited     the limit cut the search: a new state lies one hop beyond it
+WITH *, reduce(
+  search = {front: startStates, keys: [state IN startStates | elementId(state.node) + '|' + state.role],
+            states: startStates, withinLimit: size(startStates)},
+  hop IN range(1, $depth + 1) |
+  CASE WHEN size(search.front) = 0 OR (size(stopWhenReached) > 0 AND any(key IN search.keys WHERE key IN stopWhenReached)) THEN search
+  ELSE reduce(next = {front: [], keys: search.keys, states: search.states, withinLimit: search.withinLimit},
+         candidate IN reduce(candidates = [], state IN search.front |
+           candidates + reduce(fromState = [], link IN head([node IN [state.node] | CASE WHEN searchForward
+                 THEN [(node)-[edge:RELATED|GROUPS]->(neighbour) | {neighbour: neighbour, edge: edge, subject: node, object: neighbour}]
+                 ELSE [(neighbour)-[edge:RELATED|GROUPS]->(node) | {neighbour: neighbour, edge: edge, subject: neighbour, object: node}] END]) |
+             fromState + [role IN CASE type(link.edge)
+                   WHEN 'GROUPS' THEN [state.role]
+                   ELSE [derivation IN derivations WHERE derivation.relation = link.edge.relation
+                           AND derivation.on_resource = link.subject.resource AND derivation.resource = link.object.resource
+                           AND state.role = CASE WHEN searchForward THEN derivation.from_role ELSE derivation.role END
+                         | CASE WHEN searchForward THEN derivation.role ELSE derivation.from_role END]
+                 END | {node: link.neighbour, role: role, trail: CASE
+                   WHEN NOT withTrails THEN ''
+                   WHEN searchForward THEN state.trail + ' -' + coalesce(link.edge.relation, 'groups') + '-> ' + link.neighbour.resource + ':' + link.neighbour.key
+                   ELSE link.neighbour.resource + ':' + link.neighbour.key + ' -' + coalesce(link.edge.relation, 'groups') + '-> ' + state.trail END}])) |
+         CASE WHEN (elementId(candidate.node) + '|' + candidate.role) IN next.keys THEN next
+              ELSE {front: next.front + [candidate], keys: next.keys + [elementId(candidate.node) + '|' + candidate.role],
+                    states: next.states + [candidate], withinLimit: next.withinLimit + CASE WHEN hop <= $depth THEN 1 ELSE 0 END} END)
+  END) AS search
+WITH *, search.states[..search.withinLimit] AS reachedStates, search.keys[..search.withinLimit] AS reachedKeys,
+     size(search.keys) > search.withinLimit AS depthLimited

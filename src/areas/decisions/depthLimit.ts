@@ -1,0 +1,24 @@
+import type { Req } from '../../http/routeTable';
+
+/**
+ * Answers cut short by MAX_DERIVATION_DEPTH (CONTRACT section 8): the header
+ * `X-Authz-Depth-Limited: true`, a `warn` line, and a process counter that the metrics
+ * (`authz_depth_limited_total`) can read.
+ */
+let depthLimitedAnswers = 0;
+
+/** How many answers this process gave that MAX_DERIVATION_DEPTH cut short. */
+export function depthLimitedCount(): number {
+  return depthLimitedAnswers;
+}
+
+/** Marks a depth-limited answer on the response and strips the internal flag from the body. */
+export function withDepthLimitSignal<T extends { depthLimited?: true }>(r: Req, answer: T): Omit<T, 'depthLimited'> {
+  const { depthLimited, ...body } = answer;
+  if (depthLimited) {
+    depthLimitedAnswers++;
+    r.ctx.set('x-authz-depth-limited', 'true');
+    r.log.warn({ path: r.ctx.path, depthLimitedCount: depthLimitedAnswers }, 'a permission check reached MAX_DERIVATION_DEPTH without an answer');
+  }
+  return body;
+}

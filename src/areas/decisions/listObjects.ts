@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import type { Scope } from '../../auth/types';
+import { Db } from '../../db/db';
+import { invalidInput } from '../../errors';
+import type { RuleSettings } from './store';
+
+/**
+ * List-objects (CONTRACT section 13): every instance of a type on which a user may do an action,
+ * each once, in key order (keys are unique per type in an environment), paged with an opaque
+ * continuation token. Each page is one forward walk from the user (cypher/decisions/listObjects),
+ * read from the graph itself, so it sees every acknowledged write (no decision cache).
+ */
+export interface ListObjectsQuery {
+  user: string | { key: string };
+  action: string;
+  resource_type: string;
+  tenant?: string | null;
+  page_size?: number;
+  continuation_token?: string | null;
+}
+
+export interface ListedObject {
+  type: string;
+  key: string;
+  tenant: string;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+export class ListObjectsStore {
+  private readonly q = this.db.statements({ listObjects: 'decisions/listObjects' });
+
+  constructor(
+    private readonly db: Db,
+    private readonly rule: RuleSettings,
+  ) {}
+
+  async page(env: string, p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number }): Promise<ListedObject[]> {
+    const rows = await this.db.readRows(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth });
+    return rows.map((row) => ({ type: row.type as string, key: row.key as string, tenant: row.tenant as string }));
+  }
+}
+
+export class ListObjectsService {
+  constructor(private readonly store: ListObjectsStore) {}
+
+  async listObjects(scope: Scope, q: ListObjectsQuery): Promise<{ objects: ListedObject[]; continuation_token: string | null }> {
+    const question = {
+      user: typeof q.user === 'string' ? q.user : q.user.key,
+      action: q.action,
+      type: q.resource_type,
+      tenant: q.tenant ?? null,
+    };
+    const fingerprint = fingerprintOf(question);
+    const after = q.continuation_token ? afterOf(q.continuation_token, fingerprint) : null;
+    const pageSize = q.page_size ?? DEFAULT_PAGE_SIZE;
+    // One more than the page tells whether another page follows, without a count.
+    const found = await this.store.page(scope.envId, { ...question, after, limit: pageSize + 1 });
+    const objects = found.slice(0, pageSize);
+    const more = found.length > pageSize;
+    return { objects, continuation_token: more ? tokenOf(objects[objects.length - 1].key, fingerprint) : null };
+  }
+}
+
+/** A token resumes only the question it was given for: it carries a digest of that question. */
+function fingerprintOf(question: { user: string; action: string; type: string; tenant: string | null }): string {
+  return createHash('sha256').update(JSON.stringify([question.user, question.action, question.type, question.tenant])).digest('base64url').slice(0, 16);
+}
+
+function tokenOf(after: string, fingerprint: string): string {
+  return Buffer.from(JSON.stringify({ after, q: fingerprint })).toString('base64url');
+}
+
+function afterOf(token: string, fingerprint: string): string {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    decoded = undefined;
+  }
+  const t = decoded as { after?: unknown; q?: unknown } | undefined;
+  if (!t || typeof t !== 'object' || typeof t.after !== 'string' || typeof t.q !== 'string') {
+    throw invalidInput('continuation_token is not a token this endpoint gave.', [{ path: '/body/continuation_token', message: 'is not a valid continuation token' }]);
+  }
+  if (t.q !== fingerprint) {
+    throw invalidInput('continuation_token belongs to another question (user, action, resource_type or tenant differ).', [
+      { path: '/body/continuation_token', message: 'was given for another question' },
+    ]);
+  }
+  return t.after;
+}

@@ -231,7 +231,9 @@ export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo = {}): Obj {
           ? { description: 'Done; no content' }
           : {
               description: 'Success',
-              content: { 'application/json': { schema: route.schemas.response ? toOpenApiSchema(route.schemas.response) : {} } },
+              content: route.produces
+                ? { [route.produces]: { schema: { type: 'string', format: 'binary' } } }
+                : { 'application/json': { schema: route.schemas.response ? toOpenApiSchema(route.schemas.response) : {} } },
             };
       const operation: Obj = {
         operationId,

@@ -48,6 +48,8 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   schemas: S;
   /** Status of a success; defaults to 200, and 204 answers with no body. */
   status?: number;
+  /** Media type of a success that is not JSON (the console's pages and files); the body is then not validated as JSON. */
+  produces?: string;
   /** Another success status the handler may pick in `ctx.state.status`, same body (sync: 201 created, 200 replaced). */
   alsoStatus?: number;
   /**

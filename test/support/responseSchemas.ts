@@ -43,6 +43,7 @@ export class ResponseChecker {
     const declared = m.route.status ?? 200;
     if (status !== declared && status !== m.route.alsoStatus) return `${where}: the route declares ${declared}`;
     if (status === 204) return body === undefined || body === '' ? undefined : `${where}: a body on 204`;
+    if (m.route.produces) return undefined; // a page or file, not JSON
     const validate = this.validatorOf(m.route);
     if (!validate) return `${where}: the route declares no response schema`;
     return this.explain(where, validate, body);

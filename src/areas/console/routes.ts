@@ -45,19 +45,19 @@ export function consoleRoutes(queue: ApprovalsQueueService, root = findConsoleDi
   const tag = 'Console';
   return [
     {
-      method: 'GET', path: '/console', auth: 'public', tag, summary: 'The admin console (an HTML page; sign in with the admin key)',
+      method: 'GET', path: '/console', auth: 'public', produces: 'text/html', tag, summary: 'The admin console (an HTML page; sign in with the admin key)',
       schemas: {}, handler: async (r) => serve(r.ctx, files.get('index.html'), 'index.html', CSP_CONSOLE),
     },
     {
-      method: 'GET', path: '/console/:file', auth: 'public', tag, summary: 'A script, style or image of the admin console',
+      method: 'GET', path: '/console/:file', auth: 'public', produces: '*/*', tag, summary: 'A script, style or image of the admin console',
       schemas: { params: fileParam }, handler: async (r) => serve(r.ctx, files.get(r.params.file), r.params.file, CSP_CONSOLE),
     },
     {
-      method: 'GET', path: '/docs', auth: 'public', tag, summary: 'The API reference (an HTML page rendering /v2/openapi.json)',
+      method: 'GET', path: '/docs', auth: 'public', produces: 'text/html', tag, summary: 'The API reference (an HTML page rendering /v2/openapi.json)',
       schemas: {}, handler: async (r) => serve(r.ctx, files.get('docs/index.html'), 'docs/index.html', CSP_DOCS),
     },
     {
-      method: 'GET', path: '/docs/:file', auth: 'public', tag, summary: 'A script or style of the API reference',
+      method: 'GET', path: '/docs/:file', auth: 'public', produces: '*/*', tag, summary: 'A script or style of the API reference',
       schemas: { params: fileParam }, handler: async (r) => serve(r.ctx, files.get(`docs/${r.params.file}`), r.params.file, CSP_DOCS),
     },
     {

@@ -190,6 +190,8 @@ describe('console in chromium', () => {
     if (!inBrowser()) return;
     await page.goto(`${t.url}/docs`);
     await page.waitForSelector('.swagger-ui .opblock', { timeout: 30_000 });
+    // Swagger UI renders the tags one after another: wait for the last ones, not only the first.
+    await page.waitForFunction(() => document.querySelector('.swagger-ui')?.textContent?.includes('/v2/graph/{proj_id}/{env_id}'), undefined, { timeout: 30_000 });
     expect(await page.textContent('.swagger-ui')).toContain('/v2/graph/{proj_id}/{env_id}');
     await settle();
     await page.screenshot({ path: join(RESULTS, 'docs.png') });

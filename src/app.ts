@@ -5,6 +5,7 @@ import type { AppDeps } from './appDeps';
 import { buildAreas } from './areas';
 import { errorHandler, requestContext } from './http/middleware';
 import { mountRoutes, RouteDef } from './http/routeTable';
+import { httpMetrics } from './metrics/httpMetrics';
 
 export interface App {
   koa: Koa;
@@ -22,6 +23,7 @@ export function createApp(deps: AppDeps): App {
   koa.proxy = true;
   koa.silent = true;
   koa.use(requestContext(deps.log));
+  koa.use(httpMetrics(deps.metrics));
   koa.use(errorHandler());
   koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
   koa.use(router.routes());

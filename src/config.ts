@@ -28,6 +28,8 @@ export interface Config {
   decisionCacheSize: number;
   revisionPollMs: number;
   decisionQueriesInFlight: number;
+  /** When set, GET /metrics asks for it as a bearer token; unset, /metrics is open. */
+  metricsToken?: string;
 }
 
 interface Setting {
@@ -63,12 +65,13 @@ export const SETTINGS: Setting[] = [
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
+  { env: 'METRICS_TOKEN', key: 'metricsToken', type: 'string', pattern: '^\\S{16,}$' },
 ];
 
 export class ConfigError extends Error {}
 
 /** Settings whose values never appear in a message. */
-const SECRET_SETTINGS = new Set(['ADMIN_API_KEY', 'NEO4J_PASSWORD']);
+const SECRET_SETTINGS = new Set(['ADMIN_API_KEY', 'NEO4J_PASSWORD', 'METRICS_TOKEN']);
 
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true });
 

@@ -35,6 +35,7 @@ import { tenantAccessRoutes } from './tenantAccess/routes';
 import { TenantAccessService } from './tenantAccess/service';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
+import { metricsRoutes } from '../metrics/routes';
 
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
@@ -48,6 +49,8 @@ export function buildAreas(deps: AppDeps) {
   const decisions = new DecisionService(
     new DecisionStore(deps.db, deps.config.maxDerivationDepth, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
   );
+
+  decisions.observer = deps.metrics;
 
   const elements = new ElementsService(new ElementsStore(deps.db));
   const sessions = new SessionService(new SessionStore(deps.db), {
@@ -71,6 +74,7 @@ export function buildAreas(deps: AppDeps) {
     ...elementsRoutes(elements),
     ...sessionRoutes(sessions),
     ...approvalRoutes(approvals),
+    ...metricsRoutes(deps.metrics, deps.db, revisions, deps.config.metricsToken),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));

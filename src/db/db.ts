@@ -1,7 +1,8 @@
 import neo4j, { Driver, ManagedTransaction, Session } from 'neo4j-driver';
 import { CypherRegistry } from './cypherRegistry';
 import { withDeadline } from './deadline';
-import { Duplicate, storeErrorOf, Unavailable } from './storeErrors';
+import { Conflict, Duplicate, NotFound, StoreError, storeErrorOf, Unavailable } from './storeErrors';
+import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -70,6 +71,8 @@ export interface DbOptions {
   timeoutMs: number;
   /** Told the revisions committed writes move environments to. */
   revisions?: RevisionListener;
+  /** Told each transaction's duration and failure (the `authz_neo4j_*` metrics). */
+  observer?: TransactionObserver;
 }
 
 /**
@@ -155,6 +158,8 @@ export class Db {
     const config = { timeout: this.timeoutMs };
     const run = mode === 'read' ? session.executeRead(work, config) : session.executeWrite(work, config);
     let timedOut = false;
+    const started = process.hrtime.bigint();
+    let failure: DbErrorKind | undefined;
     try {
       const out = await withDeadline(run, this.timeoutMs, () => {
         timedOut = true;
@@ -163,14 +168,25 @@ export class Db {
       for (const [envId, rev] of bumped) this.opts.revisions?.learn(envId, rev);
       return out;
     } catch (err) {
-      throw storeErrorOf(err, this.timeoutMs) ?? err;
+      const storeErr = storeErrorOf(err, this.timeoutMs);
+      failure = errorKindOf(storeErr);
+      throw storeErr ?? err;
     } finally {
+      this.opts.observer?.transaction(mode, Number(process.hrtime.bigint() - started) / 1e9, failure);
       // After a timeout, closing cancels the driver's retries; the stuck connection is destroyed by
       // the channel deadline (src/db/driver.ts), never handed out again. Not awaited then.
       if (timedOut) void closeQuietly(session);
       else await closeQuietly(session);
     }
   }
+}
+
+/** A store's answer about the data (not found, duplicate key) is no database failure: not counted. */
+function errorKindOf(err: StoreError | undefined): DbErrorKind | undefined {
+  if (err instanceof Unavailable) return err.reason === 'timeout' ? 'timeout' : 'unavailable';
+  if (err instanceof Conflict) return 'conflict';
+  if (err instanceof Duplicate || err instanceof NotFound) return undefined;
+  return 'other';
 }
 
 async function closeQuietly(session: Session): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Scope } from '../../auth/types';
+import type { DecisionObserver } from '../../metrics/metrics';
 import { LruCache } from '../../util/lruCache';
 import { Revisions } from './revisions';
 import { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } from './store';
@@ -45,6 +46,8 @@ export function normalizeCheck(q: CheckQuery): NormalizedCheck {
  */
 export class DecisionService {
   private readonly cache?: LruCache<{ allow: boolean; rev: number }>;
+  /** Told each answer and cache lookup (the `authz_decision*` metrics). */
+  observer?: DecisionObserver;
 
   constructor(
     private readonly store: DecisionStore,
@@ -59,9 +62,11 @@ export class DecisionService {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
       const [allow] = await this.decide(scope.envId, [check], q.consistency);
+      this.observer?.decided([allow]);
       return { allow };
     }
     const [decision] = await this.store.explain(scope.envId, [check]);
+    this.observer?.decided([decision.allow]);
     return { allow: decision.allow, explanation: this.explanationOf(check, decision) };
   }
 
@@ -120,6 +125,7 @@ export class DecisionService {
   async allowedBulk(scope: Scope, qs: CheckQuery[]): Promise<{ allow: { allow: boolean }[] }> {
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? qs.find((q) => typeof q.consistency === 'object')?.consistency;
     const answers = await this.decide(scope.envId, qs.map(normalizeCheck), strictest);
+    this.observer?.decided(answers);
     return { allow: answers.map((allow) => ({ allow })) };
   }
 
@@ -139,6 +145,7 @@ export class DecisionService {
       return hit && hit.rev === rev ? hit.allow : undefined;
     });
     const missing = out.flatMap((a, i) => (a === undefined ? [i] : []));
+    this.observer?.cacheLookups(checks.length - missing.length, missing.length);
     if (missing.length) {
       const fresh = await this.store.allowed(env, missing.map((i) => checks[i]));
       missing.forEach((i, j) => {

@@ -36,6 +36,9 @@ import { TenantAccessService } from './tenantAccess/service';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
 import { metricsRoutes } from '../metrics/routes';
+import { changesRoutes } from './changes/routes';
+import { ChangesService } from './changes/service';
+import { ChangeStore } from './changes/store';
 
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
@@ -74,6 +77,7 @@ export function buildAreas(deps: AppDeps) {
     ...elementsRoutes(elements),
     ...sessionRoutes(sessions),
     ...approvalRoutes(approvals),
+    ...changesRoutes(new ChangesService(new ChangeStore(() => deps.db))),
     ...metricsRoutes(deps.metrics, deps.db, revisions, deps.config.metricsToken),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.

@@ -15,6 +15,17 @@ export interface RevisionListener {
   learn(envId: string, revision: number): void;
 }
 
+/**
+ * Records change events in the write transaction that makes the changes (src/areas/changes):
+ * told each write statement's answer, then, before commit, the revision each environment moved to.
+ */
+export interface ChangeLog {
+  /** What the statement changed, each in the environment it names (none: not a change of a record). */
+  describe(stmt: Statement, params: Params, rows: Row[]): { env: string }[];
+  /** Writes the environment's changes of this transaction at its new revision, in the transaction. */
+  record(tx: Tx, env: string, revision: number, changes: { env: string }[]): Promise<void>;
+}
+
 /** A statement bound to its name; created at boot so a missing file fails early. */
 export interface Statement {
   name: string;
@@ -37,10 +48,13 @@ type Mode = 'read' | 'write' | 'latest';
 export class Tx {
   /** Environments named by the `@invalidates` parameter of this transaction's statements. */
   readonly invalidated = new Set<string>();
+  /** The changes this transaction's statements made (told by the change log, when there is one). */
+  readonly changes: { env: string }[] = [];
 
   constructor(
     private readonly tx: ManagedTransaction,
     private readonly mode: Mode,
+    private readonly changeLog?: ChangeLog,
   ) {}
 
   async rows(stmt: Statement, params: Params): Promise<Row[]> {
@@ -52,7 +66,9 @@ export class Tx {
     }
     try {
       const res = await this.tx.run(stmt.text, withIntegers(params));
-      return res.records.map((r) => r.toObject() as Row);
+      const rows = res.records.map((r) => r.toObject() as Row);
+      if (stmt.writes && this.changeLog) this.changes.push(...this.changeLog.describe(stmt, params, rows));
+      return rows;
     } catch (err) {
       // A unique violation is a Duplicate at once, so a store can name it inside its transaction;
       // other errors stay raw here so that the driver still retries the transient ones.
@@ -71,6 +87,8 @@ export interface DbOptions {
   timeoutMs: number;
   /** Told the revisions committed writes move environments to. */
   revisions?: RevisionListener;
+  /** Records each write's change events in its transaction (the changes feed). */
+  changes?: ChangeLog;
   /** Told each transaction's duration and failure (the `authz_neo4j_*` metrics). */
   observer?: TransactionObserver;
 }
@@ -147,11 +165,19 @@ export class Db {
     });
     let bumped: [string, number][] = [];
     const work = async (t: ManagedTransaction) => {
-      const tx = new Tx(t, mode);
+      const tx = new Tx(t, mode, mode === 'write' ? this.opts.changes : undefined);
       const out = await fn(tx);
       // Once committed, no decision cached at an older revision of these environments is used again.
+      // An environment with changes that invalidate no decision (approvals) moves too: its change
+      // events need a revision of their own in the feed.
       bumped = [];
-      for (const envId of tx.invalidated) bumped.push([envId, (await tx.one(this.bumpRevision, { envId }))?.revision as number]);
+      const envs = new Set([...tx.invalidated, ...tx.changes.map((c) => c.env)]);
+      for (const envId of envs) {
+        const revision = (await tx.one(this.bumpRevision, { envId }))?.revision as number;
+        bumped.push([envId, revision]);
+        const changes = tx.changes.filter((c) => c.env === envId);
+        if (changes.length && revision !== undefined) await this.opts.changes!.record(tx, envId, revision, changes);
+      }
       return out;
     };
     // The server also drops the transaction at the deadline, so a slow query does not linger there.

@@ -31,6 +31,15 @@ const KIND_NAMES: Record<string, string> = {
   user: 'user', group: 'group', approval: 'operation_approval', approvals: 'operation_approval', reviewer_comment: 'operation_approval',
 };
 
+/** Statements whose name does not say the API's record kind. */
+const KIND_OF_STATEMENT: Record<string, string> = {
+  'groups/addUser': 'group_member', 'groups/removeUser': 'group_member',
+  'groups/assignRole': 'group_role', 'groups/removeRole': 'group_role',
+  'groups/assignGroup': 'group_nesting', 'groups/unassignGroup': 'group_nesting',
+  'groups/attachInstance': 'group_resource', 'groups/detachInstance': 'group_resource',
+  'facts/addTenantUser': 'tenant_user', 'facts/removeTenantUser': 'tenant_user',
+};
+
 /** A count column of the answer at 0 means the statement matched nothing: no change. */
 const COUNTS = ['deleted', 'removed', 'created', 'updated', 'added'];
 
@@ -81,7 +90,7 @@ export function describeChanges(name: string, envParam: string | null, params: P
   if (!found) return [];
   const [re, op] = found;
   const rawKind = snake(verbAndKind.replace(re, '').replace(/^[A-Z]/, (c) => c.toLowerCase()));
-  const kind = KIND_NAMES[rawKind || name.split('/')[0]] ?? (rawKind || name.split('/')[0]).replace(/s$/, '');
+  const kind = KIND_OF_STATEMENT[name] ?? KIND_NAMES[rawKind || name.split('/')[0]] ?? (rawKind || name.split('/')[0]).replace(/s$/, '');
   if (rows.length === 1 && COUNTS.some((c) => rows[0][c] === 0)) return [];
   if (rows.length === 1 && rows[0].won === false) return [];
   const state = (s: unknown) => (op === 'delete' ? { before: s } : { after: s });

@@ -22,6 +22,12 @@ const OPS: [RegExp, ChangeOp][] = [
 /** Statements that only take locks or maintain internal state: no record of the API changes. */
 const NOT_CHANGES = new Set(['groups/lockGroups', 'elements/lockResources', 'revisions/bumpRevision', 'changes/recordChanges', 'assignments/createImplicitInstances', 'approvals/ensureInstance']);
 
+/**
+ * Writes that change no decision (`// @invalidates none`) are records of the API only in these
+ * areas; elsewhere (sessions, login codes, keys, logs, migrations) they are not graph changes.
+ */
+const RECORD_AREAS_WITHOUT_INVALIDATION = new Set(['approvals', 'elements', 'accessRequests', 'access_requests']);
+
 /** Record kinds whose name in the statement differs from the API's (`Derivation` -> role_derivation ...). */
 const KIND_NAMES: Record<string, string> = {
   tenant_user: 'tenant_user', instance: 'resource_instance', instances: 'resource_instance', instances_by_ref: 'resource_instance',
@@ -83,6 +89,7 @@ function recordOf(rows: Row[]): Record<string, unknown> | undefined {
  */
 export function describeChanges(name: string, envParam: string | null, params: Params, rows: Row[]): ChangeDraft[] {
   if (NOT_CHANGES.has(name)) return [];
+  if (envParam === null && !RECORD_AREAS_WITHOUT_INVALIDATION.has(name.split('/')[0])) return [];
   const env = (envParam ? params[envParam] : undefined) ?? params.env;
   if (typeof env !== 'string') return [];
   const verbAndKind = name.split('/')[1] ?? name;

@@ -37,6 +37,8 @@ import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
 import { metricsRoutes } from '../metrics/routes';
 import { changesRoutes } from './changes/routes';
+import { auditRoutes } from './audit/routes';
+import { AuditService } from './audit/service';
 import { ChangesService } from './changes/service';
 import { ChangeStore } from './changes/store';
 
@@ -78,6 +80,7 @@ export function buildAreas(deps: AppDeps) {
     ...sessionRoutes(sessions),
     ...approvalRoutes(approvals),
     ...changesRoutes(new ChangesService(new ChangeStore(() => deps.db))),
+    ...auditRoutes(new AuditService(deps.db)),
     ...metricsRoutes(deps.metrics, deps.db, revisions, deps.config.metricsToken),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.

@@ -21,9 +21,12 @@ export interface RevisionListener {
  */
 export interface ChangeLog {
   /** What the statement changed, each in the environment it names (none: not a change of a record). */
-  describe(stmt: Statement, params: Params, rows: Row[]): { env: string }[];
-  /** Writes the environment's changes of this transaction at its new revision, in the transaction. */
-  record(tx: Tx, env: string, revision: number, changes: { env: string }[]): Promise<void>;
+  describe(stmt: Statement, params: Params, rows: Row[]): { env: string; feed: boolean }[];
+  /**
+   * Writes the environment's changes of this transaction, in the transaction: those of the feed at
+   * its new revision, the others (security events that move no revision) without one.
+   */
+  record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void>;
 }
 
 /** A statement bound to its name; created at boot so a missing file fails early. */
@@ -49,7 +52,7 @@ export class Tx {
   /** Environments named by the `@invalidates` parameter of this transaction's statements. */
   readonly invalidated = new Set<string>();
   /** The changes this transaction's statements made (told by the change log, when there is one). */
-  readonly changes: { env: string }[] = [];
+  readonly changes: { env: string; feed: boolean }[] = [];
 
   constructor(
     private readonly tx: ManagedTransaction,
@@ -171,12 +174,15 @@ export class Db {
       // An environment with changes that invalidate no decision (approvals) moves too: its change
       // events need a revision of their own in the feed.
       bumped = [];
-      const envs = new Set([...tx.invalidated, ...tx.changes.map((c) => c.env)]);
+      const envs = new Set([...tx.invalidated, ...tx.changes.filter((c) => c.feed).map((c) => c.env)]);
       for (const envId of envs) {
         const revision = (await tx.one(this.bumpRevision, { envId }))?.revision as number;
         bumped.push([envId, revision]);
         const changes = tx.changes.filter((c) => c.env === envId);
         if (changes.length && revision !== undefined) await this.opts.changes!.record(tx, envId, revision, changes);
+      }
+      for (const envId of new Set(tx.changes.map((c) => c.env))) {
+        if (!envs.has(envId)) await this.opts.changes!.record(tx, envId, null, tx.changes.filter((c) => c.env === envId));
       }
       return out;
     };

@@ -5,6 +5,8 @@ export type ChangeOp = 'create' | 'update' | 'delete';
 /** One changed record, before it gets its revision: `kind` of record, its `key`, and its state. */
 export interface ChangeDraft {
   env: string;
+  /** In the changes feed (at a revision); false: a security event for the audit log only (keys, sessions). */
+  feed: boolean;
   op: ChangeOp;
   kind: string;
   key: string;
@@ -15,12 +17,12 @@ export interface ChangeDraft {
 /** The verb a statement's name starts with says what it does to its record. */
 const OPS: [RegExp, ChangeOp][] = [
   [/^(create|add|assign|attach|ensure)/, 'create'],
-  [/^(delete|remove|unassign|detach|clear)/, 'delete'],
-  [/^(update|replace|set|change|transition|govern)/, 'update'],
+  [/^(delete|remove|unassign|detach|clear|revoke)/, 'delete'],
+  [/^(update|replace|set|change|transition|govern|rotate)/, 'update'],
 ];
 
 /** Statements that only take locks or maintain internal state: no record of the API changes. */
-const NOT_CHANGES = new Set(['groups/lockGroups', 'elements/lockResources', 'revisions/bumpRevision', 'changes/recordChanges', 'assignments/createImplicitInstances', 'approvals/ensureInstance']);
+const NOT_CHANGES = new Set(['changes/recordAuditEvents', 'groups/lockGroups', 'elements/lockResources', 'revisions/bumpRevision', 'changes/recordChanges', 'assignments/createImplicitInstances', 'approvals/ensureInstance']);
 
 /**
  * Writes that change no decision (`// @invalidates none`) are records of the API only in these
@@ -28,9 +30,12 @@ const NOT_CHANGES = new Set(['groups/lockGroups', 'elements/lockResources', 'rev
  */
 const RECORD_AREAS_WITHOUT_INVALIDATION = new Set(['approvals', 'elements', 'accessRequests', 'access_requests']);
 
+/** Security events that change no record of the graph API: keys and sessions (the audit log's). */
+const AUDIT_ONLY = /ApiKey|Session|LoginCode/;
+
 /** Record kinds whose name in the statement differs from the API's (`Derivation` -> role_derivation ...). */
 const KIND_NAMES: Record<string, string> = {
-  tenant_user: 'tenant_user', instance: 'resource_instance', instances: 'resource_instance', instances_by_ref: 'resource_instance',
+  api_key: 'api_key', session: 'session', login_code: 'login_code', tenant_user: 'tenant_user', instance: 'resource_instance', instances: 'resource_instance', instances_by_ref: 'resource_instance',
   tenant_roles: 'role_assignment', instance_roles: 'role_assignment', roles: 'role_assignment', tuples: 'relationship_tuple',
   derivation: 'role_derivation', derivations: 'role_derivation', role_derivations: 'role_derivation', derivation_conditions: 'role_derivation',
   role_parent: 'role_parent', role_parents: 'role_parent', role_permissions: 'role', config: 'elements_config', resources: 'resource',
@@ -69,9 +74,11 @@ function listOf(rows: Row[], params: Params, plural: boolean): unknown[] | undef
   return undefined;
 }
 
+const SECRET_OR_NOISE = new Set(['env', 'envId', 'now', 'set', 'hash', 'secret', 'token', 'code']);
+
 /** The fields a statement was given, without the environment, the clock and the JSON copies. */
 function fieldsOf(params: Params): Record<string, unknown> | undefined {
-  const out = Object.fromEntries(Object.entries(params).filter(([k, v]) => v !== null && v !== undefined && !['env', 'now', 'set'].includes(k) && !k.endsWith('_json')));
+  const out = Object.fromEntries(Object.entries(params).filter(([k, v]) => v !== null && v !== undefined && !SECRET_OR_NOISE.has(k) && !k.endsWith('_json')));
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -89,8 +96,9 @@ function recordOf(rows: Row[]): Record<string, unknown> | undefined {
  */
 export function describeChanges(name: string, envParam: string | null, params: Params, rows: Row[]): ChangeDraft[] {
   if (NOT_CHANGES.has(name)) return [];
-  if (envParam === null && !RECORD_AREAS_WITHOUT_INVALIDATION.has(name.split('/')[0])) return [];
-  const env = (envParam ? params[envParam] : undefined) ?? params.env;
+  const feed = envParam !== null || RECORD_AREAS_WITHOUT_INVALIDATION.has(name.split('/')[0]);
+  if (!feed && !AUDIT_ONLY.test(name)) return [];
+  const env = (envParam ? params[envParam] : undefined) ?? params.env ?? params.envId;
   if (typeof env !== 'string') return [];
   const verbAndKind = name.split('/')[1] ?? name;
   const found = OPS.find(([re]) => re.test(verbAndKind));
@@ -103,10 +111,10 @@ export function describeChanges(name: string, envParam: string | null, params: P
   const state = (s: unknown) => (op === 'delete' ? { before: s } : { after: s });
   const items = listOf(rows, params, rawKind.endsWith('s'));
   if (items) {
-    return items.map((it) => (isRecord(it) ? { env, op, kind, key: keyOf(it), ...state(it) } : { env, op, kind, key: String(it) }));
+    return items.map((it) => (isRecord(it) ? { env, feed, op, kind, key: keyOf(it), ...state(it) } : { env, feed, op, kind, key: String(it) }));
   }
   const record = recordOf(rows);
   // Without a record in the answer, a create or an update is told by the fields it was given.
   const given = op === 'delete' ? undefined : fieldsOf(params);
-  return [{ env, op, kind, key: keyOf(record ?? {}, params), ...(record ? state(record) : given ? { after: given } : {}) }];
+  return [{ env, feed, op, kind, key: keyOf(record ?? {}, params), ...(record ? state(record) : given ? { after: given } : {}) }];
 }

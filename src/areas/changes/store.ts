@@ -24,25 +24,32 @@ const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefine
 export class ChangeStore implements ChangeLog {
   private record_?: Statement;
   private list_?: Statement;
+  private audit_?: Statement;
 
   constructor(private readonly db: () => Db) {}
 
   private get q() {
     this.record_ ??= this.db().statement('changes/recordChanges');
     this.list_ ??= this.db().statement('changes/listChanges');
-    return { record: this.record_, list: this.list_ };
+    this.audit_ ??= this.db().statement('changes/recordAuditEvents');
+    return { record: this.record_, list: this.list_, audit: this.audit_ };
   }
 
   describe(stmt: Statement, params: Params, rows: Row[]): ChangeDraft[] {
     return describeChanges(stmt.name, stmt.invalidates, params, rows);
   }
 
-  async record(tx: Tx, env: string, revision: number, changes: { env: string }[]): Promise<void> {
+  async record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void> {
     const actor = currentActor() ?? SYSTEM;
-    const rows = (changes as ChangeDraft[]).map((c, seq) => ({
+    const rowsOf = (list: ChangeDraft[]) => list.map((c, seq) => ({
       seq, actor_kind: actor.kind, actor_id: actor.id, op: c.op, kind: c.kind, key: c.key, before: json(c.before), after: json(c.after),
     }));
-    await tx.rows(this.q.record, { env, revision, at: new Date().toISOString(), changes: rows });
+    const at = new Date().toISOString();
+    const drafts = changes as ChangeDraft[];
+    const feed = drafts.filter((c) => c.feed);
+    const auditOnly = drafts.filter((c) => !c.feed);
+    if (feed.length && revision !== null) await tx.rows(this.q.record, { env, revision, at, changes: rowsOf(feed) });
+    if (auditOnly.length) await tx.rows(this.q.audit, { env, at, events: rowsOf(auditOnly) });
   }
 
   /** Whole revisions after `after`, in order, about `pageSize` events (one revision may exceed it). */

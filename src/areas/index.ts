@@ -38,6 +38,9 @@ import { ApprovalStore } from './approvals/store';
 import { metricsRoutes } from '../metrics/routes';
 import { changesRoutes } from './changes/routes';
 import { auditRoutes } from './audit/routes';
+import { DecisionLog } from './decisionLog/log';
+import { decisionObserver } from './decisionLog/observer';
+import { decisionLogRoutes, DecisionLogReader } from './decisionLog/routes';
 import { AuditService } from './audit/service';
 import { ChangesService } from './changes/service';
 import { ChangeStore } from './changes/store';
@@ -55,7 +58,9 @@ export function buildAreas(deps: AppDeps) {
     new DecisionStore(deps.db, deps.config.maxDerivationDepth, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
   );
 
-  decisions.observer = deps.metrics;
+  const decisionLog = new DecisionLog(deps.db, { sample: deps.config.decisionLogSample, onDrop: () => deps.metrics.decisionLogDropped.inc() }, deps.log);
+  decisions.observer = decisionObserver(deps.metrics, decisionLog);
+  decisionLog.start();
 
   const elements = new ElementsService(new ElementsStore(deps.db));
   const sessions = new SessionService(new SessionStore(deps.db), {
@@ -81,10 +86,11 @@ export function buildAreas(deps: AppDeps) {
     ...approvalRoutes(approvals),
     ...changesRoutes(new ChangesService(new ChangeStore(() => deps.db))),
     ...auditRoutes(new AuditService(deps.db)),
+    ...decisionLogRoutes(new DecisionLogReader(deps.db)),
     ...metricsRoutes(deps.metrics, deps.db, revisions, deps.config.metricsToken),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions };
+  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog };
 }
 

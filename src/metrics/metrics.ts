@@ -8,9 +8,18 @@ export interface TransactionObserver {
   transaction(mode: string, seconds: number, error?: DbErrorKind): void;
 }
 
-/** Told of decisions by the decision service: each answer, and cache lookups of the cached path. */
+/** A question as the decision service asked it. */
+export interface AskedCheck {
+  user: string;
+  action: string;
+  type: string;
+  key: string | null;
+  tenant: string | null;
+}
+
+/** Told of decisions by the decision service: each answer (with its reason when explained), and cache lookups. */
 export interface DecisionObserver {
-  decided(answers: boolean[]): void;
+  decided(env: string, checks: AskedCheck[], answers: boolean[], reasons?: string[]): void;
   cacheLookups(hits: number, misses: number): void;
 }
 
@@ -63,6 +72,11 @@ export class Metrics implements TransactionObserver, DecisionObserver {
     labelNames: ['mode', 'error'] as const,
     registers: [this.registry],
   });
+  readonly decisionLogDropped = new Counter({
+    name: 'authz_decision_log_dropped_total',
+    help: 'Sampled decisions not logged: the queue was full, or their batch could not be written',
+    registers: [this.registry],
+  });
   readonly revisionLag = new Gauge({
     name: 'authz_revision_lag',
     help: "Largest gap, over environments, between the graph's revision and the one this replica knows (read at scrape)",
@@ -90,7 +104,7 @@ export class Metrics implements TransactionObserver, DecisionObserver {
     if (error) this.dbErrors.inc({ mode, error });
   }
 
-  decided(answers: boolean[]): void {
+  decided(_env: string, _checks: AskedCheck[], answers: boolean[]): void {
     let allowed = 0;
     for (const a of answers) if (a) allowed++;
     if (allowed) this.decisions.inc({ result: 'allow' }, allowed);

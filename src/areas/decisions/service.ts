@@ -62,12 +62,13 @@ export class DecisionService {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
       const [allow] = await this.decide(scope.envId, [check], q.consistency);
-      this.observer?.decided([allow]);
+      this.observer?.decided(scope.envId, [check], [allow]);
       return { allow };
     }
     const [decision] = await this.store.explain(scope.envId, [check]);
-    this.observer?.decided([decision.allow]);
-    return { allow: decision.allow, explanation: this.explanationOf(check, decision) };
+    const explanation = this.explanationOf(check, decision);
+    this.observer?.decided(scope.envId, [check], [decision.allow], [explanation.reason]);
+    return { allow: decision.allow, explanation };
   }
 
   /** Permit's user-permissions: `"type:key"` / `"__tenant:t"` -> {tenant, resource, permissions, roles}. */
@@ -124,8 +125,9 @@ export class DecisionService {
 
   async allowedBulk(scope: Scope, qs: CheckQuery[]): Promise<{ allow: { allow: boolean }[] }> {
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? qs.find((q) => typeof q.consistency === 'object')?.consistency;
-    const answers = await this.decide(scope.envId, qs.map(normalizeCheck), strictest);
-    this.observer?.decided(answers);
+    const checks = qs.map(normalizeCheck);
+    const answers = await this.decide(scope.envId, checks, strictest);
+    this.observer?.decided(scope.envId, checks, answers);
     return { allow: answers.map((allow) => ({ allow })) };
   }
 

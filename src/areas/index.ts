@@ -39,11 +39,15 @@ import { metricsRoutes } from '../metrics/routes';
 import { changesRoutes } from './changes/routes';
 import { auditRoutes } from './audit/routes';
 import { DecisionLog } from './decisionLog/log';
+import { RetentionSweeper } from './changes/retention';
 import { decisionObserver } from './decisionLog/observer';
 import { decisionLogRoutes, DecisionLogReader } from './decisionLog/routes';
 import { AuditService } from './audit/service';
 import { ChangesService } from './changes/service';
 import { ChangeStore } from './changes/store';
+
+/** How often old change events, audit events and decision logs are swept (AUDIT_RETENTION_DAYS). */
+const RETENTION_SWEEP_MS = 3_600_000;
 
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
@@ -61,6 +65,8 @@ export function buildAreas(deps: AppDeps) {
   const decisionLog = new DecisionLog(deps.db, { sample: deps.config.decisionLogSample, onDrop: () => deps.metrics.decisionLogDropped.inc() }, deps.log);
   decisions.observer = decisionObserver(deps.metrics, decisionLog);
   decisionLog.start();
+  const retention = new RetentionSweeper(deps.db, deps.config.auditRetentionDays);
+  retention.start(RETENTION_SWEEP_MS, deps.log);
 
   const elements = new ElementsService(new ElementsStore(deps.db));
   const sessions = new SessionService(new SessionStore(deps.db), {
@@ -91,6 +97,6 @@ export function buildAreas(deps: AppDeps) {
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog };
+  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention };
 }
 

@@ -97,6 +97,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
       server.closeAllConnections();
       service.app.areas.revisions.stop();
       service.app.areas.decisionLog.stop();
+      service.app.areas.retention.stop();
       await service.driver.close();
     },
   };

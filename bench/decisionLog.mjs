@@ -75,7 +75,7 @@ async function main() {
       const first = r % 2 === 0;
       const a = first ? await run(apiOff) : null;
       const b = await run(apiOn);
-      await new Promise((ok) => setTimeout(ok, 700)); // let the log's batches land before the next round
+      await new Promise((ok) => setTimeout(ok, 1200)); // let the log's batches land before the next round
       const a2 = a ?? (await run(apiOff));
       ratios.push(b.perSecond / a2.perSecond);
       rows.push(`round ${r + 1}: sample 0: ${a2.perSecond.toFixed(0)} checks/s (p99 ${a2.p99.toFixed(2)} ms) | sample 1.0: ${b.perSecond.toFixed(0)} checks/s (p99 ${b.p99.toFixed(2)} ms) | ratio ${(b.perSecond / a2.perSecond).toFixed(3)}`);

@@ -43,7 +43,7 @@ export class DecisionLog {
 
   constructor(private readonly db: Db, private readonly opts: DecisionLogOptions, private readonly log?: Logger) {
     this.queueMax = opts.queueMax ?? 10_000;
-    this.batchSize = opts.batchSize ?? 500;
+    this.batchSize = opts.batchSize ?? 2000;
   }
 
   get enabled(): boolean {
@@ -52,7 +52,7 @@ export class DecisionLog {
 
   start(): void {
     if (!this.enabled || this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.opts.flushMs ?? 500);
+    this.timer = setInterval(() => void this.flush(), this.opts.flushMs ?? 1000);
     this.timer.unref();
   }
 

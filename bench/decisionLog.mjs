@@ -6,11 +6,11 @@
 //   (without NEO4J_URI a local Neo4j is started on BENCH_NEO4J_PORT, data in .neo4j/bench-dlog)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { client, measure } from './http.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +19,12 @@ const perRound = Number(process.env.BENCH_REQUESTS ?? 4000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const basePort = Number(process.env.BENCH_PORT ?? 18095);
 const users = 200;
+
+/** CPU seconds (user + system) a process has used so far. */
+const cpuOf = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
 
 function startService(neo4jUri, port, adminKey, sample) {
   const proc = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
@@ -42,6 +48,8 @@ async function main() {
     neo4j = await startLocalNeo4j({ port: Number(process.env.BENCH_NEO4J_PORT ?? 7745), dataDir, log: () => undefined });
     uri = neo4j.uri;
   }
+  const neoPort = Number(new URL(uri.replace(/^bolt/, 'http')).port);
+  const neoPid = Number(readFileSync(pidFileFor(neoPort), 'utf8').trim());
   const adminKey = `bench_${randomBytes(16).toString('hex')}`;
   const off = startService(uri, basePort, adminKey, 0);
   await off.ready; // one at a time: both bootstrap the same project
@@ -65,21 +73,31 @@ async function main() {
     // log's share of the work is the largest it can be.
     const questions = Array.from({ length: perRound }, (_, i) => ({ user: `u${i % users}`, action: i % 3 ? 'read' : 'write', resource: { type: 'doc', tenant: 'default' } }));
     const path = `/v2/allowed/${proj}/e`;
-    const run = (call) => measure(questions, concurrency, (q) => call('POST', path, q));
-    await run(apiOff);
-    await run(apiOn); // warm-up (JIT, plans, caches)
+    // Throughput on a shared machine drifts with the neighbours' load; CPU time per check (of the
+    // service and of Neo4j, the log's batches included) does much less, so both are reported.
+    const run = async (call, pid, settleMs = 0) => {
+      const cpu0 = cpuOf(pid) + cpuOf(neoPid);
+      const r = await measure(questions, concurrency, (q) => call('POST', path, q));
+      if (settleMs) await new Promise((ok) => setTimeout(ok, settleMs)); // the log's last batch lands
+      return { ...r, cpuMsPerCheck: ((cpuOf(pid) + cpuOf(neoPid) - cpu0) * 1000) / questions.length };
+    };
+    await run(apiOff, off.proc.pid);
+    await run(apiOn, on.proc.pid, 1500); // warm-up (JIT, plans, caches)
     const ratios = [];
+    const cpuRatios = [];
     const rows = [];
     for (let r = 0; r < rounds; r++) {
-      // Alternate the order, so neither always runs right after the other's background writes.
+      // Alternate the order, so that neither always runs first.
       const first = r % 2 === 0;
-      const a = first ? await run(apiOff) : null;
-      const b = await run(apiOn);
-      await new Promise((ok) => setTimeout(ok, 1200)); // let the log's batches land before the next round
-      const a2 = a ?? (await run(apiOff));
+      const a = first ? await run(apiOff, off.proc.pid) : null;
+      const b = await run(apiOn, on.proc.pid, 1500);
+      const a2 = a ?? (await run(apiOff, off.proc.pid));
       ratios.push(b.perSecond / a2.perSecond);
-      rows.push(`round ${r + 1}: sample 0: ${a2.perSecond.toFixed(0)} checks/s (p99 ${a2.p99.toFixed(2)} ms) | sample 1.0: ${b.perSecond.toFixed(0)} checks/s (p99 ${b.p99.toFixed(2)} ms) | ratio ${(b.perSecond / a2.perSecond).toFixed(3)}`);
+      cpuRatios.push(b.cpuMsPerCheck / a2.cpuMsPerCheck);
+      rows.push(`round ${r + 1}: sample 0: ${a2.perSecond.toFixed(0)} checks/s, ${a2.cpuMsPerCheck.toFixed(3)} CPU ms/check | sample 1.0: ${b.perSecond.toFixed(0)} checks/s, ${b.cpuMsPerCheck.toFixed(3)} CPU ms/check | ratio checks/s ${(b.perSecond / a2.perSecond).toFixed(3)}, CPU/check ${(b.cpuMsPerCheck / a2.cpuMsPerCheck).toFixed(3)}`);
     }
+    const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    console.log(`CPU per check, sample 1.0 / off: median ratio ${med(cpuRatios).toFixed(3)} (min ${Math.min(...cpuRatios).toFixed(3)}, max ${Math.max(...cpuRatios).toFixed(3)})`);
     const sorted = [...ratios].sort((x, y) => x - y);
     const median = sorted[Math.floor(sorted.length / 2)];
     const logged = await apiOn('GET', `/v2/pdps/${proj}/e/audit_logs?per_page=1`);

@@ -56,7 +56,7 @@ const COUNTS = ['deleted', 'removed', 'created', 'updated', 'added'];
 
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const PARAM_NOISE = new Set(['env', 'now', 'id', 'set', 'attributes', 'attributes_json', 'actions', 'actions_json', 'description', 'name']);
+const PARAM_NOISE = new Set(['env', 'envId', 'now', 'id', 'set', 'hash', 'secret', 'token', 'code', 'attributes', 'attributes_json', 'actions', 'actions_json', 'description', 'name']);
 
 /** A key for a record from its fields: its own key or id, else the references that identify it (user/role/tenant). */
 function keyOf(src: Record<string, unknown>, fallback?: Record<string, unknown>): string {

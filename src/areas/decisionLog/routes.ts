@@ -1,9 +1,8 @@
-import { paging } from '../../http/paging';
-import type { RouteDef } from '../../http/routeTable';
-import { bool, envelope, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
 import type { Scope } from '../../auth/types';
 import type { Db } from '../../db/db';
-import { envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, Page, paging } from '../../http/paging';
+import type { RouteDef } from '../../http/routeTable';
+import { bool, envelope, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
 
 const entry = obj(
   {

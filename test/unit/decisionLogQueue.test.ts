@@ -6,7 +6,7 @@ const check = { user: 'u', action: 'read', type: 'doc', key: null, tenant: null 
 
 function fakeDb(written: unknown[][]): Db {
   return { statement: () => ({ name: 'decisionLog/insertDecisionLogs', text: '', writes: true, invalidates: null }),
-    writeRows: async (_s: unknown, p: { entries: unknown[] }) => { written.push(p.entries); return []; } } as unknown as Db;
+    writeRows: async (_s: unknown, p: { ids: unknown[] }) => { written.push(p.ids); return []; } } as unknown as Db;
 }
 
 it('drops and counts what does not fit, writes the rest in batches', async () => {

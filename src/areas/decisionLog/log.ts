@@ -83,7 +83,7 @@ export class DecisionLog {
       while (this.queue.length) {
         const batch = this.queue.splice(0, this.batchSize);
         try {
-          await this.db.writeRows(this.insert, { entries: batch });
+          for (const entries of byEnv(batch)) await this.db.writeRows(this.insert, columnsOf(entries));
         } catch (err) {
           for (let i = 0; i < batch.length; i++) this.opts.onDrop?.();
           this.log?.warn({ err: (err as Error).message, dropped: batch.length }, 'decision log batch not written');
@@ -94,4 +94,25 @@ export class DecisionLog {
       this.flushing = false;
     }
   }
+}
+
+function byEnv(entries: DecisionEntry[]): DecisionEntry[][] {
+  const groups = new Map<string, DecisionEntry[]>();
+  for (const e of entries) {
+    const g = groups.get(e.env);
+    if (g) g.push(e);
+    else groups.set(e.env, [e]);
+  }
+  return [...groups.values()];
+}
+
+/** One environment's entries as the parallel lists of one `:DecisionLogBatch` (no nulls in lists: ''). */
+function columnsOf(entries: DecisionEntry[]) {
+  return {
+    env: entries[0].env, first_at: entries[0].at, last_at: entries[entries.length - 1].at,
+    ids: entries.map((e) => e.id), ats: entries.map((e) => e.at), users: entries.map((e) => e.user),
+    actions: entries.map((e) => e.action), types: entries.map((e) => e.resource_type),
+    keys: entries.map((e) => e.resource_key ?? ''), tenants: entries.map((e) => e.tenant ?? ''),
+    decisions: entries.map((e) => e.decision), reasons: entries.map((e) => e.reason),
+  };
 }

@@ -27,7 +27,7 @@ export class DecisionLogReader {
     });
     const data = ((row?.page ?? []) as Record<string, unknown>[]).map((d) => ({
       id: d.id, timestamp: d.at, user_key: d.user, action: d.action, resource_type: d.resource_type,
-      resource_key: d.resource_key ?? null, tenant: d.tenant ?? null, decision: d.decision, reason: d.reason,
+      resource_key: d.resource_key || null, tenant: d.tenant || null, decision: d.decision, reason: d.reason,
     }));
     return envelopeOf(data, Number(row?.total ?? 0), p);
   }

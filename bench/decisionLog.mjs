@@ -76,10 +76,12 @@ async function main() {
     // Throughput on a shared machine drifts with the neighbours' load; CPU time per check (of the
     // service and of Neo4j, the log's batches included) does much less, so both are reported.
     const run = async (call, pid, settleMs = 0) => {
-      const cpu0 = cpuOf(pid) + cpuOf(neoPid);
+      const [svc0, neo0] = [cpuOf(pid), cpuOf(neoPid)];
       const r = await measure(questions, concurrency, (q) => call('POST', path, q));
       if (settleMs) await new Promise((ok) => setTimeout(ok, settleMs)); // the log's last batch lands
-      return { ...r, cpuMsPerCheck: ((cpuOf(pid) + cpuOf(neoPid) - cpu0) * 1000) / questions.length };
+      const perCheck = (s) => (s * 1000) / questions.length;
+      const [svc, neo] = [perCheck(cpuOf(pid) - svc0), perCheck(cpuOf(neoPid) - neo0)];
+      return { ...r, cpuMsPerCheck: svc + neo, svcMs: svc, neoMs: neo };
     };
     await run(apiOff, off.proc.pid);
     await run(apiOn, on.proc.pid, 1500); // warm-up (JIT, plans, caches)
@@ -94,7 +96,7 @@ async function main() {
       const a2 = a ?? (await run(apiOff, off.proc.pid));
       ratios.push(b.perSecond / a2.perSecond);
       cpuRatios.push(b.cpuMsPerCheck / a2.cpuMsPerCheck);
-      rows.push(`round ${r + 1}: sample 0: ${a2.perSecond.toFixed(0)} checks/s, ${a2.cpuMsPerCheck.toFixed(3)} CPU ms/check | sample 1.0: ${b.perSecond.toFixed(0)} checks/s, ${b.cpuMsPerCheck.toFixed(3)} CPU ms/check | ratio checks/s ${(b.perSecond / a2.perSecond).toFixed(3)}, CPU/check ${(b.cpuMsPerCheck / a2.cpuMsPerCheck).toFixed(3)}`);
+      rows.push(`round ${r + 1}: sample 0: ${a2.perSecond.toFixed(0)} checks/s, ${a2.cpuMsPerCheck.toFixed(3)} CPU ms/check (service ${a2.svcMs.toFixed(3)} + Neo4j ${a2.neoMs.toFixed(3)}) | sample 1.0: ${b.perSecond.toFixed(0)} checks/s, ${b.cpuMsPerCheck.toFixed(3)} CPU ms/check (service ${b.svcMs.toFixed(3)} + Neo4j ${b.neoMs.toFixed(3)}) | ratio checks/s ${(b.perSecond / a2.perSecond).toFixed(3)}, CPU/check ${(b.cpuMsPerCheck / a2.cpuMsPerCheck).toFixed(3)}`);
     }
     const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
     console.log(`CPU per check, sample 1.0 / off: median ratio ${med(cpuRatios).toFixed(3)} (min ${Math.min(...cpuRatios).toFixed(3)}, max ${Math.max(...cpuRatios).toFixed(3)})`);

@@ -144,8 +144,9 @@ if (require.main === module) {
   const { buildOpenApi } = dist('http/openapi');
   const { SESSION_COOKIE } = dist('areas/sessions/service');
   const { Revisions } = dist('areas/decisions/revisions');
+  const { Metrics } = dist('metrics/metrics');
   const db = new Db({}, new CypherRegistry(CYPHER_DIR), { timeoutMs: 1000 });
-  const areas = buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true });
+  const areas = buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true, metrics: new Metrics({ processMetrics: false }) });
   areas.revisions.stop?.();
   const doc = buildOpenApi(areas.routes, { sessionCookieName: SESSION_COOKIE });
   const file = resolve(root, 'clients/typescript/src/types.ts');

@@ -6,6 +6,7 @@ import { buildAreas } from './areas';
 import { errorHandler, requestContext } from './http/middleware';
 import { methodNotAllowed } from './http/methods';
 import { mountRoutes, RouteDef } from './http/routeTable';
+import { httpMetrics } from './metrics/httpMetrics';
 
 export interface App {
   koa: Koa;
@@ -24,6 +25,7 @@ export function createApp(deps: AppDeps): App {
   koa.proxy = deps.config.trustProxy;
   koa.silent = true;
   koa.use(requestContext(deps.log));
+  koa.use(httpMetrics(deps.metrics));
   koa.use(errorHandler());
   koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
   koa.use(methodNotAllowed(router));

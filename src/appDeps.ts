@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Db } from './db/db';
 import type { Revisions } from './areas/decisions/revisions';
+import type { Metrics } from './metrics/metrics';
 
 /** What the application is built from (boot.ts makes it; app.ts and the areas' wiring take it). */
 export interface AppDeps {
@@ -13,4 +14,6 @@ export interface AppDeps {
   adminKeyHash: string;
   /** True once migrations are applied; /readyz answers 503 before. */
   isMigrated: () => boolean;
+  /** The Prometheus metrics (GET /metrics); the Db reports its transactions to the same one. */
+  metrics: Metrics;
 }

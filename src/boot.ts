@@ -12,6 +12,8 @@ import { Db } from './db/db';
 import { createDriver } from './db/driver';
 import { applyMigrations } from './db/migrate';
 import { Conflict, Unavailable } from './db/storeErrors';
+import { Metrics } from './metrics/metrics';
+import { ChangeStore } from './areas/changes/store';
 
 /** src/ under ts-jest, dist/src/ once compiled: the repository root is where cypher/ is. */
 export const REPO_ROOT = existsSync(resolve(__dirname, '..', 'cypher')) ? resolve(__dirname, '..') : resolve(__dirname, '../..');
@@ -44,14 +46,16 @@ export function adminKeyOf(config: Config): { key: string; source: Service['admi
 export async function bootService(config: Config, log: Logger, neo4j: { uri: string; user: string; password: string }): Promise<Service> {
   const registry = new CypherRegistry(CYPHER_DIR);
   const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
-  const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs };
+  const metrics = new Metrics();
+  const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs, observer: metrics };
   // The ledger of revisions reads through a Db of its own (reads bump nothing, so it needs no
   // listener); the service's Db tells the ledger each revision its writes commit.
   const revisions = new Revisions(new Db(driver, registry, dbOptions));
-  const db = new Db(driver, registry, { ...dbOptions, revisions });
+  // Every write records its change events in its own transaction (the changes feed).
+  const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db) });
   const admin = adminKeyOf(config);
   let migrated = false;
-  const app = createApp({ config, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated });
+  const app = createApp({ config, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated, metrics });
 
   try {
     await waitForDatabase(driver, log, 120_000);

@@ -31,12 +31,18 @@ export interface Config {
   decisionCacheSize: number;
   revisionPollMs: number;
   decisionQueriesInFlight: number;
+  /** When set, GET /metrics asks for it as a bearer token; unset, /metrics is open. */
+  metricsToken?: string;
+  /** Share of decisions written to the decision log, 0..1 (0: off). */
+  decisionLogSample: number;
+  /** Change events, audit events and decision logs older than this many days are swept. */
+  auditRetentionDays: number;
 }
 
 interface Setting {
   env: string;
   key: keyof Config;
-  type: 'string' | 'integer' | 'boolean';
+  type: 'string' | 'integer' | 'number' | 'boolean';
   default?: string | number | boolean;
   min?: number;
   max?: number;
@@ -67,12 +73,15 @@ export const SETTINGS: Setting[] = [
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
+  { env: 'DECISION_LOG_SAMPLE', key: 'decisionLogSample', type: 'number', default: 0, min: 0, max: 1 },
+  { env: 'AUDIT_RETENTION_DAYS', key: 'auditRetentionDays', type: 'integer', default: 30, min: 1, max: 3650 },
+  { env: 'METRICS_TOKEN', key: 'metricsToken', type: 'string', pattern: '^\\S{16,}$' },
 ];
 
 export class ConfigError extends Error {}
 
 /** Settings whose values never appear in a message. */
-const SECRET_SETTINGS = new Set(['ADMIN_API_KEY', 'NEO4J_PASSWORD']);
+const SECRET_SETTINGS = new Set(['ADMIN_API_KEY', 'NEO4J_PASSWORD', 'METRICS_TOKEN']);
 
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true });
 

@@ -38,6 +38,19 @@ import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
 import { ApprovalsQueueService, ApprovalsQueueStore } from './console/approvalsQueue';
 import { consoleRoutes } from './console/routes';
+import { metricsRoutes } from '../metrics/routes';
+import { changesRoutes } from './changes/routes';
+import { auditRoutes } from './audit/routes';
+import { DecisionLog } from './decisionLog/log';
+import { RetentionSweeper } from './changes/retention';
+import { decisionObserver } from './decisionLog/observer';
+import { decisionLogRoutes, DecisionLogReader } from './decisionLog/routes';
+import { AuditService } from './audit/service';
+import { ChangesService } from './changes/service';
+import { ChangeStore } from './changes/store';
+
+/** How often old change events, audit events and decision logs are swept (AUDIT_RETENTION_DAYS). */
+const RETENTION_SWEEP_MS = 3_600_000;
 
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
@@ -52,6 +65,12 @@ export function buildAreas(deps: AppDeps) {
     new DecisionStore(deps.db, rule, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
   );
   const listObjects = new ListObjectsService(new ListObjectsStore(deps.db, rule));
+
+  const decisionLog = new DecisionLog(deps.db, { sample: deps.config.decisionLogSample, onDrop: () => deps.metrics.decisionLogDropped.inc() }, deps.log);
+  decisions.observer = decisionObserver(deps.metrics, decisionLog);
+  decisionLog.start();
+  const retention = new RetentionSweeper(deps.db, deps.config.auditRetentionDays);
+  retention.start(RETENTION_SWEEP_MS, deps.log);
 
   const elements = new ElementsService(new ElementsStore(deps.db));
   const sessions = new SessionService(new SessionStore(deps.db), {
@@ -76,9 +95,13 @@ export function buildAreas(deps: AppDeps) {
     ...sessionRoutes(sessions),
     ...approvalRoutes(approvals),
     ...consoleRoutes(new ApprovalsQueueService(new ApprovalsQueueStore(deps.db))),
+    ...changesRoutes(new ChangesService(new ChangeStore(() => deps.db))),
+    ...auditRoutes(new AuditService(deps.db)),
+    ...decisionLogRoutes(new DecisionLogReader(deps.db)),
+    ...metricsRoutes(deps.metrics, deps.db, revisions, deps.config.metricsToken),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions };
+  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention };
 }
 

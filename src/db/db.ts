@@ -1,7 +1,8 @@
 import neo4j, { Driver, ManagedTransaction, Session } from 'neo4j-driver';
 import { CypherRegistry } from './cypherRegistry';
 import { withDeadline } from './deadline';
-import { Duplicate, storeErrorOf, Unavailable } from './storeErrors';
+import { Conflict, Duplicate, NotFound, StoreError, storeErrorOf, Unavailable } from './storeErrors';
+import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -12,6 +13,20 @@ export type Row = Record<string, unknown>;
  */
 export interface RevisionListener {
   learn(envId: string, revision: number): void;
+}
+
+/**
+ * Records change events in the write transaction that makes the changes (src/areas/changes):
+ * told each write statement's answer, then, before commit, the revision each environment moved to.
+ */
+export interface ChangeLog {
+  /** What the statement changed, each in the environment it names (none: not a change of a record). */
+  describe(stmt: Statement, params: Params, rows: Row[]): { env: string; feed: boolean }[];
+  /**
+   * Writes the environment's changes of this transaction, in the transaction: those of the feed at
+   * its new revision, the others (security events that move no revision) without one.
+   */
+  record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void>;
 }
 
 /** A statement bound to its name; created at boot so a missing file fails early. */
@@ -36,19 +51,22 @@ type Mode = 'read' | 'write' | 'latest';
 export class Tx {
   /** Environments named by the `@invalidates` parameter of this transaction's statements. */
   readonly invalidated = new Set<string>();
+  /** The changes this transaction's statements made (told by the change log, when there is one). */
+  readonly changes: { env: string; feed: boolean }[] = [];
 
   constructor(
     private readonly tx: ManagedTransaction,
     private readonly mode: Mode,
+    private readonly changeLog?: ChangeLog,
   ) {}
 
   async rows(stmt: Statement, params: Params): Promise<Row[]> {
-    return (await this.run(stmt, params)).records.map((r) => r.toObject() as Row);
+    return (await this.run(stmt, params)).rows;
   }
   /** Rows, and how many relationships the statement created (exact under concurrent writers: MERGE's own count). */
   async rowsCreating(stmt: Statement, params: Params): Promise<{ rows: Row[]; relationshipsCreated: number }> {
-    const res = await this.run(stmt, params);
-    return { rows: res.records.map((r) => r.toObject() as Row), relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
+    const { rows, res } = await this.run(stmt, params);
+    return { rows, relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
   }
   private async run(stmt: Statement, params: Params) {
     if (stmt.writes && this.mode !== 'write') throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
@@ -58,7 +76,10 @@ export class Tx {
       this.invalidated.add(envId);
     }
     try {
-      return await this.tx.run(stmt.text, withIntegers(params));
+      const res = await this.tx.run(stmt.text, withIntegers(params));
+      const rows = res.records.map((r) => r.toObject() as Row);
+      if (stmt.writes && this.changeLog) this.changes.push(...this.changeLog.describe(stmt, params, rows));
+      return { rows, res };
     } catch (err) {
       // A unique violation is a Duplicate at once, so a store can name it inside its transaction;
       // other errors stay raw here so that the driver still retries the transient ones.
@@ -77,6 +98,10 @@ export interface DbOptions {
   timeoutMs: number;
   /** Told the revisions committed writes move environments to. */
   revisions?: RevisionListener;
+  /** Records each write's change events in its transaction (the changes feed). */
+  changes?: ChangeLog;
+  /** Told each transaction's duration and failure (the `authz_neo4j_*` metrics). */
+  observer?: TransactionObserver;
 }
 
 /**
@@ -151,17 +176,30 @@ export class Db {
     });
     let bumped: [string, number][] = [];
     const work = async (t: ManagedTransaction) => {
-      const tx = new Tx(t, mode);
+      const tx = new Tx(t, mode, mode === 'write' ? this.opts.changes : undefined);
       const out = await fn(tx);
       // Once committed, no decision cached at an older revision of these environments is used again.
+      // An environment with changes that invalidate no decision (approvals) moves too: its change
+      // events need a revision of their own in the feed.
       bumped = [];
-      for (const envId of tx.invalidated) bumped.push([envId, (await tx.one(this.bumpRevision, { envId }))?.revision as number]);
+      const envs = new Set([...tx.invalidated, ...tx.changes.filter((c) => c.feed).map((c) => c.env)]);
+      for (const envId of envs) {
+        const revision = (await tx.one(this.bumpRevision, { envId }))?.revision as number;
+        bumped.push([envId, revision]);
+        const changes = tx.changes.filter((c) => c.env === envId);
+        if (changes.length && revision !== undefined) await this.opts.changes!.record(tx, envId, revision, changes);
+      }
+      for (const envId of new Set(tx.changes.map((c) => c.env))) {
+        if (!envs.has(envId)) await this.opts.changes!.record(tx, envId, null, tx.changes.filter((c) => c.env === envId));
+      }
       return out;
     };
     // The server also drops the transaction at the deadline, so a slow query does not linger there.
     const config = { timeout: this.timeoutMs };
     const run = mode === 'read' ? session.executeRead(work, config) : session.executeWrite(work, config);
     let timedOut = false;
+    const started = process.hrtime.bigint();
+    let failure: DbErrorKind | undefined;
     try {
       const out = await withDeadline(run, this.timeoutMs, () => {
         timedOut = true;
@@ -170,14 +208,25 @@ export class Db {
       for (const [envId, rev] of bumped) this.opts.revisions?.learn(envId, rev);
       return out;
     } catch (err) {
-      throw storeErrorOf(err, this.timeoutMs) ?? err;
+      const storeErr = storeErrorOf(err, this.timeoutMs);
+      failure = errorKindOf(storeErr);
+      throw storeErr ?? err;
     } finally {
+      this.opts.observer?.transaction(mode, Number(process.hrtime.bigint() - started) / 1e9, failure);
       // After a timeout, closing cancels the driver's retries; the stuck connection is destroyed by
       // the channel deadline (src/db/driver.ts), never handed out again. Not awaited then.
       if (timedOut) void closeQuietly(session);
       else await closeQuietly(session);
     }
   }
+}
+
+/** A store's answer about the data (not found, duplicate key) is no database failure: not counted. */
+function errorKindOf(err: StoreError | undefined): DbErrorKind | undefined {
+  if (err instanceof Unavailable) return err.reason === 'timeout' ? 'timeout' : 'unavailable';
+  if (err instanceof Conflict) return 'conflict';
+  if (err instanceof Duplicate || err instanceof NotFound) return undefined;
+  return 'other';
 }
 
 async function closeQuietly(session: Session): Promise<void> {

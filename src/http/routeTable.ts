@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { badRequest, ErrorDetail, invalidInput } from '../errors';
 import type { Principal, Scope, Session } from '../auth/types';
 import type { JsonSchema, ParamsOf, StaticOf } from './schema';
+import { actorOf, runAs } from '../areas/changes/actor';
 
 /**
  * Each API area declares its routes in one table: method, path, who may call it, and the
@@ -149,7 +150,10 @@ export function mountRoutes(router: Router, routes: RouteDef[], auth: Authentica
         check('headers', v.headers, headers, details);
         check('body', v.body, body, details);
         if (details.length) throw invalidInput(`The request does not match the schema: ${details[0].path} ${details[0].message}.`, details);
-        const result = await route.handler({ ...(who as Req), params, query, headers, body, ctx, log: ctx.state.log });
+        const req: Req = { ...(who as Req), params, query, headers, body, ctx, log: ctx.state.log };
+        // A writing route's changes are recorded with its actor (src/areas/changes); reads skip this.
+        const writes = route.method !== 'GET' && !route.readOnly;
+        const result = await (writes ? runAs(actorOf(who), () => route.handler(req)) : route.handler(req));
         // Each write transaction moved the revision (src/db/db.ts); the token is at least that.
         const revision = who.scope && route.method !== 'GET' && !route.readOnly ? revisionOf?.(who.scope.envId) : undefined;
         if (revision !== undefined) ctx.set('x-authz-revision', String(revision));

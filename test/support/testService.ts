@@ -29,12 +29,14 @@ export interface TestService {
 export interface TestServiceOptions {
   /** Another Neo4j than the run's shared one (e.g. one the test stops and restarts). */
   neo4jUri?: string;
+  /** Settings of this service only (e.g. `{ DECISION_LOG_SAMPLE: '1' }`), over the process environment. */
+  env?: Record<string, string>;
 }
 
 /** Boots the real service on port 0 against the run's Neo4j, in a project/env of its own. */
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
   const adminKey = `test_admin_${randomUUID()}`;
-  const config = loadConfig({ ...process.env, ADMIN_API_KEY: adminKey, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const config = loadConfig({ ...process.env, ...opts.env, ADMIN_API_KEY: adminKey, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const log = pino({ level: config.logLevel });
   const service = await bootService(config, log, {
     uri: opts.neo4jUri ?? process.env.NEO4J_URI!,
@@ -99,6 +101,8 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
       service.app.areas.revisions.stop();
+      service.app.areas.decisionLog.stop();
+      service.app.areas.retention.stop();
       await service.driver.close();
     },
   };

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { buildAreas } from '../../src/areas';
 import { SESSION_COOKIE } from '../../src/areas/sessions/service';
 import { Revisions } from '../../src/areas/decisions/revisions';
+import { Metrics } from '../../src/metrics/metrics';
 import { CYPHER_DIR } from '../../src/boot';
 import { loadConfig } from '../../src/config';
 import { CypherRegistry } from '../../src/db/cypherRegistry';
@@ -17,7 +18,7 @@ const { renderTypes } = require('../../scripts/gen-client-types.cjs') as { rende
 /** The document the service serves, from the route tables (the driver is never used). */
 function servedDocument(): any {
   const db = new Db({} as Driver, new CypherRegistry(CYPHER_DIR), { timeoutMs: 1000 });
-  const areas = buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true });
+  const areas = buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true, metrics: new Metrics({ processMetrics: false }) });
   areas.revisions.stop();
   return buildOpenApi(areas.routes, { sessionCookieName: SESSION_COOKIE });
 }

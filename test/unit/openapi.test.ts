@@ -9,11 +9,12 @@ import { Revisions } from '../../src/areas/decisions/revisions';
 import { buildOpenApi, toOpenApiPath, toOpenApiSchema } from '../../src/http/openapi';
 import type { RouteDef } from '../../src/http/routeTable';
 import { obj, str } from '../../src/http/schema';
+import { Metrics } from '../../src/metrics/metrics';
 
 /** Every route the service serves, built without a database (the driver is never used). */
 function allRoutes(): RouteDef[] {
   const db = new Db({} as Driver, new CypherRegistry(CYPHER_DIR), { timeoutMs: 1000 });
-  return buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true }).routes;
+  return buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true, metrics: new Metrics({ processMetrics: false }) }).routes;
 }
 
 type Doc = any;

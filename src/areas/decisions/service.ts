@@ -1,4 +1,5 @@
 import type { Scope } from '../../auth/types';
+import type { DecisionObserver } from '../../metrics/metrics';
 import { LruCache } from '../../util/lruCache';
 import { Revisions } from './revisions';
 import { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } from './store';
@@ -50,6 +51,8 @@ export function normalizeCheck(q: CheckQuery): NormalizedCheck {
  */
 export class DecisionService {
   private readonly cache?: LruCache<{ allow: boolean; depthLimited: boolean; rev: number }>;
+  /** Told each answer and cache lookup (the `authz_decision*` metrics). */
+  observer?: DecisionObserver;
 
   constructor(
     private readonly store: DecisionStore,
@@ -65,10 +68,12 @@ export class DecisionService {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
       const [{ allow, depthLimited }] = await this.decide(scope.envId, [check], q.consistency);
+      this.observer?.decided(scope.envId, [check], [allow]);
       return depthLimited ? { allow, explanation: { paths: [], reason: this.depthLimitReason(check) }, depthLimited } : { allow };
     }
     const [decision] = await this.store.explain(scope.envId, [check]);
     const explanation = this.explanationOf(check, decision);
+    this.observer?.decided(scope.envId, [check], [decision.allow], [explanation.reason]);
     return decision.depthLimited ? { allow: decision.allow, explanation, depthLimited: true } : { allow: decision.allow, explanation };
   }
 
@@ -135,7 +140,9 @@ export class DecisionService {
     // The largest `at_least` token: the answers include every write any of the questions has seen.
     const tokens = qs.flatMap((q) => (typeof q.consistency === 'object' ? [q.consistency] : [])).sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? tokens[0];
-    const answers = await this.decide(scope.envId, qs.map(normalizeCheck), strictest);
+    const checks = qs.map(normalizeCheck);
+    const answers = await this.decide(scope.envId, checks, strictest);
+    this.observer?.decided(scope.envId, checks, answers.map((a) => a.allow));
     const allow = answers.map((a) => ({ allow: a.allow }));
     return answers.some((a) => a.depthLimited) ? { allow, depthLimited: true } : { allow };
   }
@@ -156,6 +163,7 @@ export class DecisionService {
       return hit && hit.rev === rev ? hit : undefined;
     });
     const missing = out.flatMap((a, i) => (a === undefined ? [i] : []));
+    this.observer?.cacheLookups(checks.length - missing.length, missing.length);
     if (missing.length) {
       const fresh = await this.store.allowed(env, missing.map((i) => checks[i]));
       missing.forEach((i, j) => {

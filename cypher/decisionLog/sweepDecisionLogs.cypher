@@ -1,0 +1,8 @@
+// @invalidates none
+// Retention (AUDIT_RETENTION_DAYS): deletes up to $batch DecisionLogBatch nodes (their last decision) older than $before, of one
+// environment, or of every environment when $env is null (the background sweep is deployment-wide).
+MATCH (x:DecisionLogBatch)
+WHERE ($env IS NULL OR x.env = $env) AND x.at < $before
+WITH x LIMIT $batch
+DELETE x
+RETURN count(*) AS deleted

@@ -1,0 +1,56 @@
+import type { Scope } from '../../auth/types';
+import type { Db } from '../../db/db';
+import { envelopeOf, Page } from '../../http/paging';
+
+/** Change kinds that the audit log shows: the schema, elements configs, approvals and access requests. */
+export const AUDITED_CHANGE_KINDS = [
+  'resource', 'role', 'resource_role', 'relation', 'role_derivation', 'role_parent', 'action',
+  'elements_config', 'operation_approval', 'access_request',
+];
+
+export interface AuditQuery {
+  actor?: string;
+  kind?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface AuditEntry {
+  at: string;
+  revision?: number;
+  actor: { kind: string; id: string };
+  op: string;
+  kind: string;
+  key: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefined);
+
+/**
+ * The audit log (CONTRACT section 12, admin only): key creation, rotation and revocation, logins
+ * and logouts (their own events), approval transitions and schema changes (a view of the change events).
+ */
+export class AuditService {
+  private readonly q = this.db.statements({ list: 'audit/listAudit' });
+
+  constructor(private readonly db: Db) {}
+
+  async list(scope: Scope, f: AuditQuery, p: Page) {
+    const [row] = await this.db.readRows(this.q.list, {
+      env: scope.envId, kinds: AUDITED_CHANGE_KINDS, actor: f.actor ?? null, kind: f.kind ?? null,
+      from: f.from ?? null, to: f.to ?? null, skip: p.skip, limit: p.perPage,
+    });
+    const data = ((row?.page ?? []) as Record<string, unknown>[]).map((e): AuditEntry => {
+      const before = parsed(e.before);
+      const after = parsed(e.after);
+      return {
+        at: e.at as string, ...(typeof e.revision === 'number' ? { revision: e.revision } : {}),
+        actor: { kind: e.actor_kind as string, id: e.actor_id as string }, op: e.op as string, kind: e.kind as string, key: e.key as string,
+        ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}),
+      };
+    });
+    return envelopeOf(data, Number(row?.total ?? 0), p);
+  }
+}

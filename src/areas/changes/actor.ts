@@ -1,0 +1,27 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Principal, Session } from '../../auth/types';
+
+/** Who made a change (CONTRACT section 12): the admin key, an environment key (its id), a session (its user). */
+export interface Actor {
+  kind: 'admin' | 'env_key' | 'session';
+  id: string;
+}
+
+export function actorOf(who: { principal?: Principal; session?: Session }): Actor | undefined {
+  if (who.session) return { kind: 'session', id: who.session.userKey };
+  if (who.principal?.kind === 'admin') return { kind: 'admin', id: 'admin' };
+  if (who.principal?.kind === 'env') return { kind: 'env_key', id: who.principal.keyId };
+  return undefined;
+}
+
+/**
+ * The actor of the request being served, for the change events db.write records. Entered by the
+ * route table only around writing routes (never around GETs or decision questions, the hot path),
+ * so the stores need not pass it down through every service.
+ */
+const current = new AsyncLocalStorage<Actor>();
+
+export const runAs = <T>(actor: Actor | undefined, fn: () => Promise<T>): Promise<T> => (actor ? current.run(actor, fn) : fn());
+
+/** The actor of the current request; `system` work (bootstrap, sweeps) has none. */
+export const currentActor = (): Actor | undefined => current.getStore();

@@ -1,0 +1,69 @@
+import type { ChangeLog, Db, Params, Row, Statement, Tx } from '../../db/db';
+import { currentActor } from './actor';
+import { ChangeDraft, describeChanges } from './capture';
+
+/** A change event as the feed answers it (CONTRACT section 12). */
+export interface ChangeEvent {
+  revision: number;
+  at: string;
+  actor: { kind: string; id: string };
+  op: string;
+  kind: string;
+  key: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Actorless writes (start-up bootstrap, background sweeps) are the service's own. */
+const SYSTEM = { kind: 'admin' as const, id: 'system' };
+
+const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefined);
+
+/** The Db's change log: what each write statement changed, stored as `:Change` nodes in its transaction. */
+export class ChangeStore implements ChangeLog {
+  private record_?: Statement;
+  private list_?: Statement;
+  private audit_?: Statement;
+
+  constructor(private readonly db: () => Db) {}
+
+  private get q() {
+    this.record_ ??= this.db().statement('changes/recordChanges');
+    this.list_ ??= this.db().statement('changes/listChanges');
+    this.audit_ ??= this.db().statement('changes/recordAuditEvents');
+    return { record: this.record_, list: this.list_, audit: this.audit_ };
+  }
+
+  describe(stmt: Statement, params: Params, rows: Row[]): ChangeDraft[] {
+    return describeChanges(stmt.name, stmt.invalidates, params, rows);
+  }
+
+  async record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void> {
+    const actor = currentActor() ?? SYSTEM;
+    const rowsOf = (list: ChangeDraft[]) => list.map((c, seq) => ({
+      seq, actor_kind: actor.kind, actor_id: actor.id, op: c.op, kind: c.kind, key: c.key, before: json(c.before), after: json(c.after),
+    }));
+    const at = new Date().toISOString();
+    const drafts = changes as ChangeDraft[];
+    const feed = drafts.filter((c) => c.feed);
+    const auditOnly = drafts.filter((c) => !c.feed);
+    if (feed.length && revision !== null) await tx.rows(this.q.record, { env, revision, at, changes: rowsOf(feed) });
+    if (auditOnly.length) await tx.rows(this.q.audit, { env, at, events: rowsOf(auditOnly) });
+  }
+
+  /** Whole revisions after `after`, in order, about `pageSize` events (one revision may exceed it). */
+  async list(env: string, after: number, pageSize: number): Promise<ChangeEvent[]> {
+    const rows = await this.db().readLatestRows(this.q.list, { env, after, pageSize });
+    return rows.map((r) => {
+      const c = r.change as Record<string, unknown>;
+      const before = parsed(c.before);
+      const afterState = parsed(c.after);
+      return {
+        revision: c.revision as number, at: c.at as string, actor: { kind: c.actor_kind as string, id: c.actor_id as string },
+        op: c.op as string, kind: c.kind as string, key: c.key as string,
+        ...(before !== undefined ? { before } : {}), ...(afterState !== undefined ? { after: afterState } : {}),
+      };
+    });
+  }
+}

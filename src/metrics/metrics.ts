@@ -1,0 +1,118 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What a Neo4j transaction's failure was, for `authz_neo4j_errors_total{error}` (low cardinality). */
+export type DbErrorKind = 'unavailable' | 'timeout' | 'conflict' | 'other';
+
+/** Told of each Neo4j transaction by the Db (src/db/db.ts), which knows nothing of Prometheus. */
+export interface TransactionObserver {
+  transaction(mode: string, seconds: number, error?: DbErrorKind): void;
+}
+
+/** A question as the decision service asked it. */
+export interface AskedCheck {
+  user: string;
+  action: string;
+  type: string;
+  key: string | null;
+  tenant: string | null;
+}
+
+/** Told of decisions by the decision service: each answer (with its reason when explained), and cache lookups. */
+export interface DecisionObserver {
+  decided(env: string, checks: AskedCheck[], answers: boolean[], reasons?: string[]): void;
+  cacheLookups(hits: number, misses: number): void;
+}
+
+/**
+ * The service's Prometheus metrics (GET /metrics). One registry per service instance, not
+ * prom-client's global one, so that several services in one process (tests) do not collide.
+ * Labels are bounded sets: route templates (never raw paths), status codes, results, modes.
+ */
+export class Metrics implements TransactionObserver, DecisionObserver {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'authz_http_request_duration_seconds',
+    help: 'HTTP request duration by method, route template and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly decisions = new Counter({
+    name: 'authz_decisions_total',
+    help: 'Permission decisions answered, by result (allow or deny); a bulk request counts each check',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly cacheHits = new Counter({
+    name: 'authz_decision_cache_hits_total',
+    help: 'Decisions answered from the decision cache (computed at the current revision)',
+    registers: [this.registry],
+  });
+  readonly cacheMisses = new Counter({
+    name: 'authz_decision_cache_misses_total',
+    help: 'Cacheable decisions that had to ask the graph',
+    registers: [this.registry],
+  });
+  readonly depthLimited = new Counter({
+    name: 'authz_depth_limited_total',
+    help: 'Decision answers that reached MAX_DERIVATION_DEPTH without an answer (X-Authz-Depth-Limited)',
+    registers: [this.registry],
+  });
+  readonly dbDuration = new Histogram({
+    name: 'authz_neo4j_transaction_duration_seconds',
+    help: 'Neo4j transaction duration (retries included) by mode: read, latest (leader read) or write',
+    labelNames: ['mode'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly dbErrors = new Counter({
+    name: 'authz_neo4j_errors_total',
+    help: 'Neo4j transactions that failed, by mode and kind of error',
+    labelNames: ['mode', 'error'] as const,
+    registers: [this.registry],
+  });
+  readonly decisionLogDropped = new Counter({
+    name: 'authz_decision_log_dropped_total',
+    help: 'Sampled decisions not logged: the queue was full, or their batch could not be written',
+    registers: [this.registry],
+  });
+  readonly revisionLag = new Gauge({
+    name: 'authz_revision_lag',
+    help: "Largest gap, over environments, between the graph's revision and the one this replica knows (read at scrape)",
+    registers: [this.registry],
+  });
+  readonly sessions = new Gauge({
+    name: 'authz_sessions_active',
+    help: 'Elements sessions not yet expired, all environments (read at scrape)',
+    registers: [this.registry],
+  });
+  readonly approvals = new Gauge({
+    name: 'authz_approvals',
+    help: 'Operation approvals by status, all environments (read at scrape)',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(opts: { processMetrics?: boolean } = {}) {
+    // Node process metrics (CPU, memory, event loop lag), prefixed so they sort with ours.
+    if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'authz_' });
+  }
+
+  transaction(mode: string, seconds: number, error?: DbErrorKind): void {
+    this.dbDuration.observe({ mode }, seconds);
+    if (error) this.dbErrors.inc({ mode, error });
+  }
+
+  decided(_env: string, _checks: AskedCheck[], answers: boolean[]): void {
+    let allowed = 0;
+    for (const a of answers) if (a) allowed++;
+    if (allowed) this.decisions.inc({ result: 'allow' }, allowed);
+    if (answers.length - allowed) this.decisions.inc({ result: 'deny' }, answers.length - allowed);
+  }
+
+  cacheLookups(hits: number, misses: number): void {
+    if (hits) this.cacheHits.inc(hits);
+    if (misses) this.cacheMisses.inc(misses);
+  }
+}

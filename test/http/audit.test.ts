@@ -1,0 +1,78 @@
+import { buildWorld, login, ok, request, World } from './approvals-support';
+
+/**
+ * The audit log (CONTRACT section 12): admin only; key creation and revocation, logins and
+ * logouts, approval transitions and schema changes, each with its actor, filtered and paged.
+ */
+let w: World;
+const audit = () => `/v2/audit/${w.t.proj}/${w.t.env}`;
+
+beforeAll(async () => {
+  w = await buildWorld();
+});
+afterAll(async () => w?.t.close());
+
+interface Entry { at: string; actor: { kind: string; id: string }; op: string; kind: string; key: string; before?: any; after?: any }
+
+async function entries(query = ''): Promise<Entry[]> {
+  const out: Entry[] = [];
+  for (let page = 1; ; page++) {
+    const res = await ok(w.t, 'GET', `${audit()}?per_page=100&page=${page}${query}`);
+    out.push(...res.data);
+    if (page >= res.page_count) return out;
+  }
+}
+
+it('records key creation and revocation, logins, logouts, approval transitions and schema changes', async () => {
+  const start = new Date().toISOString();
+  const key = await ok(w.t, 'POST', `/v2/api-key/${w.t.proj}/${w.t.env}`, {});
+  await ok(w.t, 'DELETE', `/v2/api-key/${w.t.proj}/${w.t.env}/${key.id}`, undefined, 204);
+  const alice = await login(w, 'alice');
+  const bob = await login(w, 'bob');
+  const created = (await alice.call('POST', '', request())).body;
+  expect((await bob.call('PUT', `/${created.id}/approve`, { reviewer_comment: 'fine' })).status).toBe(200);
+  expect((await alice.call('POST', '/v2/auth/logout')).status).toBeLessThan(300);
+  await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'late_role', name: 'Late' });
+  await ok(w.t, 'POST', `${w.facts}/users`, { key: 'not-audited' });
+
+  const log = await entries(`&from=${encodeURIComponent(start)}`);
+  const admin = { kind: 'admin', id: 'admin' };
+  expect(log).toEqual(expect.arrayContaining([
+    expect.objectContaining({ op: 'create', kind: 'api_key', key: key.id, actor: admin }),
+    expect.objectContaining({ op: 'delete', kind: 'api_key', key: key.id, actor: admin }),
+    expect.objectContaining({ op: 'create', kind: 'session', actor: expect.objectContaining({ kind: 'env_key' }), after: expect.objectContaining({ user: 'alice' }) }),
+    expect.objectContaining({ op: 'delete', kind: 'session', actor: { kind: 'session', id: 'alice' } }),
+    expect.objectContaining({ op: 'create', kind: 'operation_approval', key: created.id, actor: { kind: 'session', id: 'alice' } }),
+    expect.objectContaining({ op: 'update', kind: 'operation_approval', key: created.id, actor: { kind: 'session', id: 'bob' } }),
+    expect.objectContaining({ op: 'create', kind: 'role', key: 'late_role', actor: admin }),
+  ]));
+  // Facts (users) are in the changes feed, not in the audit log; no secret or token is logged.
+  expect(log.some((e) => e.key === 'not-audited')).toBe(false);
+  expect(JSON.stringify(log)).not.toContain(key.secret);
+  expect(JSON.stringify(log)).not.toContain(alice.token);
+  // Newest first.
+  expect(log.map((e) => e.at)).toEqual([...log.map((e) => e.at)].sort().reverse());
+});
+
+it('filters by actor, kind and time, and pages', async () => {
+  const sessions = await entries('&kind=session');
+  expect(sessions.length).toBeGreaterThanOrEqual(3);
+  expect(sessions.every((e) => e.kind === 'session')).toBe(true);
+  const byBob = await entries('&actor=bob');
+  expect(byBob.length).toBeGreaterThan(0);
+  expect(byBob.every((e) => e.actor.id === 'bob')).toBe(true);
+  expect(await entries('&actor=session:bob')).toEqual(byBob);
+  expect(await entries(`&to=${encodeURIComponent('2000-01-01T00:00:00.000Z')}`)).toEqual([]);
+  const all = await entries();
+  const page2 = await ok(w.t, 'GET', `${audit()}?per_page=2&page=2`);
+  expect(page2.total_count).toBe(all.length);
+  expect(page2.data).toEqual(all.slice(2, 4));
+});
+
+it('answers 403 to an environment key and 422 to a bad filter', async () => {
+  const res = await w.t.call('GET', audit(), undefined, { key: w.t.envKey });
+  expect(res.status).toBe(403);
+  expect(res.body.error_code).toBe('FORBIDDEN_ACCESS');
+  expect((await w.t.call('GET', `${audit()}?from=yesterday`)).status).toBe(422);
+  expect((await w.t.call('GET', `${audit()}?per_page=101`)).status).toBe(422);
+});

@@ -1,0 +1,132 @@
+import { buildWorld, login, ok, request, World } from './approvals-support';
+
+/**
+ * Every write records its change events in its own transaction (CONTRACT section 12), with the
+ * actor that made it; GET .../changes answers them in revision order and resumes exactly after
+ * a given revision, with no gap and no duplicate across pages.
+ */
+let w: World;
+let keyId: string;
+const feed = () => `/v2/facts/${w.t.proj}/${w.t.env}/changes`;
+
+beforeAll(async () => {
+  w = await buildWorld();
+  keyId = (await ok(w.t, 'GET', `/v2/api-key/${w.t.proj}/${w.t.env}`)).data[0].id;
+});
+afterAll(async () => w?.t.close());
+
+interface Change { revision: number; at: string; actor: { kind: string; id: string }; op: string; kind: string; key: string; before?: any; after?: any }
+
+/** Every change after `after`, read page by page. */
+async function allChanges(after = 0, pageSize = 1000): Promise<Change[]> {
+  const out: Change[] = [];
+  for (let rev = after; ;) {
+    const page = await ok(w.t, 'GET', `${feed()}?after_revision=${rev}&page_size=${pageSize}`);
+    if (!page.changes.length) {
+      expect(page.next_revision).toBe(rev);
+      return out;
+    }
+    out.push(...page.changes);
+    rev = page.next_revision;
+  }
+}
+
+const lastRevision = async () => (await allChanges()).at(-1)?.revision ?? 0;
+
+/** Runs one write and answers the change events it recorded. */
+async function changesOf(write: () => Promise<{ status: number; body: any }>): Promise<Change[]> {
+  const before = await lastRevision();
+  const res = await write();
+  if (res.status >= 300) throw new Error(`write failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return allChanges(before);
+}
+
+const admin = { kind: 'admin', id: 'admin' };
+const asAdmin = (method: string, path: string, body?: unknown) => () => w.t.call(method, path, body);
+const asKey = (method: string, path: string, body?: unknown) => () => w.t.call(method, path, body, { key: w.t.envKey });
+
+it('records one event per change through every family of endpoints, with its actor', async () => {
+  const envKey = { kind: 'env_key', id: keyId };
+  const cases: [string, () => Promise<{ status: number; body: any }>, Partial<Change> | Partial<Change>[]][] = [
+    ['schema create', asAdmin('POST', `${w.schema}/resources`, { key: 'folder', name: 'Folder', actions: { read: {} } }), { op: 'create', kind: 'resource', key: 'folder', actor: admin }],
+    ['schema update', asKey('PATCH', `${w.schema}/roles/auditor`, { description: 'reads' }), { op: 'update', kind: 'role', key: 'auditor', actor: envKey }],
+    ['schema create role', asAdmin('POST', `${w.schema}/roles`, { key: 'temp', name: 'Temp' }), { op: 'create', kind: 'role', key: 'temp', actor: admin }],
+    ['schema delete', asAdmin('DELETE', `${w.schema}/roles/temp`), { op: 'delete', kind: 'role', key: 'temp', actor: admin }],
+    ['facts create', asKey('POST', `${w.facts}/users`, { key: 'zoe', email: 'zoe@acme.test' }), { op: 'create', kind: 'user', key: 'zoe', actor: envKey }],
+    ['facts update', asAdmin('PATCH', `${w.facts}/users/zoe`, { first_name: 'Zoe' }), { op: 'update', kind: 'user', key: 'zoe', actor: admin }],
+    ['facts tenant', asKey('POST', `${w.facts}/tenants`, { key: 'initech', name: 'Initech' }), { op: 'create', kind: 'tenant', key: 'initech', actor: envKey }],
+    ['assignment', asKey('POST', `${w.facts}/role_assignments`, { user: 'zoe', role: 'auditor', tenant: 'acme' }), { op: 'create', kind: 'role_assignment', actor: envKey }],
+    ['unassignment', asAdmin('DELETE', `${w.facts}/role_assignments`, { user: 'zoe', role: 'auditor', tenant: 'acme' }), { op: 'delete', kind: 'role_assignment', actor: admin }],
+    ['resource instance', asAdmin('POST', `${w.facts}/resource_instances`, { key: 'f1', tenant: 'acme', resource: 'folder' }), { op: 'create', kind: 'resource_instance', key: 'f1', actor: admin }],
+    ['relation', asAdmin('POST', `${w.schema}/resources`, { key: 'page', name: 'Page', actions: { read: {} }, relations: { parent: 'folder' } }), [
+      { op: 'create', kind: 'resource', key: 'page', actor: admin }, { op: 'create', kind: 'relation', key: 'parent', actor: admin }]],
+    ['tuple', asKey('POST', `${w.facts}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'page:p1', tenant: 'acme' }), { op: 'create', kind: 'relationship_tuple', actor: envKey }],
+    ['tuple delete', asAdmin('DELETE', `${w.facts}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'page:p1' }), { op: 'delete', kind: 'relationship_tuple', actor: admin }],
+    ['group', asKey('POST', `${w.schema}/groups`, { group_instance_key: 'eng', group_tenant: 'acme' }), { op: 'create', kind: 'group', actor: envKey }],
+    ['group member', asAdmin('PUT', `${w.schema}/groups/eng/users/carol`, { tenant: 'acme' }), { op: 'create', kind: 'group_member', actor: admin }],
+    ['elements', asAdmin('PATCH', `/v2/elements/${w.t.proj}/${w.t.env}/config/ops`, { name: 'Ops' }), { op: 'update', kind: 'elements_config', actor: admin }],
+    ['facts delete', asAdmin('DELETE', `${w.facts}/users/zoe`), { op: 'delete', kind: 'user', key: 'zoe', actor: admin }],
+  ];
+  for (const [what, write, expected] of cases) {
+    const changes = await changesOf(write);
+    const each = Array.isArray(expected) ? expected : [expected];
+    expect({ what, changes }).toEqual({ what, changes: each.map((e) => expect.objectContaining(e)) });
+  }
+});
+
+it('records approval transitions with the session user as actor', async () => {
+  const alice = await login(w, 'alice');
+  const bob = await login(w, 'bob');
+  let id = '';
+  const created = await changesOf(async () => {
+    const res = await alice.call('POST', '', request());
+    id = res.body.id;
+    return res;
+  });
+  expect(created).toEqual([expect.objectContaining({ op: 'create', kind: 'operation_approval', key: id, actor: { kind: 'session', id: 'alice' } })]);
+  expect(created[0].after).toMatchObject({ id, requesting_user_id: 'alice' });
+  const approved = await changesOf(() => bob.call('PUT', `/${id}/approve`, { reviewer_comment: 'fine' }));
+  expect(approved).toContainEqual(expect.objectContaining({ op: 'update', kind: 'operation_approval', key: id, actor: { kind: 'session', id: 'bob' } }));
+  expect(approved.every((c) => c.actor.kind === 'session' && c.actor.id === 'bob')).toBe(true);
+});
+
+it('records nothing for a failed write (rolled back with it)', async () => {
+  const before = await lastRevision();
+  expect((await w.t.call('POST', `${w.facts}/tenants`, { key: 'acme', name: 'again' })).status).toBe(409);
+  expect((await w.t.call('POST', `${w.facts}/role_assignments`, { user: 'ghost', role: 'auditor', tenant: 'acme' })).status).toBe(404);
+  expect(await allChanges(before)).toEqual([]);
+});
+
+it('resumes exactly after a revision: no gap, no duplicate, whole transactions per page', async () => {
+  // One transaction with many changes (a bulk create) among single ones.
+  await ok(w.t, 'PUT', `${w.facts}/bulk/users`, { operations: Array.from({ length: 7 }, (_, i) => ({ key: `bulk-${i}` })) });
+  for (const k of ['t1', 't2', 't3']) await ok(w.t, 'POST', `${w.facts}/tenants`, { key: k, name: k });
+  const all = await allChanges(0, 1000);
+  const ids = all.map((c) => `${c.revision}/${c.op}/${c.kind}/${c.key}`);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(all.map((c) => c.revision)).toEqual([...all.map((c) => c.revision)].sort((a, b) => a - b));
+  expect(all.filter((c) => c.key.startsWith('bulk-'))).toHaveLength(7);
+  for (const size of [1, 2, 3, 5]) {
+    const paged = await allChanges(0, size);
+    expect(paged.map((c) => `${c.revision}/${c.op}/${c.kind}/${c.key}`)).toEqual(ids);
+  }
+  // From the middle: exactly what follows that revision.
+  const mid = all[Math.floor(all.length / 2)].revision;
+  expect((await allChanges(mid, 4)).map((c) => c.revision)).toEqual(all.filter((c) => c.revision > mid).map((c) => c.revision));
+});
+
+it('long-polls until a change after the revision exists', async () => {
+  const rev = await lastRevision();
+  const empty = Date.now();
+  const none = await ok(w.t, 'GET', `${feed()}?after_revision=${rev}&wait_ms=300`);
+  expect(none).toEqual({ changes: [], next_revision: rev });
+  expect(Date.now() - empty).toBeGreaterThanOrEqual(250);
+  const waiting = ok(w.t, 'GET', `${feed()}?after_revision=${rev}&wait_ms=10000`);
+  await new Promise((r) => setTimeout(r, 300));
+  await ok(w.t, 'POST', `${w.facts}/tenants`, { key: 'late', name: 'Late' });
+  const got = await waiting;
+  expect(got.changes).toEqual([expect.objectContaining({ op: 'create', kind: 'tenant', key: 'late', revision: rev + 1 })]);
+  expect(got.next_revision).toBe(rev + 1);
+  expect((await w.t.call('GET', `${feed()}?wait_ms=30001`)).status).toBe(422);
+  expect((await w.t.call('GET', `${feed()}?page_size=1001`)).status).toBe(422);
+});

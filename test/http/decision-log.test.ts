@@ -1,0 +1,59 @@
+import { startTestService, TestService } from '../support/testService';
+
+/**
+ * The decision log (CONTRACT section 12): with DECISION_LOG_SAMPLE=1 every decision is logged
+ * with its answer and reason, off the request path, and read at Permit's audit_logs path with
+ * filters; with the default 0 nothing is logged.
+ */
+let t: TestService;
+let off: TestService;
+const schema = () => `/v2/schema/${t.proj}/${t.env}`;
+const facts = () => `/v2/facts/${t.proj}/${t.env}`;
+const logs = (s: TestService) => `/v2/pdps/${s.proj}/${s.env}/audit_logs`;
+
+beforeAll(async () => {
+  t = await startTestService({ env: { DECISION_LOG_SAMPLE: '1' } });
+  off = await startTestService();
+  await t.ok('POST', `${schema()}/resources`, { key: 'doc', name: 'Doc', actions: { read: {}, write: {} } });
+  await t.ok('POST', `${schema()}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
+  await t.ok('POST', `${facts()}/users`, { key: 'ann' });
+  await t.ok('POST', `${facts()}/role_assignments`, { user: 'ann', role: 'reader', tenant: 'default' });
+});
+afterAll(async () => {
+  await t?.close();
+  await off?.close();
+});
+
+const ask = (user: string, action: string, key?: string) => ({ user, action, resource: { type: 'doc', tenant: 'default', ...(key ? { key } : {}) } });
+
+it('logs each decision with its answer and reason, filtered by user, resource, decision and time', async () => {
+  const start = new Date().toISOString();
+  expect((await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, ask('ann', 'read'))).allow).toBe(true);
+  expect((await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, ask('ann', 'write', 'd1'))).allow).toBe(false);
+  await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}/bulk`, [ask('bob', 'read'), ask('ann', 'read', 'd2')]);
+  // Written off the request path: not necessarily there yet when the answer came.
+  await t.service.app.areas.decisionLog.flush();
+
+  const all = await t.ok('GET', `${logs(t)}?from=${encodeURIComponent(start)}`);
+  expect(all.total_count).toBe(4);
+  expect(all.data).toEqual(expect.arrayContaining([
+    expect.objectContaining({ user_key: 'ann', action: 'read', resource_type: 'doc', resource_key: null, tenant: 'default', decision: true }),
+    expect.objectContaining({ user_key: 'ann', action: 'write', resource_key: 'd1', decision: false, reason: expect.stringMatching(/\S/) }),
+    expect.objectContaining({ user_key: 'bob', decision: false }),
+    expect.objectContaining({ user_key: 'ann', resource_key: 'd2', decision: true }),
+  ]));
+  expect((await t.ok('GET', `${logs(t)}?user=bob`)).data.map((d: any) => d.user_key)).toEqual(['bob']);
+  expect((await t.ok('GET', `${logs(t)}?decision=false`)).total_count).toBe(2);
+  expect((await t.ok('GET', `${logs(t)}?resource=doc:d1`)).data.map((d: any) => d.action)).toEqual(['write']);
+  expect((await t.ok('GET', `${logs(t)}?to=2000-01-01T00:00:00Z`)).total_count).toBe(0);
+  const page = await t.ok('GET', `${logs(t)}?per_page=3&page=2`);
+  expect(page).toMatchObject({ total_count: 4, page_count: 2 });
+  expect(page.data).toHaveLength(1);
+  expect((await t.call('GET', `${logs(t)}?decision=maybe`)).status).toBe(422);
+});
+
+it('logs nothing by default', async () => {
+  await off.ok('POST', `/v2/allowed/${off.proj}/${off.env}`, { user: 'x', action: 'read', resource: { type: 'doc' } });
+  await off.service.app.areas.decisionLog.flush();
+  expect((await off.ok('GET', logs(off))).total_count).toBe(0);
+});

@@ -38,9 +38,9 @@ export function metricsRoutes(metrics: Metrics, db: Db, revisions: KnownRevision
 
   return [
     {
-      method: 'GET', path: '/metrics', auth: 'public', tag: 'Health',
+      method: 'GET', path: '/metrics', auth: 'public', produces: 'text/plain', tag: 'Health',
       summary: 'Prometheus metrics (text format); asks for METRICS_TOKEN as a bearer token when it is set',
-      schemas: { response: str() },
+      schemas: {},
       handler: async ({ ctx }) => {
         if (tokenDigest) {
           const given = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';

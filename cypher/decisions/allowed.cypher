@@ -10,8 +10,8 @@
 // depthLimited: denied, and MAX_DERIVATION_DEPTH cut the walk before it ended.
 // #include fragments/derivations
 UNWIND range(0, size($checks) - 1) AS questionIndex
-WITH derivations, questionIndex, $checks[questionIndex] AS question
-WITH derivations, questionIndex, question, question.type AS resourceType, question.action AS action
+WITH derivations, roleHierarchy, resourceRoleKeys, questionIndex, $checks[questionIndex] AS question
+WITH derivations, roleHierarchy, resourceRoleKeys, questionIndex, question, question.type AS resourceType, question.action AS action
 OPTIONAL MATCH (user:User {env: $env, key: question.user})
 OPTIONAL MATCH (target:Instance {env: $env, resource: resourceType, key: question.key})
 // #include fragments/rolesOnType
@@ -22,7 +22,8 @@ WITH *, user IS NOT NULL AND (question.tenant IS NULL OR question.tenant = tenan
 WITH *, CASE WHEN viable
           THEN [(user)-[held:HAS_TENANT_ROLE]->(heldIn:Tenant) WHERE heldIn.env = $env AND heldIn.key = tenant AND held.role IN tenantRolesGranting | held.role]
           ELSE [] END AS tenantRolesHeld,
-        CASE WHEN viable THEN [(user)-[assignment:HAS_ROLE]->(assigned) | elementId(assigned) + '|' + assignment.role] ELSE [] END AS heldStates
+        CASE WHEN viable THEN [(user)-[assignment:HAS_ROLE]->(assigned) | elementId(assigned) + '|' + assignment.role] ELSE [] END AS heldStates,
+        CASE WHEN viable THEN [(user)-[:HAS_ROLE]->(assigned) | elementId(assigned)] ELSE [] END AS directNodes
 WITH *, size(tenantRolesHeld) > 0 AS byTenantRole
 WITH *, CASE WHEN (byTenantRole AND NOT $explain) OR NOT viable OR target IS NULL THEN []
           ELSE [role IN instanceRolesGranting | {node: target, role: role,

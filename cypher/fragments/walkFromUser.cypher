@@ -1,9 +1,9 @@
 // Fragment: the forward walk (fragments/reachableStates) from every role user $user is assigned
 // on an instance, to every (instance, role) those assignments give.
 // Needs: $env, $user, $depth, withTrails. Produces: user (no row when the user is unknown),
-// derivations, reachedStates, reachedKeys, depthLimited.
+// derivations, directNodes, reachedStates, reachedKeys, depthLimited.
 // #include fragments/derivations
 MATCH (user:User {env: $env, key: $user})
 // #include fragments/assignedStates
-WITH *, assignedStates AS startStates, true AS searchForward, [] AS stopWhenReached
+WITH *, assignedStates AS startStates, [(user)-[:HAS_ROLE]->(assigned) | elementId(assigned)] AS directNodes, true AS searchForward, [] AS stopWhenReached
 // #include fragments/reachableStates

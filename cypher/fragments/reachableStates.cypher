@@ -56,7 +56,9 @@ WITH *, reduce(
              | {node: state.node, role: implied, trail: CASE
                  WHEN NOT withTrails THEN ''
                  WHEN searchForward THEN state.trail + '#' + state.role + ' -extends-> ' + state.node.resource + ':' + state.node.key + '#' + implied
-                 ELSE state.node.resource + ':' + state.node.key + '#' + implied + ' -extends-> ' + state.trail END}]) |
+                 ELSE state.node.resource + ':' + state.node.key + '#' + implied + ' -extends-> ' + state.node.resource + ':' + state.node.key + '#' + state.role
+                      + CASE WHEN state.trail STARTS WITH state.node.resource + ':' + state.node.key + '#' THEN ''
+                             ELSE substring(state.trail, size(state.node.resource + ':' + state.node.key)) END END}]) |
          CASE WHEN (elementId(candidate.node) + '|' + candidate.role) IN next.keys THEN next
               ELSE {front: next.front + [candidate], keys: next.keys + [elementId(candidate.node) + '|' + candidate.role],
                     states: next.states + [candidate], withinLimit: next.withinLimit + CASE WHEN hop <= $depth THEN 1 ELSE 0 END} END)

@@ -11,6 +11,8 @@
 //    of each role it extends (forward: held roles give their ancestors) or each role extending it
 //    (backward: a needed role is given by its descendants), in the same hop, trail
 //    "<type>:<key>#<role> -extends-> <type>:<key>#<other role>".
+// An edge with `expires_at` (epoch ms) at or before $now is not followed; each state carries
+// `until`, the earliest expires_at on the way to it (null: none), so an answer knows how long it holds.
 // Forward walks subject -> object, from held roles to what they give (user-permissions, effective
 // roles, list-objects); backward walks object -> subject, from a needed role to the roles that
 // would give it (allowed, authorized users). Breadth first, each state visited once, so cycles
@@ -18,14 +20,15 @@
 // cut the search short.
 // Needs:
 //   $depth           MAX_DERIVATION_DEPTH
+//   $now             the decision instant, epoch ms
 //   derivations, roleHierarchy, resourceRoleKeys (fragments/derivations)
 //   directNodes      [elementId] the instances the user asked about holds a direct role on ([]: none known)
-//   startStates      [{node, role, trail}] the states at hop 0
+//   startStates      [{node, role, trail, until}] the states at hop 0
 //   searchForward    true: subject -> object; false: object -> subject
 //   stopWhenReached  ["<elementId>|<role>"]: stop once one of these states is reached ([]: never)
 //   withTrails       true: each state carries the readable hops that lead to it (for explanations)
 // Produces:
-//   reachedStates    [{node, role, trail}] every state at most $depth hops away, in visiting order
+//   reachedStates    [{node, role, trail, until}] every state at most $depth hops away, in visiting order
 //   reachedKeys      ["<elementId>|<role>"] the keys of reachedStates, same order
 //   depthLimited     the limit cut the search: a new state lies one hop beyond it
 WITH *, reduce(
@@ -35,8 +38,8 @@ WITH *, reduce(
   ELSE reduce(next = {front: [], keys: search.keys, states: search.states, withinLimit: search.withinLimit},
          candidate IN reduce(expanded = [], state IN CASE WHEN hop = 0 THEN startStates ELSE reduce(candidates = [], state IN search.front |
            candidates + reduce(fromState = [], link IN head([node IN [state.node] | CASE WHEN searchForward
-                 THEN [(node)-[edge:RELATED|GROUPS]->(neighbour) | {neighbour: neighbour, edge: edge, subject: node, object: neighbour}]
-                 ELSE [(neighbour)-[edge:RELATED|GROUPS]->(node) | {neighbour: neighbour, edge: edge, subject: neighbour, object: node}] END]) |
+                 THEN [(node)-[edge:RELATED|GROUPS]->(neighbour) WHERE (edge.expires_at IS NULL OR edge.expires_at > $now) | {neighbour: neighbour, edge: edge, subject: node, object: neighbour}]
+                 ELSE [(neighbour)-[edge:RELATED|GROUPS]->(node) WHERE (edge.expires_at IS NULL OR edge.expires_at > $now) | {neighbour: neighbour, edge: edge, subject: neighbour, object: node}] END]) |
              fromState + [role IN CASE type(link.edge)
                    WHEN 'GROUPS' THEN [state.role]
                    ELSE [derivation IN derivations WHERE derivation.relation = link.edge.relation
@@ -44,7 +47,9 @@ WITH *, reduce(
                            AND state.role = CASE WHEN searchForward THEN derivation.from_role ELSE derivation.role END
                            AND NOT (derivation.no_direct_roles_on_object AND elementId(link.object) IN directNodes)
                          | CASE WHEN searchForward THEN derivation.role ELSE derivation.from_role END]
-                 END | {node: link.neighbour, role: role, trail: CASE
+                 END | {node: link.neighbour, role: role,
+                        until: CASE WHEN link.edge.expires_at IS NULL OR (state.until IS NOT NULL AND state.until < link.edge.expires_at)
+                                    THEN state.until ELSE link.edge.expires_at END, trail: CASE
                    WHEN NOT withTrails THEN ''
                    WHEN searchForward THEN state.trail + ' -' + coalesce(link.edge.relation, 'groups') + '-> ' + link.neighbour.resource + ':' + link.neighbour.key
                    ELSE link.neighbour.resource + ':' + link.neighbour.key + ' -' + coalesce(link.edge.relation, 'groups') + '-> ' + state.trail END}])) END |
@@ -53,7 +58,7 @@ WITH *, reduce(
                  OR (entry.resource IS NULL AND NOT (state.node.resource + '|' + state.role) IN resourceRoleKeys))
                | [other IN CASE WHEN searchForward THEN entry.up ELSE entry.down END
                    WHERE entry.resource IS NOT NULL OR NOT (state.node.resource + '|' + other) IN resourceRoleKeys]]), [])
-             | {node: state.node, role: implied, trail: CASE
+             | {node: state.node, role: implied, until: state.until, trail: CASE
                  WHEN NOT withTrails THEN ''
                  WHEN searchForward THEN state.trail + '#' + state.role + ' -extends-> ' + state.node.resource + ':' + state.node.key + '#' + implied
                  ELSE state.node.resource + ':' + state.node.key + '#' + implied + ' -extends-> ' + state.node.resource + ':' + state.node.key + '#' + state.role

@@ -49,7 +49,7 @@ export function normalizeCheck(q: CheckQuery): NormalizedCheck {
  * error: the traversal simply finds no granting path.
  */
 export class DecisionService {
-  private readonly cache?: LruCache<{ allow: boolean; depthLimited: boolean; rev: number }>;
+  private readonly cache?: LruCache<{ allow: boolean; depthLimited: boolean; rev: number; validUntil?: number | null }>;
 
   constructor(
     private readonly store: DecisionStore,
@@ -153,14 +153,15 @@ export class DecisionService {
     const keys = checks.map((c) => JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]));
     const out: (Decision | undefined)[] = keys.map((k) => {
       const hit = this.cache!.get(k);
-      return hit && hit.rev === rev ? hit : undefined;
+      // An entry whose granting path has an expiring edge is not served from that instant on.
+      return hit && hit.rev === rev && (hit.validUntil == null || Date.now() < hit.validUntil) ? hit : undefined;
     });
     const missing = out.flatMap((a, i) => (a === undefined ? [i] : []));
     if (missing.length) {
       const fresh = await this.store.allowed(env, missing.map((i) => checks[i]));
       missing.forEach((i, j) => {
         out[i] = fresh[j];
-        this.cache!.set(keys[i], { allow: fresh[j].allow, depthLimited: fresh[j].depthLimited, rev });
+        this.cache!.set(keys[i], { allow: fresh[j].allow, depthLimited: fresh[j].depthLimited, rev, validUntil: fresh[j].validUntil });
       });
     }
     return out as Decision[];

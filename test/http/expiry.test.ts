@@ -81,3 +81,40 @@ it('allows at expires_at - 1 s and denies at expires_at, cached and uncached, on
   const effective = await ok('GET', `/v2/graph/${t.proj}/${t.env}/users/alice/effective_roles`);
   expect(effective.roles).toEqual([]);
 }, 30_000);
+
+it('tuples, group memberships and group role grants with expires_at grant until then, nothing after', async () => {
+  for (const k of ['dan', 'erin', 'fay']) await ok('POST', `${facts()}/users`, { key: k });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'f2', tenant: 'acme', resource: 'folder' });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'd2', tenant: 'acme', resource: 'doc' });
+  await ok('POST', `${facts()}/role_assignments`, { user: 'dan', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f2' });
+  await ok('POST', `${schema()}/groups`, { group_instance_key: 'team', group_tenant: 'acme' });
+  await ok('POST', `${schema()}/groups`, { group_instance_key: 'crew', group_tenant: 'acme' });
+  await ok('PUT', `${schema()}/groups/crew/users/fay`, { tenant: 'acme' });
+  const past = await t.call('PUT', `${schema()}/groups/team/users/erin`, { tenant: 'acme', expires_at: '2000-01-01T00:00:00Z' });
+  expect(past.status).toBe(422);
+  const badTuple = await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f2', relation: 'parent', object: 'doc:d2', tenant: 'acme', expires_at: 'soon' });
+  expect(badTuple.status).toBe(422);
+
+  const expiresAt = Math.ceil((Date.now() + 4000) / 1000) * 1000;
+  const iso = new Date(expiresAt).toISOString();
+  const tuple = await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f2', relation: 'parent', object: 'doc:d2', tenant: 'acme', expires_at: iso });
+  expect(tuple.expires_at).toBe(iso);
+  await ok('POST', `${schema()}/group/team/roles`, { resource: 'doc', resource_instance: 'd2', role: 'reader', tenant: 'acme' });
+  await ok('PUT', `${schema()}/groups/team/users/erin`, { tenant: 'acme', expires_at: iso });
+  await ok('POST', `${schema()}/group/crew/roles`, { resource: 'doc', resource_instance: 'd2', role: 'reader', tenant: 'acme', expires_at: iso });
+  const ask = (user: string, consistency?: string) =>
+    t.ok('POST', allowed(), { user, action: 'read', resource: { type: 'doc', key: 'd2' }, ...(consistency ? { consistency } : {}) });
+
+  await sleepUntil(expiresAt - 1000);
+  expect(Date.now()).toBeLessThan(expiresAt);
+  for (const user of ['dan', 'erin', 'fay']) {
+    expect({ user, cached: (await ask(user)).allow, again: (await ask(user)).allow, uncached: (await ask(user, 'fully_consistent')).allow })
+      .toEqual({ user, cached: true, again: true, uncached: true });
+  }
+  await sleepUntil(expiresAt);
+  for (const user of ['dan', 'erin', 'fay']) {
+    expect({ user, cached: (await ask(user)).allow, uncached: (await ask(user, 'fully_consistent')).allow }).toEqual({ user, cached: false, uncached: false });
+  }
+  const users = await ok('POST', `${allowed()}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd2' } });
+  expect(users.users).toEqual({});
+}, 30_000);

@@ -13,7 +13,7 @@ export const assignmentQuery = obj({
   ...PAGING_QUERY, user: str(), role: str(), tenant: str(), resource_instance: instanceRef(), detailed: { type: 'boolean' }, include_total_count: { type: 'boolean' },
 });
 
-export const tuple = obj({ subject: instanceRef(), relation: schemaKey(), object: instanceRef(), tenant: factKey() }, ['subject', 'relation', 'object']);
+export const tuple = obj({ subject: instanceRef(), relation: schemaKey(), object: instanceRef(), tenant: factKey(), expires_at: str({ maxLength: 64 }) }, ['subject', 'relation', 'object']);
 const tuples = arr(tuple, { maxItems: MAX_BULK });
 /** A plain array, or Permit's `{operations: [...]}` / `{idents: [...]}`. */
 export const tupleBulkCreate = { anyOf: [tuples, obj({ operations: tuples }, ['operations'])] };
@@ -31,6 +31,7 @@ export const assignmentsCreated = obj({ assignments_created: int() }, ['assignme
 export const assignmentsRemoved = obj({ assignments_removed: int() }, ['assignments_removed']);
 export const tupleRead = obj({
   id: str(), subject: str(), relation: str(), object: str(), tenant: nullable(str()), ...SCOPED_FIELDS, created_at: nullable(timestamp()),
+  expires_at: nullable(timestamp()),
 }, ['id', 'subject', 'relation', 'object']);
 export const tupleList = envelope(tupleRead);
 export const tuplesCreated = obj({ tuples_created: int() }, ['tuples_created']);

@@ -39,6 +39,8 @@ export interface TupleRow {
   object: string;
   tenant: string | null;
   created_at: string | null;
+  /** Epoch ms; null: never expires. */
+  expires_at?: number | null;
 }
 /** Assignment keys; `resource`/`instance` are the two halves of `resource_instance` (null for a tenant role). */
 export interface AssignmentKeys {
@@ -64,6 +66,8 @@ export interface TupleKeys {
   relation: string;
   object_type: string;
   object_key: string;
+  /** Epoch ms; null: never expires. */
+  expires_at?: number | null;
   tenant: string | null;
 }
 

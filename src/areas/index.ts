@@ -1,4 +1,5 @@
 import type { AppDeps } from '../appDeps';
+import { ExpirySweep } from './assignments/expirySweep';
 import { BearerAuthenticator } from '../auth/authenticator';
 import { RouteDef } from '../http/routeTable';
 import { graphRoutes } from './graph/routes';
@@ -39,6 +40,9 @@ import { ApprovalStore } from './approvals/store';
 import { ApprovalsQueueService, ApprovalsQueueStore } from './console/approvalsQueue';
 import { consoleRoutes } from './console/routes';
 
+/** How often expired grant edges are deleted (they grant nothing from their expiry anyway). */
+const EXPIRY_SWEEP_MS = 60_000;
+
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
   const provisioningStore = new ProvisioningStore(deps.db);
@@ -47,6 +51,9 @@ export function buildAreas(deps: AppDeps) {
   const facts = new FactsService(new FactsStore(deps.db));
   const revisions = deps.revisions;
   revisions.start(deps.config.revisionPollMs, deps.log);
+  // Expired grants are ignored by every decision at once; the sweep only deletes them later.
+  const expirySweep = new ExpirySweep(deps.db);
+  expirySweep.start(EXPIRY_SWEEP_MS, deps.log.child({ area: 'expiry' }));
   const rule = { maxDepth: deps.config.maxDerivationDepth, defaultTenant: deps.config.defaultTenant };
   const decisions = new DecisionService(
     new DecisionStore(deps.db, rule, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
@@ -79,6 +86,6 @@ export function buildAreas(deps: AppDeps) {
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions };
+  return { routes, authenticator, provisioning, facts, decisions, revisions, expirySweep };
 }
 

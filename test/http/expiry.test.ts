@@ -3,7 +3,8 @@ import { startTestService, TestService } from '../support/testService';
 /**
  * Time-bound access (issue 16): a role assignment with `expires_at` grants until that instant and
  * nothing from it on, on every decision endpoint, whether the answer was cached or not; no sweep
- * is needed for that. A past or unparsable `expires_at` is refused with 422.
+ * is needed for that; a background sweep deletes them later. A past or unparsable `expires_at` is
+ * refused with 422.
  */
 let t: TestService;
 const schema = () => `/v2/schema/${t.proj}/${t.env}`;
@@ -80,6 +81,11 @@ it('allows at expires_at - 1 s and denies at expires_at, cached and uncached, on
   expect(objects.objects).toEqual([]);
   const effective = await ok('GET', `/v2/graph/${t.proj}/${t.env}/users/alice/effective_roles`);
   expect(effective.roles).toEqual([]);
+
+  // The background sweep (here one round of it) deletes the expired edges, in bounded batches.
+  expect(await t.service.app.areas.expirySweep.sweepOnce()).toBeGreaterThanOrEqual(2);
+  expect((await ok('GET', `${facts()}/role_assignments?user=alice`)).data).toEqual([]);
+  expect((await ok('GET', `${facts()}/role_assignments?user=carol`)).data).toEqual([]);
 }, 30_000);
 
 it('tuples, group memberships and group role grants with expires_at grant until then, nothing after', async () => {

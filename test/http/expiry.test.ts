@@ -63,6 +63,8 @@ it('allows at expires_at - 1 s and denies at expires_at, cached and uncached, on
     expect((await check(user)).allow).toBe(true); // from the cache
     expect((await check(user, 'fully_consistent')).allow).toBe(true);
   }
+  const viewBefore = await ok('GET', `/v2/graph/${t.proj}/${t.env}?focus=${encodeURIComponent('user:alice')}&depth=2`);
+  expect(viewBefore.edges.filter((e: { type: string }) => e.type === 'HAS_ROLE')).toHaveLength(1);
   const before = await ok('POST', `${allowed()}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd1' } });
   expect(Object.keys(before.users).sort()).toEqual(['alice', 'carol']);
 
@@ -81,6 +83,8 @@ it('allows at expires_at - 1 s and denies at expires_at, cached and uncached, on
   expect(objects.objects).toEqual([]);
   const effective = await ok('GET', `/v2/graph/${t.proj}/${t.env}/users/alice/effective_roles`);
   expect(effective.roles).toEqual([]);
+  const view = await ok('GET', `/v2/graph/${t.proj}/${t.env}?focus=${encodeURIComponent('user:alice')}&depth=2`);
+  expect(view.edges.filter((e: { type: string }) => e.type === 'HAS_ROLE')).toEqual([]);
 
   // The background sweep (here one round of it) deletes the expired edges, in bounded batches.
   expect(await t.service.app.areas.expirySweep.sweepOnce()).toBeGreaterThanOrEqual(2);

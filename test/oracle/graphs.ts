@@ -27,6 +27,12 @@ export interface Graph {
   questions: { user: string; action: string; instance: string }[];
   /** Does the user hold this role on this instance (SpiceDB: the permission of the role's name)? */
   roleQuestions: { user: string; action: string; instance: string }[];
+  /**
+   * Edges loaded into our service with an `expires_at` that has passed when the questions are
+   * asked: they must grant nothing. SpiceDB is not told them (the embedded one is asked without
+   * expiring relationships), so its answers are those of the graph without them.
+   */
+  expired: { tuples: Tuple[]; assignments: Assignment[] };
 }
 
 export const SERVICE_SCHEMA = {
@@ -156,5 +162,23 @@ export function generateGraph(seed: number, index: number): Graph {
   const roleQuestions = users.flatMap((user) =>
     instances.flatMap((instance) => ROLES[instance.split(':')[0]].map((role) => ({ user, action: role, instance }))),
   );
-  return { index, users, instances, tuples: [...tuples.values()], assignments: [...assignments.values()], questions, roleQuestions };
+  // Expired edges, drawn last so the graphs above stay as they were: a few extra tuples and
+  // assignments (not already live ones) that would grant if they had not expired.
+  const expiredTuples = new Map<string, Tuple>();
+  for (let i = 0; i < int(0, 3); i++) {
+    const [subject, relation, object] = rnd() < 0.5 ? [pick(folders), 'folder', pick(docs)] : [pick(teams), rnd() < 0.5 ? 'viewers' : 'editors', pick(folders)];
+    const key = `${subject}|${relation}|${object}`;
+    if (subject !== object && !tuples.has(key)) expiredTuples.set(key, { subject, relation, object });
+  }
+  const expiredAssignments = new Map<string, Assignment>();
+  for (let i = 0; i < int(1, 4); i++) {
+    const [user, instance] = [pick(users), pick([...teams, ...folders, ...docs])];
+    const role = pick(ROLES[instance.split(':')[0]]);
+    const key = `${user}|${role}|${instance}`;
+    if (!assignments.has(key)) expiredAssignments.set(key, { user, role, instance });
+  }
+  return {
+    index, users, instances, tuples: [...tuples.values()], assignments: [...assignments.values()], questions, roleQuestions,
+    expired: { tuples: [...expiredTuples.values()], assignments: [...expiredAssignments.values()] },
+  };
 }

@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     service.app.areas.revisions.stop();
+    service.app.areas.expirySweep.stop();
     service.app.areas.decisionLog.stop();
     service.app.areas.retention.stop();
     await service.app.areas.decisionLog.flush(); // what is queued is written before the driver closes

@@ -1,5 +1,5 @@
 // @invalidates $env
-// Tenant role assignments of $items {user, role, tenant}, one pass, as assignInstanceRoles: an
+// Tenant role assignments of $items {user, role, tenant, expires_at? (epoch ms)}, one pass, as assignInstanceRoles: an
 // item is written only when its user, tenant and tenant role exist; `written` counts them.
 CALL {
   MATCH (role:Role {env: $env})
@@ -10,6 +10,6 @@ MATCH (u:User {env: $env, key: a.user})
 MATCH (t:Tenant {env: $env, key: a.tenant})
 WHERE a.role IN tenantRoles
 MERGE (u)-[r:HAS_TENANT_ROLE {role: a.role}]->(t)
-  ON CREATE SET r.created_at = $now
+  ON CREATE SET r.created_at = $now, r.expires_at = toInteger(a.expires_at)
 RETURN count(r) AS written, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at,
        head(collect(t.key)) AS tenant, collect(DISTINCT {user: u.key, tenant: t.key}) AS members

@@ -1,5 +1,5 @@
 // @invalidates $env
-// Tuples of $items {subject_type, subject_key, relation, object_type, object_key, tenant?}, one
+// Tuples of $items {subject_type, subject_key, relation, object_type, object_key, tenant?, expires_at? (epoch ms)}, one
 // pass, no per-item answer: an item is written only when both instances exist, the relation is
 // one of the object type's with the subject's type as its subject, and both instances are in the
 // item's tenant (or, when it names none, in the subject's). `written` counts the items that
@@ -17,5 +17,5 @@ MATCH (o:Instance {env: $env, resource: x.object_type, key: x.object_key})
 WHERE (x.object_type + ':' + x.relation + ':' + x.subject_type) IN relations
   AND s.tenant = coalesce(x.tenant, s.tenant) AND o.tenant = s.tenant
 MERGE (s)-[r:RELATED {relation: x.relation}]->(o)
-  ON CREATE SET r.tenant = s.tenant, r.created_at = $now
+  ON CREATE SET r.tenant = s.tenant, r.created_at = $now, r.expires_at = toInteger(x.expires_at)
 RETURN count(r) AS written, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at, head(collect(s.tenant)) AS tenant

@@ -8,10 +8,14 @@
 //     role (fragments/reachableStates) and allows when the user holds a reached state's role on
 //     its node; it stops at the first such state unless $explain asks for every path.
 // depthLimited: denied, and MAX_DERIVATION_DEPTH cut the walk before it ended.
+// Edges whose `expires_at` (epoch ms) is at or before $now grant nothing. validUntil (epoch ms,
+// null: no limit): the answer may change then without a write: an allow at the earliest expiry
+// on the granting path it found, a deny (only where a `no_direct_roles_on_object` derivation
+// exists) at the earliest expiry of the user's direct roles.
 // #include fragments/derivations
 UNWIND range(0, size($checks) - 1) AS questionIndex
-WITH derivations, questionIndex, $checks[questionIndex] AS question
-WITH derivations, questionIndex, question, question.type AS resourceType, question.action AS action
+WITH derivations, roleHierarchy, resourceRoleKeys, questionIndex, $checks[questionIndex] AS question
+WITH derivations, roleHierarchy, resourceRoleKeys, questionIndex, question, question.type AS resourceType, question.action AS action
 OPTIONAL MATCH (user:User {env: $env, key: question.user})
 OPTIONAL MATCH (target:Instance {env: $env, resource: resourceType, key: question.key})
 // #include fragments/rolesOnType
@@ -20,9 +24,13 @@ WITH *, [grant IN rolesOnType WHERE action IN grant.actions | grant.role] AS ins
      coalesce(target.tenant, question.tenant, $defaultTenant) AS tenant
 WITH *, user IS NOT NULL AND (question.tenant IS NULL OR question.tenant = tenant) AS viable
 WITH *, CASE WHEN viable
-          THEN [(user)-[held:HAS_TENANT_ROLE]->(heldIn:Tenant) WHERE heldIn.env = $env AND heldIn.key = tenant AND held.role IN tenantRolesGranting | held.role]
-          ELSE [] END AS tenantRolesHeld,
-        CASE WHEN viable THEN [(user)-[assignment:HAS_ROLE]->(assigned) | elementId(assigned) + '|' + assignment.role] ELSE [] END AS heldStates
+          THEN [(user)-[held:HAS_TENANT_ROLE]->(heldIn:Tenant) WHERE heldIn.env = $env AND heldIn.key = tenant AND held.role IN tenantRolesGranting
+                  AND (held.expires_at IS NULL OR held.expires_at > $now) | {role: held.role, until: held.expires_at}]
+          ELSE [] END AS tenantGrantsHeld,
+        CASE WHEN viable THEN [(user)-[assignment:HAS_ROLE]->(assigned) WHERE assignment.expires_at IS NULL OR assignment.expires_at > $now
+                               | {key: elementId(assigned) + '|' + assignment.role, node: elementId(assigned), until: assignment.expires_at}] ELSE [] END AS assignmentsHeld
+WITH *, [grant IN tenantGrantsHeld | grant.role] AS tenantRolesHeld, [held IN assignmentsHeld | held.key] AS heldStates,
+        [held IN assignmentsHeld | held.node] AS directNodes
 WITH *, size(tenantRolesHeld) > 0 AS byTenantRole
 WITH *, CASE WHEN (byTenantRole AND NOT $explain) OR NOT viable OR target IS NULL THEN []
           ELSE [role IN instanceRolesGranting | {node: target, role: role,
@@ -30,7 +38,13 @@ WITH *, CASE WHEN (byTenantRole AND NOT $explain) OR NOT viable OR target IS NUL
         false AS searchForward, $explain AS withTrails, CASE WHEN $explain THEN [] ELSE heldStates END AS stopWhenReached
 // #include fragments/reachableStates
 WITH *, [i IN range(0, size(reachedKeys) - 1) WHERE reachedKeys[i] IN heldStates | i] AS hits
+WITH *, CASE WHEN byTenantRole THEN [grant IN tenantGrantsHeld | grant.until]
+             WHEN size(hits) > 0 THEN [reachedStates[hits[0]].until] + [held IN assignmentsHeld WHERE held.key = reachedKeys[hits[0]] | held.until]
+             WHEN any(derivation IN derivations WHERE derivation.no_direct_roles_on_object) THEN [held IN assignmentsHeld | held.until]
+             ELSE [] END AS expiries
 RETURN questionIndex AS idx, byTenantRole OR size(hits) > 0 AS allow,
+       reduce(earliest = null, expiry IN expiries | CASE WHEN expiry IS NULL THEN earliest
+              WHEN earliest IS NULL OR expiry < earliest THEN expiry ELSE earliest END) AS validUntil,
        NOT byTenantRole AND size(hits) = 0 AND depthLimited AS depthLimited,
        CASE WHEN NOT $explain THEN null ELSE {
          user_found: user IS NOT NULL,

@@ -1,6 +1,6 @@
 // Everything a user may do: the forward walk (fragments/reachableStates) from the user's role
 // assignments; each reached role gives its actions on its node's type (fragments/rolesOnType);
-// plus the user's tenant roles with their permissions. $tenants / $types (nullable) narrow the answer.
+// plus the user's unexpired tenant roles (`expires_at` epoch ms after $now) with their permissions and those of the roles they extend. $tenants / $types (nullable) narrow the answer.
 WITH false AS withTrails
 // #include fragments/walkFromUser
 CALL {
@@ -19,10 +19,12 @@ CALL {
 CALL {
   WITH user
   OPTIONAL MATCH (user)-[held:HAS_TENANT_ROLE]->(tenant:Tenant)
-  WHERE $tenants IS NULL OR tenant.key IN $tenants
+  WHERE ($tenants IS NULL OR tenant.key IN $tenants) AND (held.expires_at IS NULL OR held.expires_at > $now)
   OPTIONAL MATCH (tenantRole:Role {env: $env, key: held.role})
+  WITH tenant, held, reduce(permissions = coalesce(tenantRole.permissions, []),
+       inherited IN [(tenantRole)-[:EXTENDS*1..]->(ancestor:Role) | ancestor.permissions] | permissions + inherited) AS given
   WITH tenant, collect(held.role) AS roles,
-       reduce(permissions = [], given IN collect(coalesce(tenantRole.permissions, [])) | permissions + [p IN given WHERE NOT p IN permissions]) AS permissions
+       reduce(permissions = [], given IN collect(given) | permissions + [p IN given WHERE NOT p IN permissions]) AS permissions
   WHERE tenant IS NOT NULL
   RETURN collect({key: '__tenant:' + tenant.key, tenant: tenant.key, roles: roles,
                   permissions: [p IN permissions WHERE $types IS NULL OR split(p, ':')[0] IN $types]}) AS tenants

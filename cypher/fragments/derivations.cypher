@@ -1,9 +1,29 @@
-// Fragment: the environment's role derivations, read once per statement.
+// Fragment: the environment's role derivations and role hierarchy, read once per statement.
 // Rule: a user holding `from_role` on an `on_resource` instance (the subject) that a relationship
-// tuple named `relation` links to a `resource` instance (the object) holds `role` on that object.
+// tuple named `relation` links to a `resource` instance (the object) holds `role` on that object;
+// with `no_direct_roles_on_object` (Permit's `when`), not on an object the user holds any direct
+// role on (a HAS_ROLE edge to it).
+// Hierarchy: a role that EXTENDS another (transitively) is held wherever it is held with the other
+// too (fragments/reachableStates applies it to every state of the walk).
 // Needs: $env. Produces:
-//   derivations  [{resource, role, on_resource, from_role, relation}], one per Derivation node.
+//   derivations       [{resource, role, on_resource, from_role, relation, no_direct_roles_on_object}]
+//   roleHierarchy     [{resource (null: tenant-level role), role, up: [ancestor keys], down: [descendant keys]}],
+//                     one per role with an EXTENDS edge
+//   resourceRoleKeys  ["<resource>|<role>"] every resource role (a tenant-level role's hierarchy
+//                     applies at instance scope only on types without a resource role of its key)
 CALL {
   MATCH (derivation:Derivation {env: $env})
-  RETURN collect(derivation {.resource, .role, .on_resource, .from_role, .relation}) AS derivations
+  RETURN collect(derivation {.resource, .role, .on_resource, .from_role, .relation,
+                             no_direct_roles_on_object: coalesce(derivation.no_direct_roles_on_object, false)}) AS derivations
+}
+CALL {
+  MATCH (ranked:Role|ResourceRole {env: $env})
+  WHERE EXISTS { (ranked)-[:EXTENDS]-() }
+  RETURN collect({resource: CASE WHEN ranked:ResourceRole THEN ranked.resource END, role: ranked.key,
+                  up: [(ranked)-[:EXTENDS*1..]->(ancestor) | ancestor.key],
+                  down: [(descendant)-[:EXTENDS*1..]->(ranked) | descendant.key]}) AS roleHierarchy
+}
+CALL {
+  MATCH (resourceRole:ResourceRole {env: $env})
+  RETURN collect(resourceRole.resource + '|' + resourceRole.key) AS resourceRoleKeys
 }

@@ -4,7 +4,9 @@
 //    role of the type gives its permissions; a tenant-level role of a key the type has no resource
 //    role of gives those of its permissions that name the type ("type:action");
 //  - at tenant scope (a tenant role assignment), a tenant-level role gives its permissions that
-//    name the type on every instance of the type in that tenant, whatever resource roles exist.
+//    name the type on every instance of the type in that tenant, whatever resource roles exist;
+//  - a tenant-level role has the permissions of every role it extends (EXTENDS, transitively);
+//    a resource role's ancestors are states of the walk (fragments/reachableStates).
 // Needs: $env, resourceType. Produces:
 //   rolesOnType        [{role, actions}] the roles that act on a resourceType instance at instance scope
 //   tenantRolesOnType  [{role, actions}] each tenant-level role with its actions on resourceType
@@ -13,7 +15,9 @@ CALL {
   OPTIONAL MATCH (resourceRole:ResourceRole {env: $env, resource: resourceType})
   WITH resourceType, collect(resourceRole {role: resourceRole.key, actions: resourceRole.permissions}) AS resourceRoles
   OPTIONAL MATCH (tenantRole:Role {env: $env})
-  WITH resourceRoles, collect(tenantRole {role: tenantRole.key, actions: [permission IN tenantRole.permissions
+  WITH resourceType, resourceRoles, tenantRole, reduce(permissions = tenantRole.permissions,
+         inherited IN [(tenantRole)-[:EXTENDS*1..]->(ancestor:Role) | ancestor.permissions] | permissions + inherited) AS permissions
+  WITH resourceRoles, collect(tenantRole {role: tenantRole.key, actions: [permission IN permissions
          WHERE permission STARTS WITH resourceType + ':' | substring(permission, size(resourceType) + 1)]}) AS tenantRoles
   RETURN resourceRoles + [tenantRole IN tenantRoles WHERE NONE(resourceRole IN resourceRoles WHERE resourceRole.role = tenantRole.role)] AS rolesOnType,
          tenantRoles AS tenantRolesOnType

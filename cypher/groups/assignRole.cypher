@@ -2,7 +2,8 @@
 // Role $role on $resource:$instance for group $group: the instance (in the group's tenant) if
 // missing, the relation $relation (<type>_<role>_group) on $resource with subject <type>, the
 // derivation (<resource>, role, <type>, member, relation) and the tuple group -relation-> instance.
-// The caller checks instanceTenant / subject and rolls back on a mismatch.
+// The caller checks instanceTenant / subject and rolls back on a mismatch. $expires_at (epoch ms,
+// null: never) is set on the tuple when made: the grant ends then.
 MATCH (g:Group {env: $env, key: $group})
 MATCH (tenant:Tenant {env: $env, key: g.tenant})
 MATCH (res:Resource {env: $env, key: $resource})
@@ -19,5 +20,5 @@ MERGE (d:Derivation:InEnv {env: $env, resource: $resource, role: $role, on_resou
   ON CREATE SET d.id = $derivationId, d.created_at = $now, d.updated_at = $now
 MERGE (d)-[:DERIVES]->(rel)
 MERGE (g)-[x:RELATED {relation: $relation}]->(i)
-  ON CREATE SET x.tenant = g.tenant, x.created_at = $now
+  ON CREATE SET x.tenant = g.tenant, x.created_at = $now, x.expires_at = toInteger($expires_at)
 RETURN i.tenant AS instanceTenant, rel.subject_resource AS subject

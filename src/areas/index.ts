@@ -1,4 +1,5 @@
 import type { AppDeps } from '../appDeps';
+import { ExpirySweep } from './assignments/expirySweep';
 import { BearerAuthenticator } from '../auth/authenticator';
 import { RouteDef } from '../http/routeTable';
 import { graphRoutes } from './graph/routes';
@@ -52,6 +53,9 @@ import { ChangeStore } from './changes/store';
 /** How often old change events, audit events and decision logs are swept (AUDIT_RETENTION_DAYS). */
 const RETENTION_SWEEP_MS = 3_600_000;
 
+/** How often expired grant edges are deleted (they grant nothing from their expiry anyway). */
+const EXPIRY_SWEEP_MS = 60_000;
+
 /** Wires every area: store (named Cypher) -> service (domain) -> route table. */
 export function buildAreas(deps: AppDeps) {
   const provisioningStore = new ProvisioningStore(deps.db);
@@ -60,6 +64,9 @@ export function buildAreas(deps: AppDeps) {
   const facts = new FactsService(new FactsStore(deps.db));
   const revisions = deps.revisions;
   revisions.start(deps.config.revisionPollMs, deps.log);
+  // Expired grants are ignored by every decision at once; the sweep only deletes them later.
+  const expirySweep = new ExpirySweep(deps.db);
+  expirySweep.start(EXPIRY_SWEEP_MS, deps.log.child({ area: 'expiry' }));
   const rule = { maxDepth: deps.config.maxDerivationDepth, defaultTenant: deps.config.defaultTenant };
   const decisions = new DecisionService(
     new DecisionStore(deps.db, rule, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
@@ -102,6 +109,6 @@ export function buildAreas(deps: AppDeps) {
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention };
+  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention, expirySweep };
 }
 

@@ -6,7 +6,8 @@ import { generateGraph, Graph, SERVICE_SCHEMA, SPICEDB_SCHEMA } from './graphs';
 
 /**
  * Differential test: random graphs (nested teams, folders with parent folders, documents,
- * cycles included) are loaded into our service and into SpiceDB; every `allowed` answer
+ * cycles included, a role hierarchy, a conditional derivation, some expired edges) are loaded
+ * into our service and into SpiceDB (without the expired edges); every `allowed` answer
  * must agree, and so must every other decision endpoint (test/oracle/endpoints.ts): explain,
  * user-permissions, authorized users, effective roles and list-objects. Reproduce with ORACLE_SEED=<seed> ORACLE_GRAPHS=<n> (ORACLE_ONLY=<index> for one graph;
  * ORACLE_ENDPOINTS_EVERY=1 compares the other endpoints on every graph).
@@ -34,6 +35,15 @@ async function loadSchema() {
   for (const [res, role, d] of SERVICE_SCHEMA.derivations) await ok('POST', `${schema()}/resources/${res}/roles/${role}/implicit_grants`, d);
 }
 
+/** The latest `expires_at` given to an expired edge; the questions wait until it has passed. */
+let latestExpiry = 0;
+/** Edges that expire a few seconds after they are written (the API refuses an expiry in the past). */
+function expiringSoon(): string {
+  const at = Math.ceil((Date.now() + 3000) / 1000) * 1000;
+  latestExpiry = Math.max(latestExpiry, at);
+  return new Date(at).toISOString();
+}
+
 async function loadGraph(g: Graph) {
   await inBatches(g.users, 8, (key) => ok('POST', `${facts()}/users`, { key }));
   await inBatches(g.instances, 8, (ref) => {
@@ -43,6 +53,14 @@ async function loadGraph(g: Graph) {
   if (g.tuples.length) await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: g.tuples.map((x) => ({ ...x, tenant: 'default' })) });
   if (g.assignments.length) {
     await ok('POST', `${facts()}/role_assignments/bulk`, g.assignments.map((a) => ({ user: a.user, role: a.role, tenant: 'default', resource_instance: a.instance })));
+  }
+  if (g.expired.tuples.length) {
+    await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: g.expired.tuples.map((x) => ({ ...x, tenant: 'default', expires_at: expiringSoon() })) });
+  }
+  if (g.expired.assignments.length) {
+    await ok('POST', `${facts()}/role_assignments/bulk`, g.expired.assignments.map((a) => ({
+      user: a.user, role: a.role, tenant: 'default', resource_instance: a.instance, expires_at: expiringSoon(),
+    })));
   }
 }
 
@@ -92,6 +110,8 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
   const graphs = indexes.map((i) => generateGraph(SEED, i));
   await loadSchema();
   await inBatches(graphs, 4, loadGraph);
+  // Every expiring edge has expired before the first question (SpiceDB was never told them).
+  await new Promise((r) => setTimeout(r, Math.max(0, latestExpiry - Date.now() + 50)));
   // One after the other: on two cores, running both at once starves SpiceDB past its deadlines.
   const sampled = new Set(graphs.filter((_, i) => i % ENDPOINTS_EVERY === 0));
   const referenceAll = await oracle(graphs, sampled);

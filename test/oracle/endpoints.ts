@@ -1,5 +1,5 @@
 import type { TestService } from '../support/testService';
-import { Graph, ROLES, SERVICE_SCHEMA } from './graphs';
+import { ANCESTORS, Graph, ROLES, SERVICE_SCHEMA } from './graphs';
 
 /**
  * The decision endpoints besides `allowed/bulk`, each compared with SpiceDB's answers on the
@@ -27,8 +27,10 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<v
 /**
  * Whether `path` ("user:u -member-> team:t -viewers-> folder:f#viewer") is a real way through the
  * graph: the user holds the first role on the first node, every later hop is a stored tuple whose
- * derivation turns the role held on the subject into the role on the object, and it ends with
- * `role` on `instance`.
+ * derivation turns the role held on the subject into the role on the object (a derivation with
+ * `no_direct_roles_on_object` only onto an object the user holds no direct role on), or an
+ * `extends` hop on one node ("folder:f#manager -extends-> folder:f#editor") from the held role to
+ * a role it extends, and it ends with `role` on `instance`.
  */
 export function isRealPath(g: Graph, path: string, user: string, instance: string, role: string): boolean {
   const tokens = path.split(' ');
@@ -42,10 +44,17 @@ export function isRealPath(g: Graph, path: string, user: string, instance: strin
   for (let i = 3; i < tokens.length; i += 2) {
     const relation = hop(i);
     const [subject, object] = [nodeAt(i - 1), nodeAt(i + 1)];
+    if (relation === 'extends') {
+      const [from, to] = [tokens[i - 1].split('#')[1], tokens[i + 1].split('#')[1]];
+      if (subject !== object || from !== held || !(ANCESTORS[`${typeOf(subject)}#${held}`] ?? []).includes(to)) return false;
+      held = to;
+      continue;
+    }
     if (!g.tuples.some((x) => x.subject === subject && x.relation === relation && x.object === object)) return false;
     const derived = SERVICE_SCHEMA.derivations.find(([resource, , d]) =>
       resource === typeOf(object) && d.on_resource === typeOf(subject) && d.linked_by_relation === relation && d.role === held);
     if (!derived) return false;
+    if ('when' in derived[2] && g.assignments.some((a) => a.user === user && a.instance === object)) return false;
     held = derived[1];
   }
   return held === role;

@@ -1,8 +1,9 @@
 /**
  * Random permission graphs for the differential test: users, nested teams, folders with
  * parent folders (cycles allowed), documents in folders, and role assignments. One fixed
- * schema, expressed both for our service (resources, roles, relations, derivations) and for
- * SpiceDB (the reference). Keys carry the graph's prefix so that many graphs share one env.
+ * schema, expressed both for our service (resources, roles, relations, derivations, a role
+ * hierarchy, a derivation with `when: {no_direct_roles_on_object}`) and for SpiceDB (the
+ * reference: hierarchy as a union, the condition as an exclusion). Keys carry the graph's prefix so that many graphs share one env.
  */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -26,6 +27,12 @@ export interface Graph {
   questions: { user: string; action: string; instance: string }[];
   /** Does the user hold this role on this instance (SpiceDB: the permission of the role's name)? */
   roleQuestions: { user: string; action: string; instance: string }[];
+  /**
+   * Edges loaded into our service with an `expires_at` that has passed when the questions are
+   * asked: they must grant nothing. SpiceDB is not told them (the embedded one is asked without
+   * expiring relationships), so its answers are those of the graph without them.
+   */
+  expired: { tuples: Tuple[]; assignments: Assignment[] };
 }
 
 export const SERVICE_SCHEMA = {
@@ -38,6 +45,8 @@ export const SERVICE_SCHEMA = {
     ['team', { key: 'member', name: 'Member', permissions: [] }],
     ['folder', { key: 'viewer', name: 'Viewer', permissions: ['read'] }],
     ['folder', { key: 'editor', name: 'Editor', permissions: ['read', 'write'] }],
+    // Role hierarchy: a manager has no permission of its own; it extends editor.
+    ['folder', { key: 'manager', name: 'Manager', permissions: [], extends: ['editor'] }],
     ['doc', { key: 'reader', name: 'Reader', permissions: ['read'] }],
     ['doc', { key: 'writer', name: 'Writer', permissions: ['read', 'write'] }],
   ] as const,
@@ -55,7 +64,8 @@ export const SERVICE_SCHEMA = {
     ['folder', 'editor', { role: 'member', on_resource: 'team', linked_by_relation: 'editors' }],
     ['folder', 'viewer', { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' }],
     ['folder', 'editor', { role: 'editor', on_resource: 'folder', linked_by_relation: 'parent' }],
-    ['doc', 'reader', { role: 'viewer', on_resource: 'folder', linked_by_relation: 'folder' }],
+    // Permit's `when`: folder viewers read the folder's documents, except one they hold a direct role on.
+    ['doc', 'reader', { role: 'viewer', on_resource: 'folder', linked_by_relation: 'folder', when: { no_direct_roles_on_object: true } }],
     ['doc', 'writer', { role: 'editor', on_resource: 'folder', linked_by_relation: 'folder' }],
   ] as const,
 };
@@ -70,11 +80,13 @@ definition team {
 definition folder {
   relation viewer_direct: user
   relation editor_direct: user
+  relation manager_direct: user
   relation viewers: team
   relation editors: team
   relation parent: folder
   permission viewer = viewer_direct + viewers->member + parent->viewer
-  permission editor = editor_direct + editors->member + parent->editor
+  permission manager = manager_direct
+  permission editor = editor_direct + editors->member + parent->editor + manager
   permission read = viewer + editor
   permission write = editor
 }
@@ -82,13 +94,16 @@ definition doc {
   relation reader_direct: user
   relation writer_direct: user
   relation folder: folder
-  permission reader = reader_direct + folder->viewer
+  permission direct_role = reader_direct + writer_direct
+  permission reader = reader_direct + (folder->viewer - direct_role)
   permission writer = writer_direct + folder->editor
   permission read = reader + writer
   permission write = writer
 }`;
 
-export const ROLES: Record<string, string[]> = { team: ['member'], folder: ['viewer', 'editor'], doc: ['reader', 'writer'] };
+export const ROLES: Record<string, string[]> = { team: ['member'], folder: ['viewer', 'editor', 'manager'], doc: ['reader', 'writer'] };
+/** The role hierarchy of SERVICE_SCHEMA, transitively: "<resource>#<role>" -> the roles it extends. */
+export const ANCESTORS: Record<string, string[]> = { 'folder#manager': ['editor'] };
 
 export function generateGraph(seed: number, index: number): Graph {
   const rnd = mulberry32(seed * 100_003 + index);
@@ -147,5 +162,23 @@ export function generateGraph(seed: number, index: number): Graph {
   const roleQuestions = users.flatMap((user) =>
     instances.flatMap((instance) => ROLES[instance.split(':')[0]].map((role) => ({ user, action: role, instance }))),
   );
-  return { index, users, instances, tuples: [...tuples.values()], assignments: [...assignments.values()], questions, roleQuestions };
+  // Expired edges, drawn last so the graphs above stay as they were: a few extra tuples and
+  // assignments (not already live ones) that would grant if they had not expired.
+  const expiredTuples = new Map<string, Tuple>();
+  for (let i = 0; i < int(0, 3); i++) {
+    const [subject, relation, object] = rnd() < 0.5 ? [pick(folders), 'folder', pick(docs)] : [pick(teams), rnd() < 0.5 ? 'viewers' : 'editors', pick(folders)];
+    const key = `${subject}|${relation}|${object}`;
+    if (subject !== object && !tuples.has(key)) expiredTuples.set(key, { subject, relation, object });
+  }
+  const expiredAssignments = new Map<string, Assignment>();
+  for (let i = 0; i < int(1, 4); i++) {
+    const [user, instance] = [pick(users), pick([...teams, ...folders, ...docs])];
+    const role = pick(ROLES[instance.split(':')[0]]);
+    const key = `${user}|${role}|${instance}`;
+    if (!assignments.has(key)) expiredAssignments.set(key, { user, role, instance });
+  }
+  return {
+    index, users, instances, tuples: [...tuples.values()], assignments: [...assignments.values()], questions, roleQuestions,
+    expired: { tuples: [...expiredTuples.values()], assignments: [...expiredAssignments.values()] },
+  };
 }

@@ -101,6 +101,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
       service.app.areas.revisions.stop();
+      service.app.areas.expirySweep.stop();
       service.app.areas.decisionLog.stop();
       service.app.areas.retention.stop();
       await service.driver.close();

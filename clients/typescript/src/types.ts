@@ -453,6 +453,7 @@ export type RoleAssignment = {
   project_id?: string;
   environment_id?: string;
   created_at?: string | null;
+  expires_at?: string | null;
 };
 
 /** Body of POST /v2/facts/{proj_id}/{env_id}/role_assignments */
@@ -461,6 +462,7 @@ export type RoleAssignmentCreate = {
   role: string;
   tenant?: string;
   resource_instance?: string;
+  expires_at?: string;
 };
 
 /** Body of DELETE /v2/facts/{proj_id}/{env_id}/role_assignments */
@@ -469,6 +471,7 @@ export type RoleAssignmentRemove = {
   role: string;
   tenant?: string;
   resource_instance?: string;
+  expires_at?: string;
 };
 
 /** Answer of POST /v2/facts/{proj_id}/{env_id}/relationship_tuples */
@@ -482,6 +485,7 @@ export type RelationshipTuple = {
   project_id?: string;
   environment_id?: string;
   created_at?: string | null;
+  expires_at?: string | null;
 };
 
 /** Body of POST /v2/facts/{proj_id}/{env_id}/relationship_tuples */
@@ -490,6 +494,7 @@ export type RelationshipTupleCreate = {
   relation: string;
   object: string;
   tenant?: string;
+  expires_at?: string;
 };
 
 /** Body of DELETE /v2/facts/{proj_id}/{env_id}/relationship_tuples */
@@ -498,6 +503,7 @@ export type RelationshipTupleDelete = {
   relation: string;
   object: string;
   tenant?: string;
+  expires_at?: string;
 };
 
 /** Answer of GET /v2/schema/{proj_id}/{env_id}/groups/{group_key} */
@@ -541,6 +547,7 @@ export type GroupRoleAssignment = {
   resource_instance: string;
   role: string;
   tenant: string;
+  expires_at?: string;
 };
 
 /** Body of PUT /v2/schema/{proj_id}/{env_id}/groups/{group_key}/resource_instances */

@@ -5,6 +5,7 @@ import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
 import { now } from '../../util/time';
+import { expiryOf, expiryView } from '../../util/expiry';
 import type { Static } from '../../http/schema';
 import type { assignment } from './schemas';
 import { AssignmentKeys, AssignmentRef, AssignmentRefs, AssignmentRow, AssignmentsStore, concurrentChange } from './store';
@@ -31,6 +32,7 @@ export class RoleAssignmentsService {
     ...(a.resource_instance ? { resource_instance: a.resource_instance } : {}),
     ...scoped(scope),
     created_at: a.created_at ?? null,
+    ...(a.expires_at != null ? { expires_at: expiryView(a.expires_at) } : {}),
   });
 
   async assign(scope: Scope, input: AssignmentInput) {
@@ -38,7 +40,8 @@ export class RoleAssignmentsService {
       const done = await this.assignIn(tx, scope, [input]);
       const keys = { ...refOf(input), tenant: done.first!.tenant };
       if (done.created === 0) throw duplicate('Role assignment', describe(keys));
-      return this.view(scope, { ...keys, id: done.first!.id, created_at: done.first!.created_at, resource_instance: input.resource_instance ?? null });
+      const expires_at = refOf(input).expires_at;
+      return this.view(scope, { ...keys, id: done.first!.id, created_at: done.first!.created_at, resource_instance: input.resource_instance ?? null, expires_at });
     });
   }
 
@@ -108,7 +111,10 @@ export class RoleAssignmentsService {
 /** What an assignment names: `resource_instance` split into resource and key. */
 function refOf(input: AssignmentInput): AssignmentRef {
   const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
-  return { user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null };
+  return {
+    user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null,
+    expires_at: expiryOf(input.expires_at, '/body/expires_at'),
+  };
 }
 
 /** The domain's rules for one assignment, given what the graph holds; answers the keys to write. */

@@ -29,6 +29,8 @@ export interface AssignmentRow {
   tenant: string;
   resource_instance: string | null;
   created_at: string | null;
+  /** Epoch ms; null: never expires. */
+  expires_at?: number | null;
 }
 export interface TupleRow {
   id: string;
@@ -37,6 +39,8 @@ export interface TupleRow {
   object: string;
   tenant: string | null;
   created_at: string | null;
+  /** Epoch ms; null: never expires. */
+  expires_at?: number | null;
 }
 /** Assignment keys; `resource`/`instance` are the two halves of `resource_instance` (null for a tenant role). */
 export interface AssignmentKeys {
@@ -47,7 +51,7 @@ export interface AssignmentKeys {
   instance: string | null;
 }
 /** An assignment as asked: the tenant of an instance assignment may be left to the instance's. */
-export type AssignmentRef = Omit<AssignmentKeys, 'tenant'> & { tenant: string | null };
+export type AssignmentRef = Omit<AssignmentKeys, 'tenant'> & { tenant: string | null; expires_at?: number | null };
 export interface AssignOutcome {
   /** Items that held and were written (repeats included). */
   written: number;
@@ -62,6 +66,8 @@ export interface TupleKeys {
   relation: string;
   object_type: string;
   object_key: string;
+  /** Epoch ms; null: never expires. */
+  expires_at?: number | null;
   tenant: string | null;
 }
 

@@ -8,6 +8,7 @@ import { splitRef } from './service';
 import type { Static } from '../../http/schema';
 import type { tuple } from './schemas';
 import { AssignmentsStore, concurrentChange, TupleKeys, TupleRefs, TupleRow } from './store';
+import { expiryOf, expiryView } from '../../util/expiry';
 
 /** A tuple as its route schema admits it. */
 export type TupleInput = Static<typeof tuple>;
@@ -24,13 +25,15 @@ export class TuplesService {
     tenant: t.tenant,
     ...scoped(scope),
     created_at: t.created_at ?? null,
+    ...(t.expires_at != null ? { expires_at: expiryView(t.expires_at) } : {}),
   });
 
   async create(scope: Scope, input: TupleInput) {
     return this.store.write(async (tx) => {
       const written = await this.createIn(tx, scope, [input]);
       if (written.created === 0) throw duplicate('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
-      return this.view(scope, { id: written.first!.id, subject: input.subject, relation: input.relation, object: input.object, tenant: written.first!.tenant, created_at: written.first!.created_at });
+      return this.view(scope, { id: written.first!.id, subject: input.subject, relation: input.relation, object: input.object, tenant: written.first!.tenant, created_at: written.first!.created_at,
+        expires_at: keysOf(input).expires_at });
     });
   }
 
@@ -113,5 +116,8 @@ function checkTuple(input: TupleInput, keys: TupleKeys, refs: TupleRefs, implici
 function keysOf(input: TupleInput): TupleKeys {
   const s = splitRef(input.subject, '/body/subject');
   const o = splitRef(input.object, '/body/object');
-  return { subject_type: s.type, subject_key: s.key, relation: input.relation, object_type: o.type, object_key: o.key, tenant: input.tenant ?? null };
+  return {
+    subject_type: s.type, subject_key: s.key, relation: input.relation, object_type: o.type, object_key: o.key, tenant: input.tenant ?? null,
+    expires_at: expiryOf(input.expires_at, '/body/expires_at'),
+  };
 }

@@ -50,7 +50,7 @@ export function normalizeCheck(q: CheckQuery): NormalizedCheck {
  * error: the traversal simply finds no granting path.
  */
 export class DecisionService {
-  private readonly cache?: LruCache<{ allow: boolean; depthLimited: boolean; rev: number }>;
+  private readonly cache?: LruCache<{ allow: boolean; depthLimited: boolean; rev: number; validUntil?: number | null }>;
   /** Told each answer and cache lookup (the `authz_decision*` metrics). */
   observer?: DecisionObserver;
 
@@ -160,7 +160,8 @@ export class DecisionService {
     const keys = checks.map((c) => JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]));
     const out: (Decision | undefined)[] = keys.map((k) => {
       const hit = this.cache!.get(k);
-      return hit && hit.rev === rev ? hit : undefined;
+      // An entry whose granting path has an expiring edge is not served from that instant on.
+      return hit && hit.rev === rev && (hit.validUntil == null || Date.now() < hit.validUntil) ? hit : undefined;
     });
     const missing = out.flatMap((a, i) => (a === undefined ? [i] : []));
     this.observer?.cacheLookups(checks.length - missing.length, missing.length);
@@ -168,7 +169,7 @@ export class DecisionService {
       const fresh = await this.store.allowed(env, missing.map((i) => checks[i]));
       missing.forEach((i, j) => {
         out[i] = fresh[j];
-        this.cache!.set(keys[i], { allow: fresh[j].allow, depthLimited: fresh[j].depthLimited, rev });
+        this.cache!.set(keys[i], { allow: fresh[j].allow, depthLimited: fresh[j].depthLimited, rev, validUntil: fresh[j].validUntil });
       });
     }
     return out as Decision[];

@@ -36,6 +36,8 @@ export interface AuthorizedAssignment {
 export interface Decision {
   allow: boolean;
   depthLimited: boolean;
+  /** Epoch ms when the answer may change without a write (an edge on its path expires); null: never. */
+  validUntil?: number | null;
   trace?: Trace;
 }
 
@@ -77,21 +79,24 @@ export class DecisionStore {
   }
 
   async userPermissions(env: string, user: string, tenants: string[] | null, types: string[] | null): Promise<UserPermissionRows | undefined> {
-    const [row] = await this.db.readRows(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth });
+    const [row] = await this.db.readRows(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth, now: Date.now() });
     return row as unknown as UserPermissionRows | undefined;
   }
 
   async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }) {
-    const [row] = await this.db.readRows(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant });
+    const [row] = await this.db.readRows(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, now: Date.now() });
     return row as unknown as { tenant: string; assignments: AuthorizedAssignment[] };
   }
 
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readRows(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain });
+    const rows = await this.db.readRows(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, now: Date.now() });
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
-      out[row.idx as number] = { allow: row.allow === true, depthLimited: row.depthLimited === true, ...(explain ? { trace: row.explanation as Trace } : {}) };
+      out[row.idx as number] = {
+        allow: row.allow === true, depthLimited: row.depthLimited === true, validUntil: row.validUntil == null ? null : Number(row.validUntil),
+        ...(explain ? { trace: row.explanation as Trace } : {}),
+      };
     }
     return out;
   }

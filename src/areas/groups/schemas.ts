@@ -35,13 +35,14 @@ export const group = obj({
 
 /** Seed 2.5: a role on one resource instance, in the group's tenant. */
 export const groupRole = obj(
-  { resource: schemaKey(), resource_instance: factKey(), role: schemaKey(), tenant: idOrKey() },
+  { resource: schemaKey(), resource_instance: factKey(), role: schemaKey(), tenant: idOrKey(), expires_at: str({ maxLength: 64 }) },
   ['resource', 'resource_instance', 'role', 'tenant'],
 );
 export const groupRoleItem = obj({ resource: str(), resource_instance: str(), role: str(), tenant: str() });
 
 /** Seed 2.6. On removal the tenant is optional (checked when sent). */
-export const membership = obj({ tenant: idOrKey() }, ['tenant']);
+/** `expires_at` (ISO 8601, in the future): the membership grants nothing from that instant on. */
+export const membership = obj({ tenant: idOrKey(), expires_at: str({ maxLength: 64 }) }, ['tenant']);
 export const membershipRemoval = obj({ tenant: idOrKey() });
 
 /** Seed 2.7. */

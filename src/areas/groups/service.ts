@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expiryOf } from '../../util/expiry';
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { duplicate, groupCycle, invalidInput, notFound, tenantMismatch } from '../../errors';
@@ -32,6 +33,8 @@ export interface GroupRoleInput {
   resource_instance: string;
   role: string;
   tenant: string;
+  /** ISO 8601, in the future: the grant ends then. */
+  expires_at?: string;
 }
 export interface InstanceInput {
   resource: string;
@@ -202,6 +205,7 @@ export class GroupsService {
       const res = await this.store.assignRole(tx, scope.envId, {
         group: g.key, resource: input.resource, instance: input.resource_instance, role: input.role, relation,
         instanceId: randomUUID(), relationId: randomUUID(), derivationId: randomUUID(), now: now(),
+        expires_at: expiryOf(input.expires_at, '/body/expires_at'),
       });
       if (!res) throw notFound('Group', ref);
       // Re-checked after the MERGE: a concurrent call may have made the instance elsewhere.
@@ -229,13 +233,14 @@ export class GroupsService {
 
   // ---- users ----
 
-  async addUser(scope: Scope, ref: string, userRef: string, input: { tenant: string }) {
+  async addUser(scope: Scope, ref: string, userRef: string, input: { tenant: string; expires_at?: string }) {
+    const expiresAt = expiryOf(input.expires_at, '/body/expires_at');
     return this.store.write(async (tx) => {
       const g = await this.group(tx, scope, ref);
       await this.sameTenant(tx, scope, g, input.tenant);
       const user = await this.store.resolveUser(tx, scope.envId, userRef);
       if (!user) throw notFound('User', userRef);
-      if (!(await this.store.addUser(tx, scope.envId, g.key, user, now()))) throw notFound('Group', ref);
+      if (!(await this.store.addUser(tx, scope.envId, g.key, user, now(), expiresAt))) throw notFound('Group', ref);
       return this.record(tx, scope, g.key);
     });
   }

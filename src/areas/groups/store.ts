@@ -182,7 +182,10 @@ export class GroupsStore {
   async assignRole(
     tx: Tx,
     env: string,
-    p: { group: string; resource: string; instance: string; role: string; relation: string; instanceId: string; relationId: string; derivationId: string; now: string },
+    p: {
+      group: string; resource: string; instance: string; role: string; relation: string; instanceId: string; relationId: string; derivationId: string; now: string;
+      expires_at: number | null;
+    },
   ): Promise<{ instanceTenant: string; subject: string } | undefined> {
     return (await tx.one(this.q.assignRole, { env, ...p })) as { instanceTenant: string; subject: string } | undefined;
   }
@@ -194,8 +197,8 @@ export class GroupsStore {
 
   // ---- users ----
 
-  async addUser(tx: Tx, env: string, group: string, user: string, now: string): Promise<boolean> {
-    return count(await tx.one(this.q.addUser, { env, group, user, now }), 'added') > 0;
+  async addUser(tx: Tx, env: string, group: string, user: string, now: string, expiresAt: number | null = null): Promise<boolean> {
+    return count(await tx.one(this.q.addUser, { env, group, user, now, expires_at: expiresAt }), 'added') > 0;
   }
 
   async removeUser(env: string, group: string, user: string): Promise<boolean> {

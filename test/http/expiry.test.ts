@@ -1,0 +1,130 @@
+import { startTestService, TestService } from '../support/testService';
+
+/**
+ * Time-bound access (issue 16): a role assignment with `expires_at` grants until that instant and
+ * nothing from it on, on every decision endpoint, whether the answer was cached or not; no sweep
+ * is needed for that; a background sweep deletes them later. A past or unparsable `expires_at` is
+ * refused with 422.
+ */
+let t: TestService;
+const schema = () => `/v2/schema/${t.proj}/${t.env}`;
+const facts = () => `/v2/facts/${t.proj}/${t.env}`;
+const allowed = () => `/v2/allowed/${t.proj}/${t.env}`;
+const ok = (method: string, path: string, body?: unknown, status = 200) => t.ok(method, path, body, status);
+const sleepUntil = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms - Date.now())));
+
+beforeAll(async () => {
+  t = await startTestService();
+  await ok('POST', `${facts()}/tenants`, { key: 'acme', name: 'Acme' });
+  for (const k of ['alice', 'bob', 'carol']) await ok('POST', `${facts()}/users`, { key: k });
+  await ok('POST', `${schema()}/resources`, {
+    key: 'folder', name: 'Folder', actions: { read: {} }, roles: { viewer: { permissions: ['read'] } },
+  });
+  await ok('POST', `${schema()}/resources`, {
+    key: 'doc', name: 'Doc', actions: { read: {} }, relations: { parent: 'folder' }, roles: { reader: { permissions: ['read'] } },
+  });
+  await ok('POST', `${schema()}/resources/doc/roles/reader/implicit_grants`, { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' });
+  await ok('POST', `${schema()}/roles`, { key: 'auditor', name: 'Auditor', permissions: ['doc:read'] });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'f1', tenant: 'acme', resource: 'folder' });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'd1', tenant: 'acme', resource: 'doc' });
+  await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme' });
+});
+afterAll(async () => t?.close());
+
+const check = (user: string, consistency?: string) =>
+  t.ok('POST', allowed(), { user, action: 'read', resource: { type: 'doc', key: 'd1' }, ...(consistency ? { consistency } : {}) });
+
+it('refuses an expires_at in the past or unparsable with 422, writing nothing', async () => {
+  for (const expires_at of ['2001-01-01T00:00:00Z', 'tomorrow']) {
+    const res = await t.call('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f1', expires_at });
+    expect({ status: res.status, code: res.body.error_code }).toEqual({ status: 422, code: expect.any(String) });
+    const bulk = await t.call('POST', `${facts()}/role_assignments/bulk`, [
+      { user: 'bob', role: 'auditor', tenant: 'acme' },
+      { user: 'bob', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f1', expires_at },
+    ]);
+    expect(bulk.status).toBe(422);
+  }
+  expect((await check('bob', 'fully_consistent')).allow).toBe(false);
+});
+
+it('allows at expires_at - 1 s and denies at expires_at, cached and uncached, on every decision endpoint', async () => {
+  const expiresAt = Math.ceil((Date.now() + 4000) / 1000) * 1000;
+  const iso = new Date(expiresAt).toISOString();
+  const a = await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f1', expires_at: iso });
+  expect(a.expires_at).toBe(iso);
+  await ok('POST', `${facts()}/role_assignments/bulk`, [{ user: 'carol', role: 'auditor', tenant: 'acme', expires_at: iso }]);
+  const listed = await ok('GET', `${facts()}/role_assignments?user=alice`);
+  expect(listed.data.map((x: { expires_at?: string }) => x.expires_at)).toEqual([iso]);
+
+  await sleepUntil(expiresAt - 1000);
+  expect(Date.now()).toBeLessThan(expiresAt);
+  for (const user of ['alice', 'carol']) {
+    expect((await check(user)).allow).toBe(true); // fills the cache
+    expect((await check(user)).allow).toBe(true); // from the cache
+    expect((await check(user, 'fully_consistent')).allow).toBe(true);
+  }
+  const viewBefore = await ok('GET', `/v2/graph/${t.proj}/${t.env}?focus=${encodeURIComponent('user:alice')}&depth=2`);
+  expect(viewBefore.edges.filter((e: { type: string }) => e.type === 'HAS_ROLE')).toHaveLength(1);
+  const before = await ok('POST', `${allowed()}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd1' } });
+  expect(Object.keys(before.users).sort()).toEqual(['alice', 'carol']);
+
+  await sleepUntil(expiresAt);
+  for (const user of ['alice', 'carol']) {
+    expect((await check(user)).allow).toBe(false); // the cached allow is not served past the expiry
+    expect((await check(user, 'fully_consistent')).allow).toBe(false);
+  }
+  const explained = await ok('POST', `${allowed()}?explain=true`, { user: 'alice', action: 'read', resource: { type: 'doc', key: 'd1' } });
+  expect(explained.explanation.paths).toEqual([]);
+  const after = await ok('POST', `${allowed()}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd1' } });
+  expect(after.users).toEqual({});
+  const perms = await ok('POST', `${allowed()}/user-permissions`, { user: 'alice' });
+  expect(perms['doc:d1']).toBeUndefined();
+  const objects = await ok('POST', `${allowed()}/list-objects`, { user: 'carol', action: 'read', resource_type: 'doc' });
+  expect(objects.objects).toEqual([]);
+  const effective = await ok('GET', `/v2/graph/${t.proj}/${t.env}/users/alice/effective_roles`);
+  expect(effective.roles).toEqual([]);
+  const view = await ok('GET', `/v2/graph/${t.proj}/${t.env}?focus=${encodeURIComponent('user:alice')}&depth=2`);
+  expect(view.edges.filter((e: { type: string }) => e.type === 'HAS_ROLE')).toEqual([]);
+
+  // The background sweep (here one round of it) deletes the expired edges, in bounded batches.
+  expect(await t.service.app.areas.expirySweep.sweepOnce()).toBeGreaterThanOrEqual(2);
+  expect((await ok('GET', `${facts()}/role_assignments?user=alice`)).data).toEqual([]);
+  expect((await ok('GET', `${facts()}/role_assignments?user=carol`)).data).toEqual([]);
+}, 30_000);
+
+it('tuples, group memberships and group role grants with expires_at grant until then, nothing after', async () => {
+  for (const k of ['dan', 'erin', 'fay']) await ok('POST', `${facts()}/users`, { key: k });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'f2', tenant: 'acme', resource: 'folder' });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'd2', tenant: 'acme', resource: 'doc' });
+  await ok('POST', `${facts()}/role_assignments`, { user: 'dan', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f2' });
+  await ok('POST', `${schema()}/groups`, { group_instance_key: 'team', group_tenant: 'acme' });
+  await ok('POST', `${schema()}/groups`, { group_instance_key: 'crew', group_tenant: 'acme' });
+  await ok('PUT', `${schema()}/groups/crew/users/fay`, { tenant: 'acme' });
+  const past = await t.call('PUT', `${schema()}/groups/team/users/erin`, { tenant: 'acme', expires_at: '2000-01-01T00:00:00Z' });
+  expect(past.status).toBe(422);
+  const badTuple = await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f2', relation: 'parent', object: 'doc:d2', tenant: 'acme', expires_at: 'soon' });
+  expect(badTuple.status).toBe(422);
+
+  const expiresAt = Math.ceil((Date.now() + 4000) / 1000) * 1000;
+  const iso = new Date(expiresAt).toISOString();
+  const tuple = await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f2', relation: 'parent', object: 'doc:d2', tenant: 'acme', expires_at: iso });
+  expect(tuple.expires_at).toBe(iso);
+  await ok('POST', `${schema()}/group/team/roles`, { resource: 'doc', resource_instance: 'd2', role: 'reader', tenant: 'acme' });
+  await ok('PUT', `${schema()}/groups/team/users/erin`, { tenant: 'acme', expires_at: iso });
+  await ok('POST', `${schema()}/group/crew/roles`, { resource: 'doc', resource_instance: 'd2', role: 'reader', tenant: 'acme', expires_at: iso });
+  const ask = (user: string, consistency?: string) =>
+    t.ok('POST', allowed(), { user, action: 'read', resource: { type: 'doc', key: 'd2' }, ...(consistency ? { consistency } : {}) });
+
+  await sleepUntil(expiresAt - 1000);
+  expect(Date.now()).toBeLessThan(expiresAt);
+  for (const user of ['dan', 'erin', 'fay']) {
+    expect({ user, cached: (await ask(user)).allow, again: (await ask(user)).allow, uncached: (await ask(user, 'fully_consistent')).allow })
+      .toEqual({ user, cached: true, again: true, uncached: true });
+  }
+  await sleepUntil(expiresAt);
+  for (const user of ['dan', 'erin', 'fay']) {
+    expect({ user, cached: (await ask(user)).allow, uncached: (await ask(user, 'fully_consistent')).allow }).toEqual({ user, cached: false, uncached: false });
+  }
+  const users = await ok('POST', `${allowed()}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd2' } });
+  expect(users.users).toEqual({});
+}, 30_000);

@@ -63,7 +63,7 @@ export class DecisionService {
   async allowed(scope: Scope, q: CheckQuery, explain = false): Promise<{ allow: boolean; explanation?: Explanation }> {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
-      const [allow] = await this.decide(scope.envId, [check], q.consistency);
+      const [allow] = await this.decide(scope, [check], q.consistency);
       return { allow };
     }
     const [decision] = await this.store.explain(scope.envId, [check]);
@@ -126,7 +126,7 @@ export class DecisionService {
     // The largest `at_least` token: the answers include every write any of the questions has seen.
     const tokens = qs.flatMap((q) => (typeof q.consistency === 'object' ? [q.consistency] : [])).sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? tokens[0];
-    const answers = await this.decide(scope.envId, qs.map(normalizeCheck), strictest);
+    const answers = await this.decide(scope, qs.map(normalizeCheck), strictest);
     return { allow: answers.map((allow) => ({ allow })) };
   }
 
@@ -135,11 +135,13 @@ export class DecisionService {
    * graph for the rest (one query). Unless the caller opted into `minimize_latency`, that
    * revision comes from a read started after the question arrived (shared by the questions
    * waiting with it), so a revoke acknowledged by any replica has already moved it past every
-   * older entry.
+   * older entry. The key lookup of the request made that read already when it carries
+   * `scope.revision` (src/auth/authenticator.ts): no second round trip then.
    */
-  private async decide(env: string, checks: NormalizedCheck[], consistency?: Consistency): Promise<boolean[]> {
+  private async decide(scope: Scope, checks: NormalizedCheck[], consistency?: Consistency): Promise<boolean[]> {
+    const env = scope.envId;
     if (consistency === 'fully_consistent' || !this.cache) return this.store.allowed(env, checks);
-    const rev = consistency === 'minimize_latency' ? await this.revisions!.current(env) : await this.revisions!.latest(env);
+    const rev = consistency === 'minimize_latency' ? await this.revisions!.current(env) : await this.latest(scope);
     const keys = checks.map((c) => JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]));
     const out: (boolean | undefined)[] = keys.map((k) => {
       const hit = this.cache!.get(k);
@@ -154,5 +156,11 @@ export class DecisionService {
       });
     }
     return out as boolean[];
+  }
+
+  private latest(scope: Scope): Promise<number> {
+    if (scope.revision === undefined) return this.revisions!.latest(scope.envId);
+    this.revisions!.learn(scope.envId, scope.revision);
+    return Promise.resolve(scope.revision);
   }
 }

@@ -80,7 +80,7 @@ export class DecisionStore {
 
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readRows(this.q.allowed, { env, checks, depth: this.maxDepth, explain });
+    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.maxDepth, explain });
     const out: Decision[] = checks.map(() => ({ allow: false }));
     for (const row of rows) {
       out[row.idx as number] = { allow: row.allow === true, ...(explain ? { trace: row.explanation as Trace } : {}) };

@@ -146,16 +146,18 @@ export class Db {
    * socket write: 30% of the service's CPU on the decision path, docs/benchmarks.md). For the
    * hot single-statement reads (decisions, the revision read). Same deadline as a transaction,
    * and `latest` runs on the leader like `readLatest`. A retriable failure (a pooled connection
-   * the server closed) is tried again while the deadline allows.
+   * the server closed) is tried again, as the driver does for transactions.
    */
   async readOnce(stmt: Statement, params: Params, mode: 'read' | 'latest' = 'read'): Promise<Row[]> {
     if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
-    const until = Date.now() + this.timeoutMs;
-    for (;;) {
+    const started = Date.now();
+    for (let pause = 50; ; pause *= 2) {
       try {
-        return await this.autoCommit(stmt, params, mode, until - Date.now());
+        return await this.autoCommit(stmt, params, mode, started + this.timeoutMs - Date.now());
       } catch (err) {
-        if (!neo4j.isRetriableError(err) || Date.now() + 50 >= until) throw storeErrorOf(err, this.timeoutMs) ?? err;
+        // Like the driver's transaction retries: backing off, within half the deadline.
+        if (!neo4j.isRetriableError(err) || Date.now() + pause - started > this.timeoutMs / 2) throw storeErrorOf(err, this.timeoutMs) ?? err;
+        await new Promise((ok) => setTimeout(ok, pause));
       }
     }
   }

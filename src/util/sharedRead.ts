@@ -9,7 +9,7 @@ interface Slot<V> {
  * arrived, so every caller sees every write committed before it asked (read-your-revoke,
  * CONTRACT section 9), while at most one read per key runs at a time. A caller arriving while a
  * read runs joins the next one, which starts when the running one ends: under load one read
- * answers a whole group of callers.
+ * answers a whole group of callers. When the running read fails, the next one fails with it.
  */
 export class SharedReads<V> {
   private readonly slots = new Map<string, Slot<V>>();
@@ -21,12 +21,19 @@ export class SharedReads<V> {
     if (slot.waiting) return slot.waiting;
     const s = slot;
     const next: Promise<V> = (s.running ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => {
-        s.waiting = undefined;
-        s.running = next;
-        return read();
-      })
+      .then(
+        () => {
+          s.waiting = undefined;
+          s.running = next;
+          return read();
+        },
+        // The callers that waited for a read that failed (a hung or unreachable database) fail
+        // with it instead of starting another: each caller waits at most one deadline.
+        (err: unknown) => {
+          s.waiting = undefined;
+          throw err;
+        },
+      )
       .finally(() => {
         if (s.running === next) s.running = undefined;
         if (!s.running && !s.waiting && this.slots.get(key) === s) this.slots.delete(key);

@@ -60,3 +60,18 @@ describe('BearerAuthenticator: one key lookup for the requests that arrive toget
     await expect(second).rejects.toMatchObject({ status: 401 });
   });
 });
+
+describe('BearerAuthenticator while the database hangs', () => {
+  it('fails the requests that waited for a failed lookup with it, instead of making them wait for another', async () => {
+    const failures: ((err: Error) => void)[] = [];
+    const store = { resolveScope: () => new Promise((_, fail) => failures.push(fail)) } as unknown as ProvisioningStore;
+    const auth = new BearerAuthenticator(store, hashSecret('admin'), 'o');
+    const first = auth.authenticate(ctx, route, params);
+    await tick();
+    const waiting = auth.authenticate(ctx, route, params);
+    failures[0](new Error('timeout'));
+    await expect(first).rejects.toThrow('timeout');
+    await expect(waiting).rejects.toThrow('timeout');
+    expect(failures).toHaveLength(1);
+  });
+});

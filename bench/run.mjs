@@ -5,10 +5,11 @@
 //   BENCH_SCALE=0.1 npm run bench   (a tenth, for a quick look)
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { buildDataset, buildQuestions } from './dataset.mjs';
-import { measure } from './http.mjs';
-import { loadOurs, startOurs } from './ours.mjs';
-import { memOf } from './proc.mjs';
+import { client, measure } from './http.mjs';
+import { loadOurs, root, startOurs } from './ours.mjs';
+import { memOf, startServer } from './proc.mjs';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -16,6 +17,19 @@ const perCase = Number(process.env.BENCH_REQUESTS ?? 3000);
 const port = Number(process.env.BENCH_PORT ?? 18091);
 const neo4jPort = Number(process.env.BENCH_NEO4J_PORT ?? 7741);
 const loaders = Number(process.env.BENCH_LOADERS ?? 2);
+const floorPort = Number(process.env.BENCH_FLOOR_PORT ?? port + 1);
+
+/** The HTTP floor (bench/floor.mjs, its own process), asked the same bodies by the same client. */
+async function measureFloor(qs) {
+  const floor = await startServer(process.execPath, [join(root, 'bench', 'floor.mjs'), String(floorPort)], { port: floorPort });
+  try {
+    const api = client(`http://127.0.0.1:${floorPort}`, 'floor', concurrency);
+    await measure(qs.slice(0, 500), concurrency, (x) => api('POST', '/', x));
+    return await measure(qs, concurrency, (x) => api('POST', '/', x));
+  } finally {
+    await floor.stop();
+  }
+}
 
 const fmt = (n, d = 1) => n.toFixed(d);
 /** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
@@ -38,6 +52,7 @@ async function main() {
     const neoPid = ours.neoPid();
     const cases = buildQuestions(ds, Math.round(perCase));
     const allowedPath = `/v2/allowed/${project}/bench`;
+    const floorBefore = await measureFloor(cases['direct role']);
     const warm = Object.values(buildQuestions(ds, 200)).flat();
     await measure(warm, concurrency, ({ expect, ...q }) => api('POST', allowedPath, { ...q, consistency: 'fully_consistent' })); // warm-up (JIT, plans)
     // Every case four times: the traversal itself (fully_consistent: the decision cache is not
@@ -66,17 +81,20 @@ async function main() {
     const mixed = Object.values(cases).flat();
     const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) => mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100));
     const bulk = await measure(bulks, concurrency, (b) => api('POST', `${allowedPath}/bulk`, b.map(({ expect, ...q }) => ({ ...q, consistency: 'fully_consistent' }))));
+    const floorAfter = await measureFloor(cases['direct role']);
+    const floor = (floorBefore.perSecond + floorAfter.perSecond) / 2;
     const mem = memOf(ours.pid);
     const neoMem = memOf(ours.neoPid());
 
     for (const [title, table] of [['traversal (fully_consistent, no cache)', results], ['same questions again (minimize_latency: fills the decision cache)', filling],
       ['same questions again (default consistency: decision cache at a revision read per group of questions)', consistent],
       ['same questions again (minimize_latency: decision cache at the locally known revision)', cached]]) {
-      console.log(`\n${title}\ncase              | p50 ms | p99 ms | checks/s | allowed | wrong | CPU ms/check service, Neo4j`);
+      console.log(`\n${title}\ncase              | p50 ms | p99 ms | checks/s | / floor | allowed | wrong | CPU ms/check service, Neo4j`);
       for (const [name, r] of Object.entries(table)) {
-        console.log(`${name.padEnd(17)} | ${fmt(r.p50, 2).padStart(6)} | ${fmt(r.p99, 2).padStart(6)} | ${fmt(r.perSecond, 0).padStart(8)} | ${String(r.allowed).padStart(7)} | ${String(r.wrong).padStart(5)} | ${fmt(r.cpu.service, 3)}, ${fmt(r.cpu.neo4j, 3)}`);
+        console.log(`${name.padEnd(17)} | ${fmt(r.p50, 2).padStart(6)} | ${fmt(r.p99, 2).padStart(6)} | ${fmt(r.perSecond, 0).padStart(8)} | ${fmt(r.perSecond / floor, 2).padStart(7)} | ${String(r.allowed).padStart(7)} | ${String(r.wrong).padStart(5)} | ${fmt(r.cpu.service, 3)}, ${fmt(r.cpu.neo4j, 3)}`);
       }
     }
+    console.log(`\nHTTP floor (bare node:http answering 'ok', own process, same client): ${fmt(floor, 0)} req/s (${fmt(floorBefore.perSecond, 0)} at the start, ${fmt(floorAfter.perSecond, 0)} at the end)`);
     const ratios = Object.keys(consistent).map((name) => `${name} ${fmt(consistent[name].perSecond / cached[name].perSecond, 2)}`);
     console.log(`\ndefault / minimize_latency cached checks/s: ${ratios.join(', ')}`);
     console.log(`\nbulk of 100 (no cache): p50 ${fmt(bulk.p50, 2)} ms, p99 ${fmt(bulk.p99, 2)} ms per request; ${fmt(bulk.perSecond * 100, 0)} checks/s`);

@@ -1,4 +1,5 @@
-// One round trip for authentication and scope: the key (by digest) and the path's project/env.
+// One round trip for authentication and scope: the key (by digest) and the path's project/env,
+// with the environment's revision (read-your-revoke for the request's questions, no second read).
 OPTIONAL MATCH (k:ApiKey {hash: $hash})
 OPTIONAL MATCH (byKey:Project {key: $proj})
 OPTIONAL MATCH (byId:Project {id: $proj})
@@ -10,4 +11,4 @@ OPTIONAL MATCH (p)-[:HAS_ENV]->(byId:Environment {id: $env})
 WITH k, p, referenced AS e
 RETURN k {.id, .hash, .access_level, .env_id, .project_id} AS key,
        p {.id, .key, .org_id} AS project,
-       e {.id, .key} AS environment
+       e {.id, .key, revision: coalesce(e.revision, 0)} AS environment

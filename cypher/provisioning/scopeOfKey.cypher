@@ -1,5 +1,7 @@
+// The key (by digest) with its project and environment, and the environment's revision
+// (read-your-revoke for the request's questions, no second read).
 MATCH (k:ApiKey {hash: $hash})
 OPTIONAL MATCH (p:Project {id: k.project_id})-[:HAS_ENV]->(e:Environment {id: k.env_id})
 RETURN k {.id, .hash, .access_level, .env_id, .project_id} AS key,
        p {.id, .key, .org_id} AS project,
-       e {.id, .key} AS environment
+       e {.id, .key, revision: coalesce(e.revision, 0)} AS environment

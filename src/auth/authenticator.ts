@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { ProvisioningStore, ScopeRow } from '../areas/provisioning/store';
 import { forbidden, notFound, unauthorized } from '../errors';
 import type { Authenticator, Req, RouteDef } from '../http/routeTable';
+import { SharedReads } from '../util/sharedRead';
 import { digestsEqual, hashSecret } from './secrets';
 import type { AccessLevel, Principal, Scope } from './types';
 
@@ -24,13 +25,17 @@ export function levelNeeded(route: RouteDef): AccessLevel {
  * Bearer authentication (CONTRACT sections 2 and 8): the admin key, compared in constant time
  * through digests, or an environment key looked up by its SHA-256 digest.
  *
- * The key is looked up in the graph on every request, never cached: a revocation or rotation
+ * The key is looked up in the graph for every request, never cached: a revocation or rotation
  * made through any replica refuses the old secret on the next request everywhere. The lookup
- * shares its round trip with the path's project/environment; bench/auth-cache.mjs measured
- * what a cache would save (docs/benchmarks.md).
+ * shares its round trip with the path's project/environment and the environment's revision
+ * (which the request's questions then use), and requests with the same key and path that
+ * arrive together share one lookup started after each arrived (SharedReads), so under load one
+ * round trip authenticates a group of requests (docs/benchmarks.md).
  */
 export class BearerAuthenticator implements Authenticator {
   sessions?: SessionResolver;
+  private readonly scopes = new SharedReads<ScopeRow>();
+  private readonly keys = new SharedReads<ScopeRow | undefined>();
 
   constructor(
     private readonly store: ProvisioningStore,
@@ -50,13 +55,14 @@ export class BearerAuthenticator implements Authenticator {
     const isAdmin = digestsEqual(hash, this.adminKeyHash);
 
     if (route.auth === 'env') {
-      const row = await this.store.resolveScope(hash, params.proj_id, params.env_id);
+      const { proj_id: proj, env_id: env } = params;
+      const row = await this.scopes.get(JSON.stringify([hash, proj, env]), () => this.store.resolveScope(hash, proj, env));
       return this.envScope(route, isAdmin, row, params);
     }
     if (isAdmin) {
       if (route.auth === 'admin' || route.auth === 'key') return { principal: { kind: 'admin' } };
     }
-    const row = await this.store.scopeOfKey(hash);
+    const row = await this.keys.get(hash, () => this.store.scopeOfKey(hash));
     if (!row?.key || !row.project || !row.environment) throw unauthorized('The API key is unknown or revoked.');
     if (route.auth === 'admin') throw forbidden('This call needs the admin key; an environment key may not do it.');
     const principal = this.principalOf(row);
@@ -103,6 +109,7 @@ export class BearerAuthenticator implements Authenticator {
       projectKey: row.project!.key,
       envId: row.environment!.id,
       envKey: row.environment!.key,
+      revision: row.environment!.revision,
     };
   }
 }

@@ -16,6 +16,12 @@ export interface Scope {
   projectKey: string;
   envId: string;
   envKey: string;
+  /**
+   * The environment's revision, read with the key after this request arrived (an environment
+   * key or the admin key on an environment path): questions at the default consistency use it
+   * instead of reading it again (src/areas/decisions/service.ts). Absent otherwise.
+   */
+  revision?: number;
 }
 
 /** The scope fields every record of an environment carries in its API shape. */

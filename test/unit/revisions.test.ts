@@ -7,12 +7,12 @@ function fakeDb() {
   const reads: { startedAt: number; finish: () => void }[] = [];
   const db = {
     statements: (names: Record<string, string>) => names,
-    readLatestRows: (_stmt: unknown, params: { envId: string | null }): Promise<Row[]> => {
+    readOnce: (_stmt: unknown, params: { envId: string | null }): Promise<Row[]> => {
       const startedAt = revision;
       return new Promise((ok) => reads.push({ startedAt, finish: () => ok(params.envId === null ? [{ env: 'e', revision: startedAt }] : [{ revision: startedAt }]) }));
     },
   } as unknown as Db & { readRows: unknown };
-  (db as { readRows: unknown }).readRows = (db as unknown as { readLatestRows: unknown }).readLatestRows;
+  (db as { readRows: unknown }).readRows = (db as unknown as { readOnce: unknown }).readOnce;
   return { db, reads, write: () => ++revision };
 }
 const tick = () => new Promise((ok) => setImmediate(ok));

@@ -1,11 +1,6 @@
 import type { Logger } from 'pino';
 import { Db, RevisionListener } from '../../db/db';
-
-/** A revision read that has not started yet (questions may still join it) or is running. */
-interface ReadSlot {
-  waiting?: Promise<number>;
-  running?: Promise<number>;
-}
+import { SharedReads } from '../../util/sharedRead';
 
 /**
  * What this process knows of each environment's revision. Every write transaction to an
@@ -16,7 +11,7 @@ interface ReadSlot {
  */
 export class Revisions implements RevisionListener {
   private readonly byEnv = new Map<string, number>();
-  private readonly reads = new Map<string, ReadSlot>();
+  private readonly reads = new SharedReads<number>();
   private readonly q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision' });
   private timer?: NodeJS.Timeout;
 
@@ -44,29 +39,14 @@ export class Revisions implements RevisionListener {
    * that waited for it.
    */
   latest(envId: string): Promise<number> {
-    let slot = this.reads.get(envId);
-    if (!slot) this.reads.set(envId, (slot = {}));
-    if (slot.waiting) return slot.waiting;
-    const s = slot;
-    const read: Promise<number> = (s.running ?? Promise.resolve(0))
-      .catch(() => 0)
-      .then(() => {
-        s.waiting = undefined;
-        s.running = read;
-        return this.readOne(envId);
-      })
-      .finally(() => {
-        if (s.running === read) s.running = undefined;
-        if (!s.running && !s.waiting && this.reads.get(envId) === s) this.reads.delete(envId);
-      });
-    s.waiting = read;
-    return read;
+    return this.reads.get(envId, () => this.readOne(envId));
   }
 
-  // Sent to the leader (db.readLatestRows): on a cluster a follower may not have applied the
-  // latest commit of another replica yet, and the point of this read is to see it.
+  // Sent to the leader (`latest`): on a cluster a follower may not have applied the latest
+  // commit of another replica yet, and the point of this read is to see it. One auto-commit
+  // query: a single round trip.
   private async readOne(envId: string): Promise<number> {
-    const [row] = await this.db.readLatestRows(this.q.readOne, { envId });
+    const [row] = await this.db.readOnce(this.q.readOne, { envId }, 'latest');
     const rev = (row?.revision as number | undefined) ?? 0;
     this.learn(envId, rev);
     return rev;

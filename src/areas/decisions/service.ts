@@ -67,7 +67,7 @@ export class DecisionService {
   async allowed(scope: Scope, q: CheckQuery, explain = false): Promise<{ allow: boolean; explanation?: Partial<Explanation>; depthLimited?: true }> {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
-      const [{ allow, depthLimited }] = await this.decide(scope.envId, [check], q.consistency);
+      const [{ allow, depthLimited }] = await this.decide(scope, [check], q.consistency);
       this.observer?.decided(scope.envId, [check], [allow]);
       return depthLimited ? { allow, explanation: { paths: [], reason: this.depthLimitReason(check) }, depthLimited } : { allow };
     }
@@ -141,7 +141,7 @@ export class DecisionService {
     const tokens = qs.flatMap((q) => (typeof q.consistency === 'object' ? [q.consistency] : [])).sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? tokens[0];
     const checks = qs.map(normalizeCheck);
-    const answers = await this.decide(scope.envId, checks, strictest);
+    const answers = await this.decide(scope, checks, strictest);
     this.observer?.decided(scope.envId, checks, answers.map((a) => a.allow));
     const allow = answers.map((a) => ({ allow: a.allow }));
     return answers.some((a) => a.depthLimited) ? { allow, depthLimited: true } : { allow };
@@ -152,11 +152,13 @@ export class DecisionService {
    * graph for the rest (one query). Unless the caller opted into `minimize_latency`, that
    * revision comes from a read started after the question arrived (shared by the questions
    * waiting with it), so a revoke acknowledged by any replica has already moved it past every
-   * older entry.
+   * older entry. The key lookup of the request made that read already when it carries
+   * `scope.revision` (src/auth/authenticator.ts): no second round trip then.
    */
-  private async decide(env: string, checks: NormalizedCheck[], consistency?: Consistency): Promise<Decision[]> {
+  private async decide(scope: Scope, checks: NormalizedCheck[], consistency?: Consistency): Promise<Decision[]> {
+    const env = scope.envId;
     if (consistency === 'fully_consistent' || !this.cache) return this.store.allowed(env, checks);
-    const rev = consistency === 'minimize_latency' ? await this.revisions!.current(env) : await this.revisions!.latest(env);
+    const rev = consistency === 'minimize_latency' ? await this.revisions!.current(env) : await this.latest(scope);
     const keys = checks.map((c) => JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]));
     const out: (Decision | undefined)[] = keys.map((k) => {
       const hit = this.cache!.get(k);
@@ -173,5 +175,11 @@ export class DecisionService {
       });
     }
     return out as Decision[];
+  }
+
+  private latest(scope: Scope): Promise<number> {
+    if (scope.revision === undefined) return this.revisions!.latest(scope.envId);
+    this.revisions!.learn(scope.envId, scope.revision);
+    return Promise.resolve(scope.revision);
   }
 }

@@ -90,7 +90,7 @@ export class DecisionStore {
 
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readRows(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, now: Date.now() });
+    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, now: Date.now() });
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
       out[row.idx as number] = {

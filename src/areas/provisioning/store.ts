@@ -35,7 +35,8 @@ export interface ApiKeyNode {
 export interface ScopeRow {
   key: { id: string; hash: string; access_level?: AccessLevel | null; env_id: string; project_id: string } | null;
   project: { id: string; key: string; org_id: string } | null;
-  environment: { id: string; key: string } | null;
+  /** `revision`: the environment's, read in the same query (after the request arrived). */
+  environment: { id: string; key: string; revision?: number } | null;
 }
 
 export class ProvisioningStore {
@@ -119,13 +120,15 @@ export class ProvisioningStore {
     return (row?.deleted as number) > 0;
   }
 
+  // Auto-commit reads on the leader: every request asks them (src/auth/authenticator.ts), and
+  // they must see a revoke or rotation made through any replica.
   async resolveScope(hash: string, proj: string, env: string): Promise<ScopeRow> {
-    const [row] = await this.db.readRows(this.q.resolveScope, { hash, proj, env });
+    const [row] = await this.db.readOnce(this.q.resolveScope, { hash, proj, env }, 'latest');
     return row as unknown as ScopeRow;
   }
 
   async scopeOfKey(hash: string): Promise<ScopeRow | undefined> {
-    const [row] = await this.db.readRows(this.q.scopeOfKey, { hash });
+    const [row] = await this.db.readOnce(this.q.scopeOfKey, { hash }, 'latest');
     return row as unknown as ScopeRow | undefined;
   }
 

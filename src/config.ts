@@ -29,6 +29,8 @@ export interface Config {
   decisionCacheSize: number;
   revisionPollMs: number;
   decisionQueriesInFlight: number;
+  /** On SIGTERM/SIGINT, how long in-flight requests may run before their connections are cut; above dbTimeoutMs. */
+  shutdownDrainMs: number;
 }
 
 interface Setting {
@@ -64,6 +66,7 @@ export const SETTINGS: Setting[] = [
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
+  { env: 'SHUTDOWN_DRAIN_MS', key: 'shutdownDrainMs', type: 'integer', min: 1000, max: 600000 },
 ];
 
 export class ConfigError extends Error {}
@@ -108,5 +111,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const cfg: Record<string, unknown> = {};
   for (const s of SETTINGS) if (raw[s.env] !== undefined) cfg[s.key] = raw[s.env];
+  // A request's Neo4j calls are each bounded by DB_TIMEOUT_MS: a shorter drain would cut requests that still answer.
+  // Default: 25 s (under the 30 s grace of Kubernetes and of docker-compose.yml), more for a long DB_TIMEOUT_MS.
+  cfg.shutdownDrainMs ??= Math.max(25_000, 2 * (cfg.dbTimeoutMs as number) + 5_000);
+  if ((cfg.shutdownDrainMs as number) <= (cfg.dbTimeoutMs as number)) {
+    throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)})`);
+  }
   return { ...(cfg as unknown as Config), ...overrides };
 }

@@ -86,6 +86,17 @@ it('SIGTERM under load: no new connections, idle ones closed, in-flight requests
       request(port, agent, 'POST', `/v2/facts/${proj}/e/role_assignments`, admin, { user, role: 'approver', tenant: 'default' }));
     await new Promise((ok) => setTimeout(ok, 1500)); // let the service read them and reach the lock
 
+    // A request sent on a kept-alive connection right before the signal is in flight too, not idle.
+    const late = net.connect(port, '127.0.0.1');
+    await new Promise<void>((ok) => {
+      late.once('data', () => ok());
+      late.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    let lateAnswer = '';
+    late.on('data', (c) => (lateAnswer += String(c)));
+    const lateClosed = new Promise<void>((ok) => late.on('close', () => ok()));
+    late.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+
     const termAt = Date.now();
     service.kill('SIGTERM');
     await new Promise((ok) => setTimeout(ok, 500));
@@ -96,6 +107,8 @@ it('SIGTERM under load: no new connections, idle ones closed, in-flight requests
     });
     expect(refused).toBe('ECONNREFUSED');
     expect((await idleClosed) - termAt).toBeLessThan(2000);
+    await lateClosed;
+    expect(lateAnswer).toMatch(/^HTTP\/1\.1 200 /);
 
     await new Promise((ok) => setTimeout(ok, Math.max(0, termAt + HOLD_MS - Date.now())));
     await tx.rollback();

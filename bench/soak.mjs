@@ -167,13 +167,19 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 async function setUp(adminKey) {
   const admin = { authorization: `Bearer ${adminKey}` };
-  const { body: { secret } } = await call('POST', '/v2/api-key/soak/soak', { name: 'soak' }, admin);
-  const key = { authorization: `Bearer ${secret}` };
+  let key;
+  // A fresh Neo4j on a busy box may take longer than DB_TIMEOUT_MS to plan its first statements:
+  // the set-up (not measured) retries a 503, and a 409 after it means the first attempt was applied.
   const must = async (method, path, body, headers = key) => {
-    const r = await call(method, path, body, headers);
-    if (!ok(r)) throw new Error(`set-up ${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r;
+    for (let attempt = 1; ; attempt++) {
+      const r = await call(method, path, body, headers);
+      if (ok(r) || (attempt > 1 && r.status === 409)) return r;
+      if (r.status !== 503 || attempt === 6) throw new Error(`set-up ${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+      log(`set-up ${method} ${path}: 503, retrying`);
+    }
   };
+  const { body: { secret } } = await must('POST', '/v2/api-key/soak/soak', { name: 'soak' }, admin);
+  key = { authorization: `Bearer ${secret}` };
   const schema = '/v2/schema/soak/soak';
   const facts = '/v2/facts/soak/soak';
   await must('POST', `${schema}/resources`, { key: 'doc', name: 'Doc', actions: { read: {}, write: {} } });

@@ -37,6 +37,8 @@ export interface Config {
   decisionLogSample: number;
   /** Change events, audit events and decision logs older than this many days are swept. */
   auditRetentionDays: number;
+  /** On SIGTERM/SIGINT, how long in-flight requests may run before their connections are cut; above dbTimeoutMs. */
+  shutdownDrainMs: number;
 }
 
 interface Setting {
@@ -76,6 +78,7 @@ export const SETTINGS: Setting[] = [
   { env: 'DECISION_LOG_SAMPLE', key: 'decisionLogSample', type: 'number', default: 0, min: 0, max: 1 },
   { env: 'AUDIT_RETENTION_DAYS', key: 'auditRetentionDays', type: 'integer', default: 30, min: 1, max: 3650 },
   { env: 'METRICS_TOKEN', key: 'metricsToken', type: 'string', pattern: '^\\S{16,}$' },
+  { env: 'SHUTDOWN_DRAIN_MS', key: 'shutdownDrainMs', type: 'integer', min: 1000, max: 600000 },
 ];
 
 export class ConfigError extends Error {}
@@ -120,5 +123,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const cfg: Record<string, unknown> = {};
   for (const s of SETTINGS) if (raw[s.env] !== undefined) cfg[s.key] = raw[s.env];
+  // A request's Neo4j calls are each bounded by DB_TIMEOUT_MS: a shorter drain would cut requests that still answer.
+  // Default: 25 s (under the 30 s grace of Kubernetes and of docker-compose.yml), more for a long DB_TIMEOUT_MS.
+  cfg.shutdownDrainMs ??= Math.max(25_000, 2 * (cfg.dbTimeoutMs as number) + 5_000);
+  if ((cfg.shutdownDrainMs as number) <= (cfg.dbTimeoutMs as number)) {
+    throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)})`);
+  }
   return { ...(cfg as unknown as Config), ...overrides };
 }

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { MigrationChecksumError } from './db/migrate';
 import { resolveNeo4j } from './db/resolveNeo4j';
 import { createLogger } from './logger';
+import { gracefulDrain } from './shutdown';
 
 /** config -> logger -> Neo4j -> driver -> migrations -> listen; graceful stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
 
   const server = createServer(service.app.koa.callback());
   server.requestTimeout = 30_000;
+  const drain = gracefulDrain(server);
   await new Promise<void>((ok) => server.listen(config.port, config.host, ok));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
@@ -56,12 +58,9 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'stopping: no new connections, finishing in-flight requests');
-    const closed = new Promise<void>((ok) => server.close(() => ok()));
-    server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    await closed;
-    clearTimeout(force);
+    log.info({ signal, drainMs: config.shutdownDrainMs }, 'stopping: no new connections, finishing in-flight requests');
+    const { cut } = await drain(config.shutdownDrainMs);
+    if (cut) log.warn({ cut, drainMs: config.shutdownDrainMs }, 'requests still running at the drain deadline were cut');
     service.app.areas.revisions.stop();
     service.app.areas.expirySweep.stop();
     service.app.areas.decisionLog.stop();
@@ -70,7 +69,7 @@ async function main(): Promise<void> {
     await service.driver.close();
     await neo4j.stop();
     log.info('stopped');
-    process.exit(0);
+    process.exit(cut ? 1 : 0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -18,6 +18,12 @@ describe('configuration', () => {
     }
     expect(() => loadConfig({ NEO4J_URI: 'http://x' })).toThrow(/NEO4J_URI/);
   });
+  it('drains on SIGTERM for longer than a Neo4j call may take, and refuses a shorter drain', () => {
+    expect(loadConfig({}).shutdownDrainMs).toBe(25000);
+    expect(loadConfig({ DB_TIMEOUT_MS: '20000' }).shutdownDrainMs).toBe(45000);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '8000' }).shutdownDrainMs).toBe(8000);
+    expect(() => loadConfig({ DB_TIMEOUT_MS: '10000', SHUTDOWN_DRAIN_MS: '10000' })).toThrow(/SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS/);
+  });
   it('never repeats a secret in its message', () => {
     expect(() => loadConfig({ ADMIN_API_KEY: 'short secret' })).toThrow(/ADMIN_API_KEY.*value hidden/);
     expect(() => loadConfig({ ADMIN_API_KEY: 'short secret' })).not.toThrow(/short secret/);

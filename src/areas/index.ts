@@ -35,6 +35,9 @@ import { tenantAccessRoutes } from './tenantAccess/routes';
 import { TenantAccessService } from './tenantAccess/service';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
+import { accessRequestRoutes } from './accessRequests/routes';
+import { AccessRequestService } from './accessRequests/service';
+import { AccessRequestStore } from './accessRequests/store';
 import { ApprovalsQueueService, ApprovalsQueueStore } from './console/approvalsQueue';
 import { consoleRoutes } from './console/routes';
 
@@ -55,7 +58,9 @@ export function buildAreas(deps: AppDeps) {
     ttlSeconds: deps.config.sessionTtlSeconds, cookieSecure: deps.config.cookieSecure, orgId: deps.config.orgId,
   });
   authenticator.sessions = sessions;
-  const approvals = new ApprovalService(new ApprovalStore(deps.db), elements, decisions);
+  const approvalStore = new ApprovalStore(deps.db);
+  const approvals = new ApprovalService(approvalStore, elements, decisions);
+  const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db), approvalStore, elements, decisions);
 
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
@@ -72,6 +77,7 @@ export function buildAreas(deps: AppDeps) {
     ...elementsRoutes(elements),
     ...sessionRoutes(sessions),
     ...approvalRoutes(approvals),
+    ...accessRequestRoutes(accessRequests),
     ...consoleRoutes(new ApprovalsQueueService(new ApprovalsQueueStore(deps.db))),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.

@@ -5,7 +5,7 @@ export const params = { ...PROJ_ENV_PARAMS, elements_config_id: idOrKey() };
 export const approvalParams = { ...params, operation_approval_id: str({ minLength: 1, maxLength: 64 }) };
 
 /** The session headers of every approval call: element_id names the config (checked by the session resolver). */
-const elementHeader = { element_id: str({ minLength: 1, maxLength: 256 }) };
+export const elementHeader = { element_id: str({ minLength: 1, maxLength: 256 }) };
 export const headers = { type: 'object', properties: elementHeader, required: ['element_id'], additionalProperties: true };
 
 export const createBody = obj(
@@ -19,7 +19,7 @@ export const reviewBody = obj({ reviewer_comment: nullable(text) });
 export const cancelBody = obj({ reason: text });
 
 /** List filters and paging: headers (seed 4.2), or query parameters of the same names. No defaults here: paging() applies them. */
-const filters = {
+export const filters = {
   status: str({ enum: ['pending', 'approved', 'deny', 'cancel'] }),
   resource: schemaKey(),
   resource_instance: factKey(),

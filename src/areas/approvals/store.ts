@@ -5,12 +5,21 @@ import { listOf } from '../../util/listOf';
 
 export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
 
+/**
+ * An elements request: an operation approval (`type` absent or `operation_approval`) or an access
+ * request (`type: access_request`, asking for `role`; `resource`/`resource_instance` absent when
+ * the role is a tenant role). Both share the node label, the transitions and the reviewer rules.
+ */
 export interface ApprovalNode {
   id: string;
+  type?: 'operation_approval' | 'access_request' | null;
   config_id: string;
   tenant: string;
   resource: string;
   resource_instance: string;
+  role?: string | null;
+  granted_role?: string | null;
+  access_expires_at?: string | null;
   requesting_user_id: string;
   reason: string;
   cancel_reason: string | null;
@@ -37,8 +46,14 @@ export interface ApprovalPlace {
   config: string;
   tenant: string;
 }
+/** What an approval grants the requester: `role` on the request's instance, or in its tenant when it has none. */
+export interface Grant {
+  role: string;
+  expiresAt: string | null;
+}
 export interface Transition {
   status: ApprovalStatus;
+  grant?: Grant;
   reviewer: string | null;
   comment?: string | null;
   cancelReason?: string | null;
@@ -116,6 +131,7 @@ export class ApprovalStore {
     const [row] = await this.db.writeRows(this.q.transition, {
       ...p, id, status: t.status, reviewer: t.reviewer, comment: t.comment ?? null, setComment: t.comment !== undefined,
       cancelReason: t.cancelReason ?? null, now: t.now,
+      grantRole: t.grant?.role ?? null, expiresAt: t.grant?.expiresAt ?? null,
     });
     return row && { won: row.won === true, approval: row.approval as ApprovalNode };
   }

@@ -1,5 +1,5 @@
 import { arr, envelope, idOrKey, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
-import { LEVELS } from './service';
+import { ELEMENTS_TYPES, LEVELS } from './service';
 
 const name = str({ minLength: 1, maxLength: 256 });
 const levelRoles = arr(schemaKey(), { maxItems: 100 });
@@ -11,7 +11,7 @@ export const configParams = { ...PROJ_ENV_PARAMS, elements_config_id: idOrKey() 
 export const pagingQuery = obj(PAGING_QUERY);
 
 export const configCreate = obj(
-  { key: schemaKey(), name, elements_type: str({ enum: ['operation_approval'] }), settings, roles_to_levels: rolesToLevels },
+  { key: schemaKey(), name, elements_type: str({ enum: ELEMENTS_TYPES }), settings, roles_to_levels: rolesToLevels },
   ['key', 'name', 'elements_type', 'roles_to_levels'],
 );
 export const configUpdate = obj({ name, settings, roles_to_levels: rolesToLevels });

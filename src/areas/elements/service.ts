@@ -11,11 +11,14 @@ export type Level = (typeof LEVELS)[number];
 export type RolesToLevels = Partial<Record<Level, string[]>>;
 /** Levels whose roles make a user a reviewer of every approval in their tenant. */
 export const REVIEWER_LEVELS: Level[] = ['LEVEL_1', 'LEVEL_2'];
+/** The flows an elements config runs: operation approvals (an action) or access requests (a role). */
+export const ELEMENTS_TYPES = ['operation_approval', 'access_request'] as const;
+export type ElementsType = (typeof ELEMENTS_TYPES)[number];
 
 export interface ConfigInput {
   key: string;
   name: string;
-  elements_type: 'operation_approval';
+  elements_type: ElementsType;
   settings?: { resources?: string[] } & Record<string, unknown>;
   roles_to_levels: RolesToLevels;
 }
@@ -33,6 +36,7 @@ const parse = <T>(text: string | null | undefined, fallback: T): T => (text ? (J
 export interface ElementsConfig {
   id: string;
   key: string;
+  elementsType: string;
   resources: string[];
   rolesToLevels: Record<Level, string[]>;
 }
@@ -42,6 +46,7 @@ export function configOf(c: ElementsConfigNode): ElementsConfig {
   return {
     id: c.id,
     key: c.key,
+    elementsType: c.elements_type,
     resources: c.resources ?? [],
     rolesToLevels: Object.fromEntries(LEVELS.map((l) => [l, levels[l] ?? []])) as Record<Level, string[]>,
   };

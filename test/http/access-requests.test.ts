@@ -50,7 +50,7 @@ describe('access requests', () => {
       access_request_details: { tenant: 'acme', resource: null, resource_instance: null, role: 'wiki_editor' },
       reason: 'I need it', org_id: expect.any(String), project_id: expect.any(String), env_id: w.envId,
       created_at: expect.any(String), updated_at: expect.any(String), status: 'pending', granted_role: null,
-      reviewer_user_id: null, reviewed_at: null, reviewer_comment: null,
+      reviewer_user_id: null, reviewed_at: null, reviewer_comment: null, access_expires_at: null,
     });
     expect(await allowed('alice', 'read', 'wiki', 'page')).toBe(false);
     expect((await bob.call('GET', '')).body.data.map((x: any) => x.id)).toContain(r.id);

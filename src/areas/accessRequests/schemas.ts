@@ -1,5 +1,5 @@
 import { envelope, factKey, idOrKey, nullable, obj, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
-import { cancelBody, elementHeader, filters, headers, reviewBody } from '../approvals/schemas';
+import { accessDuration, cancelBody, elementHeader, filters, headers, reviewBody } from '../approvals/schemas';
 
 /** Access requests (CONTRACT section 11): the approvals' headers, filters and paging, other statuses. */
 export const STATUSES = ['pending', 'approved', 'denied', 'canceled'] as const;
@@ -24,7 +24,7 @@ export const createBody = obj(
   ['access_request_details', 'reason'],
 );
 /** The reviewer may grant another role than the one asked for. */
-export const approveBody = obj({ reviewer_comment: nullable(text), role: schemaKey() });
+export const approveBody = obj({ reviewer_comment: nullable(text), role: schemaKey(), access_duration_seconds: accessDuration });
 
 export const accessRequest = obj({
   id: str(),
@@ -42,6 +42,7 @@ export const accessRequest = obj({
   reviewer_user_id: nullable(str()),
   reviewed_at: nullable(timestamp()),
   reviewer_comment: nullable(str()),
+  access_expires_at: nullable(timestamp()),
 });
 export const accessRequestItem = obj({
   ...(accessRequest.properties as Record<string, Record<string, unknown>>),

@@ -5,7 +5,7 @@ import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import type { ElementsService } from '../elements/service';
-import { ReviewFlow } from '../approvals/reviewFlow';
+import { expiresAfter, ReviewFlow } from '../approvals/reviewFlow';
 import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStatus, ApprovalStore } from '../approvals/store';
 import { AccessRequestStore } from './store';
 
@@ -22,6 +22,7 @@ export interface CreateInput {
 export interface ApproveInput {
   reviewer_comment?: string | null;
   role?: string;
+  access_duration_seconds?: number;
 }
 
 /**
@@ -51,6 +52,7 @@ export class AccessRequestService {
     reviewer_user_id: a.reviewer_user_id ?? null,
     reviewed_at: a.reviewed_at ?? null,
     reviewer_comment: a.reviewer_comment ?? null,
+    access_expires_at: a.access_expires_at ?? null,
   });
 
   itemView = (scope: Scope, a: ApprovalItemNode) => ({
@@ -94,12 +96,12 @@ export class AccessRequestService {
     return this.view(scope, await this.flow.setReviewerComment(scope, session, configRef, id, comment));
   }
 
-  /** Approve: grants the requested role, or the reviewer's `role`, checked against the request's scope first. */
+  /** Approve: grants the requested role, or the reviewer's `role` (checked against the request's scope), for `access_duration_seconds` when sent. */
   async approve(scope: Scope, session: Session, configRef: string, id: string, input: ApproveInput) {
     const grant = async (a: ApprovalNode) => {
       const role = input.role ?? a.role ?? '';
       if (input.role) await this.checkRole(scope, a.tenant, role, a.resource ?? null, a.resource_instance ?? null, '/body/role');
-      return { role, expiresAt: null };
+      return { role, expiresAt: expiresAfter(input.access_duration_seconds) };
     };
     return this.view(scope, await this.flow.review(scope, session, configRef, id, 'approved', input.reviewer_comment, grant));
   }

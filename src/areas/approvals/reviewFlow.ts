@@ -9,6 +9,10 @@ import { ApprovalFilter, ApprovalNode, ApprovalPlace, ApprovalStatus, ApprovalSt
 /** Decision questions per round trip when finding the requests a user may review. */
 const REVIEW_BATCH = 200;
 
+/** When a grant approved now for `seconds` ends (ISO 8601, as stored on the edge); null: never. */
+export const expiresAfter = (seconds: number | undefined): string | null =>
+  seconds === undefined ? null : new Date(Date.now() + seconds * 1000).toISOString();
+
 /** Which elements flow: the config type it runs on and the noun its answers use. */
 export interface FlowKind {
   elementsType: 'operation_approval' | 'access_request';

@@ -54,9 +54,9 @@ export function approvalRoutes(svc: ApprovalService): RouteDef[] {
     }),
     route({
       method: 'PUT', path: `${base}/:operation_approval_id/approve`, auth: 'session', tag,
-      summary: 'Approve a pending operation approval (grants the requester _Approved_ on the instance)',
-      schemas: { params: s.approvalParams, headers: s.headers, body: s.reviewBody, response: s.approval },
-      handler: (r) => svc.review(r.scope, r.session, cfg(r), id(r), 'approved', r.body.reviewer_comment),
+      summary: 'Approve a pending operation approval (grants the requester _Approved_ on the instance, for access_duration_seconds when sent)',
+      schemas: { params: s.approvalParams, headers: s.headers, body: s.approveBody, response: s.approval },
+      handler: (r) => svc.review(r.scope, r.session, cfg(r), id(r), 'approved', r.body.reviewer_comment, r.body.access_duration_seconds),
     }),
     route({
       method: 'PUT', path: `${base}/:operation_approval_id/deny`, auth: 'session', tag, summary: 'Deny a pending operation approval',

@@ -16,6 +16,9 @@ export const createBody = obj(
   ['access_request_details', 'reason'],
 );
 export const reviewBody = obj({ reviewer_comment: nullable(text) });
+/** How long an approved grant lasts: 1 minute to 365 days; absent, it lasts until revoked. */
+export const accessDuration = int({ minimum: 60, maximum: 31_536_000 });
+export const approveBody = obj({ reviewer_comment: nullable(text), access_duration_seconds: accessDuration });
 export const cancelBody = obj({ reason: text });
 
 /** List filters and paging: headers (seed 4.2), or query parameters of the same names. No defaults here: paging() applies them. */
@@ -44,6 +47,7 @@ export const approval = obj({
   reviewer_user_id: nullable(str()),
   reviewed_at: nullable(timestamp()),
   reviewer_comment: nullable(str()),
+  access_expires_at: nullable(timestamp()),
 });
 export const approvalItem = obj({
   ...(approval.properties as Record<string, Record<string, unknown>>),

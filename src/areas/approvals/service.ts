@@ -5,7 +5,7 @@ import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import { ElementsService } from '../elements/service';
-import { ReviewFlow } from './reviewFlow';
+import { expiresAfter, ReviewFlow } from './reviewFlow';
 import { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStore } from './store';
 
 export interface CreateInput {
@@ -39,6 +39,7 @@ export class ApprovalService {
     reviewer_user_id: a.reviewer_user_id ?? null,
     reviewed_at: a.reviewed_at ?? null,
     reviewer_comment: a.reviewer_comment ?? null,
+    access_expires_at: a.access_expires_at ?? null,
   });
 
   itemView = (scope: Scope, a: ApprovalItemNode) => ({
@@ -81,9 +82,10 @@ export class ApprovalService {
     return this.view(scope, await this.flow.setReviewerComment(scope, session, configRef, id, comment));
   }
 
-  /** Approve (granting the requester _Approved_ on the instance) or deny. */
-  async review(scope: Scope, session: Session, configRef: string, id: string, status: 'approved' | 'deny', comment: string | null | undefined) {
-    const grant = async () => ({ role: '_Approved_', expiresAt: null });
+  /** Approve (granting the requester _Approved_ on the instance, for `durationSeconds` when set) or deny. */
+  async review(scope: Scope, session: Session, configRef: string, id: string, status: 'approved' | 'deny',
+    comment: string | null | undefined, durationSeconds?: number) {
+    const grant = async () => ({ role: '_Approved_', expiresAt: expiresAfter(durationSeconds) });
     return this.view(scope, await this.flow.review(scope, session, configRef, id, status, comment, grant));
   }
 

@@ -28,6 +28,8 @@ export interface Config {
   trustProxy: boolean;
   decisionCacheSize: number;
   revisionPollMs: number;
+  webhookPollMs: number;
+  webhookRetryBaseMs: number;
   decisionQueriesInFlight: number;
 }
 
@@ -64,6 +66,8 @@ export const SETTINGS: Setting[] = [
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
+  { env: 'WEBHOOK_POLL_MS', key: 'webhookPollMs', type: 'integer', default: 1000, min: 50, max: 600000 },
+  { env: 'WEBHOOK_RETRY_BASE_MS', key: 'webhookRetryBaseMs', type: 'integer', default: 5000, min: 10, max: 3600000 },
 ];
 
 export class ConfigError extends Error {}

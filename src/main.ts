@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     service.app.areas.revisions.stop();
+    await service.app.areas.webhooks.stop();
     await service.driver.close();
     await neo4j.stop();
     log.info('stopped');

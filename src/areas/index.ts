@@ -36,6 +36,9 @@ import { TenantAccessService } from './tenantAccess/service';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
 import { accessRequestRoutes } from './accessRequests/routes';
+import { WebhookDispatcher } from './webhooks/dispatcher';
+import { WebhookOutbox } from './webhooks/outbox';
+import { WebhookStore } from './webhooks/store';
 import { AccessRequestService } from './accessRequests/service';
 import { AccessRequestStore } from './accessRequests/store';
 import { ApprovalsQueueService, ApprovalsQueueStore } from './console/approvalsQueue';
@@ -58,9 +61,13 @@ export function buildAreas(deps: AppDeps) {
     ttlSeconds: deps.config.sessionTtlSeconds, cookieSecure: deps.config.cookieSecure, orgId: deps.config.orgId,
   });
   authenticator.sessions = sessions;
+  const webhookStore = new WebhookStore(deps.db);
+  const outbox = new WebhookOutbox(webhookStore);
+  const webhooks = new WebhookDispatcher(webhookStore, { pollMs: deps.config.webhookPollMs, retryBaseMs: deps.config.webhookRetryBaseMs }, deps.log.child({ area: 'webhooks' }));
+  webhooks.start();
   const approvalStore = new ApprovalStore(deps.db);
-  const approvals = new ApprovalService(approvalStore, elements, decisions);
-  const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db), approvalStore, elements, decisions);
+  const approvals = new ApprovalService(approvalStore, elements, decisions, outbox);
+  const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db), approvalStore, elements, decisions, outbox);
 
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
@@ -82,6 +89,6 @@ export function buildAreas(deps: AppDeps) {
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions };
+  return { routes, authenticator, provisioning, facts, decisions, revisions, webhooks };
 }
 

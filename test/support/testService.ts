@@ -99,6 +99,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
       service.app.areas.revisions.stop();
+      await service.app.areas.webhooks.stop();
       await service.driver.close();
     },
   };

@@ -4,6 +4,7 @@ import { forbidden, invalidInput, notFound, tenantMismatch } from '../../errors'
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
+import type { WebhookOutbox } from '../webhooks/outbox';
 import type { ElementsService } from '../elements/service';
 import { expiresAfter, ReviewFlow } from '../approvals/reviewFlow';
 import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStatus, ApprovalStore } from '../approvals/store';
@@ -32,8 +33,8 @@ export interface ApproveInput {
  */
 export class AccessRequestService {
   private readonly flow: ReviewFlow;
-  constructor(private readonly store: AccessRequestStore, approvals: ApprovalStore, elements: ElementsService, decisions: DecisionService) {
-    this.flow = new ReviewFlow(approvals, elements, decisions, { elementsType: 'access_request', noun: 'Access request' });
+  constructor(private readonly store: AccessRequestStore, approvals: ApprovalStore, elements: ElementsService, decisions: DecisionService, outbox: WebhookOutbox) {
+    this.flow = new ReviewFlow(approvals, elements, decisions, { elementsType: 'access_request', noun: 'Access request', view: this.view }, outbox);
   }
 
   view = (scope: Scope, a: ApprovalNode) => ({
@@ -79,7 +80,7 @@ export class AccessRequestService {
       ]);
     }
     await this.checkRole(scope, place.tenant, role, resource, resource_instance, '/body/access_request_details/role');
-    const a = await this.store.create(place, { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, now: now() });
+    const a = await this.store.create(place, { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, now: now() }, this.flow.announcer(scope, 'created'));
     return this.view(scope, a);
   }
 

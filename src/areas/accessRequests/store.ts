@@ -1,6 +1,6 @@
 import { Db } from '../../db/db';
 import { NotFound } from '../../db/storeErrors';
-import type { ApprovalNode, ApprovalPlace } from '../approvals/store';
+import type { Announce, ApprovalNode, ApprovalPlace } from '../approvals/store';
 
 /** What a role names for an access request: a tenant role, a resource role of the resource, the instance's tenant. */
 export interface RoleTarget {
@@ -23,10 +23,13 @@ export class AccessRequestStore {
     return row as unknown as RoleTarget;
   }
 
-  async create(p: ApprovalPlace, r: { id: string; user: string; role: string; resource: string | null; instance: string | null; reason: string; now: string }): Promise<ApprovalNode> {
-    const [row] = await this.db.writeRows(this.q.createAccessRequest, { ...p, ...r });
-    // The requester, or the instance, went away between the checks and this write.
-    if (!row) throw new NotFound(r.instance ? 'Resource instance' : 'User', r.instance ?? r.user);
-    return row.approval as ApprovalNode;
+  async create(p: ApprovalPlace, r: { id: string; user: string; role: string; resource: string | null; instance: string | null; reason: string; now: string }, announce: Announce): Promise<ApprovalNode> {
+    return this.db.write(async (tx) => {
+      const row = await tx.one(this.q.createAccessRequest, { ...p, ...r });
+      // The requester, or the instance, went away between the checks and this write.
+      if (!row) throw new NotFound(r.instance ? 'Resource instance' : 'User', r.instance ?? r.user);
+      await announce(tx, row.approval as ApprovalNode);
+      return row.approval as ApprovalNode;
+    });
   }
 }

@@ -4,7 +4,9 @@ import { Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import { ElementsConfig, ElementsService, REVIEWER_LEVELS } from '../elements/service';
-import { ApprovalFilter, ApprovalNode, ApprovalPlace, ApprovalStatus, ApprovalStore, Grant } from './store';
+import type { WebhookOutbox } from '../webhooks/outbox';
+import type { WebhookEvent } from '../webhooks/store';
+import { Announce, ApprovalFilter, ApprovalNode, ApprovalPlace, ApprovalStatus, ApprovalStore, Grant } from './store';
 
 /** Decision questions per round trip when finding the requests a user may review. */
 const REVIEW_BATCH = 200;
@@ -17,7 +19,10 @@ export const expiresAfter = (seconds: number | undefined): string | null =>
 export interface FlowKind {
   elementsType: 'operation_approval' | 'access_request';
   noun: string;
+  /** The request as the API answers it (also the `data` of its webhook events). */
+  view: (scope: Scope, a: ApprovalNode) => unknown;
 }
+const EVENT_OF: Record<ApprovalStatus, WebhookEvent> = { approved: 'approved', deny: 'denied', cancel: 'canceled' };
 
 /**
  * The review flow shared by operation approvals and access requests (CONTRACT sections 7, 11):
@@ -31,7 +36,13 @@ export class ReviewFlow {
     private readonly elements: ElementsService,
     private readonly decisions: DecisionService,
     private readonly kind: FlowKind,
+    private readonly outbox: WebhookOutbox,
   ) {}
+
+  /** Puts the event into the webhook outbox, in the transaction that makes the change. */
+  announcer(scope: Scope, event: WebhookEvent): Announce {
+    return (tx, a) => this.outbox.announce(tx, scope.envId, { requestId: a.id, type: this.kind.elementsType, event, data: this.kind.view(scope, a) });
+  }
 
   async list(scope: Scope, session: Session, configRef: string, filter: ApprovalFilter, page: Page) {
     const { config, place } = await this.place(scope, session, configRef);
@@ -67,7 +78,7 @@ export class ReviewFlow {
     const { a, place } = await this.reviewable(scope, session, configRef, id);
     if (a.status) throw this.notPending(id, a.status, status);
     const g = status === 'approved' && grant ? await grant(a) : undefined;
-    return this.transition(place, id, status, { reviewer: session.userKey, comment, cancelReason: null, grant: g });
+    return this.transition(scope, place, id, status, { reviewer: session.userKey, comment, cancelReason: null, grant: g });
   }
 
   async cancel(scope: Scope, session: Session, configRef: string, id: string, reason: string | undefined) {
@@ -75,7 +86,7 @@ export class ReviewFlow {
     if (a.requesting_user_id !== session.userKey) {
       throw reviewer ? forbidden(`Only the requesting user may cancel an ${this.kind.noun.toLowerCase()}.`) : notFound(this.kind.noun, id);
     }
-    return this.transition(place, id, 'cancel', { reviewer: null, cancelReason: reason ?? null });
+    return this.transition(scope, place, id, 'cancel', { reviewer: null, cancelReason: reason ?? null });
   }
 
   /** The request when the session's user requested it or reviews it; 404 for anyone else. */
@@ -100,9 +111,9 @@ export class ReviewFlow {
     return { config, place: { env: scope.envId, config: config.id, tenant: session.tenantKey } };
   }
 
-  private async transition(place: ApprovalPlace, id: string, status: ApprovalStatus,
+  private async transition(scope: Scope, place: ApprovalPlace, id: string, status: ApprovalStatus,
     t: { reviewer: string | null; comment?: string | null; cancelReason: string | null; grant?: Grant }) {
-    const res = await this.store.transition(place, id, { status, ...t, now: now() });
+    const res = await this.store.transition(place, id, { status, ...t, now: now() }, this.announcer(scope, EVENT_OF[status]));
     if (!res) throw notFound(this.kind.noun, id);
     if (!res.won) throw this.notPending(id, res.approval.status, status);
     return res.approval;

@@ -4,6 +4,7 @@ import { forbidden, invalidInput } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
+import type { WebhookOutbox } from '../webhooks/outbox';
 import { ElementsService } from '../elements/service';
 import { expiresAfter, ReviewFlow } from './reviewFlow';
 import { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStore } from './store';
@@ -20,8 +21,8 @@ export interface CreateInput {
  */
 export class ApprovalService {
   private readonly flow: ReviewFlow;
-  constructor(store: ApprovalStore, elements: ElementsService, decisions: DecisionService) {
-    this.flow = new ReviewFlow(store, elements, decisions, { elementsType: 'operation_approval', noun: 'Operation approval' });
+  constructor(store: ApprovalStore, elements: ElementsService, decisions: DecisionService, outbox: WebhookOutbox) {
+    this.flow = new ReviewFlow(store, elements, decisions, { elementsType: 'operation_approval', noun: 'Operation approval', view: this.view }, outbox);
   }
 
   view = (scope: Scope, a: ApprovalNode) => ({
@@ -65,7 +66,7 @@ export class ApprovalService {
     const a = await this.flow.store.create(place, {
       id: randomUUID(), user: session.userKey, resource, instance: resource_instance ?? randomUUID(), instanceId: randomUUID(),
       reason: input.reason, now: now(),
-    });
+    }, this.flow.announcer(scope, 'created'));
     return this.view(scope, a);
   }
 

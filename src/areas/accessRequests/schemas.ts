@@ -26,11 +26,11 @@ export const createBody = obj(
 /** The reviewer may grant another role than the one asked for. */
 export const approveBody = obj({ reviewer_comment: nullable(text), role: schemaKey(), access_duration_seconds: accessDuration });
 
-export const accessRequest = obj({
+const requestFields = {
   id: str(),
   type: str({ enum: ['access_request'] }),
   requesting_user_id: str(),
-  access_request_details: obj({ tenant: str(), resource: nullable(str()), resource_instance: nullable(str()), role: str() }),
+  access_request_details: obj({ tenant: str(), resource: nullable(str()), resource_instance: nullable(str()), role: str() }, ['tenant', 'resource', 'resource_instance', 'role']),
   reason: str(),
   org_id: str(),
   project_id: str(),
@@ -43,11 +43,15 @@ export const accessRequest = obj({
   reviewed_at: nullable(timestamp()),
   reviewer_comment: nullable(str()),
   access_expires_at: nullable(timestamp()),
-});
-export const accessRequestItem = obj({
-  ...(accessRequest.properties as Record<string, Record<string, unknown>>),
+};
+const itemFields = {
+  ...requestFields,
   requesting_user_email: nullable(str()),
   requesting_user_first_name: nullable(str()),
   requesting_user_last_name: nullable(str()),
-});
+};
+/** Every field is always answered (null when unset), so the generated client types need no `?`. */
+const all = <T extends object>(fields: T) => Object.keys(fields) as (keyof T & string)[];
+export const accessRequest = obj(requestFields, all(requestFields));
+export const accessRequestItem = obj(itemFields, all(itemFields));
 export const accessRequestList = envelope(accessRequestItem);

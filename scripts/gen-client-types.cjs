@@ -14,6 +14,7 @@ const F = '/v2/facts/{proj_id}/{env_id}';
 const S = '/v2/schema/{proj_id}/{env_id}';
 const RES = `${S}/resources/{resource}`;
 const GROUP = `${S}/groups/{group_key}`;
+const AR = '/v2/elements/{proj_id}/{env_id}/config/{elements_config_id}/access_requests';
 
 const NAMES = [
   ['Project', 'get', '/v2/projects/{proj_id}', 'response'],
@@ -55,6 +56,10 @@ const NAMES = [
   ['GroupResourceInstance', 'put', `${GROUP}/resource_instances`, 'body'],
   ['GroupMember', 'get', `${GROUP}/users`, 'item'],
   ['AttachedInstance', 'get', `${GROUP}/resource_instances`, 'item'],
+  ['AccessRequest', 'get', `${AR}/{access_request_id}`, 'response'],
+  ['AccessRequestItem', 'get', AR, 'item'],
+  ['AccessRequestCreate', 'post', AR, 'body'],
+  ['AccessRequestApprove', 'put', `${AR}/{access_request_id}/approve`, 'body'],
 ];
 
 const ident = (name) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name));

@@ -30,6 +30,8 @@ export interface Config {
   trustProxy: boolean;
   decisionCacheSize: number;
   revisionPollMs: number;
+  webhookPollMs: number;
+  webhookRetryBaseMs: number;
   decisionQueriesInFlight: number;
   /** When set, GET /metrics asks for it as a bearer token; unset, /metrics is open. */
   metricsToken?: string;
@@ -79,6 +81,8 @@ export const SETTINGS: Setting[] = [
   { env: 'AUDIT_RETENTION_DAYS', key: 'auditRetentionDays', type: 'integer', default: 30, min: 1, max: 3650 },
   { env: 'METRICS_TOKEN', key: 'metricsToken', type: 'string', pattern: '^\\S{16,}$' },
   { env: 'SHUTDOWN_DRAIN_MS', key: 'shutdownDrainMs', type: 'integer', min: 1000, max: 600000 },
+  { env: 'WEBHOOK_POLL_MS', key: 'webhookPollMs', type: 'integer', default: 1000, min: 50, max: 600000 },
+  { env: 'WEBHOOK_RETRY_BASE_MS', key: 'webhookRetryBaseMs', type: 'integer', default: 5000, min: 10, max: 3600000 },
 ];
 
 export class ConfigError extends Error {}

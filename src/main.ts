@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     service.app.areas.decisionLog.stop();
     service.app.areas.retention.stop();
     await service.app.areas.decisionLog.flush(); // what is queued is written before the driver closes
+    await service.app.areas.webhooks.stop();
     await service.driver.close();
     await neo4j.stop();
     log.info('stopped');

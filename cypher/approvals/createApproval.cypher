@@ -3,7 +3,7 @@ MATCH (c:ElementsConfig {env: $env, id: $config})
 MATCH (t:Tenant {env: $env, key: $tenant})
 MATCH (u:User {env: $env, key: $user})
 MATCH (i:Instance {env: $env, resource: $resource, key: $instance})
-CREATE (a:OperationApproval:InEnv {env: $env, id: $id, config_id: c.id, tenant: t.key, resource: i.resource,
+CREATE (a:OperationApproval:InEnv {env: $env, id: $id, type: 'operation_approval', config_id: c.id, tenant: t.key, resource: i.resource,
                                    resource_instance: i.key, requesting_user_id: u.key, reason: $reason,
                                    cancel_reason: null, status: null, reviewer_user_id: null, reviewed_at: null,
                                    reviewer_comment: null, created_at: $now, updated_at: $now})

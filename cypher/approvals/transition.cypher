@@ -1,8 +1,11 @@
 // @invalidates $env
-// Moves a pending approval to $status (approved, deny, cancel), atomically: the first SET takes
-// the node's write lock, and only then is the status read, so of concurrent transitions exactly
-// one sees null and wins; the others return won = false and change nothing. An approval also
-// grants the requester _Approved_ on the instance, in the same transaction.
+// Moves a pending approval or access request to $status (approved, deny, cancel), atomically:
+// the first SET takes the node's write lock, and only then is the status read, so of concurrent
+// transitions exactly one sees null and wins; the others return won = false and change nothing.
+// An approval grants the requester $grantRole in the same transaction: on the request's instance
+// (HAS_ROLE) or, when it has none, in its tenant (HAS_TENANT_ROLE). The grant carries
+// $expiresAt (ISO 8601, null: forever) on the approval; the edge carries it as $expiresAtMs (epoch ms,
+// the rule's convention); an existing edge keeps the longer of the two lifetimes.
 MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a._lock = true
@@ -25,11 +28,28 @@ CALL {
   }
   CALL {
     WITH a
-    WITH a WHERE $status = 'approved'
-    MATCH (a)-[:REQUESTED_BY]->(u:User), (a)-[:ON_INSTANCE]->(i:Instance), (a)-[:IN_TENANT]->(t:Tenant)
-    MERGE (u)-[h:HAS_ROLE {role: '_Approved_'}]->(i)
-      ON CREATE SET h.tenant = t.key, h.created_at = $now
+    WITH a WHERE $status = 'approved' AND $grantRole IS NOT NULL
+    MATCH (a)-[:REQUESTED_BY]->(u:User), (a)-[:IN_TENANT]->(t:Tenant)
+    OPTIONAL MATCH (a)-[:ON_INSTANCE]->(i:Instance)
+    SET a.granted_role = $grantRole, a.access_expires_at = $expiresAt
     MERGE (u)-[:IN_TENANT]->(t)
+    WITH u, t, i
+    CALL {
+      WITH u, t, i
+      WITH u, t, i WHERE i IS NOT NULL
+      MERGE (u)-[h:HAS_ROLE {role: $grantRole}]->(i)
+        ON CREATE SET h.tenant = t.key, h.created_at = $now, h.expires_at = $expiresAtMs
+        ON MATCH SET h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
+                                         WHEN h.expires_at > $expiresAtMs THEN h.expires_at ELSE $expiresAtMs END
+    }
+    CALL {
+      WITH u, t, i
+      WITH u, t, i WHERE i IS NULL
+      MERGE (u)-[h:HAS_TENANT_ROLE {role: $grantRole}]->(t)
+        ON CREATE SET h.created_at = $now, h.expires_at = $expiresAtMs
+        ON MATCH SET h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
+                                         WHEN h.expires_at > $expiresAtMs THEN h.expires_at ELSE $expiresAtMs END
+    }
   }
 }
 REMOVE a._lock

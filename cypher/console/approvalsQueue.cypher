@@ -2,6 +2,7 @@
 // for the admin console's read-only queue: pending first, then newest first. $config (id or
 // key) and $status narrow it; a null status is pending.
 MATCH (a:OperationApproval {env: $env})
+WHERE coalesce(a.type, 'operation_approval') = 'operation_approval'
 OPTIONAL MATCH (c:ElementsConfig {env: $env, id: a.config_id})
 WITH a, c
 WHERE ($config IS NULL OR c.id = $config OR c.key = $config)

@@ -1,10 +1,16 @@
 // @invalidates none
-// The config's operation approvals go with it; grants made by approvals stay (they are role assignments).
+// The config's operation approvals and access requests go with it, and so do their undelivered
+// webhook events; grants made by approvals stay (they are role assignments).
 MATCH (c:ElementsConfig {env: $env, id: $id})
 CALL {
   WITH c
   MATCH (a:OperationApproval)-[:OF_CONFIG]->(c)
   DETACH DELETE a
+}
+CALL {
+  WITH c
+  MATCH (d:WebhookDelivery {env: $env, config_id: c.id})
+  DELETE d
 }
 DETACH DELETE c
 RETURN count(*) AS deleted

@@ -37,6 +37,12 @@ import { tenantAccessRoutes } from './tenantAccess/routes';
 import { TenantAccessService } from './tenantAccess/service';
 import { ApprovalService } from './approvals/service';
 import { ApprovalStore } from './approvals/store';
+import { accessRequestRoutes } from './accessRequests/routes';
+import { WebhookDispatcher } from './webhooks/dispatcher';
+import { WebhookOutbox } from './webhooks/outbox';
+import { WebhookStore } from './webhooks/store';
+import { AccessRequestService } from './accessRequests/service';
+import { AccessRequestStore } from './accessRequests/store';
 import { ApprovalsQueueService, ApprovalsQueueStore } from './console/approvalsQueue';
 import { consoleRoutes } from './console/routes';
 import { metricsRoutes } from '../metrics/routes';
@@ -84,7 +90,13 @@ export function buildAreas(deps: AppDeps) {
     ttlSeconds: deps.config.sessionTtlSeconds, cookieSecure: deps.config.cookieSecure, orgId: deps.config.orgId,
   });
   authenticator.sessions = sessions;
-  const approvals = new ApprovalService(new ApprovalStore(deps.db), elements, decisions);
+  const webhookStore = new WebhookStore(deps.db);
+  const outbox = new WebhookOutbox(webhookStore);
+  const webhooks = new WebhookDispatcher(webhookStore, { pollMs: deps.config.webhookPollMs, retryBaseMs: deps.config.webhookRetryBaseMs }, deps.log.child({ area: 'webhooks' }));
+  webhooks.start();
+  const approvalStore = new ApprovalStore(deps.db);
+  const approvals = new ApprovalService(approvalStore, elements, decisions, outbox);
+  const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db), approvalStore, elements, decisions, outbox);
 
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
@@ -101,6 +113,7 @@ export function buildAreas(deps: AppDeps) {
     ...elementsRoutes(elements),
     ...sessionRoutes(sessions),
     ...approvalRoutes(approvals),
+    ...accessRequestRoutes(accessRequests),
     ...consoleRoutes(new ApprovalsQueueService(new ApprovalsQueueStore(deps.db))),
     ...changesRoutes(new ChangesService(new ChangeStore(() => deps.db))),
     ...auditRoutes(new AuditService(deps.db)),
@@ -109,6 +122,6 @@ export function buildAreas(deps: AppDeps) {
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention, expirySweep };
+  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention, expirySweep, webhooks };
 }
 

@@ -24,7 +24,7 @@ describe('the seed flow', () => {
       access_request_details: { tenant: 'acme', resource: 'doc', resource_instance: expect.any(String) },
       reason: 'I need to operate it', org_id: expect.any(String), project_id: expect.any(String), env_id: w.envId,
       created_at: expect.any(String), updated_at: expect.any(String),
-      status: null, reviewer_user_id: null, reviewed_at: null, reviewer_comment: null,
+      status: null, reviewer_user_id: null, reviewed_at: null, reviewer_comment: null, access_expires_at: null,
     });
     const instance = a.access_request_details.resource_instance;
     expect(await allowedOperate('alice', instance)).toBe(false);

@@ -160,8 +160,11 @@ describe('elements configs', () => {
       roles_to_levels: { LEVEL_2: ['approver'] },
     });
     expect(made).toMatchObject({ key: 'cfg-2', elements_type: 'operation_approval', settings: { resources: ['file'] } });
-    expect(await authz.elements.configs.get('cfg-2')).toEqual(made);
-    expect(await authz.elements.configs.get(made.id)).toEqual(made);
+    // The create answer alone carries the webhook secret.
+    const { webhook_secret, ...shown } = made;
+    expect(webhook_secret).toEqual(expect.any(String));
+    expect(await authz.elements.configs.get('cfg-2')).toEqual(shown);
+    expect(await authz.elements.configs.get(made.id)).toEqual(shown);
     expect((await authz.elements.configs.list({ per_page: 100 })).data.map((c) => c.key).sort()).toEqual(['cfg-2', 'ops']);
     const renamed = await authz.elements.configs.update('cfg-2', { name: 'Renamed' });
     expect(renamed).toMatchObject({ id: made.id, name: 'Renamed' });

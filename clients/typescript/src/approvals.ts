@@ -1,5 +1,5 @@
-import { Http, type Page, path } from './http.js';
-import { cookieOf, type SessionRef } from './elements.js';
+import { path } from './http.js';
+import { ElementsRequests, type RequestFilters } from './elementsRequests.js';
 
 export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
 
@@ -31,6 +31,8 @@ export interface OperationApproval {
   reviewer_user_id: string | null;
   reviewed_at: string | null;
   reviewer_comment: string | null;
+  /** When the granted `_Approved_` ends (approved with a duration); null otherwise. */
+  access_expires_at: string | null;
 }
 /** Seed 2.9. */
 export interface OperationApprovalItem extends OperationApproval {
@@ -41,85 +43,29 @@ export interface OperationApprovalItem extends OperationApproval {
   resource_instance_key: string;
 }
 
-/** List filters and paging, sent as HTTP headers (seed 4.2). */
-export interface ApprovalFilters {
-  /** `pending` selects those with status null. */
-  status?: 'pending' | ApprovalStatus;
-  resource?: string;
-  resource_instance?: string;
-  page?: number;
-  /** 1..100, default 30. */
-  per_page?: number;
+/** List filters and paging, sent as HTTP headers (seed 4.2); status `pending` selects those with status null. */
+export type ApprovalFilters = RequestFilters<'pending' | ApprovalStatus>;
+
+/** Options of an approval. */
+export interface ApproveOptions {
+  /** The grant lasts this long (60..31,536,000 s); the answer carries `access_expires_at`. Absent: until revoked. */
+  accessDurationSeconds?: number;
 }
 
-/**
- * Operation approvals of one elements config, as the logged-in user of `session`
- * (CONTRACT section 7). Every call sends the session cookie and the `element_id` header.
- */
-export class Approvals {
-  constructor(
-    private readonly http: Http,
-    private readonly session: SessionRef,
-    readonly elementsConfigId: string,
-  ) {}
-
-  private async at(rest = ''): Promise<string> {
-    const s = await this.http.scope();
-    return path`/v2/elements/${s.project}/${s.env}/config/${this.elementsConfigId}/operation_approval` + rest;
-  }
-
-  private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { cookie: cookieOf(this.session), element_id: this.elementsConfigId, ...extra };
-  }
-
-  private async call<T>(method: string, rest: string, body?: unknown, extra?: Record<string, string>): Promise<T> {
-    return this.http.request<T>(method, await this.at(rest), { auth: false, headers: this.headers(extra), body });
-  }
+/** Operation approvals of one elements config, as the logged-in user of `session` (CONTRACT section 7). */
+export class Approvals extends ElementsRequests<OperationApproval, OperationApprovalItem, 'pending' | ApprovalStatus> {
+  protected readonly segment = 'operation_approval';
 
   /** Asks for approval to `operate` on a resource (instance) of the session's tenant. */
   create(data: ApprovalCreate): Promise<OperationApproval> {
     return this.call('POST', '', data);
   }
 
-  /** Reviewers and the requester; anyone else gets 404. */
-  get(id: string): Promise<OperationApproval> {
-    return this.call('GET', path`/${id}`);
-  }
-
-  /** One page, newest first: reviewers see every approval of the config in their tenant, others their own. */
-  list(filters: ApprovalFilters = {}): Promise<Page<OperationApprovalItem>> {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== null) headers[k] = String(v);
-    return this.call('GET', '', undefined, headers);
-  }
-
-  /** Every approval matching `filters`, page after page (`per_page` default 100). */
-  async *all(filters: Omit<ApprovalFilters, 'page'> = {}): AsyncGenerator<OperationApprovalItem, void, undefined> {
-    const per_page = filters.per_page ?? 100;
-    for (let page = 1; ; page++) {
-      const res = await this.list({ ...filters, page, per_page });
-      yield* res.data;
-      if (page >= res.page_count || res.data.length === 0) return;
-    }
-  }
-
-  /** Sets the reviewer comment (reviewer, any state). */
-  updateReviewer(id: string, reviewerComment: string | null): Promise<OperationApproval> {
-    return this.call('PATCH', path`/${id}/reviewer`, { reviewer_comment: reviewerComment });
-  }
-
   /** Approves a pending request (409 INVALID_STATE otherwise): the requester may then `operate` on the instance. */
-  approve(id: string, reviewerComment?: string): Promise<OperationApproval> {
-    return this.call('PUT', path`/${id}/approve`, reviewerComment === undefined ? {} : { reviewer_comment: reviewerComment });
-  }
-
-  /** Denies a pending request. */
-  deny(id: string, reviewerComment?: string): Promise<OperationApproval> {
-    return this.call('PUT', path`/${id}/deny`, reviewerComment === undefined ? {} : { reviewer_comment: reviewerComment });
-  }
-
-  /** Cancels one's own pending request; the answer keeps the original `reason`. */
-  cancel(id: string, reason?: string): Promise<OperationApproval> {
-    return this.call('PUT', path`/${id}/cancel`, reason === undefined ? {} : { reason });
+  approve(id: string, reviewerComment?: string, options: ApproveOptions = {}): Promise<OperationApproval> {
+    const body: Record<string, unknown> = {};
+    if (reviewerComment !== undefined) body.reviewer_comment = reviewerComment;
+    if (options.accessDurationSeconds !== undefined) body.access_duration_seconds = options.accessDurationSeconds;
+    return this.call('PUT', path`/${id}/approve`, body);
   }
 }

@@ -6,13 +6,15 @@ export type ApprovalLevel = 'LEVEL_1' | 'LEVEL_2' | 'LEVEL_3' | 'LEVEL_4';
 export interface ElementsConfigCreate {
   key: string;
   name: string;
-  elements_type: 'operation_approval';
+  elements_type: 'operation_approval' | 'access_request';
+  /** Where approval and access request events are POSTed (signed with `webhook_secret`). */
+  webhook?: { url: string; bearer_token?: string };
   /** The governed resources: each gets actions `operate`/`review` and roles `_Reviewer_`/`_Approved_`. */
   settings?: { resources?: string[] };
   /** Tenant roles per level; LEVEL_1 and LEVEL_2 roles make reviewers. */
   roles_to_levels: Partial<Record<ApprovalLevel, string[]>>;
 }
-export type ElementsConfigUpdate = Partial<Pick<ElementsConfigCreate, 'name' | 'settings' | 'roles_to_levels'>>;
+export type ElementsConfigUpdate = Partial<Pick<ElementsConfigCreate, 'name' | 'settings' | 'roles_to_levels'>> & { webhook?: ElementsConfigCreate['webhook'] | null };
 export interface ElementsConfig {
   id: string;
   key: string;
@@ -20,6 +22,9 @@ export interface ElementsConfig {
   elements_type: string;
   settings: { resources: string[] };
   roles_to_levels: Record<ApprovalLevel, string[]>;
+  webhook: { url: string } | null;
+  /** Only in the answer that created the config (or gave an older one its first secret): the webhook HMAC key. */
+  webhook_secret?: string;
   organization_id: string;
   project_id: string;
   environment_id: string;

@@ -1,4 +1,5 @@
 import { Api } from './api/index.js';
+import { AccessRequests } from './accessRequests.js';
 import { Approvals } from './approvals.js';
 import { Decisions, type AuthorizedUsers, type CheckQuery, type ExplainResult, type ResourceRef, type UserPermissions, type UserPermissionsQuery, type UserRef } from './decisions.js';
 import { Elements, type SessionRef } from './elements.js';
@@ -72,11 +73,18 @@ export class AuthzClient {
   approvals(session: SessionRef, elementsConfigId: string): Approvals {
     return new Approvals(this.http, session, elementsConfigId);
   }
+
+  /** Access requests of the elements config `elementsConfigId` (an `access_request` config), as the user of `session`. */
+  accessRequests(session: SessionRef, elementsConfigId: string): AccessRequests {
+    return new AccessRequests(this.http, session, elementsConfigId);
+  }
 }
 
 export { Api } from './api/index.js';
 export * from './api/index.js';
+export * from './accessRequests.js';
 export * from './approvals.js';
+export * from './elementsRequests.js';
 export * from './decisions.js';
 export * from './elements.js';
 export * from './errors.js';

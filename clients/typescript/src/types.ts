@@ -578,3 +578,74 @@ export type AttachedInstance = {
   attributes?: Record<string, unknown>;
   attached_at?: string;
 };
+
+/** Answer of GET /v2/elements/{proj_id}/{env_id}/config/{elements_config_id}/access_requests/{access_request_id} */
+export type AccessRequest = {
+  id: string;
+  type: "access_request";
+  requesting_user_id: string;
+  access_request_details: {
+    tenant: string;
+    resource: string | null;
+    resource_instance: string | null;
+    role: string;
+  };
+  reason: string;
+  org_id: string;
+  project_id: string;
+  env_id: string;
+  created_at: string;
+  updated_at: string;
+  status: "pending" | "approved" | "denied" | "canceled";
+  granted_role: string | null;
+  reviewer_user_id: string | null;
+  reviewed_at: string | null;
+  reviewer_comment: string | null;
+  access_expires_at: string | null;
+};
+
+/** A record listed by GET /v2/elements/{proj_id}/{env_id}/config/{elements_config_id}/access_requests */
+export type AccessRequestItem = {
+  id: string;
+  type: "access_request";
+  requesting_user_id: string;
+  access_request_details: {
+    tenant: string;
+    resource: string | null;
+    resource_instance: string | null;
+    role: string;
+  };
+  reason: string;
+  org_id: string;
+  project_id: string;
+  env_id: string;
+  created_at: string;
+  updated_at: string;
+  status: "pending" | "approved" | "denied" | "canceled";
+  granted_role: string | null;
+  reviewer_user_id: string | null;
+  reviewed_at: string | null;
+  reviewer_comment: string | null;
+  access_expires_at: string | null;
+  requesting_user_email: string | null;
+  requesting_user_first_name: string | null;
+  requesting_user_last_name: string | null;
+};
+
+/** Body of POST /v2/elements/{proj_id}/{env_id}/config/{elements_config_id}/access_requests */
+export type AccessRequestCreate = {
+  access_request_details: {
+    tenant: string;
+    resource?: string;
+    resource_instance?: string;
+    role: string;
+  };
+  reason: string;
+};
+
+/** Body of PUT /v2/elements/{proj_id}/{env_id}/config/{elements_config_id}/access_requests/{access_request_id}/approve */
+export type AccessRequestApprove = {
+  reviewer_comment?: string | null;
+  role?: string;
+  access_duration_seconds?: number;
+};

@@ -3,17 +3,22 @@ import type { Req, RouteDef } from '../../http/routeTable';
 import { route } from '../../http/routeTable';
 import * as s from './schemas';
 import { ApprovalService } from './service';
+import type { ApprovalFilter } from './store';
 
 const base = '/v2/elements/:proj_id/:env_id/config/:elements_config_id/operation_approval';
 
 type Filters = { status?: string; resource?: string; resource_instance?: string; page?: number; per_page?: number };
+type StoredStatus = ApprovalFilter['status'];
 
-/** Seed 4.2: filters come as headers; query parameters of the same names are read too (headers win). */
-function listArgs(r: Req<unknown, Filters, unknown, Filters>) {
+/**
+ * Seed 4.2: filters come as headers; query parameters of the same names are read too (headers win).
+ * `stored` maps the status filter's wire value to the stored one (access requests spell them otherwise).
+ */
+export function listArgs(r: Req<unknown, Filters, unknown, Filters>, stored: (status: string) => StoredStatus = (x) => x as StoredStatus) {
   const pick = <K extends keyof Filters>(k: K) => r.headers[k] ?? r.query[k];
-  const status = pick('status') as 'pending' | 'approved' | 'deny' | 'cancel' | undefined;
+  const status = pick('status') as string | undefined;
   return {
-    filter: { status: status ?? null, resource: pick('resource') ?? null, instance: pick('resource_instance') ?? null },
+    filter: { status: status === undefined ? null : stored(status), resource: pick('resource') ?? null, instance: pick('resource_instance') ?? null },
     page: paging({ page: pick('page') as number | undefined, per_page: pick('per_page') as number | undefined }),
   };
 }
@@ -49,9 +54,9 @@ export function approvalRoutes(svc: ApprovalService): RouteDef[] {
     }),
     route({
       method: 'PUT', path: `${base}/:operation_approval_id/approve`, auth: 'session', tag,
-      summary: 'Approve a pending operation approval (grants the requester _Approved_ on the instance)',
-      schemas: { params: s.approvalParams, headers: s.headers, body: s.reviewBody, response: s.approval },
-      handler: (r) => svc.review(r.scope, r.session, cfg(r), id(r), 'approved', r.body.reviewer_comment),
+      summary: 'Approve a pending operation approval (grants the requester _Approved_ on the instance, for access_duration_seconds when sent)',
+      schemas: { params: s.approvalParams, headers: s.headers, body: s.approveBody, response: s.approval },
+      handler: (r) => svc.review(r.scope, r.session, cfg(r), id(r), 'approved', r.body.reviewer_comment, r.body.access_duration_seconds),
     }),
     route({
       method: 'PUT', path: `${base}/:operation_approval_id/deny`, auth: 'session', tag, summary: 'Deny a pending operation approval',

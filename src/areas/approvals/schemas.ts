@@ -5,7 +5,7 @@ export const params = { ...PROJ_ENV_PARAMS, elements_config_id: idOrKey() };
 export const approvalParams = { ...params, operation_approval_id: str({ minLength: 1, maxLength: 64 }) };
 
 /** The session headers of every approval call: element_id names the config (checked by the session resolver). */
-const elementHeader = { element_id: str({ minLength: 1, maxLength: 256 }) };
+export const elementHeader = { element_id: str({ minLength: 1, maxLength: 256 }) };
 export const headers = { type: 'object', properties: elementHeader, required: ['element_id'], additionalProperties: true };
 
 export const createBody = obj(
@@ -16,10 +16,13 @@ export const createBody = obj(
   ['access_request_details', 'reason'],
 );
 export const reviewBody = obj({ reviewer_comment: nullable(text) });
+/** How long an approved grant lasts: 1 minute to 365 days; absent, it lasts until revoked. */
+export const accessDuration = int({ minimum: 60, maximum: 31_536_000 });
+export const approveBody = obj({ reviewer_comment: nullable(text), access_duration_seconds: accessDuration });
 export const cancelBody = obj({ reason: text });
 
 /** List filters and paging: headers (seed 4.2), or query parameters of the same names. No defaults here: paging() applies them. */
-const filters = {
+export const filters = {
   status: str({ enum: ['pending', 'approved', 'deny', 'cancel'] }),
   resource: schemaKey(),
   resource_instance: factKey(),
@@ -44,6 +47,7 @@ export const approval = obj({
   reviewer_user_id: nullable(str()),
   reviewed_at: nullable(timestamp()),
   reviewer_comment: nullable(str()),
+  access_expires_at: nullable(timestamp()),
 });
 export const approvalItem = obj({
   ...(approval.properties as Record<string, Record<string, unknown>>),

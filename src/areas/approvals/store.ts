@@ -1,16 +1,25 @@
-import { Db } from '../../db/db';
+import { Db, Tx } from '../../db/db';
 import { notFound, tenantMismatch } from '../../errors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
 export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
 
+/**
+ * An elements request: an operation approval (`type` absent or `operation_approval`) or an access
+ * request (`type: access_request`, asking for `role`; `resource`/`resource_instance` absent when
+ * the role is a tenant role). Both share the node label, the transitions and the reviewer rules.
+ */
 export interface ApprovalNode {
   id: string;
+  type?: 'operation_approval' | 'access_request' | null;
   config_id: string;
   tenant: string;
   resource: string;
   resource_instance: string;
+  role?: string | null;
+  granted_role?: string | null;
+  access_expires_at?: string | null;
   requesting_user_id: string;
   reason: string;
   cancel_reason: string | null;
@@ -31,14 +40,22 @@ export interface ApprovalFilter {
   resource: string | null;
   instance: string | null;
 }
+/** Runs in the transaction that wrote `a` (the webhook outbox: the event exists exactly when the change does). */
+export type Announce = (tx: Tx, a: ApprovalNode) => Promise<void>;
 /** Where an approval lives: env, config and the tenant of the caller's session. */
 export interface ApprovalPlace {
   env: string;
   config: string;
   tenant: string;
 }
+/** What an approval grants the requester: `role` on the request's instance, or in its tenant when it has none. */
+export interface Grant {
+  role: string;
+  expiresAt: string | null;
+}
 export interface Transition {
   status: ApprovalStatus;
+  grant?: Grant;
   reviewer: string | null;
   comment?: string | null;
   cancelReason?: string | null;
@@ -74,7 +91,7 @@ export class ApprovalStore {
   }
 
   /** Creates the approval, and its instance when missing, in one transaction (404 unknown resource, 409 instance of another tenant). */
-  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string; instanceId: string; reason: string; now: string }): Promise<ApprovalNode> {
+  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string; instanceId: string; reason: string; now: string }, announce: Announce): Promise<ApprovalNode> {
     return this.db.write(async (tx) => {
       const at = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: a.instance, id: a.instanceId, now: a.now });
       if (!at) throw notFound('Resource', a.resource);
@@ -85,6 +102,7 @@ export class ApprovalStore {
       const row = await tx.one(this.q.createApproval, { ...p, ...a });
       // Throwing rolls back an instance created above (the requester was deleted meanwhile).
       if (!row) throw notFound('User', a.user);
+      await announce(tx, row.approval as ApprovalNode);
       return row.approval as ApprovalNode;
     });
   }
@@ -111,12 +129,19 @@ export class ApprovalStore {
     return row?.approval as ApprovalNode | undefined;
   }
 
-  /** Moves a pending approval; `won` is false when it was not pending any more (nothing changed). */
-  async transition(p: ApprovalPlace, id: string, t: Transition): Promise<{ won: boolean; approval: ApprovalNode } | undefined> {
-    const [row] = await this.db.writeRows(this.q.transition, {
-      ...p, id, status: t.status, reviewer: t.reviewer, comment: t.comment ?? null, setComment: t.comment !== undefined,
-      cancelReason: t.cancelReason ?? null, now: t.now,
+  /** Moves a pending approval; `won` is false when it was not pending any more (nothing changed, nothing announced). */
+  async transition(p: ApprovalPlace, id: string, t: Transition, announce: Announce): Promise<{ won: boolean; approval: ApprovalNode } | undefined> {
+    return this.db.write(async (tx) => {
+      const row = await tx.one(this.q.transition, {
+        ...p, id, status: t.status, reviewer: t.reviewer, comment: t.comment ?? null, setComment: t.comment !== undefined,
+        cancelReason: t.cancelReason ?? null, now: t.now,
+        grantRole: t.grant?.role ?? null, expiresAt: t.grant?.expiresAt ?? null,
+        expiresAtMs: t.grant?.expiresAt ? Date.parse(t.grant.expiresAt) : null,
+      });
+      if (!row) return undefined;
+      const res = { won: row.won === true, approval: row.approval as ApprovalNode };
+      if (res.won) await announce(tx, res.approval);
+      return res;
     });
-    return row && { won: row.won === true, approval: row.approval as ApprovalNode };
   }
 }

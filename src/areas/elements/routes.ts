@@ -11,7 +11,7 @@ export function elementsRoutes(svc: ElementsService): RouteDef[] {
   return [
     route({
       method: 'POST', path: base, auth: 'env', tag, summary: 'Create an elements config (an operation approval flow)',
-      schemas: { params: s.params, body: s.configCreate, response: s.config },
+      schemas: { params: s.params, body: s.configCreate, response: s.configWithSecret },
       handler: (r) => svc.create(r.scope, r.body),
     }),
     route({
@@ -26,7 +26,7 @@ export function elementsRoutes(svc: ElementsService): RouteDef[] {
     }),
     route({
       method: 'PATCH', path: `${base}/:elements_config_id`, auth: 'env', tag, summary: 'Update an elements config',
-      schemas: { params: s.configParams, body: s.configUpdate, response: s.config },
+      schemas: { params: s.configParams, body: s.configUpdate, response: s.configWithSecret },
       handler: (r) => svc.update(r.scope, r.params.elements_config_id, r.body),
     }),
     route({

@@ -1,20 +1,25 @@
-import { arr, envelope, idOrKey, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
-import { LEVELS } from './service';
+import { arr, envelope, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
+import { ELEMENTS_TYPES, LEVELS } from './service';
 
 const name = str({ minLength: 1, maxLength: 256 });
 const levelRoles = arr(schemaKey(), { maxItems: 100 });
 const rolesToLevels = obj(Object.fromEntries(LEVELS.map((l) => [l, levelRoles])));
 const settings = obj({ resources: arr(schemaKey(), { maxItems: 100 }) });
+/** Where approval and access request events are POSTed: an http(s) URL, and a bearer token to send. */
+const webhook = obj(
+  { url: str({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$', maxLength: 2048 }), bearer_token: str({ minLength: 1, maxLength: 4096 }) },
+  ['url'],
+);
 
 export const params = PROJ_ENV_PARAMS;
 export const configParams = { ...PROJ_ENV_PARAMS, elements_config_id: idOrKey() };
 export const pagingQuery = obj(PAGING_QUERY);
 
 export const configCreate = obj(
-  { key: schemaKey(), name, elements_type: str({ enum: ['operation_approval'] }), settings, roles_to_levels: rolesToLevels },
+  { key: schemaKey(), name, elements_type: str({ enum: ELEMENTS_TYPES }), settings, roles_to_levels: rolesToLevels, webhook },
   ['key', 'name', 'elements_type', 'roles_to_levels'],
 );
-export const configUpdate = obj({ name, settings, roles_to_levels: rolesToLevels });
+export const configUpdate = obj({ name, settings, roles_to_levels: rolesToLevels, webhook: nullable(webhook) });
 export const config = obj({
   id: str(),
   key: str(),
@@ -25,7 +30,10 @@ export const config = obj({
   organization_id: str(),
   project_id: str(),
   environment_id: str(),
+  webhook: nullable(obj({ url: str() })),
   created_at: timestamp(),
   updated_at: timestamp(),
 });
 export const configList = envelope(config);
+/** Create (and the PATCH that gives an older config its first secret) also answer the webhook secret: the only time it is shown. */
+export const configWithSecret = obj({ ...(config.properties as typeof config.properties), webhook_secret: str() });

@@ -3,6 +3,7 @@ import { scoped, type Scope } from '../../auth/types';
 import { ErrorDetail, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
+import { newWebhookSecret } from '../webhooks/outbox';
 import { unique } from '../../util/unique';
 import { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
 
@@ -11,15 +12,23 @@ export type Level = (typeof LEVELS)[number];
 export type RolesToLevels = Partial<Record<Level, string[]>>;
 /** Levels whose roles make a user a reviewer of every approval in their tenant. */
 export const REVIEWER_LEVELS: Level[] = ['LEVEL_1', 'LEVEL_2'];
+/** The flows an elements config runs: operation approvals (an action) or access requests (a role). */
+export const ELEMENTS_TYPES = ['operation_approval', 'access_request'] as const;
+export type ElementsType = (typeof ELEMENTS_TYPES)[number];
 
 export interface ConfigInput {
   key: string;
   name: string;
-  elements_type: 'operation_approval';
+  elements_type: ElementsType;
   settings?: { resources?: string[] } & Record<string, unknown>;
   roles_to_levels: RolesToLevels;
+  webhook?: Webhook;
 }
-export type ConfigPatch = Partial<Pick<ConfigInput, 'name' | 'settings' | 'roles_to_levels'>>;
+export interface Webhook {
+  url: string;
+  bearer_token?: string;
+}
+export type ConfigPatch = Partial<Pick<ConfigInput, 'name' | 'settings' | 'roles_to_levels'>> & { webhook?: Webhook | null };
 
 /** The actions an approval flow needs on a governed resource, added when missing. */
 const APPROVAL_ACTIONS: Record<string, { name: string; description: string }> = {
@@ -33,6 +42,7 @@ const parse = <T>(text: string | null | undefined, fallback: T): T => (text ? (J
 export interface ElementsConfig {
   id: string;
   key: string;
+  elementsType: string;
   resources: string[];
   rolesToLevels: Record<Level, string[]>;
 }
@@ -42,6 +52,7 @@ export function configOf(c: ElementsConfigNode): ElementsConfig {
   return {
     id: c.id,
     key: c.key,
+    elementsType: c.elements_type,
     resources: c.resources ?? [],
     rolesToLevels: Object.fromEntries(LEVELS.map((l) => [l, levels[l] ?? []])) as Record<Level, string[]>,
   };
@@ -58,6 +69,7 @@ export class ElementsService {
     elements_type: c.elements_type,
     settings: parse<Record<string, unknown>>(c.settings_json, {}),
     roles_to_levels: configOf(c).rolesToLevels,
+    webhook: c.webhook_url ? { url: c.webhook_url } : null,
     ...scoped(scope),
     created_at: c.created_at,
     updated_at: c.updated_at,
@@ -72,10 +84,16 @@ export class ElementsService {
         create: true, id: randomUUID(), key: input.key, name: input.name, elements_type: input.elements_type,
         settings_json: JSON.stringify({ ...(input.settings ?? {}), resources }),
         roles_to_levels_json: JSON.stringify(input.roles_to_levels), resources, now: now(),
+        ...webhookWrite(input.webhook),
       },
       (found) => governed(resources, found),
     );
-    return this.view(scope, c);
+    return this.withSecret(scope, c);
+  }
+
+  /** The view, plus the webhook secret when this write created it (the one time it is shown). */
+  private withSecret(scope: Scope, c: ElementsConfigNode) {
+    return c.secret_is_new && c.webhook_secret ? { ...this.view(scope, c), webhook_secret: c.webhook_secret } : this.view(scope, c);
   }
 
   async get(scope: Scope, ref: string) {
@@ -98,10 +116,11 @@ export class ElementsService {
         settings_json: patch.settings ? JSON.stringify({ ...patch.settings, resources }) : null,
         roles_to_levels_json: patch.roles_to_levels ? JSON.stringify(patch.roles_to_levels) : null,
         resources, now: now(),
+        ...webhookWrite(patch.webhook),
       },
       (found) => (resources ? governed(resources, found) : []),
     );
-    return this.view(scope, c);
+    return this.withSecret(scope, c);
   }
 
   async remove(scope: Scope, ref: string) {
@@ -134,6 +153,11 @@ export class ElementsService {
     }
     if (details.length) throw invalidInput(`roles_to_levels names roles that do not exist: ${details.map((d) => d.message).join('; ')}.`, details);
   }
+}
+
+/** The webhook part of a config write: `undefined` leaves it as it is, null removes it. */
+function webhookWrite(w: Webhook | null | undefined) {
+  return { setWebhook: w !== undefined, webhook_url: w?.url ?? null, webhook_bearer_token: w?.bearer_token ?? null, webhook_secret: newWebhookSecret() };
 }
 
 /** Each governed resource must exist (404); it gets the actions `operate` and `review` when missing. */

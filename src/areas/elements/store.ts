@@ -11,6 +11,10 @@ export interface ElementsConfigNode {
   settings_json: string | null;
   roles_to_levels_json: string | null;
   resources: string[] | null;
+  webhook_url?: string | null;
+  webhook_secret?: string | null;
+  /** Set by create and by the update that gave the config its first secret: show the secret this once. */
+  secret_is_new?: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -30,6 +34,12 @@ export interface ConfigWrite {
   settings_json: string | null;
   roles_to_levels_json: string | null;
   resources: string[] | null;
+  /** Whether the write sets the webhook (create always does; an update when the patch names it). */
+  setWebhook: boolean;
+  webhook_url: string | null;
+  webhook_bearer_token: string | null;
+  /** The secret a config gets when it has none yet. */
+  webhook_secret: string;
   now: string;
 }
 

@@ -1,0 +1,5 @@
+// @invalidates none
+// A delivered event leaves the outbox (at-least-once: the receiver may see it again if this fails).
+MATCH (d:WebhookDelivery {env: $env, id: $id})
+DELETE d
+RETURN count(*) AS deleted

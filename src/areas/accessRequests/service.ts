@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope, Session } from '../../auth/types';
+import { forbidden, invalidInput, notFound, tenantMismatch } from '../../errors';
+import { envelopeOf, Page } from '../../http/paging';
+import { now } from '../../util/time';
+import type { DecisionService } from '../decisions/service';
+import type { WebhookOutbox } from '../webhooks/outbox';
+import type { ElementsService } from '../elements/service';
+import { expiresAfter, ReviewFlow } from '../approvals/reviewFlow';
+import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStatus, ApprovalStore } from '../approvals/store';
+import { AccessRequestStore } from './store';
+
+export type RequestStatus = 'pending' | 'approved' | 'denied' | 'canceled';
+const WIRE: Record<string, RequestStatus> = { approved: 'approved', deny: 'denied', cancel: 'canceled' };
+const STORED: Record<RequestStatus, ApprovalFilter['status']> = { pending: 'pending', approved: 'approved', denied: 'deny', canceled: 'cancel' };
+/** The stored status a status filter names. */
+export const storedStatus = (s: string) => STORED[s as RequestStatus];
+
+export interface CreateInput {
+  access_request_details: { tenant: string; resource?: string; resource_instance?: string; role: string };
+  reason: string;
+}
+export interface ApproveInput {
+  reviewer_comment?: string | null;
+  role?: string;
+  access_duration_seconds?: number;
+}
+
+/**
+ * Access requests (CONTRACT section 11): a user asks for a role, in their tenant or on one instance
+ * of it; a reviewer (the approvals' rules) approves it, possibly granting another role, and the
+ * grant is written in the transition's transaction. The flow is the approvals' own.
+ */
+export class AccessRequestService {
+  private readonly flow: ReviewFlow;
+  constructor(private readonly store: AccessRequestStore, approvals: ApprovalStore, elements: ElementsService, decisions: DecisionService, outbox: WebhookOutbox) {
+    this.flow = new ReviewFlow(approvals, elements, decisions, { elementsType: 'access_request', noun: 'Access request', view: this.view }, outbox);
+  }
+
+  view = (scope: Scope, a: ApprovalNode) => ({
+    id: a.id,
+    type: 'access_request' as const,
+    requesting_user_id: a.requesting_user_id,
+    access_request_details: { tenant: a.tenant, resource: a.resource ?? null, resource_instance: a.resource_instance ?? null, role: a.role ?? '' },
+    reason: a.reason,
+    org_id: scope.orgId,
+    project_id: scope.projectId,
+    env_id: scope.envId,
+    created_at: a.created_at,
+    updated_at: a.updated_at,
+    status: a.status ? WIRE[a.status] : ('pending' as const),
+    granted_role: a.granted_role ?? null,
+    reviewer_user_id: a.reviewer_user_id ?? null,
+    reviewed_at: a.reviewed_at ?? null,
+    reviewer_comment: a.reviewer_comment ?? null,
+    access_expires_at: a.access_expires_at ?? null,
+  });
+
+  itemView = (scope: Scope, a: ApprovalItemNode) => ({
+    ...this.view(scope, a),
+    requesting_user_email: a.requesting_user_email ?? null,
+    requesting_user_first_name: a.requesting_user_first_name ?? null,
+    requesting_user_last_name: a.requesting_user_last_name ?? null,
+  });
+
+  async create(scope: Scope, session: Session, configRef: string, input: CreateInput) {
+    const { tenant, resource = null, resource_instance = null, role } = input.access_request_details;
+    if (tenant !== session.tenantKey) {
+      throw forbidden(`The session is for tenant ${JSON.stringify(session.tenantKey)}; log in to ${JSON.stringify(tenant)} to request there.`);
+    }
+    if ((resource === null) !== (resource_instance === null)) {
+      throw invalidInput('Send resource and resource_instance together (a role on that instance), or neither (a tenant role).', [
+        { path: `/body/access_request_details/${resource === null ? 'resource' : 'resource_instance'}`, message: 'is required with the other' },
+      ]);
+    }
+    const { config, place } = await this.flow.place(scope, session, configRef);
+    if (resource !== null && config.resources.length && !config.resources.includes(resource)) {
+      throw invalidInput(`Resource ${JSON.stringify(resource)} is not governed by elements config ${JSON.stringify(config.key)}.`, [
+        { path: '/body/access_request_details/resource', message: `must be one of ${JSON.stringify(config.resources)}` },
+      ]);
+    }
+    await this.checkRole(scope, place.tenant, role, resource, resource_instance, '/body/access_request_details/role');
+    const a = await this.store.create(place, { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, now: now() }, this.flow.announcer(scope, 'created'));
+    return this.view(scope, a);
+  }
+
+  async get(scope: Scope, session: Session, configRef: string, id: string) {
+    return this.view(scope, (await this.flow.visible(scope, session, configRef, id)).a);
+  }
+
+  async list(scope: Scope, session: Session, configRef: string, filter: ApprovalFilter, page: Page) {
+    const { total, data } = await this.flow.list(scope, session, configRef, filter, page);
+    return envelopeOf(data.map((a) => this.itemView(scope, a)), total, page);
+  }
+
+  async setReviewerComment(scope: Scope, session: Session, configRef: string, id: string, comment: string | null | undefined) {
+    return this.view(scope, await this.flow.setReviewerComment(scope, session, configRef, id, comment));
+  }
+
+  /** Approve: grants the requested role, or the reviewer's `role` (checked against the request's scope), for `access_duration_seconds` when sent. */
+  async approve(scope: Scope, session: Session, configRef: string, id: string, input: ApproveInput) {
+    const grant = async (a: ApprovalNode) => {
+      const role = input.role ?? a.role ?? '';
+      if (input.role) await this.checkRole(scope, a.tenant, role, a.resource ?? null, a.resource_instance ?? null, '/body/role');
+      return { role, expiresAt: expiresAfter(input.access_duration_seconds) };
+    };
+    return this.view(scope, await this.flow.review(scope, session, configRef, id, 'approved', input.reviewer_comment, grant));
+  }
+
+  async deny(scope: Scope, session: Session, configRef: string, id: string, comment: string | null | undefined) {
+    return this.view(scope, await this.flow.review(scope, session, configRef, id, 'deny' satisfies ApprovalStatus, comment));
+  }
+
+  async cancel(scope: Scope, session: Session, configRef: string, id: string, reason: string | undefined) {
+    return this.view(scope, await this.flow.cancel(scope, session, configRef, id, reason));
+  }
+
+  /** A tenant-wide request needs a tenant role; an instance request a role of its resource (or a tenant role) and an instance of the tenant. */
+  private async checkRole(scope: Scope, tenant: string, role: string, resource: string | null, instance: string | null, path: string) {
+    const t = await this.store.roleTarget(scope.envId, role, resource, instance);
+    if (instance !== null) {
+      if (t.instance_tenant === null) throw notFound('Resource instance', `${resource}:${instance}`);
+      if (t.instance_tenant !== tenant) throw tenantMismatch(`Resource instance ${resource}:${instance} belongs to another tenant than ${JSON.stringify(tenant)}.`);
+    }
+    const ok = instance === null ? t.tenant_role : t.resource_role || t.tenant_role;
+    if (!ok) {
+      const what = instance === null ? 'a tenant role' : `a role of resource ${JSON.stringify(resource)} or a tenant role`;
+      throw invalidInput(`Role ${JSON.stringify(role)} is not ${what}.`, [{ path, message: `must be ${what}` }]);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { Db } from '../../db/db';
+import { NotFound } from '../../db/storeErrors';
+import type { Announce, ApprovalNode, ApprovalPlace } from '../approvals/store';
+
+/** What a role names for an access request: a tenant role, a resource role of the resource, the instance's tenant. */
+export interface RoleTarget {
+  tenant_role: boolean;
+  resource_role: boolean;
+  instance_tenant: string | null;
+}
+
+/** Creating access requests; every other step is the approvals store's (they share the node and its transitions). */
+export class AccessRequestStore {
+  private readonly q = this.db.statements({
+    createAccessRequest: 'accessRequests/createAccessRequest',
+    roleTarget: 'accessRequests/roleTarget',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  async roleTarget(env: string, role: string, resource: string | null, instance: string | null): Promise<RoleTarget> {
+    const [row] = await this.db.readRows(this.q.roleTarget, { env, role, resource, instance });
+    return row as unknown as RoleTarget;
+  }
+
+  async create(p: ApprovalPlace, r: { id: string; user: string; role: string; resource: string | null; instance: string | null; reason: string; now: string }, announce: Announce): Promise<ApprovalNode> {
+    return this.db.write(async (tx) => {
+      const row = await tx.one(this.q.createAccessRequest, { ...p, ...r });
+      // The requester, or the instance, went away between the checks and this write.
+      if (!row) throw new NotFound(r.instance ? 'Resource instance' : 'User', r.instance ?? r.user);
+      await announce(tx, row.approval as ApprovalNode);
+      return row.approval as ApprovalNode;
+    });
+  }
+}

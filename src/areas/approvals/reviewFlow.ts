@@ -1,0 +1,146 @@
+import type { Scope, Session } from '../../auth/types';
+import { forbidden, invalidInput, invalidState, notFound } from '../../errors';
+import { Page } from '../../http/paging';
+import { now } from '../../util/time';
+import type { DecisionService } from '../decisions/service';
+import { ElementsConfig, ElementsService, REVIEWER_LEVELS } from '../elements/service';
+import type { WebhookOutbox } from '../webhooks/outbox';
+import type { WebhookEvent } from '../webhooks/store';
+import { Announce, ApprovalFilter, ApprovalNode, ApprovalPlace, ApprovalStatus, ApprovalStore, Grant } from './store';
+
+/** Decision questions per round trip when finding the requests a user may review. */
+const REVIEW_BATCH = 200;
+
+/** When a grant approved now for `seconds` ends (ISO 8601, as stored on the edge); null: never. */
+export const expiresAfter = (seconds: number | undefined): string | null =>
+  seconds === undefined ? null : new Date(Date.now() + seconds * 1000).toISOString();
+
+/** Which elements flow: the config type it runs on and the noun its answers use. */
+export interface FlowKind {
+  elementsType: 'operation_approval' | 'access_request';
+  noun: string;
+  /** The request as the API answers it (also the `data` of its webhook events). */
+  view: (scope: Scope, a: ApprovalNode) => unknown;
+}
+const EVENT_OF: Record<ApprovalStatus, WebhookEvent> = { approved: 'approved', deny: 'denied', cancel: 'canceled' };
+
+/**
+ * The review flow shared by operation approvals and access requests (CONTRACT sections 7, 11):
+ * every call works in the session's tenant; a reviewer of a request holds a LEVEL_1/LEVEL_2 role
+ * of the config in its tenant, or is allowed `review` on its instance (directly, through groups or
+ * derivations). Others see their own requests only. Answers are stored nodes; views are the callers'.
+ */
+export class ReviewFlow {
+  constructor(
+    readonly store: ApprovalStore,
+    private readonly elements: ElementsService,
+    private readonly decisions: DecisionService,
+    private readonly kind: FlowKind,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  /** Puts the event into the webhook outbox, in the transaction that makes the change. */
+  announcer(scope: Scope, event: WebhookEvent): Announce {
+    return (tx, a) => this.outbox.announce(tx, scope.envId, { requestId: a.id, type: this.kind.elementsType, event, data: this.kind.view(scope, a) });
+  }
+
+  async list(scope: Scope, session: Session, configRef: string, filter: ApprovalFilter, page: Page) {
+    const { config, place } = await this.place(scope, session, configRef);
+    const user = session.userKey;
+    const everything = await this.isLevelReviewer(scope, config, user, place.tenant);
+    const reviewable: string[] = [];
+    if (!everything && (await this.store.mayReviewInstances(scope.envId, user, place.tenant))) {
+      const candidates = await this.store.reviewCandidates(place, user, filter);
+      for (let i = 0; i < candidates.length; i += REVIEW_BATCH) {
+        const batch = candidates.slice(i, i + REVIEW_BATCH);
+        const { allow } = await this.decisions.allowedBulk(
+          scope,
+          batch.map((c) => ({ user, action: 'review', resource: { type: c.resource, key: c.instance, tenant: place.tenant } })),
+        );
+        batch.forEach((c, j) => {
+          if (allow[j].allow) reviewable.push(`${c.resource}:${c.instance}`);
+        });
+      }
+    }
+    return this.store.list(place, { user, everything, reviewable }, filter, page);
+  }
+
+  async setReviewerComment(scope: Scope, session: Session, configRef: string, id: string, comment: string | null | undefined) {
+    const { place } = await this.reviewable(scope, session, configRef, id);
+    const a = await this.store.setReviewerComment(place, id, comment, now());
+    if (!a) throw notFound(this.kind.noun, id);
+    return a;
+  }
+
+  /** Approve or deny; `grant` says what an approval grants, given the request (it may refuse with an error). */
+  async review(scope: Scope, session: Session, configRef: string, id: string, status: 'approved' | 'deny',
+    comment: string | null | undefined, grant?: (a: ApprovalNode) => Promise<Grant>) {
+    const { a, place } = await this.reviewable(scope, session, configRef, id);
+    if (a.status) throw this.notPending(id, a.status, status);
+    const g = status === 'approved' && grant ? await grant(a) : undefined;
+    return this.transition(scope, place, id, status, { reviewer: session.userKey, comment, cancelReason: null, grant: g });
+  }
+
+  async cancel(scope: Scope, session: Session, configRef: string, id: string, reason: string | undefined) {
+    const { a, place, reviewer } = await this.visible(scope, session, configRef, id);
+    if (a.requesting_user_id !== session.userKey) {
+      throw reviewer ? forbidden(`Only the requesting user may cancel an ${this.kind.noun.toLowerCase()}.`) : notFound(this.kind.noun, id);
+    }
+    return this.transition(scope, place, id, 'cancel', { reviewer: null, cancelReason: reason ?? null });
+  }
+
+  /** The request when the session's user requested it or reviews it; 404 for anyone else. */
+  async visible(scope: Scope, session: Session, configRef: string, id: string) {
+    const { config, place } = await this.place(scope, session, configRef);
+    const a = await this.store.get(place, id);
+    if (!a) throw notFound(this.kind.noun, id);
+    const reviewer = await this.isReviewer(scope, config, session.userKey, a);
+    if (!reviewer && a.requesting_user_id !== session.userKey) throw notFound(this.kind.noun, id);
+    return { a, place, reviewer };
+  }
+
+  /** The config (404 when missing, 422 when it runs another flow) and where its requests live for this session. */
+  async place(scope: Scope, session: Session, configRef: string): Promise<{ config: ElementsConfig; place: ApprovalPlace }> {
+    const config = await this.elements.find(scope, configRef);
+    if (!config) throw notFound('Elements config', configRef);
+    if (config.elementsType !== this.kind.elementsType) {
+      throw invalidInput(`Elements config ${JSON.stringify(config.key)} is of type ${config.elementsType}, not ${this.kind.elementsType}.`, [
+        { path: '/params/elements_config_id', message: `must name an elements config of type ${this.kind.elementsType}` },
+      ]);
+    }
+    return { config, place: { env: scope.envId, config: config.id, tenant: session.tenantKey } };
+  }
+
+  private async transition(scope: Scope, place: ApprovalPlace, id: string, status: ApprovalStatus,
+    t: { reviewer: string | null; comment?: string | null; cancelReason: string | null; grant?: Grant }) {
+    const res = await this.store.transition(place, id, { status, ...t, now: now() }, this.announcer(scope, EVENT_OF[status]));
+    if (!res) throw notFound(this.kind.noun, id);
+    if (!res.won) throw this.notPending(id, res.approval.status, status);
+    return res.approval;
+  }
+
+  private notPending(id: string, current: ApprovalStatus | null, wanted: ApprovalStatus) {
+    const verb = wanted === 'deny' ? 'denied' : wanted === 'cancel' ? 'cancelled' : 'approved';
+    return invalidState(`${this.kind.noun} ${id} is ${current ?? 'pending'}; only a pending one can be ${verb}.`);
+  }
+
+  /** The request, for a reviewer who did not request it: others get 403 (requester) or 404. */
+  private async reviewable(scope: Scope, session: Session, configRef: string, id: string) {
+    const v = await this.visible(scope, session, configRef, id);
+    if (!v.reviewer) throw forbidden(`Only a reviewer may review an ${this.kind.noun.toLowerCase()}.`);
+    if (v.a.requesting_user_id === session.userKey) throw forbidden(`A reviewer cannot review their own ${this.kind.noun.toLowerCase()}.`);
+    return v;
+  }
+
+  private async isReviewer(scope: Scope, config: ElementsConfig, user: string, a: ApprovalNode): Promise<boolean> {
+    if (await this.isLevelReviewer(scope, config, user, a.tenant)) return true;
+    if (!a.resource_instance) return false;
+    const { allow } = await this.decisions.allowed(scope, { user, action: 'review', resource: { type: a.resource, key: a.resource_instance, tenant: a.tenant } });
+    return allow;
+  }
+
+  private isLevelReviewer(scope: Scope, config: ElementsConfig, user: string, tenant: string): Promise<boolean> {
+    const roles = REVIEWER_LEVELS.flatMap((l) => config.rolesToLevels[l]);
+    return this.store.holdsTenantRole(scope.envId, user, tenant, roles);
+  }
+}

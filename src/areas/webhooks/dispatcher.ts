@@ -1,0 +1,84 @@
+import type { Logger } from 'pino';
+import { signatureOf } from './outbox';
+import { DueDelivery, WebhookStore } from './store';
+
+/** Deliveries claimed per poll, how long a claim holds, and how long one POST may take. */
+const BATCH = 20;
+const LEASE_MS = 60_000;
+const POST_TIMEOUT_MS = 10_000;
+/** The longest wait between two attempts. */
+const MAX_BACKOFF_MS = 3600_000;
+
+export interface DispatcherOptions {
+  pollMs: number;
+  /** The wait after the first failure; it doubles after each further one (up to an hour). */
+  retryBaseMs: number;
+}
+
+/**
+ * Delivers the webhook outbox: every poll claims the due events (the oldest pending one of each
+ * request, so a request's events arrive in order), POSTs them, and deletes those answered 2xx.
+ * A failure is retried with exponential backoff until 24 h after the event. At least once: a crash
+ * between the POST and the delete sends the event again once its claim lapses.
+ */
+export class WebhookDispatcher {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(private readonly store: WebhookStore, private readonly opts: DispatcherOptions, private readonly log: Logger) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), this.opts.pollMs);
+    this.timer.unref();
+  }
+
+  /** Stops polling; resolves once the poll in flight (if any) has recorded its outcomes. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One poll; a poll still running when the next is due makes that one a no-op. */
+  tick(): Promise<void> {
+    if (!this.running) this.running = this.poll().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      const at = Date.now();
+      const due = await this.store.claimDue(new Date(at).toISOString(), new Date(at + LEASE_MS).toISOString(), BATCH);
+      await Promise.all(due.map((d) => this.deliver(d)));
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'webhook poll failed; retrying on the next one');
+    }
+  }
+
+  private async deliver(d: DueDelivery): Promise<void> {
+    const error = await post(d);
+    if (!error) return this.store.markDelivered(d.env, d.id);
+    const wait = Math.min(this.opts.retryBaseMs * 2 ** d.attempts, MAX_BACKOFF_MS);
+    const next = new Date(Date.now() + wait).toISOString();
+    const dead = next > d.give_up_at;
+    this.log[dead ? 'warn' : 'debug']({ delivery: d.id, attempts: d.attempts + 1, error }, dead ? 'webhook given up after 24 h' : 'webhook delivery failed; will retry');
+    await this.store.markFailed(d.env, d.id, { nextAttemptAt: next, error, dead });
+  }
+}
+
+/** POSTs one event; the reason it failed, or undefined when the receiver answered 2xx. */
+async function post(d: DueDelivery): Promise<string | undefined> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-authz-signature': signatureOf(d.secret, d.body),
+    'x-authz-event': d.event,
+    'x-authz-delivery': d.id,
+  };
+  if (d.bearer_token) headers.authorization = `Bearer ${d.bearer_token}`;
+  try {
+    const res = await fetch(d.url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal: AbortSignal.timeout(POST_TIMEOUT_MS) });
+    await res.arrayBuffer().catch(() => undefined);
+    return res.ok ? undefined : `HTTP ${res.status}`;
+  } catch (err) {
+    return (err as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable';
+  }
+}

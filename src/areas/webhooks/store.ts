@@ -1,0 +1,45 @@
+import { Db, Tx } from '../../db/db';
+
+export type WebhookEvent = 'created' | 'approved' | 'denied' | 'canceled';
+
+/** One event to deliver, with where to (the config's webhook as it is now). */
+export interface DueDelivery {
+  id: string;
+  env: string;
+  event: WebhookEvent;
+  body: string;
+  attempts: number;
+  give_up_at: string;
+  url: string;
+  bearer_token: string | null;
+  secret: string;
+}
+
+/** The durable webhook outbox: rows written in the transaction of the change they announce. */
+export class WebhookStore {
+  private readonly q = this.db.statements({
+    enqueue: 'webhooks/enqueue',
+    claimDue: 'webhooks/claimDue',
+    markDelivered: 'webhooks/markDelivered',
+    markFailed: 'webhooks/markFailed',
+  });
+
+  constructor(private readonly db: Db) {}
+
+  /** Adds the event to the outbox inside `tx` (nothing when the request's config has no webhook). */
+  async enqueue(tx: Tx, e: { env: string; id: string; requestId: string; event: WebhookEvent; body: string; now: string; giveUpAt: string }) {
+    await tx.rows(this.q.enqueue, e);
+  }
+
+  async claimDue(now: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {
+    return (await this.db.writeRows(this.q.claimDue, { now, leaseUntil, limit })) as unknown as DueDelivery[];
+  }
+
+  async markDelivered(env: string, id: string) {
+    await this.db.writeRows(this.q.markDelivered, { env, id });
+  }
+
+  async markFailed(env: string, id: string, f: { nextAttemptAt: string; error: string; dead: boolean }) {
+    await this.db.writeRows(this.q.markFailed, { env, id, ...f });
+  }
+}

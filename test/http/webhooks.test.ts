@@ -1,0 +1,167 @@
+import { createHmac } from 'node:crypto';
+import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestService, TestService } from '../support/testService';
+import { buildWorld, Client, expectError, login, ok, request, World } from './approvals-support';
+
+/**
+ * Webhooks (CONTRACT section 11) against a real HTTP receiver on loopback that fails its first
+ * attempts: events come from a durable outbox, signed, retried with backoff, in order per request,
+ * and a transition never waits for the receiver.
+ */
+process.env.WEBHOOK_POLL_MS = '100';
+process.env.WEBHOOK_RETRY_BASE_MS = '100';
+
+interface Hit { headers: IncomingHttpHeaders; body: string; status: number }
+class Receiver {
+  hits: Hit[] = [];
+  /** Answer 500 to this many more requests (then 204). */
+  failNext = 0;
+  server!: Server;
+  url = '';
+  async start() {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const status = this.failNext > 0 ? 500 : 204;
+        if (status === 500) this.failNext--;
+        this.hits.push({ headers: req.headers, body, status });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+  /** Events accepted (2xx) for `requestId`, in arrival order. */
+  delivered(requestId: string) {
+    return this.hits.filter((h) => h.status === 204).map((h) => JSON.parse(h.body)).filter((e) => e.data.id === requestId);
+  }
+  async waitFor(requestId: string, count: number, ms = 20_000) {
+    const until = Date.now() + ms;
+    while (this.delivered(requestId).length < count) {
+      if (Date.now() > until) throw new Error(`only ${this.delivered(requestId).length} of ${count} events for ${requestId}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return this.delivered(requestId);
+  }
+}
+
+let w: World;
+let receiver: Receiver;
+let secret: string;
+let alice: Client;
+let bob: Client;
+let accessBase: string;
+let accessConfig: string;
+
+beforeAll(async () => {
+  receiver = new Receiver();
+  await receiver.start();
+  w = await buildWorld();
+  const cfgPath = `/v2/elements/${w.t.proj}/${w.t.env}/config`;
+  // The approvals config of the world gets a webhook by PATCH; the access request config at creation.
+  await ok(w.t, 'PATCH', `${cfgPath}/ops`, { webhook: { url: receiver.url, bearer_token: 'tok-ops' } });
+  await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'viewer', name: 'Viewer', permissions: ['doc:read'] });
+  const created = await ok(w.t, 'POST', cfgPath, {
+    key: 'access', name: 'Access', elements_type: 'access_request', roles_to_levels: { LEVEL_1: ['approver'] },
+    webhook: { url: receiver.url },
+  });
+  expect(created.webhook).toEqual({ url: receiver.url });
+  expect(created.webhook_secret).toMatch(/^whsec_/);
+  secret = created.webhook_secret;
+  accessConfig = created.id;
+  accessBase = `${cfgPath}/${created.id}/access_requests`;
+  [alice, bob] = await Promise.all([login(w, 'alice'), login(w, 'bob')]);
+}, 120_000);
+afterAll(async () => {
+  await w?.t.close();
+  receiver?.server.close();
+});
+
+const verify = (h: Hit, key: string) =>
+  expect(h.headers['x-authz-signature']).toBe(`sha256=${createHmac('sha256', key).update(h.body).digest('hex')}`);
+
+describe('webhooks', () => {
+  it('delivers access request events signed, in order, retrying a failing receiver with backoff', async () => {
+    receiver.failNext = 3;
+    const h = { element_id: accessConfig };
+    const r = (await alice.call('POST', accessBase, { access_request_details: { tenant: 'acme', role: 'viewer' }, reason: 'please' }, h)).body;
+    // The transition answers while the receiver still fails: delivery never blocks it.
+    const approved = await bob.call('PUT', `${accessBase}/${r.id}/approve`, { reviewer_comment: 'ok' }, h);
+    expect(approved.status).toBe(200);
+    const events = await receiver.waitFor(r.id, 2);
+    expect(events.map((e) => e.event)).toEqual(['created', 'approved']);
+    expect(events[0]).toMatchObject({ type: 'access_request', data: { ...r } });
+    expect(events[1]).toMatchObject({ type: 'access_request', data: approved.body });
+    const attempts = receiver.hits.filter((x) => JSON.parse(x.body).data.id === r.id);
+    expect(attempts.filter((x) => x.status === 500).length).toBe(3);
+    // Every attempt of one event is the same delivery, byte for byte, and correctly signed.
+    const firstId = events[0].id;
+    const tries = attempts.filter((x) => JSON.parse(x.body).id === firstId);
+    expect(tries.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(tries.map((x) => x.body)).size).toBe(1);
+    for (const x of attempts) {
+      verify(x, secret);
+      expect(x.headers['content-type']).toBe('application/json');
+      expect(x.headers.authorization).toBeUndefined();
+    }
+    expect(() => verify({ ...attempts[0], body: attempts[0].body + ' ' }, secret)).toThrow();
+  });
+
+  it('announces operation approval events with the bearer token; denied and canceled too', async () => {
+    const a = (await alice.call('POST', '', request())).body;
+    const b = (await alice.call('POST', '', request('file'))).body;
+    await bob.call('PUT', `/${a.id}/deny`, {});
+    await alice.call('PUT', `/${b.id}/cancel`, { reason: 'no' });
+    expect((await receiver.waitFor(a.id, 2)).map((e) => e.event)).toEqual(['created', 'denied']);
+    expect((await receiver.waitFor(b.id, 2)).map((e) => e.event)).toEqual(['created', 'canceled']);
+    const hit = receiver.hits.find((x) => JSON.parse(x.body).data.id === a.id)!;
+    expect(hit.headers.authorization).toBe('Bearer tok-ops');
+    expect(JSON.parse(hit.body).type).toBe('operation_approval');
+  });
+
+  it('loses nothing across a restart: events written while the receiver fails arrive from the next process', async () => {
+    receiver.failNext = 1_000_000;
+    const h = { element_id: accessConfig };
+    const r = (await alice.call('POST', accessBase, { access_request_details: { tenant: 'acme', role: 'viewer' }, reason: 'later' }, h)).body;
+    await bob.call('PUT', `${accessBase}/${r.id}/deny`, {}, h);
+    await new Promise((res) => setTimeout(res, 300));
+    await w.t.close();
+    receiver.failNext = 0;
+    let next: TestService | undefined;
+    try {
+      next = await startTestService();
+      const events = await receiver.waitFor(r.id, 2, 30_000);
+      expect(events.map((e) => e.event)).toEqual(['created', 'denied']);
+    } finally {
+      await next?.close();
+      w = undefined as unknown as World;
+    }
+  }, 90_000);
+});
+
+describe('webhook configuration', () => {
+  let t: TestService;
+  beforeAll(async () => (t = await startTestService()));
+  afterAll(async () => t?.close());
+
+  it('refuses a webhook URL that is not http(s) with 422, and never shows the secret again', async () => {
+    const cfg = `/v2/elements/${t.proj}/${t.env}/config`;
+    const body = (url: string) => ({ key: 'k', name: 'n', elements_type: 'access_request', roles_to_levels: {}, webhook: { url } });
+    for (const url of ['ftp://example.com/x', 'javascript:alert(1)', 'example.com/hook', '', 'http://']) {
+      expectError(await t.call('POST', cfg, body(url)), 422, 'INVALID_INPUT');
+    }
+    expectError(await t.call('POST', cfg, { ...body('https://example.com'), webhook: { bearer_token: 'x' } }), 422, 'INVALID_INPUT');
+    expect((await t.call('GET', cfg)).body.total_count).toBe(0);
+    const made = await t.ok('POST', cfg, body('https://example.com/hook'));
+    expect(made.webhook_secret).toEqual(expect.any(String));
+    const got = await t.ok('GET', `${cfg}/k`);
+    expect(got).not.toHaveProperty('webhook_secret');
+    expect(JSON.stringify(got)).not.toContain(made.webhook_secret);
+    expectError(await t.call('PATCH', `${cfg}/k`, { webhook: { url: 'file:///etc/passwd' } }), 422, 'INVALID_INPUT');
+    const removed = await t.ok('PATCH', `${cfg}/k`, { webhook: null });
+    expect(removed).toMatchObject({ webhook: null });
+    expect(removed).not.toHaveProperty('webhook_secret');
+  });
+});

@@ -20,6 +20,10 @@ export default async function globalSetup(): Promise<void> {
   // Every Neo4j call gives up after DB_TIMEOUT_MS (default 4 s). Test files share a busy machine,
   // where a call may take longer without anything being wrong; only the outage test sets it low.
   process.env.DB_TIMEOUT_MS ??= '30000';
+  // Every service of the run delivers the webhooks of every environment in the shared Neo4j (as
+  // replicas do): they all poll and retry at the pace test/http/webhooks.test.ts waits for.
+  process.env.WEBHOOK_POLL_MS ??= '100';
+  process.env.WEBHOOK_RETRY_BASE_MS ??= '100';
   process.env.NEO4J_URI = neo4j.uri;
   process.env.NEO4J_USER = neo4j.user;
   process.env.NEO4J_PASSWORD = neo4j.password;

@@ -52,7 +52,7 @@ export class Tx {
   /** Environments named by the `@invalidates` parameter of this transaction's statements. */
   readonly invalidated = new Set<string>();
   /** The changes this transaction's statements made (told by the change log, when there is one). */
-  readonly changes: { env: string; feed: boolean }[] = [];
+  readonly changes: { env: string; feed: boolean; op?: string; kind?: string; key?: string }[] = [];
 
   constructor(
     private readonly tx: ManagedTransaction,
@@ -86,6 +86,16 @@ export class Tx {
       const storeErr = storeErrorOf(err);
       throw storeErr instanceof Duplicate ? storeErr : err;
     }
+  }
+  /**
+   * A record a transaction writes twice (a batch statement run again for the items a first pass
+   * could not write) is one change: the last description of each (env, op, kind, key) is kept.
+   */
+  dropRepeatedChanges(): void {
+    const last = new Map<string, number>();
+    this.changes.forEach((c, i) => last.set(JSON.stringify([c.env, c.op, c.kind, c.key]), i));
+    const keep = new Set(last.values());
+    this.changes.splice(0, this.changes.length, ...this.changes.filter((_, i) => keep.has(i)));
   }
   async one(stmt: Statement, params: Params): Promise<Row | undefined> {
     return (await this.rows(stmt, params))[0];
@@ -233,6 +243,7 @@ export class Db {
       // An environment with changes that invalidate no decision (approvals) moves too: its change
       // events need a revision of their own in the feed.
       bumped = [];
+      tx.dropRepeatedChanges();
       const envs = new Set([...tx.invalidated, ...tx.changes.filter((c) => c.feed).map((c) => c.env)]);
       for (const envId of envs) {
         const revision = (await tx.one(this.bumpRevision, { envId }))?.revision as number;

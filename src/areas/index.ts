@@ -23,6 +23,8 @@ import { FactsService } from './facts/service';
 import { FactsStore } from './facts/store';
 import { schemaAreaRoutes } from './schema/wire';
 import { assignmentAreaRoutes } from './assignments/wire';
+import { RoleAssignmentsService } from './assignments/service';
+import { AssignmentsStore } from './assignments/store';
 import { groupsRoutes } from './groups/routes';
 import { GroupsService } from './groups/service';
 import { GroupsStore } from './groups/store';
@@ -67,7 +69,7 @@ export function buildAreas(deps: AppDeps) {
   const provisioningStore = new ProvisioningStore(deps.db);
   const provisioning = new ProvisioningService(provisioningStore, deps.config.orgId);
   const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId);
-  const facts = new FactsService(new FactsStore(deps.db));
+  const facts = new FactsService(new FactsStore(deps.db), new RoleAssignmentsService(new AssignmentsStore(deps.db)));
   const revisions = deps.revisions;
   revisions.start(deps.config.revisionPollMs, deps.log);
   // Expired grants are ignored by every decision at once; the sweep only deletes them later.

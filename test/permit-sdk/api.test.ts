@@ -188,6 +188,22 @@ describe('facts and decisions', () => {
     await expect(permit.api.resourceInstances.get('doc:readme')).rejects.toThrow();
   });
 
+  it('syncUser with role_assignments: the user and its roles in one call, then check allows; a bad item writes nothing', async () => {
+    const synced: any = await permit.api.syncUser({ key: 'zoe', email: 'zoe@x.io', role_assignments: [{ role: 'writer', tenant: 'acme' }] });
+    expect(synced).toMatchObject({ key: 'zoe', email: 'zoe@x.io', roles: [{ role: 'writer', tenant: 'acme' }], associated_tenants: ['acme'] });
+    expect(await permit.check('zoe', 'write', { type: 'doc', tenant: 'acme' })).toBe(true);
+    expect(await permit.check('zoe', 'write', { type: 'doc', tenant: 'globex' })).toBe(false);
+
+    const again = await permit.api.users.sync({ key: 'zoe', role_assignments: [{ role: 'reader', tenant: 'globex' }] });
+    expect(again.created).toBe(false);
+    expect(await permit.check('zoe', 'read', { type: 'doc', tenant: 'globex' })).toBe(true);
+
+    await expect(permit.api.syncUser({ key: 'zed', role_assignments: [{ role: 'writer', tenant: 'acme' }, { role: 'no-such-role', tenant: 'acme' }] }))
+      .rejects.toThrow();
+    await expect(permit.api.users.get('zed')).rejects.toThrow();
+    expect(await permit.check('zed', 'write', { type: 'doc', tenant: 'acme' })).toBe(false);
+  });
+
   it('elements.loginAs answers a token and redirect for a user of the tenant', async () => {
     await permit.api.tenants.create({ key: 'portal', name: 'Portal' });
     await permit.api.users.create({ key: 'pat' });

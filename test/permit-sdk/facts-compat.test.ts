@@ -34,6 +34,43 @@ describe('PUT users/{key} (sync)', () => {
     expect((await t.call('GET', `${facts}/users/u-path`)).status).toBe(404);
   });
 
+  it('writes role_assignments with the user, in one transaction, and answers the user with its roles', async () => {
+    await t.ok('POST', `${schema}/roles`, { key: 'viewer', name: 'Viewer', permissions: ['doc:read'] });
+    await t.ok('POST', `${facts}/resource_instances`, { key: 'd-sync', tenant: 'acme', resource: 'doc' });
+    const res = await t.call('PUT', `${facts}/users/ra-user`, {
+      key: 'ra-user', email: 'ra@x.io',
+      role_assignments: [{ role: 'viewer', tenant: 'acme' }, { role: 'viewer', tenant: 'acme', resource_instance: 'doc:d-sync' }],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ key: 'ra-user', email: 'ra@x.io', roles: [{ role: 'viewer', tenant: 'acme' }], associated_tenants: ['acme'] });
+    const listed = await t.ok('GET', `${facts}/role_assignments?user=ra-user`);
+    expect(listed.data.map((a: any) => [a.role, a.tenant, a.resource_instance ?? null]).sort()).toEqual([
+      ['viewer', 'acme', null], ['viewer', 'acme', 'doc:d-sync'],
+    ]);
+    const allowed = await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'ra-user', action: 'read', resource: { type: 'doc', tenant: 'acme' } });
+    expect(allowed.allow).toBe(true);
+  });
+
+  it('a role assignment that does not hold answers as the role-assignments endpoint does and writes nothing, not even the user', async () => {
+    const cases: [object, number, string][] = [
+      [{ role: 'no-such-role', tenant: 'acme' }, 404, 'NOT_FOUND'],
+      [{ role: 'viewer', tenant: 'no-such-tenant' }, 404, 'NOT_FOUND'],
+      [{ role: 'viewer', tenant: 'acme', resource_instance: 'doc:no-such-doc' }, 404, 'NOT_FOUND'],
+    ];
+    for (const [bad, status, code] of cases) {
+      const direct = await t.call('POST', `${facts}/role_assignments`, { user: 'ra-user', ...bad });
+      expect([direct.status, direct.body.error_code]).toEqual([status, code]);
+      const res = await t.call('PUT', `${facts}/users/ra-bad`, { email: 'bad@x.io', role_assignments: [{ role: 'viewer', tenant: 'acme' }, bad] });
+      expect([res.status, res.body.error_code]).toEqual([status, code]);
+      expect((await t.call('GET', `${facts}/users/ra-bad`)).status).toBe(404);
+    }
+    // An existing user is not replaced either: its fields and roles stay as they were.
+    const res = await t.call('PUT', `${facts}/users/ra-user`, { email: 'changed@x.io', role_assignments: [{ role: 'no-such-role', tenant: 'acme' }] });
+    expect(res.status).toBe(404);
+    expect(await t.ok('GET', `${facts}/users/ra-user`)).toMatchObject({ email: 'ra@x.io', roles: [{ role: 'viewer', tenant: 'acme' }] });
+    expect((await t.ok('GET', `${facts}/role_assignments?user=ra-bad`)).data).toEqual([]);
+  });
+
   it('caps attributes on tenants and instances too', async () => {
     const blob = { blob: 'y'.repeat(17 * 1024) };
     expect((await t.call('POST', `${facts}/tenants`, { key: 'big', name: 'Big', attributes: blob })).status).toBe(422);

@@ -50,6 +50,11 @@ export class RoleAssignmentsService {
     return this.store.write(async (tx) => ({ assignments_created: (await this.assignIn(tx, scope, inputs, true)).created }));
   }
 
+  /** Assigns a batch inside a caller's transaction (a user sync with `role_assignments`); throws, rolling it back, when an item does not hold. */
+  async assignWithin(tx: Tx, scope: Scope, inputs: AssignmentInput[]): Promise<number> {
+    return inputs.length ? (await this.assignIn(tx, scope, inputs, true)).created : 0;
+  }
+
   async unassign(scope: Scope, input: AssignmentInput) {
     await this.store.write(async (tx) => {
       const [keys] = await this.keysOf(tx, scope, [input]);

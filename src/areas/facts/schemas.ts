@@ -1,4 +1,5 @@
 import { anyObject, arr, envelope, factKey, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
+import { assignment } from '../assignments/schemas';
 
 const name = str({ minLength: 1, maxLength: 256 });
 const description = str({ maxLength: 4096 });
@@ -19,7 +20,12 @@ const userFields = {
 export const userCreate = obj({ key: factKey(), ...userFields }, ['key']);
 export const userUpdate = obj(userFields);
 /** Sync body: a user create whose key is optional (Permit's SDK sends it; it must match the path). */
-export const userSync = obj({ key: factKey(), ...userFields });
+export const userSync = obj({
+  key: factKey(),
+  ...userFields,
+  // Permit's UserRoleCreate: written with the user, in the same transaction.
+  role_assignments: arr(obj({ role: assignment.properties.role, tenant: assignment.properties.tenant, resource_instance: assignment.properties.resource_instance }, ['role', 'tenant']), { maxItems: 1000 }),
+});
 export const userBulk = obj({ operations: arr(userCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']);
 export const userBulkAnswer = obj({ users_created: { type: 'integer' } });
 const idents = arr(idOrKey(), { minItems: 1, maxItems: 1000 });

@@ -6,10 +6,13 @@ import { fromJson, toJson } from '../../util/json';
 import { now } from '../../util/time';
 import { FactsStore, TenantNode, UserFields, UserRow } from './store';
 import type { Static } from '../../http/schema';
-import type { tenantCreate } from './schemas';
+import type { tenantCreate, userSync } from './schemas';
+import type { RoleAssignmentsService } from '../assignments/service';
 
 /** A tenant as its route schema admits it. */
 export type TenantInput = Static<typeof tenantCreate>;
+/** One of a sync's `role_assignments` (Permit's UserRoleCreate), as its route schema admits it. */
+export type SyncRoleAssignment = NonNullable<Static<typeof userSync>['role_assignments']>[number];
 export interface UserInput extends UserFields {
   key: string;
   attributes?: Record<string, unknown>;
@@ -17,7 +20,11 @@ export interface UserInput extends UserFields {
 
 /** Tenants and users (CONTRACT section 3): facts every permission question starts from. */
 export class FactsService {
-  constructor(private readonly store: FactsStore) {}
+  /** `assignments` writes a sync's `role_assignments` in the sync's transaction. */
+  constructor(
+    private readonly store: FactsStore,
+    private readonly assignments?: RoleAssignmentsService,
+  ) {}
 
   tenantView = (scope: Scope, t: TenantNode) => ({
     id: t.id,
@@ -88,14 +95,24 @@ export class FactsService {
     return { users_created: created };
   }
 
-  /** Permit's sync (PUT users/{key}): creates or replaces the user; `created` picks 201 or 200. */
-  async syncUser(scope: Scope, key: string, input: UserFields & { key?: string; attributes?: Record<string, unknown> }) {
+  /**
+   * Permit's sync (PUT users/{key}): creates or replaces the user and writes its
+   * `role_assignments`, all in one transaction (an item that does not hold writes nothing,
+   * not even the user); `created` picks 201 or 200.
+   */
+  async syncUser(scope: Scope, key: string, input: UserFields & { key?: string; attributes?: Record<string, unknown>; role_assignments?: SyncRoleAssignment[] }) {
     if (input.key !== undefined && input.key !== key) {
       throw invalidInput(`The body's key ${JSON.stringify(input.key)} differs from the path's ${JSON.stringify(key)}.`, [{ path: '/body/key', message: 'must equal the user key of the path' }]);
     }
-    const created = await this.store.replaceUser(scope.envId, {
-      id: randomUUID(), key, email: input.email, first_name: input.first_name, last_name: input.last_name,
-      attributes: toJson(input.attributes ?? {})!, now: now(),
+    const roles = (input.role_assignments ?? []).map((a) => ({ ...a, user: key }));
+    if (roles.length && !this.assignments) throw new Error('FactsService was built without role assignments');
+    const created = await this.store.write(async (tx) => {
+      const isNew = await this.store.replaceUser(tx, scope.envId, {
+        id: randomUUID(), key, email: input.email, first_name: input.first_name, last_name: input.last_name,
+        attributes: toJson(input.attributes ?? {})!, now: now(),
+      });
+      if (roles.length) await this.assignments!.assignWithin(tx, scope, roles);
+      return isNew;
     });
     return { created, user: await this.getUser(scope, key) };
   }

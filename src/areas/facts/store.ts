@@ -1,4 +1,4 @@
-import { Db } from '../../db/db';
+import { Db, Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -49,6 +49,10 @@ export class FactsStore {
   });
 
   constructor(private readonly db: Db) {}
+
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.write(fn);
+  }
 
   async createTenant(env: string, t: { id: string; key: string; name: string; description: string | null; attributes: string | null; now: string }): Promise<TenantNode> {
     try {
@@ -101,8 +105,8 @@ export class FactsStore {
   }
 
   /** Creates or replaces the user's fields; true when it was created. */
-  async replaceUser(env: string, u: { id: string; key: string; attributes: string; now: string } & UserFields): Promise<boolean> {
-    const [row] = await this.db.writeRows(this.q.replaceUser, {
+  async replaceUser(tx: Tx, env: string, u: { id: string; key: string; attributes: string; now: string } & UserFields): Promise<boolean> {
+    const [row] = await tx.rows(this.q.replaceUser, {
       env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
     });
     return row.created as boolean;

@@ -101,6 +101,12 @@ it('shows an updated record before and after the change, and a deleted one befor
   expect(deleted.after).toBeUndefined();
   const deletedTenant = await one(asAdmin('DELETE', `${w.facts}/tenants/hooli`));
   expect(deletedTenant).toMatchObject({ op: 'delete', kind: 'tenant', key: 'hooli', before: { key: 'hooli', name: 'Hooli XYZ' } });
+
+  await ok(w.t, 'POST', `${w.schema}/resources`, { key: 'sheet', name: 'Sheet', actions: { read: {} }, roles: { editor: { name: 'Editor' } } });
+  const resourceRole = await one(asAdmin('PATCH', `${w.schema}/resources/sheet/roles/editor`, { name: 'Sheet editor' }));
+  expect(resourceRole).toMatchObject({ op: 'update', key: 'editor', before: { name: 'Editor' }, after: { name: 'Sheet editor' } });
+  const deletedResource = await one(asAdmin('DELETE', `${w.schema}/resources/sheet`));
+  expect(deletedResource).toMatchObject({ op: 'delete', kind: 'resource', key: 'sheet', before: { key: 'sheet', name: 'Sheet' } });
 });
 
 it('keeps secrets out of the states it records (a config\'s webhook secret and bearer token)', async () => {

@@ -2,6 +2,7 @@
 // The config's operation approvals and access requests go with it, and so do their undelivered
 // webhook events; grants made by approvals stay (they are role assignments).
 MATCH (c:ElementsConfig {env: $env, id: $id})
+WITH c, c {.*} AS before
 CALL {
   WITH c
   MATCH (a:OperationApproval)-[:OF_CONFIG]->(c)
@@ -13,4 +14,4 @@ CALL {
   DELETE d
 }
 DETACH DELETE c
-RETURN count(*) AS deleted
+RETURN count(*) AS deleted, collect(before)[0] AS before

@@ -2,7 +2,7 @@
 // $setWebhook: the patch names `webhook` (an object sets it, null removes it). A config made
 // before webhooks existed gets its secret here, once (`secret_is_new` tells the caller to show it).
 MATCH (c:ElementsConfig {env: $env, id: $id})
-WITH c, c.webhook_secret IS NULL AS fresh
+WITH c, c.webhook_secret IS NULL AS fresh, c {.*} AS before
 SET c.name = coalesce($name, c.name),
     c.settings_json = coalesce($settings_json, c.settings_json),
     c.resources = coalesce($resources, c.resources),
@@ -11,4 +11,4 @@ SET c.name = coalesce($name, c.name),
     c.webhook_bearer_token = CASE WHEN $setWebhook THEN $webhook_bearer_token ELSE c.webhook_bearer_token END,
     c.webhook_secret = coalesce(c.webhook_secret, $webhook_secret),
     c.updated_at = $now
-RETURN c {.*, secret_is_new: fresh} AS config
+RETURN c {.*, secret_is_new: fresh} AS config, before, c {.*} AS after

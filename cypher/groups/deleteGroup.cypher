@@ -3,5 +3,6 @@
 // derived through the group is revoked. Automatic relations and derivations are schema shared
 // by other groups of the type and stay.
 MATCH (g:Group {env: $env, key: $key})
+WITH g, g {.*} AS before
 DETACH DELETE g
-RETURN count(*) AS deleted
+RETURN count(*) AS deleted, collect(before)[0] AS before

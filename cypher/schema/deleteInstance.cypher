@@ -1,5 +1,6 @@
 // @invalidates $env
 // Detaching removes the instance's role assignments, tuples, group links and tenant link.
 MATCH (i:Instance {env: $env, resource: $resource, key: $key})
+WITH i, i {.*} AS before
 DETACH DELETE i
-RETURN count(*) AS deleted
+RETURN count(*) AS deleted, collect(before)[0] AS before

@@ -1,6 +1,7 @@
 // @invalidates $env
 // Removes the relation, the derivations over it and the tuples that use it.
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
+WITH rel, rel {.*} AS before
 CALL {
   WITH rel
   MATCH (d:Derivation {env: $env, resource: rel.resource, relation: rel.key})
@@ -12,4 +13,4 @@ CALL {
   DELETE e
 }
 DETACH DELETE rel
-RETURN count(*) AS deleted
+RETURN count(*) AS deleted, collect(before)[0] AS before

@@ -3,6 +3,7 @@
 // relations whose subject it is, derivations that name it, its instances (with their role
 // assignments, tuples, group links) and tenant-role permissions on it.
 MATCH (r:Resource {env: $env, key: $key})
+WITH r, r {.*} AS before
 CALL {
   WITH r
   MATCH (d:Derivation {env: $env})
@@ -32,4 +33,4 @@ CALL {
   SET t.permissions = [p IN t.permissions WHERE NOT p STARTS WITH r.key + ':']
 }
 DETACH DELETE r
-RETURN count(*) AS deleted
+RETURN count(*) AS deleted, collect(before)[0] AS before

@@ -2,6 +2,7 @@
 // Removes the role, the derivations that name it (as granted or as required role) and the
 // role assignments of it on the resource's instances.
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
+WITH rr, rr {.*} AS before
 CALL {
   WITH rr
   MATCH (d:Derivation {env: $env})
@@ -14,4 +15,4 @@ CALL {
   DELETE h
 }
 DETACH DELETE rr
-RETURN count(*) AS deleted
+RETURN count(*) AS deleted, collect(before)[0] AS before

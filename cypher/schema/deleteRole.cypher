@@ -2,6 +2,7 @@
 // Removes a tenant role with its assignments: tenant-level ones, and instance-scope ones (and
 // derivations) where no resource role of the same key is meant instead.
 MATCH (t:Role {env: $env, key: $key})
+WITH t, t {.*} AS before
 CALL {
   WITH t
   MATCH (:User {env: $env})-[h:HAS_TENANT_ROLE {role: t.key}]->(:Tenant)
@@ -21,4 +22,4 @@ CALL {
   DETACH DELETE d
 }
 DETACH DELETE t
-RETURN count(*) AS deleted
+RETURN count(*) AS deleted, collect(before)[0] AS before

@@ -1,4 +1,5 @@
 // @invalidates $env
 MATCH (i:Instance {env: $env, resource: $resource, key: $key})
+WITH i, i {.*} AS before
 SET i.attributes_json = coalesce($attributes, i.attributes_json), i.updated_at = $now
-RETURN i.key AS key
+RETURN i.key AS key, before, i {.*} AS after

@@ -1,6 +1,7 @@
 // @invalidates $env
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
+WITH rel, rel {.*} AS before
 SET rel.name = coalesce($name, rel.name),
     rel.description = CASE WHEN $setDescription THEN $description ELSE rel.description END,
     rel.updated_at = $now
-RETURN rel.key AS key
+RETURN rel.key AS key, before, rel {.*} AS after

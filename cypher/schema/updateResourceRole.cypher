@@ -1,7 +1,8 @@
 // @invalidates $env
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
+WITH rr, rr {.*} AS before
 SET rr.name = coalesce($name, rr.name),
     rr.description = CASE WHEN $setDescription THEN $description ELSE rr.description END,
     rr.permissions = coalesce($permissions, rr.permissions),
     rr.updated_at = $now
-RETURN rr.key AS key
+RETURN rr.key AS key, before, rr {.*} AS after

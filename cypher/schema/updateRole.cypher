@@ -1,7 +1,8 @@
 // @invalidates $env
 MATCH (t:Role {env: $env, key: $key})
+WITH t, t {.*} AS before
 SET t.name = coalesce($name, t.name),
     t.description = CASE WHEN $setDescription THEN $description ELSE t.description END,
     t.permissions = coalesce($permissions, t.permissions),
     t.updated_at = $now
-RETURN t {.*} AS role
+RETURN t {.*} AS role, before, t {.*} AS after

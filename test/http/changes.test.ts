@@ -74,6 +74,49 @@ it('records one event per change through every family of endpoints, with its act
   }
 });
 
+it('shows an updated record before and after the change, and a deleted one before it', async () => {
+  const one = async (write: () => Promise<{ status: number; body: any }>) => {
+    const changes = await changesOf(write);
+    expect(changes).toHaveLength(1);
+    return changes[0];
+  };
+  await ok(w.t, 'POST', `${w.facts}/tenants`, { key: 'hooli', name: 'Hooli' });
+  const tenant = await one(asAdmin('PATCH', `${w.facts}/tenants/hooli`, { name: 'Hooli XYZ' }));
+  expect(tenant).toMatchObject({ op: 'update', kind: 'tenant', key: 'hooli', before: { key: 'hooli', name: 'Hooli' }, after: { key: 'hooli', name: 'Hooli XYZ' } });
+
+  await ok(w.t, 'POST', `${w.facts}/users`, { key: 'gavin', email: 'gavin@hooli.test', first_name: 'Gav' });
+  const user = await one(asKey('PATCH', `${w.facts}/users/gavin`, { first_name: 'Gavin' }));
+  expect(user).toMatchObject({ op: 'update', kind: 'user', key: 'gavin', before: { first_name: 'Gav', email: 'gavin@hooli.test' }, after: { first_name: 'Gavin', email: 'gavin@hooli.test' } });
+
+  await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'viewer', name: 'Viewer', description: 'sees' });
+  const role = await one(asAdmin('PATCH', `${w.schema}/roles/viewer`, { description: 'sees all' }));
+  expect(role).toMatchObject({ op: 'update', kind: 'role', key: 'viewer', before: { description: 'sees' }, after: { description: 'sees all' } });
+
+  await ok(w.t, 'POST', `${w.schema}/groups`, { group_instance_key: 'sales', group_tenant: 'acme', name: 'Sales' });
+  const group = await one(asAdmin('PATCH', `${w.schema}/groups/sales`, { name: 'Sales EMEA' }));
+  expect(group).toMatchObject({ op: 'update', kind: 'group', before: { name: 'Sales' }, after: { name: 'Sales EMEA' } });
+
+  const deleted = await one(asAdmin('DELETE', `${w.facts}/users/gavin`));
+  expect(deleted).toMatchObject({ op: 'delete', kind: 'user', key: 'gavin', before: { key: 'gavin', first_name: 'Gavin', email: 'gavin@hooli.test' } });
+  expect(deleted.after).toBeUndefined();
+  const deletedTenant = await one(asAdmin('DELETE', `${w.facts}/tenants/hooli`));
+  expect(deletedTenant).toMatchObject({ op: 'delete', kind: 'tenant', key: 'hooli', before: { key: 'hooli', name: 'Hooli XYZ' } });
+
+  await ok(w.t, 'POST', `${w.schema}/resources`, { key: 'sheet', name: 'Sheet', actions: { read: {} }, roles: { editor: { name: 'Editor' } } });
+  const resourceRole = await one(asAdmin('PATCH', `${w.schema}/resources/sheet/roles/editor`, { name: 'Sheet editor' }));
+  expect(resourceRole).toMatchObject({ op: 'update', key: 'editor', before: { name: 'Editor' }, after: { name: 'Sheet editor' } });
+  const deletedResource = await one(asAdmin('DELETE', `${w.schema}/resources/sheet`));
+  expect(deletedResource).toMatchObject({ op: 'delete', kind: 'resource', key: 'sheet', before: { key: 'sheet', name: 'Sheet' } });
+});
+
+it('keeps secrets out of the states it records (a config\'s webhook secret and bearer token)', async () => {
+  const elements = `/v2/elements/${w.t.proj}/${w.t.env}/config/ops`;
+  const [change] = await changesOf(asAdmin('PATCH', elements, { name: 'Ops 2', webhook: { url: 'https://hooks.example.test/x', bearer_token: 'tok-123' } }));
+  expect(change).toMatchObject({ op: 'update', kind: 'elements_config', before: expect.any(Object), after: { name: 'Ops 2' } });
+  const text = JSON.stringify(change);
+  expect(text).not.toMatch(/secret|bearer_token|tok-123/);
+});
+
 it('records approval transitions with the session user as actor', async () => {
   const alice = await login(w, 'alice');
   const bob = await login(w, 'bob');

@@ -89,6 +89,27 @@ function recordOf(rows: Row[]): Record<string, unknown> | undefined {
   return Object.values(first).find(isRecord);
 }
 
+/** Stored fields that are secrets (webhook secrets and bearer tokens, key hashes): never in an event. */
+const SECRET_FIELD = /secret|token|hash|password/i;
+
+/** A record's state as an event shows it: its fields without the secrets. */
+function withoutSecrets(v: unknown): unknown {
+  return isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !SECRET_FIELD.test(k))) : v;
+}
+
+/**
+ * The state a statement answered in its `before` / `after` columns (update and delete statements
+ * read the record before they change it: `WITH n, n {.*} AS before SET ... RETURN before, n {.*} AS after`).
+ */
+function statesOf(rows: Row[]): { before?: unknown; after?: unknown } | undefined {
+  const first = rows[0];
+  if (rows.length !== 1 || !first || !(isRecord(first.before) || isRecord(first.after))) return undefined;
+  return {
+    ...(isRecord(first.before) ? { before: withoutSecrets(first.before) } : {}),
+    ...(isRecord(first.after) ? { after: withoutSecrets(first.after) } : {}),
+  };
+}
+
 /**
  * What a write statement changed, told from its name, parameters and answer (no statement has to
  * say more): the verb of its name gives the operation, the rest the record kind; a list parameter
@@ -108,13 +129,16 @@ export function describeChanges(name: string, envParam: string | null, params: P
   const kind = KIND_OF_STATEMENT[name] ?? KIND_NAMES[rawKind || name.split('/')[0]] ?? (rawKind || name.split('/')[0]).replace(/s$/, '');
   if (rows.length === 1 && COUNTS.some((c) => rows[0][c] === 0)) return [];
   if (rows.length === 1 && rows[0].won === false) return [];
-  const state = (s: unknown) => (op === 'delete' ? { before: s } : { after: s });
+  const state = (s: unknown) => (op === 'delete' ? { before: withoutSecrets(s) } : { after: withoutSecrets(s) });
   const items = listOf(rows, params, rawKind.endsWith('s'));
   if (items) {
     return items.map((it) => (isRecord(it) ? { env, feed, op, kind, key: keyOf(it), ...state(it) } : { env, feed, op, kind, key: String(it) }));
   }
-  const record = recordOf(rows);
+  // The record's states when the statement answered them, else the record it answered.
+  const states = statesOf(rows);
+  const record = states ? ((states.after ?? states.before) as Record<string, unknown>) : recordOf(rows);
   // Without a record in the answer, a create or an update is told by the fields it was given.
   const given = op === 'delete' ? undefined : fieldsOf(params);
-  return [{ env, feed, op, kind, key: keyOf(record ?? {}, params), ...(record ? state(record) : given ? { after: given } : {}) }];
+  const told = states ?? (record ? state(record) : given ? { after: given } : {});
+  return [{ env, feed, op, kind, key: keyOf(record ?? {}, params), ...told }];
 }

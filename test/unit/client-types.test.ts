@@ -1,27 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Driver } from 'neo4j-driver';
-import pino from 'pino';
-import { buildAreas } from '../../src/areas';
-import { SESSION_COOKIE } from '../../src/areas/sessions/service';
-import { Revisions } from '../../src/areas/decisions/revisions';
-import { Metrics } from '../../src/metrics/metrics';
-import { CYPHER_DIR } from '../../src/boot';
-import { loadConfig } from '../../src/config';
-import { CypherRegistry } from '../../src/db/cypherRegistry';
-import { Db } from '../../src/db/db';
-import { buildOpenApi } from '../../src/http/openapi';
+import { servedDocument } from '../../src/areas/meta/document';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderTypes } = require('../../scripts/gen-client-types.cjs') as { renderTypes: (doc: unknown) => string };
-
-/** The document the service serves, from the route tables (the driver is never used). */
-function servedDocument(): any {
-  const db = new Db({} as Driver, new CypherRegistry(CYPHER_DIR), { timeoutMs: 1000 });
-  const areas = buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true, metrics: new Metrics({ processMetrics: false }) });
-  areas.revisions.stop();
-  return buildOpenApi(areas.routes, { sessionCookieName: SESSION_COOKIE });
-}
 
 describe('client library types', () => {
   const doc = servedDocument();

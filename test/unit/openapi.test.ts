@@ -1,21 +1,9 @@
-import type { Driver } from 'neo4j-driver';
-import pino from 'pino';
-import { buildAreas } from '../../src/areas';
-import { CYPHER_DIR } from '../../src/boot';
-import { loadConfig } from '../../src/config';
-import { CypherRegistry } from '../../src/db/cypherRegistry';
-import { Db } from '../../src/db/db';
-import { Revisions } from '../../src/areas/decisions/revisions';
+import { routesWithoutDatabase } from '../../src/areas/meta/document';
 import { buildOpenApi, toOpenApiPath, toOpenApiSchema } from '../../src/http/openapi';
 import type { RouteDef } from '../../src/http/routeTable';
 import { obj, str } from '../../src/http/schema';
-import { Metrics } from '../../src/metrics/metrics';
 
-/** Every route the service serves, built without a database (the driver is never used). */
-function allRoutes(): RouteDef[] {
-  const db = new Db({} as Driver, new CypherRegistry(CYPHER_DIR), { timeoutMs: 1000 });
-  return buildAreas({ config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db), adminKeyHash: 'x', isMigrated: () => true, metrics: new Metrics({ processMetrics: false }) }).routes;
-}
+const allRoutes = routesWithoutDatabase;
 
 type Doc = any;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

@@ -1,3 +1,4 @@
+import type { ChangeEvent } from '../changes/store';
 import type { Scope } from '../../auth/types';
 import type { Db } from '../../db/db';
 import { envelopeOf, Page } from '../../http/paging';
@@ -15,16 +16,8 @@ export interface AuditQuery {
   to?: string;
 }
 
-export interface AuditEntry {
-  at: string;
-  revision?: number;
-  actor: { kind: string; id: string };
-  op: string;
-  kind: string;
-  key: string;
-  before?: unknown;
-  after?: unknown;
-}
+/** A change event, or a key/session event (those have no revision: they change no record of the graph API). */
+export type AuditEntry = Omit<ChangeEvent, 'revision'> & { revision?: number };
 
 const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefined);
 

@@ -10,4 +10,6 @@ module.exports = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 60000,
   maxWorkers: 2,
+  // The default report, then one plain closing line (`tests: N passed, N failed`) for CI readers.
+  reporters: ['default', '<rootDir>/test/support/plainSummaryReporter.js'],
 };

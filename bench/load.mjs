@@ -16,7 +16,7 @@ try {
     console.log(`${line}  (CPU s: service ${(now.service - before.service).toFixed(1)}, Neo4j ${(now.neo4j - before.neo4j).toFixed(1)}, loader ${(now.bench - before.bench).toFixed(1)})`);
     before = now;
   };
-  const load = await loadOurs(ours.api, ours.project, ds, { batch: Number(process.env.BENCH_BATCH ?? 1000), loaders: Number(process.env.BENCH_LOADERS ?? 2), log });
+  const load = await loadOurs(ours.api, ours.project, ds, { loaders: Number(process.env.BENCH_LOADERS ?? 2), log });
   console.log(`load: ${load.facts} facts in ${load.seconds.toFixed(2)} s = ${Math.round(load.facts / load.seconds)} facts/s (with ${load.records} users, repos, groups)`);
 } finally {
   await ours.stop();

@@ -43,10 +43,10 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
 
 /**
  * Loads the dataset through the public API: schema, users, repos and groups, then the facts
- * (tuples and role assignments) in bulk calls of `batch` items, `loaders` calls in flight.
+ * (tuples and role assignments) in bulk calls of `batch` items (BENCH_BATCH, default 1,000), `loaders` calls in flight.
  * Answers the fact count and the seconds of the whole load (records included).
  */
-export async function loadOurs(api, project, ds, { batch = 1000, loaders = 2, log = () => undefined } = {}) {
+export async function loadOurs(api, project, ds, { batch = Number(process.env.BENCH_BATCH ?? 1000), loaders = 2, log = () => undefined } = {}) {
   const facts = `/v2/facts/${project}/bench`;
   const schema = `/v2/schema/${project}/bench`;
   const started = Date.now();

@@ -6,6 +6,7 @@ import { buildAreas } from './areas';
 import { errorHandler, requestContext } from './http/middleware';
 import { methodNotAllowed } from './http/methods';
 import { mountRoutes, RouteDef } from './http/routeTable';
+import { MAX_BODY_BYTES } from './http/schema';
 import { httpMetrics } from './metrics/httpMetrics';
 
 export interface App {
@@ -27,7 +28,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(requestContext(deps.log));
   koa.use(httpMetrics(deps.metrics));
   koa.use(errorHandler());
-  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
+  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: `${MAX_BODY_BYTES}b`, strict: true }));
   koa.use(methodNotAllowed(router));
   koa.use(router.routes());
   return { koa, routes: areas.routes, areas };

@@ -52,7 +52,9 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   // listener); the service's Db tells the ledger each revision its writes commit.
   const revisions = new Revisions(new Db(driver, registry, dbOptions));
   // Every write records its change events in its own transaction (the changes feed).
-  const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db) });
+  // Writes that move a revision are acknowledged COHERENCE_WINDOW_MS after commit (the window
+  // within which every replica's revision reads include them).
+  const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db), commitWaitMs: config.coherenceWindowMs });
   const admin = adminKeyOf(config);
   let migrated = false;
   const app = createApp({ config, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated, metrics });

@@ -30,6 +30,8 @@ export interface Config {
   trustProxy: boolean;
   decisionCacheSize: number;
   revisionPollMs: number;
+  /** Writes are acknowledged this long after commit; replicas answer from revisions read within it (src/areas/decisions/revisions.ts). */
+  coherenceWindowMs: number;
   webhookPollMs: number;
   webhookRetryBaseMs: number;
   decisionQueriesInFlight: number;
@@ -77,6 +79,7 @@ export const SETTINGS: Setting[] = [
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
+  { env: 'COHERENCE_WINDOW_MS', key: 'coherenceWindowMs', type: 'integer', default: 20, min: 0, max: 1000 },
   { env: 'DECISION_LOG_SAMPLE', key: 'decisionLogSample', type: 'number', default: 0, min: 0, max: 1 },
   { env: 'AUDIT_RETENTION_DAYS', key: 'auditRetentionDays', type: 'integer', default: 30, min: 1, max: 3650 },
   { env: 'METRICS_TOKEN', key: 'metricsToken', type: 'string', pattern: '^\\S{16,}$' },

@@ -68,9 +68,10 @@ const EXPIRY_SWEEP_MS = 60_000;
 export function buildAreas(deps: AppDeps) {
   const provisioningStore = new ProvisioningStore(deps.db);
   const provisioning = new ProvisioningService(provisioningStore, deps.config.orgId);
-  const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId);
+  const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId, deps.revisions);
   const facts = new FactsService(new FactsStore(deps.db), new RoleAssignmentsService(new AssignmentsStore(deps.db)));
   const revisions = deps.revisions;
+  revisions.useWindow(deps.config.coherenceWindowMs);
   revisions.start(deps.config.revisionPollMs, deps.log);
   // Expired grants are ignored by every decision at once; the sweep only deletes them later.
   const expirySweep = new ExpirySweep(deps.db);

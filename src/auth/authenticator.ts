@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { ProvisioningStore, ScopeRow } from '../areas/provisioning/store';
 import { forbidden, notFound, unauthorized } from '../errors';
 import type { Authenticator, Req, RouteDef } from '../http/routeTable';
+import { LruCache } from '../util/lruCache';
 import { SharedReads } from '../util/sharedRead';
 import { digestsEqual, hashSecret } from './secrets';
 import type { AccessLevel, Principal, Scope } from './types';
@@ -22,26 +23,74 @@ export function levelNeeded(route: RouteDef): AccessLevel {
 }
 
 /**
+ * What the authenticator needs of the revision ledger (src/areas/decisions/revisions.ts): whether
+ * the known revision of an environment includes every write acknowledged before an instant.
+ */
+export interface Freshness {
+  freshFor(envId: string, arrivedAt: number): boolean;
+  known(envId: string): number | undefined;
+  learnRead(envId: string, rev: number, sent: number): void;
+}
+
+/** Key rows kept per process (digest, project, environment): a bound on memory, not on time. */
+const KEPT_ROWS = 10_000;
+
+/**
  * Bearer authentication (CONTRACT sections 2 and 8): the admin key, compared in constant time
  * through digests, or an environment key looked up by its SHA-256 digest.
  *
- * The key is looked up in the graph for every request, never cached: a revocation or rotation
- * made through any replica refuses the old secret on the next request everywhere. The lookup
- * shares its round trip with the path's project/environment and the environment's revision
- * (which the request's questions then use), and requests with the same key and path that
- * arrive together share one lookup started after each arrived (SharedReads), so under load one
- * round trip authenticates a group of requests (docs/benchmarks.md).
+ * A revocation or rotation made through any replica refuses the old secret on the next request
+ * everywhere. The lookup shares its round trip with the path's project/environment and the
+ * environment's revision (which the request's questions then use), and requests with the same
+ * key and path that arrive together share one lookup started after each arrived (SharedReads).
+ * A looked-up row is kept and used again without a round trip while the environment's revision
+ * is unchanged and fresh for the request (`Freshness.freshFor`: the coherence window): revoking
+ * or rotating a key moves its environment's revision, and deleting an environment removes it,
+ * and those writes are acknowledged only after every replica's next fresh read (commit wait).
  */
 export class BearerAuthenticator implements Authenticator {
   sessions?: SessionResolver;
-  private readonly scopes = new SharedReads<ScopeRow>();
-  private readonly keys = new SharedReads<ScopeRow | undefined>();
+  private readonly scopes = new SharedReads<{ row: ScopeRow; sent: number }>();
+  private readonly keys = new SharedReads<{ row: ScopeRow | undefined; sent: number }>();
+  private readonly kept = new LruCache<ScopeRow>(KEPT_ROWS);
 
   constructor(
     private readonly store: ProvisioningStore,
     private readonly adminKeyHash: string,
     private readonly orgId: string,
+    private readonly freshness?: Freshness,
   ) {}
+
+  /**
+   * The row kept for `id` when it is still the environment's (same revision, read fresh for a
+   * request that arrived at `arrivedAt`), with the known revision; else a shared lookup, kept.
+   */
+  private async rowFor(
+    id: string,
+    isAdmin: boolean,
+    arrivedAt: number | undefined,
+    lookup: () => Promise<ScopeRow | undefined>,
+    shared: SharedReads<{ row: ScopeRow | undefined; sent: number }>,
+  ): Promise<ScopeRow | undefined> {
+    const kept = this.kept.get(id);
+    const envId = kept?.environment?.id;
+    if (this.freshness && kept && envId && arrivedAt !== undefined && this.freshness.freshFor(envId, arrivedAt) && this.freshness.known(envId) === kept.environment!.revision) {
+      return kept;
+    }
+    const { row, sent } = await shared.get(id, async () => {
+      const started = performance.now();
+      return { row: await lookup(), sent: started };
+    });
+    const env = row?.environment;
+    // Only rows that let the caller in are kept (an unknown secret is looked up every time).
+    if (env && env.revision !== undefined && (row.key || isAdmin)) {
+      this.freshness?.learnRead(env.id, env.revision, sent);
+      this.kept.set(id, row!);
+    } else {
+      this.kept.delete(id);
+    }
+    return row;
+  }
 
   async authenticate(ctx: Context, route: RouteDef, params: Record<string, string>): Promise<Partial<Req>> {
     if (route.auth === 'public') return {};
@@ -56,13 +105,13 @@ export class BearerAuthenticator implements Authenticator {
 
     if (route.auth === 'env') {
       const { proj_id: proj, env_id: env } = params;
-      const row = await this.scopes.get(JSON.stringify([hash, proj, env]), () => this.store.resolveScope(hash, proj, env));
+      const row = (await this.rowFor(JSON.stringify([hash, proj, env]), isAdmin, arrivedAt(ctx), () => this.store.resolveScope(hash, proj, env), this.scopes as SharedReads<{ row: ScopeRow | undefined; sent: number }>))!;
       return this.envScope(route, isAdmin, row, params);
     }
     if (isAdmin) {
       if (route.auth === 'admin' || route.auth === 'key') return { principal: { kind: 'admin' } };
     }
-    const row = await this.keys.get(hash, () => this.store.scopeOfKey(hash));
+    const row = await this.rowFor(hash, isAdmin, arrivedAt(ctx), () => this.store.scopeOfKey(hash), this.keys);
     if (!row?.key || !row.project || !row.environment) throw unauthorized('The API key is unknown or revoked.');
     if (route.auth === 'admin') throw forbidden('This call needs the admin key; an environment key may not do it.');
     const principal = this.principalOf(row);
@@ -113,5 +162,8 @@ export class BearerAuthenticator implements Authenticator {
     };
   }
 }
+
+/** When the request arrived (src/http/middleware.ts), as performance.now(). */
+const arrivedAt = (ctx: Context) => ctx.state?.arrivedAt as number | undefined;
 
 const ctxPath = (route: RouteDef) => (Array.isArray(route.path) ? route.path[0] : route.path);

@@ -53,6 +53,8 @@ export class Tx {
   readonly invalidated = new Set<string>();
   /** The changes this transaction's statements made (told by the change log, when there is one). */
   readonly changes: { env: string; feed: boolean; op?: string; kind?: string; key?: string }[] = [];
+  /** Every replica must know of this transaction before it is acknowledged (DbOptions.commitWaitMs). */
+  announced = false;
 
   constructor(
     private readonly tx: ManagedTransaction,
@@ -100,6 +102,18 @@ export class Tx {
   async one(stmt: Statement, params: Params): Promise<Row | undefined> {
     return (await this.rows(stmt, params))[0];
   }
+  /**
+   * Moves the environment's revision without a record of the feed (an API key of it revoked or
+   * rotated): replicas drop the key rows they keep for it (src/auth/authenticator.ts).
+   */
+  touch(envId: string): void {
+    this.invalidated.add(envId);
+    this.announced = true;
+  }
+  /** A change that moves no revision but replicas must see before it is acknowledged (a deleted environment). */
+  announce(): void {
+    this.announced = true;
+  }
 }
 
 export interface DbOptions {
@@ -112,6 +126,13 @@ export interface DbOptions {
   changes?: ChangeLog;
   /** Told each transaction's duration and failure (the `authz_neo4j_*` metrics). */
   observer?: TransactionObserver;
+  /**
+   * COHERENCE_WINDOW_MS: a write that moves a revision (or is announced) is acknowledged this
+   * long after its commit, so that a replica whose last revision read started less than this
+   * long before a question arrived has seen every write acknowledged before it (commit wait,
+   * src/areas/decisions/revisions.ts). 0: no wait (and replicas read on every request).
+   */
+  commitWaitMs?: number;
 }
 
 /**
@@ -236,9 +257,11 @@ export class Db {
       database: this.opts.database,
     });
     let bumped: [string, number][] = [];
+    let announced = false;
     const work = async (t: ManagedTransaction) => {
       const tx = new Tx(t, mode, mode === 'write' ? this.opts.changes : undefined);
       const out = await fn(tx);
+      announced = tx.announced;
       // Once committed, no decision cached at an older revision of these environments is used again.
       // An environment with changes that invalidate no decision (approvals) moves too: its change
       // events need a revision of their own in the feed.
@@ -262,13 +285,13 @@ export class Db {
     let timedOut = false;
     const started = process.hrtime.bigint();
     let failure: DbErrorKind | undefined;
+    let out: T;
     try {
-      const out = await withDeadline(run, this.timeoutMs, () => {
+      out = await withDeadline(run, this.timeoutMs, () => {
         timedOut = true;
         return new Unavailable('timeout', this.timeoutMs);
       });
       for (const [envId, rev] of bumped) this.opts.revisions?.learn(envId, rev);
-      return out;
     } catch (err) {
       const storeErr = storeErrorOf(err, this.timeoutMs);
       failure = errorKindOf(storeErr);
@@ -280,6 +303,10 @@ export class Db {
       if (timedOut) void closeQuietly(session);
       else await closeQuietly(session);
     }
+    // Commit wait (COHERENCE_WINDOW_MS): acknowledged only once every replica's next fresh
+    // revision read (src/areas/decisions/revisions.ts) has started after the commit.
+    if ((announced || bumped.length) && this.opts.commitWaitMs) await new Promise((ok) => setTimeout(ok, this.opts.commitWaitMs));
+    return out;
   }
 }
 

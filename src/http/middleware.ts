@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, ErrorBody, publicError } from '../errors';
+import { MAX_BODY_BYTES } from './schema';
 
 /** Request id on every log line: taken from `x-request-id` when sane, else new. */
 export function requestContext(log: Logger) {
   return async (ctx: Context, next: Next) => {
+    // The instant the request arrived: what it is answered from must include every write acknowledged before it.
+    ctx.state.arrivedAt = performance.now();
     const incoming = ctx.get('x-request-id');
     const reqId = /^[A-Za-z0-9_.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     ctx.state.reqId = reqId;
@@ -27,7 +30,7 @@ export function toAppError(err: unknown): AppError {
   if (mapped) return mapped;
   const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
   if (e?.type === 'entity.parse.failed') return new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
-  if (e?.type === 'entity.too.large') return new AppError(413, 'INVALID_INPUT', 'The request body is larger than 1 MiB.');
+  if (e?.type === 'entity.too.large') return new AppError(413, 'INVALID_INPUT', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`);
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new AppError(415, 'INVALID_INPUT', 'The request body encoding is not supported.');
   }

@@ -75,6 +75,12 @@ export const mapOf = <S extends JsonSchema>(values: S, keys: JsonSchema = {}): T
 /** Pages past this would overflow the skip arithmetic in Cypher. */
 export const MAX_PAGE = 1_000_000;
 
+/** Items of one bulk write (one transaction): large imports go in few round trips (the body limit is MAX_BODY_BYTES). */
+export const MAX_BULK_ITEMS = 10_000;
+
+/** The largest JSON body (a bulk of MAX_BULK_ITEMS facts is about 1-2 MiB). */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
 export const PAGING_QUERY = {
   page: int({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
   // The upper bound is checked by `paging()` so that it answers PAGINATION_SIZE_OVERREACHED.

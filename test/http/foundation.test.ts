@@ -113,8 +113,8 @@ describe('bad input', () => {
     expectError(await t.call('GET', `${facts()}/tenants?page=0`), 422, 'INVALID_INPUT');
   });
 
-  it('answers 413 for a body over 1 MiB and 404 for an unknown path', async () => {
-    const big = JSON.stringify({ key: 'big', name: 'x'.repeat(1024 * 1024 + 10) });
+  it('answers 413 for a body over 8 MiB and 404 for an unknown path', async () => {
+    const big = JSON.stringify({ key: 'big', name: 'x'.repeat(8 * 1024 * 1024 + 10) });
     const res = await t.call('POST', `${facts()}/tenants`, undefined, { raw: big });
     expectError(res, 413, 'INVALID_INPUT');
     expectError(await t.call('GET', '/v2/nothing-here'), 404, 'NOT_FOUND');

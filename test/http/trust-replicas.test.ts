@@ -2,6 +2,8 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { bootService, Service } from '../../src/boot';
+import { ProvisioningStore } from '../../src/areas/provisioning/store';
+import { hashSecret } from '../../src/auth/secrets';
 import { loadConfig } from '../../src/config';
 import { startTestService, TestService } from '../support/testService';
 
@@ -68,6 +70,39 @@ it('a secret rotated through one replica is refused by the other on its next req
   const refused = await onB('POST', allowedPath(), k.secret, question);
   expect({ status: refused.status, code: refused.body.error_code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
   expect((await onB('POST', allowedPath(), rotated.secret, question)).status).toBe(200);
+});
+
+it('a replica kept busy answers without a key lookup, yet denies a role and refuses a key revoked through the other at the next request', async () => {
+  const k = await a.ok('POST', keys(), { name: 'busy' });
+  await a.ok('POST', `${facts()}/role_assignments`, assignment);
+  const lookups = jest.spyOn(ProvisioningStore.prototype, 'resolveScope');
+  const lookupsOfK = () => lookups.mock.calls.filter(([hash]) => hash === hashSecret(k.secret)).length;
+  let stop = false;
+  let served = 0;
+  // A client that keeps B busy with key k: B answers it from the key row and revision it keeps
+  // while its reads of the revision are younger than the coherence window.
+  const busy = (async () => {
+    while (!stop) if ((await onB('POST', allowedPath(), k.secret, question)).status === 200) served++;
+  })();
+  try {
+    for (let waited = 0; served < 50 && waited < 20_000; waited += 50) await new Promise((ok) => setTimeout(ok, 50));
+    expect(served).toBeGreaterThanOrEqual(50);
+    expect(lookupsOfK()).toBeLessThan(served / 2);
+    for (let i = 0; i < 5; i++) {
+      await a.ok('DELETE', `${facts()}/role_assignments`, assignment);
+      expect((await onB('POST', allowedPath(), k.secret, question)).body.allow).toBe(false);
+      await a.ok('POST', `${facts()}/role_assignments`, assignment);
+      expect((await onB('POST', allowedPath(), k.secret, question)).body.allow).toBe(true);
+    }
+    expect((await a.call('DELETE', `${keys()}/${k.id}`)).status).toBe(204);
+    expect((await onB('POST', allowedPath(), k.secret, question)).status).toBe(401);
+    expect((await onB('POST', '/allowed', k.secret, question)).status).toBe(401);
+  } finally {
+    stop = true;
+    await busy;
+    lookups.mockRestore();
+    await a.call('DELETE', `${facts()}/role_assignments`, assignment);
+  }
 });
 
 it('a bulk question is answered at its largest at_least token, wherever that token is in the list', async () => {

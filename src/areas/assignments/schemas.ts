@@ -1,12 +1,11 @@
-import { arr, envelope, factKey, int, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, SCOPED_FIELDS, schemaKey, str, timestamp } from '../../http/schema';
+import { arr, envelope, factKey, int, MAX_BULK_ITEMS, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, SCOPED_FIELDS, schemaKey, str, timestamp } from '../../http/schema';
 
 /** "<resource>:<instance key>", split at the first ':'. */
 const instanceRef = () => str({ minLength: 3, maxLength: 400, pattern: '^[A-Za-z0-9_\\-]+:[^\\u0000-\\u001f\\u007f]+$' });
-const MAX_BULK = 1000;
 
 /** `expires_at` (ISO 8601, in the future): the assignment grants nothing from that instant on. */
 export const assignment = obj({ user: factKey(), role: schemaKey(), tenant: factKey(), resource_instance: instanceRef(), expires_at: str({ maxLength: 64 }) }, ['user', 'role']);
-export const assignmentBulk = arr(assignment, { maxItems: MAX_BULK });
+export const assignmentBulk = arr(assignment, { maxItems: MAX_BULK_ITEMS });
 // `detailed`, `include_total_count`: Permit's flags that permitio's getAssignedRoles always sends;
 // accepted and ignored (records as they are, in the contract's envelope).
 export const assignmentQuery = obj({
@@ -14,7 +13,7 @@ export const assignmentQuery = obj({
 });
 
 export const tuple = obj({ subject: instanceRef(), relation: schemaKey(), object: instanceRef(), tenant: factKey(), expires_at: str({ maxLength: 64 }) }, ['subject', 'relation', 'object']);
-const tuples = arr(tuple, { maxItems: MAX_BULK });
+const tuples = arr(tuple, { maxItems: MAX_BULK_ITEMS });
 /** A plain array, or Permit's `{operations: [...]}` / `{idents: [...]}`. */
 export const tupleBulkCreate = { anyOf: [tuples, obj({ operations: tuples }, ['operations'])] };
 export const tupleBulkDelete = { anyOf: [tuples, obj({ idents: tuples }, ['idents'])] };

@@ -2,20 +2,85 @@ import type { Logger } from 'pino';
 import { Db, RevisionListener } from '../../db/db';
 import { SharedReads } from '../../util/sharedRead';
 
+/** Timers may fire a little early and clocks tick coarsely: a read must be this much newer to count. */
+const MARGIN_MS = 2;
+
 /**
  * What this process knows of each environment's revision. Every write transaction to an
  * environment bumps it in the graph (src/db/db.ts) and tells this process once committed.
  * `latest` reads it from the graph for questions that must see writes acknowledged by any
  * replica (read-your-revoke, CONTRACT section 9); `current` answers the locally known one,
  * refreshed by a poll every REVISION_POLL_MS, for explicit `minimize_latency`.
+ *
+ * The coherence window (COHERENCE_WINDOW_MS = W) spares most questions that read: every write
+ * that moves a revision is acknowledged W after its commit (the Db's commit wait), so a read of
+ * the revisions sent at instant s includes every write acknowledged before s + W. A question
+ * that arrived at t is answered from what this process knows when its environment's last read
+ * was sent after t - W (`freshFor`); while questions come, the known environments are read again
+ * whenever their last read is older than W/4, so under load almost every question finds them fresh.
  */
 export class Revisions implements RevisionListener {
   private readonly byEnv = new Map<string, number>();
+  /** performance.now() when the newest read that included each environment was sent. */
+  private readonly readSent = new Map<string, number>();
   private readonly reads = new SharedReads<number>();
-  private readonly q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision' });
+  private readonly q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
   private timer?: NodeJS.Timeout;
+  private windowMs = 0;
+  private lastPollSent = -Infinity;
+  private polling = false;
 
   constructor(private readonly db: Db) {}
+
+  /** COHERENCE_WINDOW_MS, the same as the commit wait of the service's writes (0: every question reads). */
+  useWindow(ms: number): void {
+    this.windowMs = ms;
+  }
+
+  /**
+   * Whether the known revision of the environment includes every write acknowledged, by any
+   * replica, before `arrivedAt` (a performance.now() instant): true when a read that included it
+   * was sent after arrivedAt - W. A write acknowledged before arrivedAt committed before
+   * arrivedAt - W (commit wait), so before that read.
+   */
+  freshFor(envId: string, arrivedAt: number): boolean {
+    if (this.windowMs <= 0) return false;
+    this.keepFresh();
+    return (this.readSent.get(envId) ?? -Infinity) > arrivedAt - this.windowMs + MARGIN_MS;
+  }
+
+  /** A read (started at `sent`) answered the environment's revision: it covers every commit before `sent`. */
+  learnRead(envId: string, rev: number, sent: number): void {
+    this.learn(envId, rev);
+    if (sent > (this.readSent.get(envId) ?? -Infinity)) this.readSent.set(envId, sent);
+  }
+
+  /** Reads every known environment again when the last such read is older than W/4 (one query, one at a time). */
+  private keepFresh(): void {
+    const sent = performance.now();
+    if (this.polling || sent - this.lastPollSent < this.windowMs / 4) return;
+    this.polling = true;
+    this.lastPollSent = sent;
+    const ids = [...this.byEnv.keys()];
+    this.db
+      .readOnce(this.q.readKnown, { ids }, 'latest')
+      .then((rows) => {
+        const found = new Set<string>();
+        for (const r of rows) {
+          found.add(r.env as string);
+          this.learnRead(r.env as string, r.revision as number, sent);
+        }
+        // A deleted environment: nothing kept of it is used again (its keys are gone with it).
+        for (const id of ids) {
+          if (!found.has(id)) {
+            this.byEnv.delete(id);
+            this.readSent.delete(id);
+          }
+        }
+      })
+      .catch(() => undefined) // a failed read makes nothing fresh: questions read for themselves
+      .finally(() => (this.polling = false));
+  }
 
   start(pollMs: number, log: Logger): void {
     this.timer = setInterval(() => this.refresh(null).catch((err) => log.debug({ err: (err as Error).message }, 'revision poll failed')), pollMs);
@@ -46,9 +111,10 @@ export class Revisions implements RevisionListener {
   // commit of another replica yet, and the point of this read is to see it. One auto-commit
   // query: a single round trip.
   private async readOne(envId: string): Promise<number> {
+    const sent = performance.now();
     const [row] = await this.db.readOnce(this.q.readOne, { envId }, 'latest');
     const rev = (row?.revision as number | undefined) ?? 0;
-    this.learn(envId, rev);
+    this.learnRead(envId, rev, sent);
     return rev;
   }
 

@@ -1,4 +1,4 @@
-import { anyObject, arr, envelope, factKey, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
+import { anyObject, arr, envelope, factKey, idOrKey, MAX_BULK_ITEMS, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
 import { assignment } from '../assignments/schemas';
 
 const name = str({ minLength: 1, maxLength: 256 });
@@ -24,14 +24,14 @@ export const userSync = obj({
   key: factKey(),
   ...userFields,
   // Permit's UserRoleCreate: written with the user, in the same transaction.
-  role_assignments: arr(obj({ role: assignment.properties.role, tenant: assignment.properties.tenant, resource_instance: assignment.properties.resource_instance }, ['role', 'tenant']), { maxItems: 1000 }),
+  role_assignments: arr(obj({ role: assignment.properties.role, tenant: assignment.properties.tenant, resource_instance: assignment.properties.resource_instance }, ['role', 'tenant']), { maxItems: MAX_BULK_ITEMS }),
 });
-export const userBulk = obj({ operations: arr(userCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']);
+export const userBulk = obj({ operations: arr(userCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']);
 export const userBulkAnswer = obj({ users_created: { type: 'integer' } });
-const idents = arr(idOrKey(), { minItems: 1, maxItems: 1000 });
-export const bulkUserReplace = obj({ operations: arr(userCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']);
+const idents = arr(idOrKey(), { minItems: 1, maxItems: MAX_BULK_ITEMS });
+export const bulkUserReplace = obj({ operations: arr(userCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']);
 export const bulkDelete = obj({ idents }, ['idents']);
-export const bulkTenantCreate = obj({ operations: arr(tenantCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']);
+export const bulkTenantCreate = obj({ operations: arr(tenantCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']);
 const count = { type: 'integer' };
 export const bulkUsersAnswer = obj({ users_created: count, users_replaced: count, users_deleted: count });
 export const bulkTenantsAnswer = obj({ tenants_created: count, tenants_deleted: count });

@@ -3,7 +3,7 @@ import type { RouteDef } from '../../http/routeTable';
 import { route } from '../../http/routeTable';
 import * as s from './schemas';
 import { GroupsService } from './service';
-import { arr, int, obj } from '../../http/schema';
+import { arr, int, MAX_BULK_ITEMS, obj } from '../../http/schema';
 import { directGroupRoutes } from './directRoutes';
 
 const base = '/v2/schema/:proj_id/:env_id';
@@ -23,7 +23,7 @@ export function groupsRoutes(svc: GroupsService): RouteDef[] {
     }),
     route({
       method: 'POST', path: `${base}/groups/bulk`, auth: 'env', tag, summary: 'Create many groups in one transaction (all or nothing)',
-      schemas: { params: s.params, body: obj({ operations: arr(s.groupCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']), response: obj({ groups_created: int() }) },
+      schemas: { params: s.params, body: obj({ operations: arr(s.groupCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']), response: obj({ groups_created: int() }) },
       handler: (r) => svc.createGroupsBulk(r.scope, r.body.operations),
     }),
     route({

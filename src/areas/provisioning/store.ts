@@ -90,9 +90,13 @@ export class ProvisioningStore {
     return row?.project as ProjectNode | undefined;
   }
 
+  /** Announced: every replica stops using its copy of the project's keys before the answer (src/db/db.ts commit wait). */
   async deleteProject(ref: string): Promise<boolean> {
-    const [row] = await this.db.writeRows(this.q.deleteProject, { ref });
-    return (row?.deleted as number) > 0;
+    return this.db.write(async (tx) => {
+      const row = await tx.one(this.q.deleteProject, { ref });
+      tx.announce();
+      return (row?.deleted as number) > 0;
+    });
   }
 
   async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; now: string }): Promise<EnvironmentNode> {
@@ -115,13 +119,17 @@ export class ProvisioningStore {
     return row?.environment as EnvironmentNode | undefined;
   }
 
+  /** Announced, as deleteProject. */
   async deleteEnvironment(projectId: string, ref: string): Promise<boolean> {
-    const [row] = await this.db.writeRows(this.q.deleteEnvironment, { projectId, ref });
-    return (row?.deleted as number) > 0;
+    return this.db.write(async (tx) => {
+      const row = await tx.one(this.q.deleteEnvironment, { projectId, ref });
+      tx.announce();
+      return (row?.deleted as number) > 0;
+    });
   }
 
-  // Auto-commit reads on the leader: every request asks them (src/auth/authenticator.ts), and
-  // they must see a revoke or rotation made through any replica.
+  // Auto-commit reads on the leader (src/auth/authenticator.ts): they must see a revoke or
+  // rotation made through any replica.
   async resolveScope(hash: string, proj: string, env: string): Promise<ScopeRow> {
     const [row] = await this.db.readOnce(this.q.resolveScope, { hash, proj, env }, 'latest');
     return row as unknown as ScopeRow;
@@ -142,14 +150,24 @@ export class ProvisioningStore {
     return listOf(await this.db.readRows(this.q.listApiKeys, { envId, skip: page.skip, limit: page.perPage }));
   }
 
+  /**
+   * Moves the key's environment's revision (`touch`): every replica drops its copy of the key at
+   * its next fresh revision read, which the commit wait lets start before this answers.
+   */
   async revokeApiKey(envId: string, id: string): Promise<boolean> {
-    const [row] = await this.db.writeRows(this.q.revokeApiKey, { envId, id });
-    return (row?.deleted as number) > 0;
+    return this.db.write(async (tx) => {
+      const row = await tx.one(this.q.revokeApiKey, { envId, id });
+      tx.touch(envId);
+      return (row?.deleted as number) > 0;
+    });
   }
 
   /** Replaces the key's digest; undefined when no key has this id. */
   async rotateApiKey(k: { id: string; hash: string; prefix: string; now: string }): Promise<ApiKeyNode | undefined> {
-    const [row] = await this.db.writeRows(this.q.rotateApiKey, k);
-    return row?.key as ApiKeyNode | undefined;
+    return this.db.write(async (tx) => {
+      const key = (await tx.one(this.q.rotateApiKey, k))?.key as ApiKeyNode | undefined;
+      if (key) tx.touch(key.env_id);
+      return key;
+    });
   }
 }

@@ -2,7 +2,7 @@ import type { Scope } from '../../auth/types';
 import type { Db } from '../../db/db';
 import { invalidInput, notFound, tenantMismatch } from '../../errors';
 import type { RouteDef } from '../../http/routeTable';
-import { arr, int, obj, str } from '../../http/schema';
+import { arr, int, MAX_BULK_ITEMS, obj, str } from '../../http/schema';
 import { at } from '../../util/bulkItem';
 import { attributesJson } from '../../util/attributes';
 import type { InstanceInput } from './instancesService';
@@ -58,10 +58,10 @@ export function instancesBulkRoutes(svc: InstancesBulkService): RouteDef[] {
   const answer = obj({ instances_created: int(), instances_replaced: int(), instances_deleted: int() });
   return [
     { method: 'PUT', path, auth: 'env', tag, summary: 'Create or replace resource instances in bulk (all or nothing)',
-      schemas: { params: s.params, body: obj({ operations: arr(s.instanceCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']), response: answer },
+      schemas: { params: s.params, body: obj({ operations: arr(s.instanceCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']), response: answer },
       handler: (r) => svc.replaceInstances(r.scope, r.body.operations) },
     { method: 'DELETE', path, auth: 'env', tag, summary: 'Delete resource instances ("type:key" or id) in bulk (an unknown one: 404, none deleted)',
-      schemas: { params: s.params, body: obj({ idents: arr(str({ minLength: 1, maxLength: 400 }), { minItems: 1, maxItems: 1000 }) }, ['idents']), response: answer },
+      schemas: { params: s.params, body: obj({ idents: arr(str({ minLength: 1, maxLength: 400 }), { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['idents']), response: answer },
       handler: (r) => svc.deleteInstances(r.scope, r.body.idents) },
   ];
 }

@@ -1,7 +1,7 @@
 import { paging } from '../../http/paging';
 import type { RouteDef } from '../../http/routeTable';
 import { route } from '../../http/routeTable';
-import { arr, int, obj } from '../../http/schema';
+import { arr, int, MAX_BULK_ITEMS, obj } from '../../http/schema';
 import { InstancesService } from './instancesService';
 import { RolesService } from './rolesService';
 import * as s from './schemas';
@@ -80,7 +80,7 @@ export function instanceRoutes(svc: InstancesService): RouteDef[] {
     route({ method: 'POST', path: coll, auth: 'env', tag, summary: 'Create a resource instance',
       schemas: { params: s.params, body: s.instanceCreate, response: s.instance }, handler: (r) => svc.createInstance(r.scope, r.body) }),
     route({ method: 'POST', path: coll.map((c) => `${c}/bulk`), auth: 'env', tag, summary: 'Create resource instances in bulk (one transaction, all or nothing)',
-      schemas: { params: s.params, body: obj({ operations: arr(s.instanceCreate, { minItems: 1, maxItems: 1000 }) }, ['operations']), response: obj({ instances_created: int() }) },
+      schemas: { params: s.params, body: obj({ operations: arr(s.instanceCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']), response: obj({ instances_created: int() }) },
       handler: (r) => svc.createInstancesBulk(r.scope, r.body.operations) }),
     route({ method: 'GET', path: coll, auth: 'env', tag, summary: 'List resource instances',
       schemas: { params: s.params, query: s.instanceListQuery, response: s.instanceList }, handler: (r) => svc.listInstances(r.scope, r.query, paging(r.query)) }),

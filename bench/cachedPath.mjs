@@ -1,0 +1,42 @@
+// The request path of a repeated (cached) check, alone: loads a small dataset, fills the
+// decision cache, then asks the same questions again at the default consistency and at
+// minimize_latency, next to the HTTP floor measured by the same client in the same run.
+//   npm run build && node bench/cachedPath.mjs
+//   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=.cache/prof' node bench/cachedPath.mjs   (profile the service)
+import { join } from 'node:path';
+import { buildDataset, buildQuestions } from './dataset.mjs';
+import { client, measure } from './http.mjs';
+import { loadOurs, root, startOurs } from './ours.mjs';
+import { startServer } from './proc.mjs';
+
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const port = Number(process.env.BENCH_PORT ?? 18191);
+const floorPort = port + 1;
+const ours = await startOurs({ port, neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7761), concurrency });
+try {
+  const ds = buildDataset({ users: 500, chains: 10, repos: 1000 });
+  await loadOurs(ours.api, ours.project, ds, { loaders: 2 });
+  const qs = buildQuestions(ds, 500)['direct role'];
+  const path = `/v2/allowed/${ours.project}/bench`;
+  const ask = (consistency) => (q) => ours.api('POST', path, { user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) });
+  await measure(qs, concurrency, ask('minimize_latency'));
+  const floor = await startServer(process.execPath, [join(root, 'bench', 'floor.mjs'), String(floorPort)], { port: floorPort });
+  const floorApi = client(`http://127.0.0.1:${floorPort}`, 'floor', concurrency);
+  const many = Array.from({ length: 8 }, () => qs).flat();
+  const rows = { floor: [], default: [], minimize_latency: [] };
+  for (let r = 0; r < rounds; r++) {
+    rows.floor.push((await measure(many, concurrency, (q) => floorApi('POST', '/', q))).perSecond);
+    rows.default.push((await measure(many, concurrency, ask(undefined))).perSecond);
+    rows.minimize_latency.push((await measure(many, concurrency, ask('minimize_latency'))).perSecond);
+  }
+  await floor.stop();
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`repeated check, ${many.length} requests a round, ${rounds} rounds, ${concurrency} connections (medians):`);
+  console.log(`floor (bare node:http) ${med(rows.floor).toFixed(0)} req/s`);
+  for (const k of ['default', 'minimize_latency']) {
+    console.log(`${k.padEnd(17)} ${med(rows[k]).toFixed(0)} checks/s = ${(med(rows[k]) / med(rows.floor)).toFixed(2)}x floor   (rounds: ${rows[k].map((x) => (x / rows.floor[rows[k].indexOf(x)]).toFixed(2)).join(', ')})`);
+  }
+} finally {
+  await ours.stop();
+}

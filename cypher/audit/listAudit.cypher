@@ -1,9 +1,22 @@
 // The audit log of an environment: security-relevant change events ($kinds: schema, elements,
 // approvals) and the key and session events, newest first, filtered, one page and the total.
+// Change events are read from the environment's ChangeSet nodes (one per revision, events as
+// parallel lists in `seq` order, '' for an absent before/after); the filters that hold for a
+// whole revision (actor, time) and a first look at its kinds are applied before its events are unwound.
 CALL {
-  MATCH (c:Change {env: $env}) WHERE c.kind IN $kinds RETURN c AS e
+  MATCH (node:ChangeSet {env: $env})
+  WHERE ($actor IS NULL OR node.actor_id = $actor OR node.actor_kind + ':' + node.actor_id = $actor)
+    AND ($from IS NULL OR node.at >= $from)
+    AND ($to IS NULL OR node.at <= $to)
+  // The lists are read once per revision, not once per event.
+  WITH node {.revision, .n, .at, .actor_kind, .actor_id, .ops, .kinds, .keys, .befores, .afters} AS s
+  WHERE ($kind IS NULL OR $kind IN s.kinds) AND any(k IN s.kinds WHERE k IN $kinds)
+  UNWIND range(0, s.n - 1) AS seq
+  WITH s, seq WHERE s.kinds[seq] IN $kinds
+  // #include fragments/changeSetEvent
+  RETURN event AS e
   UNION ALL
-  MATCH (a:AuditEvent {env: $env}) RETURN a AS e
+  MATCH (a:AuditEvent {env: $env}) RETURN a {.revision, .seq, .at, .actor_kind, .actor_id, .op, .kind, .key, .before, .after} AS e
 }
 WITH e
 WHERE ($actor IS NULL OR e.actor_id = $actor OR e.actor_kind + ':' + e.actor_id = $actor)

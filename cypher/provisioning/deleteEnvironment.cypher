@@ -1,5 +1,5 @@
 // @invalidates none
-// Removes the environment, its keys and everything stored in it.
+// Removes the environment, its keys, its change events (ChangeSet, not InEnv) and everything stored in it.
 OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byKey:Environment {key: $ref})
 OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byId:Environment {id: $ref})
 // #include fragments/keyElseId
@@ -8,6 +8,11 @@ CALL {
   WITH e
   MATCH (n:InEnv {env: e.id})
   DETACH DELETE n
+}
+CALL {
+  WITH e
+  MATCH (s:ChangeSet {env: e.id})
+  DELETE s
 }
 CALL {
   WITH e

@@ -1,5 +1,6 @@
 // @invalidates none
-// Removes the project, its environments, their keys and everything stored in them.
+// Removes the project, its environments, their keys, their change events (ChangeSet, not InEnv)
+// and everything stored in them.
 OPTIONAL MATCH (byKey:Project {key: $ref})
 OPTIONAL MATCH (byId:Project {id: $ref})
 // #include fragments/keyElseId
@@ -10,6 +11,11 @@ CALL {
   WITH envIds
   MATCH (n:InEnv) WHERE n.env IN envIds
   DETACH DELETE n
+}
+CALL {
+  WITH envIds
+  MATCH (s:ChangeSet) WHERE s.env IN envIds
+  DELETE s
 }
 CALL {
   WITH envIds

@@ -58,6 +58,11 @@ it('filters by actor, kind and time, and pages', async () => {
   const sessions = await entries('&kind=session');
   expect(sessions.length).toBeGreaterThanOrEqual(3);
   expect(sessions.every((e) => e.kind === 'session')).toBe(true);
+  // A change event kind (read from the revisions' change sets): only that kind, none of the others of its revision.
+  const roles = await entries('&kind=role');
+  expect(roles).toEqual(expect.arrayContaining([expect.objectContaining({ op: 'create', kind: 'role', key: 'late_role' })]));
+  expect(roles.every((e) => e.kind === 'role')).toBe(true);
+  expect(await entries('&kind=user')).toEqual([]);
   const byBob = await entries('&actor=bob');
   expect(byBob.length).toBeGreaterThan(0);
   expect(byBob.every((e) => e.actor.id === 'bob')).toBe(true);

@@ -34,8 +34,9 @@ export class RetentionSweeper {
     for (const stmt of [this.q.changes, this.q.audit, this.q.decisions]) {
       for (;;) {
         const [row] = await this.db.writeRows(stmt, { env, before, batch: this.batch });
+        // Batches count nodes; the answer counts records (a ChangeSet holds a revision's events).
         const deleted = Number(row?.deleted ?? 0);
-        total += deleted;
+        total += Number(row?.events ?? deleted);
         if (deleted < this.batch) break;
       }
     }

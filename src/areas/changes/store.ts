@@ -20,7 +20,22 @@ const SYSTEM = { kind: 'admin' as const, id: 'system' };
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefined);
 
-/** The Db's change log: what each write statement changed, stored as `:Change` nodes in its transaction. */
+/**
+ * A revision's feed events as one ChangeSet node's parallel lists, index = `seq`. Neo4j lists hold
+ * no null: an absent before/after is '' (no JSON text is empty).
+ */
+function changeSetOf(feed: ChangeDraft[], actor: { kind: string; id: string }) {
+  return {
+    actor_kind: actor.kind, actor_id: actor.id,
+    ops: feed.map((c) => c.op), kinds: feed.map((c) => c.kind), keys: feed.map((c) => c.key),
+    befores: feed.map((c) => json(c.before) ?? ''), afters: feed.map((c) => json(c.after) ?? ''),
+  };
+}
+
+/**
+ * The Db's change log: what each write statement changed, in its transaction: the feed's events
+ * as one `:ChangeSet` node per (environment, revision), the audit-only ones as `:AuditEvent` nodes.
+ */
 export class ChangeStore implements ChangeLog {
   private record_?: Statement;
   private list_?: Statement;
@@ -48,7 +63,7 @@ export class ChangeStore implements ChangeLog {
     const drafts = changes as ChangeDraft[];
     const feed = drafts.filter((c) => c.feed);
     const auditOnly = drafts.filter((c) => !c.feed);
-    if (feed.length && revision !== null) await tx.rows(this.q.record, { env, revision, at, changes: rowsOf(feed) });
+    if (feed.length && revision !== null) await tx.rows(this.q.record, { env, revision, at, ...changeSetOf(feed, actor) });
     if (auditOnly.length) await tx.rows(this.q.audit, { env, at, events: rowsOf(auditOnly) });
   }
 

@@ -1,6 +1,7 @@
 // @invalidates $env
 // Permit's bulk delete (DELETE bulk/resource_instances): instances named "type:key" (else by id)
 // with their assignments, tuples and group links. Deletes nothing when a ref names no instance.
+// `changed` holds each deleted instance's stored state, read before the delete (src/areas/changes/capture.ts).
 UNWIND $refs AS x
 OPTIONAL MATCH (byKey:Instance {env: $env, resource: x.resource, key: x.key})
 OPTIONAL MATCH (byId:Instance {id: x.ref}) WHERE byId.env = $env
@@ -10,7 +11,8 @@ CALL {
   WITH missing, instances
   WITH instances WHERE size(missing) = 0
   UNWIND instances AS i
+  WITH i, i {.*} AS before
   DETACH DELETE i
-  RETURN count(*) AS deleted
+  RETURN count(*) AS deleted, collect({before: before}) AS changed
 }
-RETURN missing, deleted
+RETURN missing, deleted, changed

@@ -128,3 +128,41 @@ it('tuples, group memberships and group role grants with expires_at grant until 
   const users = await ok('POST', `${allowed()}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd2' } });
   expect(users.users).toEqual({});
 }, 30_000);
+
+it('records each edge the sweep deletes as a change of its kind, keyed as its removal, with its state before', async () => {
+  for (const k of ['gus', 'hal', 'ivy', 'jon']) await ok('POST', `${facts()}/users`, { key: k });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'f3', tenant: 'acme', resource: 'folder' });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'd3', tenant: 'acme', resource: 'doc' });
+  await ok('POST', `${schema()}/groups`, { group_instance_key: 'squad', group_tenant: 'acme' });
+  const expiresAt = Date.now() + 2500;
+  const iso = new Date(expiresAt).toISOString();
+  const a = await ok('POST', `${facts()}/role_assignments`, { user: 'gus', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f3', expires_at: iso });
+  await ok('POST', `${facts()}/role_assignments`, { user: 'hal', role: 'auditor', tenant: 'acme', expires_at: iso });
+  const tuple = await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f3', relation: 'parent', object: 'doc:d3', expires_at: iso });
+  await ok('PUT', `${schema()}/groups/squad/users/ivy`, { tenant: 'acme', expires_at: iso });
+  await ok('POST', `${schema()}/group/squad/roles`, { resource: 'doc', resource_instance: 'd3', role: 'reader', tenant: 'acme', expires_at: iso });
+  await ok('POST', `${facts()}/role_assignments`, { user: 'jon', role: 'auditor', tenant: 'acme' });
+  await sleepUntil(expiresAt + 10);
+
+  const rev = (await ok('GET', `${facts()}/changes?page_size=1000`)).changes.at(-1)?.revision ?? 0;
+  await t.service.app.areas.expirySweep.sweepOnce();
+  const { changes } = await ok('GET', `${facts()}/changes?after_revision=${rev}&page_size=1000`);
+  const mine = ['gus/viewer/acme/folder/f3', 'hal/auditor/acme', 'folder/f3/parent/doc/d3', 'squad/ivy', 'squad/doc/d3/group_reader_group'];
+  const swept = changes.filter((c: { key: string }) => mine.includes(c.key));
+  const system = { op: 'delete', actor: { kind: 'admin', id: 'system' } };
+  expect(swept).toEqual(expect.arrayContaining([
+    expect.objectContaining({ ...system, kind: 'role_assignment', key: 'gus/viewer/acme/folder/f3',
+      before: { id: a.id, user: 'gus', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f3', created_at: a.created_at, expires_at: iso } }),
+    expect.objectContaining({ ...system, kind: 'role_assignment', key: 'hal/auditor/acme',
+      before: expect.objectContaining({ user: 'hal', role: 'auditor', tenant: 'acme', resource_instance: null, expires_at: iso }) }),
+    expect.objectContaining({ ...system, kind: 'relationship_tuple', key: 'folder/f3/parent/doc/d3',
+      before: { id: tuple.id, subject: 'folder:f3', relation: 'parent', object: 'doc:d3', tenant: 'acme', created_at: tuple.created_at, expires_at: iso } }),
+    expect.objectContaining({ ...system, kind: 'group_member', key: 'squad/ivy', before: expect.objectContaining({ group: 'squad', user: 'ivy', tenant: 'acme', expires_at: iso }) }),
+    expect.objectContaining({ ...system, kind: 'group_role', key: 'squad/doc/d3/group_reader_group',
+      before: expect.objectContaining({ group: 'squad', role: 'reader', resource: 'doc', resource_instance: 'd3', tenant: 'acme', expires_at: iso }) }),
+  ]));
+  expect(swept).toHaveLength(5);
+  // What has no expiry stays, and is not in the sweep's changes.
+  expect(changes.some((c: { key: string }) => c.key.startsWith('jon/'))).toBe(false);
+  expect((await ok('GET', `${facts()}/role_assignments?user=jon`)).data).toHaveLength(1);
+}, 30_000);

@@ -1,3 +1,26 @@
+/**
+ * Change events (CONTRACT section 12) told from each write statement's name, parameters and
+ * answer, so that no statement has to call anything to be recorded. The conventions:
+ *
+ * - The verb the statement's name starts with is the operation (`OPS`: delete, remove, unassign,
+ *   detach ... delete; update, replace, set ... update; create, add, assign ... create); the rest
+ *   of the name is the record kind (`KIND_NAMES`, `KIND_OF_STATEMENT` where the name says another).
+ * - A list column `changed` of `{before?, after?, key?, kind?}`: one event per element, with the
+ *   element's states (the statement reads each record before it changes it). `key` defaults to
+ *   the key of the state (`after`, else `before`), `kind` to the statement's; an empty list is
+ *   no change. Bulk deletes (`before` only) and bulk replaces (`before` absent for a record the
+ *   statement created) answer this, next to the count their callers read:
+ *   `RETURN size(found) AS removed, [f IN found | {key: f.key, before: f.before}] AS changed`.
+ * - Else a list column `deleted`: one delete event per element, the element being its `before`.
+ * - Else a list parameter (`$items`, `$refs`, `$keys`, or any list of a plural kind): one event
+ *   per item, the item being its state.
+ * - Else one event: the `before` / `after` columns of a single row (`WITH n, n {.*} AS before SET
+ *   ... RETURN before, n {.*} AS after`), else the record map it answered, else the fields it was
+ *   given.
+ * - A count column (`deleted`, `removed`, `created` ...) at 0, or `won: false`, is no change.
+ *
+ * States never hold secrets (`SECRET_FIELD`).
+ */
 import type { Params, Row } from '../../db/db';
 
 export type ChangeOp = 'create' | 'update' | 'delete';
@@ -111,9 +134,25 @@ function statesOf(rows: Row[]): { before?: unknown; after?: unknown } | undefine
 }
 
 /**
+ * The changes a statement answered one by one in its `changed` list column, each with its states
+ * (`{before?, after?}`) and, when the state's own key is not the event's, its `key` and `kind`.
+ * Undefined when no row has that column.
+ */
+function changedOf(rows: Row[]): { kind?: string; key?: string; before?: unknown; after?: unknown }[] | undefined {
+  if (!rows.some((r) => Array.isArray(r.changed))) return undefined;
+  return rows.flatMap((r) => (Array.isArray(r.changed) ? r.changed : [])).filter(isRecord).map((c) => ({
+    ...(typeof c.kind === 'string' ? { kind: c.kind } : {}),
+    ...(typeof c.key === 'string' ? { key: c.key } : {}),
+    ...(isRecord(c.before) ? { before: withoutSecrets(c.before) } : {}),
+    ...(isRecord(c.after) ? { after: withoutSecrets(c.after) } : {}),
+  }));
+}
+
+/**
  * What a write statement changed, told from its name, parameters and answer (no statement has to
- * say more): the verb of its name gives the operation, the rest the record kind; a list parameter
- * `$items` is one change per item; a returned record map is the record's state after the change.
+ * say more; the conventions are in this file's header): the verb of its name gives the operation,
+ * the rest the record kind; a `changed` list column is one change per element with its states; a
+ * list parameter `$items` is one change per item; a returned record map is the record's state.
  */
 export function describeChanges(name: string, envParam: string | null, params: Params, rows: Row[]): ChangeDraft[] {
   if (NOT_CHANGES.has(name)) return [];
@@ -127,6 +166,12 @@ export function describeChanges(name: string, envParam: string | null, params: P
   const [re, op] = found;
   const rawKind = snake(verbAndKind.replace(re, '').replace(/^[A-Z]/, (c) => c.toLowerCase()));
   const kind = KIND_OF_STATEMENT[name] ?? KIND_NAMES[rawKind || name.split('/')[0]] ?? (rawKind || name.split('/')[0]).replace(/s$/, '');
+  const changed = changedOf(rows);
+  if (changed) {
+    return changed.map(({ kind: own, key, ...states }) => ({
+      env, feed, op, kind: own ?? kind, key: key ?? keyOf((states.after ?? states.before ?? {}) as Record<string, unknown>), ...states,
+    }));
+  }
   if (rows.length === 1 && COUNTS.some((c) => rows[0][c] === 0)) return [];
   if (rows.length === 1 && rows[0].won === false) return [];
   const state = (s: unknown) => (op === 'delete' ? { before: withoutSecrets(s) } : { after: withoutSecrets(s) });

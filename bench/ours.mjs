@@ -23,12 +23,17 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
   const project = neo4j.reused ? `bench${Date.now()}` : 'bench';
   const service = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist/src/main.js')], {
     env: { ...process.env, NEO4J_URI: neo4j.uri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
-      BOOTSTRAP_PROJECT: project, BOOTSTRAP_ENV: 'bench' },
+      BOOTSTRAP_PROJECT: project, BOOTSTRAP_ENV: 'bench',
+      // A cold Neo4j on a busy box may take seconds to plan its first traversals: not a failure here.
+      DB_TIMEOUT_MS: process.env.DB_TIMEOUT_MS ?? '30000' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((ok) => service.on('exit', ok));
   await new Promise((ok, fail) => {
-    service.stdout.on('data', (c) => String(c).includes('is ready at') && ok());
+    service.stdout.on('data', (c) => {
+      if (process.env.BENCH_SERVICE_OUT) process.stderr.write(c); // the service's own lines, for a look
+      if (String(c).includes('is ready at')) ok();
+    });
     service.on('exit', (code) => fail(new Error(`service exited (${code})`)));
   });
   const base = `http://127.0.0.1:${port}`;

@@ -3,6 +3,8 @@ import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { AppDeps } from './appDeps';
 import { buildAreas } from './areas';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hotPath } from './http/hotPath';
 import { errorHandler, requestContext } from './http/middleware';
 import { methodNotAllowed } from './http/methods';
 import { mountRoutes, RouteDef } from './http/routeTable';
@@ -11,6 +13,8 @@ import { httpMetrics } from './metrics/httpMetrics';
 
 export interface App {
   koa: Koa;
+  /** The server's request listener: the hot path for permission questions, koa for the rest. */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
   routes: RouteDef[];
   areas: ReturnType<typeof buildAreas>;
 }
@@ -19,7 +23,8 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const areas = buildAreas(deps);
   const router = new Router();
-  mountRoutes(router, areas.routes, areas.authenticator, (envId) => areas.revisions.known(envId));
+  const revisionOf = (envId: string) => areas.revisions.known(envId);
+  mountRoutes(router, areas.routes, areas.authenticator, revisionOf);
 
   const koa = new Koa();
   // X-Forwarded-* are client-controlled unless a proxy in front overwrites them (TRUST_PROXY).
@@ -31,5 +36,6 @@ export function createApp(deps: AppDeps): App {
   koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: `${MAX_BODY_BYTES}b`, strict: true }));
   koa.use(methodNotAllowed(router));
   koa.use(router.routes());
-  return { koa, routes: areas.routes, areas };
+  const handler = hotPath(areas.routes, { auth: areas.authenticator, log: deps.log, metrics: deps.metrics, revisionOf }, koa.callback());
+  return { koa, handler, routes: areas.routes, areas };
 }

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   });
   const service = await bootService(config, log, neo4j);
 
-  const server = createServer(service.app.koa.callback());
+  const server = createServer(service.app.handler);
   server.requestTimeout = 30_000;
   const drain = gracefulDrain(server);
   await new Promise<void>((ok) => server.listen(config.port, config.host, ok));

@@ -4,13 +4,17 @@ import type { Logger } from 'pino';
 import { AppError, ErrorBody, publicError } from '../errors';
 import { MAX_BODY_BYTES } from './schema';
 
+/** The request's id: its `x-request-id` when sane, else a new one. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming && /^[A-Za-z0-9_.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+}
+
 /** Request id on every log line: taken from `x-request-id` when sane, else new. */
 export function requestContext(log: Logger) {
   return async (ctx: Context, next: Next) => {
     // The instant the request arrived: what it is answered from must include every write acknowledged before it.
     ctx.state.arrivedAt = performance.now();
-    const incoming = ctx.get('x-request-id');
-    const reqId = /^[A-Za-z0-9_.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    const reqId = requestIdOf(ctx.get('x-request-id'));
     ctx.state.reqId = reqId;
     ctx.state.log = log.child({ reqId });
     ctx.set('x-request-id', reqId);
@@ -40,22 +44,27 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'UNEXPECTED_ERROR', 'Something went wrong on our side; the error id is in the log.');
 }
 
+/** The answer to a failed request: status, the contract's error body, and headers (503: Retry-After). Logs a 5xx. */
+export function errorAnswer(err: unknown, log: Logger | undefined): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  const appErr = toAppError(err);
+  const id = randomUUID();
+  const body: ErrorBody = { id, error_code: appErr.code, title: appErr.title, message: appErr.message };
+  if (appErr.details?.length) body.details = appErr.details;
+  if (appErr.status >= 500) log?.error({ err, errorId: id }, 'request failed');
+  else log?.debug({ errorId: id, code: appErr.code, msg: appErr.message }, 'request rejected');
+  return { status: appErr.status, body, headers: appErr.status === 503 ? { 'retry-after': String(appErr.retryAfterSeconds ?? 5) } : {} };
+}
+
 export function errorHandler() {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw Object.assign(new Error('not found'), { status: 404 });
     } catch (err) {
-      const appErr = toAppError(err);
-      const id = randomUUID();
-      const body: ErrorBody = { id, error_code: appErr.code, title: appErr.title, message: appErr.message };
-      if (appErr.details?.length) body.details = appErr.details;
-      const log = (ctx.state.log as Logger | undefined) ?? undefined;
-      if (appErr.status >= 500) log?.error({ err, errorId: id }, 'request failed');
-      else log?.debug({ errorId: id, code: appErr.code, msg: appErr.message }, 'request rejected');
-      ctx.status = appErr.status;
-      ctx.body = body;
-      if (appErr.status === 503) ctx.set('retry-after', String(appErr.retryAfterSeconds ?? 5));
+      const out = errorAnswer(err, ctx.state.log as Logger | undefined);
+      ctx.status = out.status;
+      ctx.body = out.body;
+      for (const [name, value] of Object.entries(out.headers)) ctx.set(name, value);
     }
   };
 }

@@ -60,6 +60,11 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   readOnly?: boolean;
   /** Only the admin key may call it (key management, the admin graph): environment keys answer 403. */
   adminOnly?: boolean;
+  /**
+   * A permission question asked at a high rate: also served by the hot path in front of koa
+   * (src/http/hotPath.ts), with the same authentication, validation and handler (`answer` below).
+   */
+  hot?: boolean;
   handler: (req: ReqOf<S>) => Promise<unknown>;
 }
 
@@ -89,14 +94,21 @@ interface Validators {
   body?: ValidateFunction;
 }
 
-function compile(route: RouteDef): Validators {
+const compiled = new WeakMap<RouteDef, Validators>();
+
+/** The route's validators, compiled once (koa's routes and the hot path share them). */
+function validatorsOf(route: RouteDef): Validators {
+  let v = compiled.get(route);
+  if (v) return v;
   const s = route.schemas;
-  return {
+  v = {
     params: s.params && coercingAjv.compile({ type: 'object', properties: s.params, additionalProperties: true }),
     query: s.query && coercingAjv.compile(s.query),
     headers: s.headers && coercingAjv.compile(s.headers),
     body: s.body && bodyAjv.compile(s.body),
   };
+  compiled.set(route, v);
+  return v;
 }
 
 export function detailsOf(where: string, errors: ErrorObject[] | null | undefined): ErrorDetail[] {
@@ -128,9 +140,45 @@ function hasBody(ctx: Context): boolean {
 /** The environment's revision as this process knows it (for the `X-Authz-Revision` header). */
 export type RevisionOf = (envId: string) => number | undefined;
 
+/** What a request brings to its route, read from the HTTP request by koa or by the hot path. */
+export interface RouteInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body: unknown;
+}
+
+/**
+ * One request through its route: authentication, the schemas, the handler (with the actor of a
+ * write), the revision header. Answers the status and the body; throws the contract's errors.
+ * `ctx` is koa's context, or the hot path's stand-in with the same `get`, `set`, `path` and `state`.
+ */
+export async function answer(route: RouteDef, auth: Authenticator, revisionOf: RevisionOf | undefined, ctx: Context, input: RouteInput): Promise<{ status: number; body: unknown }> {
+  const v = validatorsOf(route);
+  const { params, query, headers, body } = input;
+  const who = await auth.authenticate(ctx, route, params);
+  const details: ErrorDetail[] = [];
+  check('params', v.params, params, details);
+  check('query', v.query, query, details);
+  check('headers', v.headers, headers, details);
+  check('body', v.body, body, details);
+  if (details.length) throw invalidInput(`The request does not match the schema: ${details[0].path} ${details[0].message}.`, details);
+  const req = { ...(who as Req), params, query, headers, body, ctx } as Req;
+  // The request's logger is made when a handler logs (the hot path makes none otherwise).
+  Object.defineProperty(req, 'log', { get: () => ctx.state.log, enumerable: true });
+  // A writing route's changes are recorded with its actor (src/areas/changes); reads skip this.
+  const writes = route.method !== 'GET' && !route.readOnly;
+  const result = await (writes ? runAs(actorOf(who), () => route.handler(req)) : route.handler(req));
+  // Each write transaction moved the revision (src/db/db.ts); the token is at least that.
+  const revision = who.scope && writes ? revisionOf?.(who.scope.envId) : undefined;
+  if (revision !== undefined) ctx.set('x-authz-revision', String(revision));
+  // A handler may pick the success status (sync: 201 created / 200 replaced) in ctx.state.status.
+  return { status: (ctx.state.status as number | undefined) ?? route.status ?? 200, body: result ?? {} };
+}
+
 export function mountRoutes(router: Router, routes: RouteDef[], auth: Authenticator, revisionOf?: RevisionOf): void {
   for (const route of routes) {
-    const v = compile(route);
+    validatorsOf(route);
     const paths = Array.isArray(route.path) ? route.path : [route.path];
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     for (const path of paths) {
@@ -138,28 +186,11 @@ export function mountRoutes(router: Router, routes: RouteDef[], auth: Authentica
         if (route.schemas.body && hasBody(ctx) && !ctx.is('application/json')) {
           throw badRequest('The request body must be JSON, sent with "Content-Type: application/json".');
         }
-        const params = { ...ctx.params };
-        const query = { ...ctx.query };
-        const headers = { ...ctx.headers };
         let body = (ctx.request as { body?: unknown }).body;
         if (route.schemas.body && !hasBody(ctx)) body = route.schemas.body.type === 'array' ? [] : {};
-        const who = await auth.authenticate(ctx, route, params);
-        const details: ErrorDetail[] = [];
-        check('params', v.params, params, details);
-        check('query', v.query, query, details);
-        check('headers', v.headers, headers, details);
-        check('body', v.body, body, details);
-        if (details.length) throw invalidInput(`The request does not match the schema: ${details[0].path} ${details[0].message}.`, details);
-        const req: Req = { ...(who as Req), params, query, headers, body, ctx, log: ctx.state.log };
-        // A writing route's changes are recorded with its actor (src/areas/changes); reads skip this.
-        const writes = route.method !== 'GET' && !route.readOnly;
-        const result = await (writes ? runAs(actorOf(who), () => route.handler(req)) : route.handler(req));
-        // Each write transaction moved the revision (src/db/db.ts); the token is at least that.
-        const revision = who.scope && route.method !== 'GET' && !route.readOnly ? revisionOf?.(who.scope.envId) : undefined;
-        if (revision !== undefined) ctx.set('x-authz-revision', String(revision));
-        // A handler may pick the success status (sync: 201 created / 200 replaced) in ctx.state.status.
-        ctx.status = (ctx.state.status as number | undefined) ?? route.status ?? 200;
-        if (ctx.status !== 204) ctx.body = result ?? {};
+        const out = await answer(route, auth, revisionOf, ctx, { params: { ...ctx.params }, query: { ...ctx.query }, headers: { ...ctx.headers }, body });
+        ctx.status = out.status;
+        if (ctx.status !== 204) ctx.body = out.body;
       });
     }
   }

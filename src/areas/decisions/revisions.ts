@@ -5,6 +5,9 @@ import { SharedReads } from '../../util/sharedRead';
 /** Timers may fire a little early and clocks tick coarsely: a read must be this much newer to count. */
 const MARGIN_MS = 2;
 
+/** Revision reads of the coherence window that may be on their way at once. */
+const POLLS_IN_FLIGHT = 3;
+
 /**
  * What this process knows of each environment's revision. Every write transaction to an
  * environment bumps it in the graph (src/db/db.ts) and tells this process once committed.
@@ -28,7 +31,7 @@ export class Revisions implements RevisionListener {
   private timer?: NodeJS.Timeout;
   private windowMs = 0;
   private lastPollSent = -Infinity;
-  private polling = false;
+  private polling = 0;
 
   constructor(private readonly db: Db) {}
 
@@ -55,11 +58,14 @@ export class Revisions implements RevisionListener {
     if (sent > (this.readSent.get(envId) ?? -Infinity)) this.readSent.set(envId, sent);
   }
 
-  /** Reads every known environment again when the last such read is older than W/4 (one query, one at a time). */
+  /**
+   * Reads every known environment again when the last such read was sent more than W/4 ago (one
+   * query). Up to POLLS_IN_FLIGHT overlap, so that a slow round trip does not age the reads past W.
+   */
   private keepFresh(): void {
     const sent = performance.now();
-    if (this.polling || sent - this.lastPollSent < this.windowMs / 4) return;
-    this.polling = true;
+    if (this.polling >= POLLS_IN_FLIGHT || sent - this.lastPollSent < this.windowMs / 4) return;
+    this.polling++;
     this.lastPollSent = sent;
     const ids = [...this.byEnv.keys()];
     this.db
@@ -79,7 +85,7 @@ export class Revisions implements RevisionListener {
         }
       })
       .catch(() => undefined) // a failed read makes nothing fresh: questions read for themselves
-      .finally(() => (this.polling = false));
+      .finally(() => this.polling--);
   }
 
   start(pollMs: number, log: Logger): void {

@@ -16,22 +16,22 @@ export function decisionRoutes(svc: DecisionService, listing: ListObjectsService
   const tag = 'Decisions';
   return [
     route({
-      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, summary: 'May this user do this action on this resource?',
+      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, summary: 'May this user do this action on this resource?',
       schemas: { params: s.params, query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
       handler: async (r) => withDepthLimitSignal(r, await svc.allowed(r.scope, r.body, r.query.explain === true)),
     }),
     route({
-      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/bulk', auth: 'env', tag, summary: 'Up to 100 permission questions at once (order kept)',
+      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id/bulk', auth: 'env', tag, summary: 'Up to 100 permission questions at once (order kept)',
       schemas: { params: s.params, body: s.bulkQuery, response: s.bulkAnswer },
       handler: async (r) => withDepthLimitSignal(r, await svc.allowedBulk(r.scope, r.body)),
     }),
     route({
-      method: 'POST', readOnly: true, path: '/allowed', auth: 'key', tag, summary: 'Permit PDP check (environment key)',
+      method: 'POST', readOnly: true, hot: true, path: '/allowed', auth: 'key', tag, summary: 'Permit PDP check (environment key)',
       schemas: { query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
       handler: async (r) => withDepthLimitSignal(r, await svc.allowed(envKeyScope(r), r.body, r.query.explain === true)),
     }),
     route({
-      method: 'POST', readOnly: true, path: '/allowed/bulk', auth: 'key', tag, summary: 'Permit PDP bulk check (environment key)',
+      method: 'POST', readOnly: true, hot: true, path: '/allowed/bulk', auth: 'key', tag, summary: 'Permit PDP bulk check (environment key)',
       schemas: { body: s.bulkQuery, response: s.bulkAnswer },
       handler: async (r) => withDepthLimitSignal(r, await svc.allowedBulk(envKeyScope(r), r.body)),
     }),

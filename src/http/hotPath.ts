@@ -1,0 +1,120 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from 'koa';
+import type { Logger } from 'pino';
+import { AppError } from '../errors';
+import type { Metrics } from '../metrics/metrics';
+import { errorAnswer, requestIdOf } from './middleware';
+import { answer, Authenticator, RevisionOf, RouteDef } from './routeTable';
+import { MAX_BODY_BYTES } from './schema';
+
+/**
+ * The permission questions' own door, in front of koa (routes marked `hot`: single and bulk
+ * checks). A repeated check answered from the decision cache spent most of its CPU in the koa
+ * chain (context objects, compose, body parser, router, method check: docs/benchmarks.md); this
+ * path reads the JSON body itself and goes straight to `answer` (src/http/routeTable.ts), the
+ * same authentication, schemas and handler as the koa route, with the same request id, log
+ * line, metrics and error bodies. Anything it does not expect (another method or path, a query
+ * string, a body that is not declared JSON with a length) goes to koa untouched.
+ */
+export function hotPath(
+  routes: RouteDef[],
+  deps: { auth: Authenticator; log: Logger; metrics: Metrics; revisionOf?: RevisionOf },
+  koa: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const byPath = new Map<string, RouteDef>();
+  const templates: { route: RouteDef; template: string; re: RegExp; names: string[] }[] = [];
+  for (const route of routes.filter((r) => r.hot && r.method === 'POST')) {
+    for (const template of Array.isArray(route.path) ? route.path : [route.path]) {
+      const names = [...template.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+      if (!names.length) byPath.set(template, route);
+      else templates.push({ route, template, names, re: new RegExp(`^${template.replace(/:[A-Za-z_]+/g, '([^/]+)')}$`) });
+    }
+  }
+
+  /** The route and its decoded path parameters, or undefined (koa then answers, 404 and 405 included). */
+  const match = (path: string): { route: RouteDef; template: string; params: Record<string, string> } | undefined => {
+    const exact = byPath.get(path);
+    if (exact) return { route: exact, template: path, params: {} };
+    for (const t of templates) {
+      const m = t.re.exec(path);
+      if (!m) continue;
+      try {
+        return { route: t.route, template: t.template, params: Object.fromEntries(t.names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
+      } catch {
+        return undefined; // a malformed escape: koa's router answers it
+      }
+    }
+    return undefined;
+  };
+
+  return (req, res) => {
+    const length = Number(req.headers['content-length']);
+    const type = req.headers['content-type'] ?? '';
+    const found = req.method === 'POST' && !req.url!.includes('?') && length > 0 && length <= MAX_BODY_BYTES && /^application\/json\s*(;|$)/i.test(type) ? match(req.url!) : undefined;
+    if (!found) return koa(req, res);
+    const arrivedAt = performance.now();
+    const reqId = requestIdOf(req.headers['x-request-id'] as string | undefined);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => void serve(found, Buffer.concat(chunks), size, arrivedAt, reqId, req, res));
+    req.on('error', () => res.destroy());
+  };
+
+  async function serve(
+    found: { route: RouteDef; template: string; params: Record<string, string> },
+    raw: Buffer,
+    size: number,
+    arrivedAt: number,
+    reqId: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const headers: Record<string, string> = { 'x-request-id': reqId };
+    let childLog: Logger | undefined;
+    const log = () => (childLog ??= deps.log.child({ reqId }));
+    const state: Record<string, unknown> = { arrivedAt, reqId };
+    Object.defineProperty(state, 'log', { get: log, enumerable: true });
+    // What `answer`, the authenticator and the decision handlers use of koa's context.
+    const ctx = {
+      path: req.url,
+      method: req.method,
+      state,
+      get: (name: string) => (req.headers[name.toLowerCase()] as string | undefined) ?? '',
+      set: (name: string, value: string) => (headers[name.toLowerCase()] = value),
+    } as unknown as Context;
+    let status: number;
+    let payload: unknown;
+    try {
+      if (size > MAX_BODY_BYTES) throw new AppError(413, 'INVALID_INPUT', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`);
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
+      }
+      // koa-bodyparser's strict mode: a JSON text that is not an object or an array is refused the same way.
+      if (typeof body !== 'object' || body === null) throw new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
+      const out = await answer(found.route, deps.auth, deps.revisionOf, ctx, { params: found.params, query: {}, headers: req.headers, body });
+      status = out.status;
+      payload = out.body;
+    } catch (err) {
+      const out = errorAnswer(err, log());
+      status = out.status;
+      payload = out.body;
+      Object.assign(headers, out.headers);
+    }
+    const json = JSON.stringify(payload);
+    headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-length'] = String(Buffer.byteLength(json));
+    res.writeHead(status, headers);
+    res.end(json);
+    const seconds = (performance.now() - arrivedAt) / 1000;
+    deps.metrics.httpDuration.observe({ method: 'POST', route: found.template, status: String(status) }, seconds);
+    if (headers['x-authz-depth-limited'] === 'true') deps.metrics.depthLimited.inc();
+    if (deps.log.isLevelEnabled('info')) log().info({ method: 'POST', path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+  }
+}

@@ -1,4 +1,5 @@
 import { startTestService, TestService } from '../support/testService';
+import { MAX_BULK_ITEMS } from '../../src/http/schema';
 
 let t: TestService;
 const schema = () => `/v2/schema/${t.proj}/${t.env}`;
@@ -90,7 +91,7 @@ describe('role assignments', () => {
     expect(page.data).toHaveLength(2);
     expect(await ok('DELETE', `${facts()}/role_assignments/bulk`, good)).toEqual({ assignments_removed: 3 });
     expect((await ok('GET', `${facts()}/role_assignments?tenant=globex`)).total_count).toBe(0);
-    expectError(await t.call('POST', `${facts()}/role_assignments/bulk`, Array.from({ length: 1001 }, () => good[0])), 422, 'INVALID_INPUT');
+    expectError(await t.call('POST', `${facts()}/role_assignments/bulk`, Array.from({ length: MAX_BULK_ITEMS + 1 }, () => good[0])), 422, 'INVALID_INPUT');
   });
 
   it('deleting a resource role, a tenant role, a user or an instance removes its assignments', async () => {

@@ -142,7 +142,8 @@ it('answers 503 with Retry-After within DB_TIMEOUT_MS + 1 s on every route famil
   const approvals = `/v2/elements/${svc.proj}/${svc.env}/config/${config.id}/operation_approval`;
 
   // One call per route family; `fresh` makes each decision question one never asked (no cached answer).
-  let n = 0;
+  // Keys of this run only: the outage Neo4j's data directory may hold an earlier run's.
+  let n = Date.now();
   const fresh = () => `nobody-${++n}`;
   const families: Record<string, () => Promise<ApiResponse>> = {
     projects: () => svc.call('GET', '/v2/projects'),

@@ -19,7 +19,7 @@ export async function startReplica(): Promise<Replica> {
   const service = await bootService(config, pino({ level: 'silent' }), {
     uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
   });
-  const server: Server = createServer(service.app.koa.callback());
+  const server: Server = createServer(service.app.handler);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const service = await bootService(config, pino({ level: 'silent' }), {
     uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
   });
-  const server = createServer(service.app.koa.callback());
+  const server = createServer(service.app.handler);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   b = { service, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   await a.ok('POST', `/v2/schema/${a.proj}/${a.env}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });

@@ -1,3 +1,4 @@
+import { DecisionStore } from '../../src/areas/decisions/store';
 import { startTestService, TestService } from '../support/testService';
 import { Replica, startReplica } from './replica-support';
 
@@ -50,6 +51,24 @@ it('honours the token and fully_consistent on another replica', async () => {
   expect((await onB(allowedPath(), { ...question, consistency: 'fully_consistent' })).allow).toBe(false);
   expect((await onB(allowedPath(), { ...question, consistency: { at_least: token } })).allow).toBe(false);
   expect((await onB(`${allowedPath()}/bulk`, [{ ...question, consistency: { at_least: token } }])).allow).toEqual([{ allow: false }]);
+});
+
+it('a fully_consistent question always traverses, and its answer serves the next default questions until a write', async () => {
+  await a.call('POST', `${facts()}/role_assignments`, assignment);
+  const traversals = jest.spyOn(DecisionStore.prototype, 'allowed');
+  try {
+    const strict = { ...question, consistency: 'fully_consistent' };
+    expect((await a.call('POST', allowedPath(), strict)).body.allow).toBe(true);
+    expect((await a.call('POST', allowedPath(), strict)).body.allow).toBe(true);
+    expect(traversals).toHaveBeenCalledTimes(2); // never from the cache
+    expect((await a.call('POST', allowedPath(), question)).body.allow).toBe(true);
+    expect(traversals).toHaveBeenCalledTimes(2); // the default question used the strict answer
+    await a.call('DELETE', `${facts()}/role_assignments`, assignment);
+    expect((await a.call('POST', allowedPath(), question)).body.allow).toBe(false);
+    expect(traversals).toHaveBeenCalledTimes(3); // a write moved the revision: traversed again
+  } finally {
+    traversals.mockRestore();
+  }
 });
 
 it('rejects a malformed consistency option', async () => {

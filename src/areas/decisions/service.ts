@@ -157,9 +157,18 @@ export class DecisionService {
    */
   private async decide(scope: Scope, checks: NormalizedCheck[], consistency?: Consistency): Promise<Decision[]> {
     const env = scope.envId;
-    if (consistency === 'fully_consistent' || !this.cache) return this.store.allowed(env, checks);
+    if (!this.cache) return this.store.allowed(env, checks);
+    if (consistency === 'fully_consistent') {
+      // Never answered from the cache; but the answers fill it, at the revision known before the
+      // traversal started (the traversal saw at least that state, so later questions at that
+      // revision may use them).
+      const known = this.revisions!.known(env);
+      const fresh = await this.store.allowed(env, checks);
+      if (known !== undefined) fresh.forEach((d, i) => this.remember(this.cacheKey(env, checks[i]), d, known));
+      return fresh;
+    }
     const rev = consistency === 'minimize_latency' ? await this.revisions!.current(env) : await this.latest(scope);
-    const keys = checks.map((c) => JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]));
+    const keys = checks.map((c) => this.cacheKey(env, c));
     const out: (Decision | undefined)[] = keys.map((k) => {
       const hit = this.cache!.get(k);
       // An entry whose granting path has an expiring edge is not served from that instant on.
@@ -171,10 +180,18 @@ export class DecisionService {
       const fresh = await this.store.allowed(env, missing.map((i) => checks[i]));
       missing.forEach((i, j) => {
         out[i] = fresh[j];
-        this.cache!.set(keys[i], { allow: fresh[j].allow, depthLimited: fresh[j].depthLimited, rev, validUntil: fresh[j].validUntil });
+        this.remember(keys[i], fresh[j], rev);
       });
     }
     return out as Decision[];
+  }
+
+  private cacheKey(env: string, c: NormalizedCheck): string {
+    return JSON.stringify([env, c.user, c.action, c.type, c.key, c.tenant]);
+  }
+
+  private remember(key: string, d: Decision, rev: number): void {
+    this.cache!.set(key, { allow: d.allow, depthLimited: d.depthLimited, rev, validUntil: d.validUntil });
   }
 
   private latest(scope: Scope): Promise<number> {

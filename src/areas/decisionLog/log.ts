@@ -33,8 +33,17 @@ export interface DecisionLogOptions {
  * transaction each). When Neo4j is slow or down the queue fills, and new entries are dropped and
  * counted instead of slowing checks or growing memory.
  */
+/** What a check leaves on the queue: the question and the answer, as given; the entry is made at write time. */
+interface Offered {
+  env: string;
+  at: number;
+  check: { user: string; action: string; type: string; key: string | null; tenant: string | null };
+  decision: boolean;
+  reason?: string;
+}
+
 export class DecisionLog {
-  private queue: DecisionEntry[] = [];
+  private queue: Offered[] = [];
   private timer?: NodeJS.Timeout;
   private flushing = false;
   private readonly insert = this.db.statement('decisionLog/insertDecisionLogs');
@@ -61,18 +70,17 @@ export class DecisionLog {
     this.timer = undefined;
   }
 
-  /** Called on the request path: a coin toss and a push, nothing more. */
+  /**
+   * Called on the request path: a coin toss and a push of what the check already holds, nothing
+   * more (the id, the timestamp text and the reason are made when the batch is written).
+   */
   offer(env: string, c: { user: string; action: string; type: string; key: string | null; tenant: string | null }, decision: boolean, reason?: string): void {
     if (this.opts.sample <= 0 || (this.opts.sample < 1 && Math.random() >= this.opts.sample)) return;
     if (this.queue.length >= this.queueMax) {
       this.opts.onDrop?.();
       return;
     }
-    this.queue.push({
-      env, id: randomUUID(), at: new Date().toISOString(), user: c.user, action: c.action, resource_type: c.type,
-      resource_key: c.key, tenant: c.tenant, decision,
-      reason: reason ?? (decision ? `a granting path gives "${c.action}"` : `no granting path gives "${c.action}"`),
-    });
+    this.queue.push({ env, at: Date.now(), check: c, decision, reason });
   }
 
   /** Writes what is queued, a batch per transaction; entries of a failed batch are dropped and counted. */
@@ -83,7 +91,7 @@ export class DecisionLog {
       while (this.queue.length) {
         const batch = this.queue.splice(0, this.batchSize);
         try {
-          for (const entries of byEnv(batch)) await this.db.writeRows(this.insert, columnsOf(entries));
+          for (const entries of byEnv(entriesOf(batch))) await this.db.writeRows(this.insert, columnsOf(entries));
         } catch (err) {
           for (let i = 0; i < batch.length; i++) this.opts.onDrop?.();
           this.log?.warn({ err: (err as Error).message, dropped: batch.length }, 'decision log batch not written');
@@ -94,6 +102,16 @@ export class DecisionLog {
       this.flushing = false;
     }
   }
+}
+
+/** The stored entries of a batch: ids `<batch uuid>-<index>` (one UUID a batch), ISO timestamps, default reasons. */
+function entriesOf(batch: Offered[]): DecisionEntry[] {
+  const batchId = randomUUID();
+  return batch.map((o, i) => ({
+    env: o.env, id: `${batchId}-${i}`, at: new Date(o.at).toISOString(), user: o.check.user, action: o.check.action,
+    resource_type: o.check.type, resource_key: o.check.key, tenant: o.check.tenant, decision: o.decision,
+    reason: o.reason ?? (o.decision ? `a granting path gives "${o.check.action}"` : `no granting path gives "${o.check.action}"`),
+  }));
 }
 
 function byEnv(entries: DecisionEntry[]): DecisionEntry[][] {

@@ -1,7 +1,5 @@
 // @invalidates none
-// A batch of one environment's sampled decisions (the decision log) as one node of parallel lists:
-// one record per batch instead of one node per decision keeps the log's cost per check small.
-// Lists hold no nulls: an absent resource key or tenant is ''.
-CREATE (:DecisionLogBatch:InEnv {env: $env, first_at: $first_at, at: $last_at, ids: $ids, ats: $ats, users: $users,
-                                 actions: $actions, types: $types, keys: $keys, tenants: $tenants,
-                                 decisions: $decisions, reasons: $reasons})
+// A batch of one environment's sampled decisions (the decision log) as one node: its time span,
+// its count and its entries packed by the service (gzip'd JSON, base64; src/areas/decisionLog/log.ts).
+// One short string a batch keeps the log's cost per check small.
+CREATE (:DecisionLogBatch:InEnv {env: $env, id: $id, n: $n, first_at: $first_at, at: $last_at, data: $data})

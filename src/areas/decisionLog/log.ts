@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db';
 
-/** One sampled decision, as stored. */
-export interface DecisionEntry {
-  env: string;
-  id: string;
-  at: string;
-  user: string;
-  action: string;
-  resource_type: string;
-  resource_key: string | null;
-  tenant: string | null;
-  decision: boolean;
-  reason: string;
-}
+/**
+ * One sampled decision in a stored batch (`DecisionLogBatch.data`: gzip'd JSON, base64): epoch ms,
+ * user, action, resource type, resource key, tenant, answer, and the reason when the check had one
+ * (an explanation; null: the default reason, made when read).
+ */
+export type PackedDecision = [number, string, string, string, string | null, string | null, boolean, string | null];
 
 export interface DecisionLogOptions {
   /** DECISION_LOG_SAMPLE: the share of decisions logged, 0..1 (0: off). */
@@ -91,7 +85,7 @@ export class DecisionLog {
       while (this.queue.length) {
         const batch = this.queue.splice(0, this.batchSize);
         try {
-          for (const entries of byEnv(entriesOf(batch))) await this.db.writeRows(this.insert, columnsOf(entries));
+          for (const entries of byEnv(batch)) await this.db.writeRows(this.insert, packed(entries));
         } catch (err) {
           for (let i = 0; i < batch.length; i++) this.opts.onDrop?.();
           this.log?.warn({ err: (err as Error).message, dropped: batch.length }, 'decision log batch not written');
@@ -104,18 +98,8 @@ export class DecisionLog {
   }
 }
 
-/** The stored entries of a batch: ids `<batch uuid>-<index>` (one UUID a batch), ISO timestamps, default reasons. */
-function entriesOf(batch: Offered[]): DecisionEntry[] {
-  const batchId = randomUUID();
-  return batch.map((o, i) => ({
-    env: o.env, id: `${batchId}-${i}`, at: new Date(o.at).toISOString(), user: o.check.user, action: o.check.action,
-    resource_type: o.check.type, resource_key: o.check.key, tenant: o.check.tenant, decision: o.decision,
-    reason: o.reason ?? (o.decision ? `a granting path gives "${o.check.action}"` : `no granting path gives "${o.check.action}"`),
-  }));
-}
-
-function byEnv(entries: DecisionEntry[]): DecisionEntry[][] {
-  const groups = new Map<string, DecisionEntry[]>();
+function byEnv(entries: Offered[]): Offered[][] {
+  const groups = new Map<string, Offered[]>();
   for (const e of entries) {
     const g = groups.get(e.env);
     if (g) g.push(e);
@@ -124,13 +108,17 @@ function byEnv(entries: DecisionEntry[]): DecisionEntry[][] {
   return [...groups.values()];
 }
 
-/** One environment's entries as the parallel lists of one `:DecisionLogBatch` (no nulls in lists: ''). */
-function columnsOf(entries: DecisionEntry[]) {
+/**
+ * One environment's entries as one `:DecisionLogBatch`: its id (an entry's id is `<batch id>-<index>`),
+ * time span (ISO, for the retention sweep and the readers' time filter), count, and the entries
+ * as gzip'd JSON text (base64). Neo4j stores one short string a batch instead of a record per
+ * decision or per list element: the log's cost per check stays small (docs/benchmarks.md).
+ */
+function packed(entries: Offered[]) {
+  const rows: PackedDecision[] = entries.map((o) => [o.at, o.check.user, o.check.action, o.check.type, o.check.key, o.check.tenant, o.decision, o.reason ?? null]);
   return {
-    env: entries[0].env, first_at: entries[0].at, last_at: entries[entries.length - 1].at,
-    ids: entries.map((e) => e.id), ats: entries.map((e) => e.at), users: entries.map((e) => e.user),
-    actions: entries.map((e) => e.action), types: entries.map((e) => e.resource_type),
-    keys: entries.map((e) => e.resource_key ?? ''), tenants: entries.map((e) => e.tenant ?? ''),
-    decisions: entries.map((e) => e.decision), reasons: entries.map((e) => e.reason),
+    env: entries[0].env, id: randomUUID(), n: entries.length,
+    first_at: new Date(entries[0].at).toISOString(), last_at: new Date(entries[entries.length - 1].at).toISOString(),
+    data: gzipSync(JSON.stringify(rows), { level: 1 }).toString('base64'),
   };
 }

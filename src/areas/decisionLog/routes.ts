@@ -1,8 +1,10 @@
+import { gunzipSync } from 'node:zlib';
 import type { Scope } from '../../auth/types';
 import type { Db } from '../../db/db';
 import { envelopeOf, Page, paging } from '../../http/paging';
 import type { RouteDef } from '../../http/routeTable';
 import { bool, envelope, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
+import type { PackedDecision } from './log';
 
 const entry = obj(
   {
@@ -14,22 +16,50 @@ const entry = obj(
 
 interface Filters { user?: string; resource?: string; decision?: boolean; from?: string; to?: string }
 
+interface Entry { id: string; at: number; user: string; action: string; type: string; key: string | null; tenant: string | null; decision: boolean; reason: string | null }
+
+/** A stored batch as the reader gets it: packed (`data`), or the parallel lists of a batch written before packing. */
+interface Batch {
+  id?: string; data?: string;
+  ids?: string[]; ats?: string[]; users?: string[]; actions?: string[]; types?: string[]; keys?: string[]; tenants?: string[]; decisions?: boolean[]; reasons?: string[];
+}
+
+function entriesOf(b: Batch): Entry[] {
+  if (b.data) {
+    const rows = JSON.parse(gunzipSync(Buffer.from(b.data, 'base64')).toString('utf8')) as PackedDecision[];
+    return rows.map(([at, user, action, type, key, tenant, decision, reason], i) => ({ id: `${b.id}-${i}`, at, user, action, type, key, tenant, decision, reason }));
+  }
+  return (b.ids ?? []).map((id, i) => ({
+    id, at: Date.parse(b.ats![i]), user: b.users![i], action: b.actions![i], type: b.types![i], key: b.keys![i] || null,
+    tenant: b.tenants![i] || null, decision: b.decisions![i], reason: b.reasons![i],
+  }));
+}
+
 /** Reads the decision log (the writes are src/areas/decisionLog/log.ts, off the request path). */
 export class DecisionLogReader {
   private readonly q = this.db.statements({ list: 'decisionLog/listDecisionLogs' });
 
   constructor(private readonly db: Db) {}
 
+  /** Newest first (then by id), filtered, one page and the total; the instants compare as instants, whatever their offset. */
   async list(scope: Scope, f: Filters, p: Page) {
-    const [row] = await this.db.readRows(this.q.list, {
-      env: scope.envId, user: f.user ?? null, resource: f.resource ?? null, decision: f.decision ?? null,
-      from: f.from ?? null, to: f.to ?? null, skip: p.skip, limit: p.perPage,
+    const from = f.from ? Date.parse(f.from) : null;
+    const to = f.to ? Date.parse(f.to) : null;
+    const rows = await this.db.readRows(this.q.list, {
+      env: scope.envId, from: from === null ? null : new Date(from).toISOString(), to: to === null ? null : new Date(to).toISOString(),
     });
-    const data = ((row?.page ?? []) as Record<string, unknown>[]).map((d) => ({
-      id: d.id, timestamp: d.at, user_key: d.user, action: d.action, resource_type: d.resource_type,
-      resource_key: d.resource_key || null, tenant: d.tenant || null, decision: d.decision, reason: d.reason,
+    const found = rows.flatMap((r) => entriesOf(r.batch as Batch)).filter((e) =>
+      (f.user === undefined || e.user === f.user)
+      && (f.resource === undefined || e.type === f.resource || `${e.type}:${e.key}` === f.resource)
+      && (f.decision === undefined || e.decision === f.decision)
+      && (from === null || e.at >= from) && (to === null || e.at <= to));
+    found.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const data = found.slice(p.skip, p.skip + p.perPage).map((e) => ({
+      id: e.id, timestamp: new Date(e.at).toISOString(), user_key: e.user, action: e.action, resource_type: e.type,
+      resource_key: e.key, tenant: e.tenant, decision: e.decision,
+      reason: e.reason ?? (e.decision ? `a granting path gives "${e.action}"` : `no granting path gives "${e.action}"`),
     }));
-    return envelopeOf(data, Number(row?.total ?? 0), p);
+    return envelopeOf(data, found.length, p);
   }
 }
 

@@ -46,6 +46,11 @@ service_pid=$!
 cleanup() {
   kill "$service_pid" 2>/dev/null || true
   wait "$service_pid" 2>/dev/null || true
+  # The service's own account of any 5xx the fuzzer met (error lines only: LOG_LEVEL=error).
+  if grep -q '"level":50' "$log" 2>/dev/null; then
+    echo "--- service errors during the fuzz run:" >&2
+    grep '"level":50' "$log" | cut -c1-4000 >&2
+  fi
   [ -n "$started_neo4j" ] && node scripts/neo4j-local.mjs stop --port "$neo4j_port" >/dev/null 2>&1 || true
   rm -f "$log"
 }

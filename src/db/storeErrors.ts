@@ -64,6 +64,8 @@ export function storeErrorOf(err: unknown, timeoutMs?: number): StoreError | und
   if (UNREACHABLE.has(code)) return new Unavailable('unreachable', undefined, { cause: err });
   if (TIMED_OUT.has(code)) return new Unavailable('timeout', timeoutMs, { cause: err });
   if (code.startsWith('Neo.TransientError.Transaction.')) return new Conflict('concurrent writes conflicted', { cause: err });
+  // A node or edge the statement had found was deleted by a concurrent transaction before it was read.
+  if (code === 'Neo.ClientError.Statement.EntityNotFound') return new Conflict('a concurrent write deleted a record this one read', { cause: err });
   if (code.startsWith('Neo.TransientError.')) return new Unavailable('busy', undefined, { cause: err });
   return undefined;
 }

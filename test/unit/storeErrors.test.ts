@@ -12,6 +12,7 @@ describe('store errors', () => {
     expect(storeErrorOf(neo4jError('SessionExpired'))).toMatchObject({ reason: 'unreachable' });
     expect(storeErrorOf(neo4jError('Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration'), 1500)).toMatchObject({ reason: 'timeout', timeoutMs: 1500 });
     expect(storeErrorOf(neo4jError('Neo.TransientError.Transaction.DeadlockDetected'))).toBeInstanceOf(Conflict);
+    expect(storeErrorOf(neo4jError('Neo.ClientError.Statement.EntityNotFound'))).toBeInstanceOf(Conflict);
     expect(storeErrorOf(neo4jError('Neo.TransientError.General.MemoryPoolOutOfMemoryError'))).toMatchObject({ reason: 'busy' });
     // A message that looks like an outage is not read: without a known code it is a bug (500).
     expect(storeErrorOf(neo4jError('N/A', 'Connection acquisition timed out / ECONNREFUSED'))).toBeUndefined();

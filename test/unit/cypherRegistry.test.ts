@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CypherRegistry } from '../../src/db/cypherRegistry';
+import { CypherRegistry, withoutComments } from '../../src/db/cypherRegistry';
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'cypher-'));
@@ -13,6 +13,12 @@ function tree(files: Record<string, string>): string {
 }
 
 describe('CypherRegistry', () => {
+  it('sends statements without comments, keeping strings and quoted names that look like comments', () => {
+    expect(withoutComments("// head\nMATCH (n {url: 'http://x'}) // trailing\n/* block\n */RETURN n.`a//b`, \"/*\" AS s\n\n")).toBe(
+      "MATCH (n {url: 'http://x'})\nRETURN n.`a//b`, \"/*\" AS s",
+    );
+  });
+
   it('expands #include lines with fragments, nested, and does not offer fragments as statements', () => {
     const root = tree({
       'fragments/inner.cypher': 'WITH 1 AS one\n',
@@ -20,7 +26,8 @@ describe('CypherRegistry', () => {
       'a/stmt.cypher': '// header\n  // #include fragments/outer\nRETURN one\n',
     });
     const registry = new CypherRegistry(root);
-    expect(registry.get('a/stmt')).toBe('// header\nMATCH (n)\nWITH 1 AS one\nRETURN one\n');
+    // Sent without its comments (they cost Neo4j CPU on every run) and blank lines.
+    expect(registry.get('a/stmt')).toBe('MATCH (n)\nWITH 1 AS one\nRETURN one');
     expect(registry.names()).toEqual(['a/stmt']);
     expect(() => registry.get('fragments/inner')).toThrow(/no file/);
   });

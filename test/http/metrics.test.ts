@@ -18,7 +18,9 @@ const allowed = () => `/v2/allowed/${t.proj}/${t.env}`;
 
 beforeAll(async () => {
   // Background writers (the webhook dispatcher's polls) would blur the counts of write transactions.
-  t = await startTestService({ env: { WEBHOOK_POLL_MS: '600000' } });
+  // The revision poll of every environment is slowed too: it would make this service know the
+  // environments other test files write to at the same time, and lag behind them by their writes.
+  t = await startTestService({ env: { WEBHOOK_POLL_MS: '600000', REVISION_POLL_MS: '600000' } });
   await t.ok('POST', `${schema()}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
   await t.ok('POST', `${schema()}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
   await t.ok('POST', `${facts()}/users`, { key: 'ann' });

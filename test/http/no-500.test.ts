@@ -53,3 +53,15 @@ it('answers every route with odd params and bodies without a 500', async () => {
   expect(requests).toBeGreaterThan(1000);
   expect(failures).toEqual([]);
 }, 300_000);
+
+it('answers concurrent deletes and syncs of one user without a 500 (a record deleted while another request reads it)', async () => {
+  const user = `/v2/facts/${t.proj}/${t.env}/users/${encodeURIComponent('ünï😀-race')}`;
+  const statuses = new Map<number, number>();
+  for (let round = 0; round < 40; round++) {
+    await t.call('PUT', user, {});
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 5 === 0 ? t.call('PUT', user, { email: 'x@example.com' }) : t.call('DELETE', user))));
+    for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+  }
+  expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
+  expect(statuses.get(204)).toBeGreaterThan(0);
+}, 120_000);

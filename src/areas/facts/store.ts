@@ -66,7 +66,9 @@ export class FactsStore {
 
   async getTenant(env: string, ref: string): Promise<TenantNode | undefined> {
     const [row] = await this.db.readRows(this.q.getTenant, { env, ref });
-    return row?.tenant as TenantNode | undefined;
+    // As getUser: a tenant deleted while this read ran reads without its key.
+    const tenant = row?.tenant as TenantNode | undefined;
+    return typeof tenant?.key === 'string' ? tenant : undefined;
   }
 
   async listTenants(env: string, search: string | null, page: Page) {
@@ -112,9 +114,13 @@ export class FactsStore {
     return row.created as boolean;
   }
 
+  /**
+   * Undefined when there is no such user, or when a concurrent delete committed while the read
+   * ran (read committed: the node then reads with no properties, not even its key).
+   */
   async getUser(env: string, ref: string): Promise<UserRow | undefined> {
     const [row] = await this.db.readRows(this.q.getUser, { env, ref });
-    return row as unknown as UserRow | undefined;
+    return typeof (row?.user as { key?: unknown } | undefined)?.key === 'string' ? (row as unknown as UserRow) : undefined;
   }
 
   async listUsers(env: string, filter: { search: string | null; tenant: string | null }, page: Page) {

@@ -32,6 +32,9 @@ export interface Freshness {
   learnRead(envId: string, rev: number, sent: number): void;
 }
 
+/** A looked-up row and when its read was sent (performance.now()). */
+type LookedUp = { row: ScopeRow | undefined; sent: number };
+
 /** Key rows kept per process (digest, project, environment): a bound on memory, not on time. */
 const KEPT_ROWS = 10_000;
 
@@ -50,8 +53,9 @@ const KEPT_ROWS = 10_000;
  */
 export class BearerAuthenticator implements Authenticator {
   sessions?: SessionResolver;
-  private readonly scopes = new SharedReads<{ row: ScopeRow; sent: number }>();
-  private readonly keys = new SharedReads<{ row: ScopeRow | undefined; sent: number }>();
+  /** Lookups of (key, project, environment) for environment paths, and of a key alone for the PDP paths. */
+  private readonly scopes = new SharedReads<LookedUp>();
+  private readonly keys = new SharedReads<LookedUp>();
   private readonly kept = new LruCache<ScopeRow>(KEPT_ROWS);
 
   constructor(
@@ -70,7 +74,7 @@ export class BearerAuthenticator implements Authenticator {
     isAdmin: boolean,
     arrivedAt: number | undefined,
     lookup: () => Promise<ScopeRow | undefined>,
-    shared: SharedReads<{ row: ScopeRow | undefined; sent: number }>,
+    shared: SharedReads<LookedUp>,
   ): Promise<ScopeRow | undefined> {
     const kept = this.kept.get(id);
     const envId = kept?.environment?.id;
@@ -105,7 +109,7 @@ export class BearerAuthenticator implements Authenticator {
 
     if (route.auth === 'env') {
       const { proj_id: proj, env_id: env } = params;
-      const row = (await this.rowFor(JSON.stringify([hash, proj, env]), isAdmin, arrivedAt(ctx), () => this.store.resolveScope(hash, proj, env), this.scopes as SharedReads<{ row: ScopeRow | undefined; sent: number }>))!;
+      const row = (await this.rowFor(JSON.stringify([hash, proj, env]), isAdmin, arrivedAt(ctx), () => this.store.resolveScope(hash, proj, env), this.scopes))!;
       return this.envScope(route, isAdmin, row, params);
     }
     if (isAdmin) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import { AppError } from '../errors';
+import { observeRequest } from '../metrics/httpMetrics';
 import type { Metrics } from '../metrics/metrics';
 import { errorAnswer, requestIdOf } from './middleware';
 import { answer, Authenticator, RevisionOf, RouteDef } from './routeTable';
@@ -54,20 +54,16 @@ export function hotPath(
     if (!found) return koa(req, res);
     const arrivedAt = performance.now();
     const reqId = requestIdOf(req.headers['x-request-id'] as string | undefined);
+    // Node holds the body to its declared length, at most MAX_BODY_BYTES (checked above).
     const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => void serve(found, Buffer.concat(chunks), size, arrivedAt, reqId, req, res));
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void serve(found, Buffer.concat(chunks), arrivedAt, reqId, req, res));
     req.on('error', () => res.destroy());
   };
 
   async function serve(
     found: { route: RouteDef; template: string; params: Record<string, string> },
     raw: Buffer,
-    size: number,
     arrivedAt: number,
     reqId: string,
     req: IncomingMessage,
@@ -89,15 +85,15 @@ export function hotPath(
     let status: number;
     let payload: unknown;
     try {
-      if (size > MAX_BODY_BYTES) throw new AppError(413, 'INVALID_INPUT', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`);
+      // Refused as koa-bodyparser refuses it (strict: an object or an array), with the same answer (toAppError).
+      const parseFailed = Object.assign(new Error('invalid JSON'), { type: 'entity.parse.failed' });
       let body: unknown;
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch {
-        throw new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
+        throw parseFailed;
       }
-      // koa-bodyparser's strict mode: a JSON text that is not an object or an array is refused the same way.
-      if (typeof body !== 'object' || body === null) throw new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
+      if (typeof body !== 'object' || body === null) throw parseFailed;
       const out = await answer(found.route, deps.auth, deps.revisionOf, ctx, { params: found.params, query: {}, headers: req.headers, body });
       status = out.status;
       payload = out.body;
@@ -113,8 +109,7 @@ export function hotPath(
     res.writeHead(status, headers);
     res.end(json);
     const seconds = (performance.now() - arrivedAt) / 1000;
-    deps.metrics.httpDuration.observe({ method: 'POST', route: found.template, status: String(status) }, seconds);
-    if (headers['x-authz-depth-limited'] === 'true') deps.metrics.depthLimited.inc();
+    observeRequest(deps.metrics, 'POST', found.template, status, seconds, headers['x-authz-depth-limited']);
     if (deps.log.isLevelEnabled('info')) log().info({ method: 'POST', path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
   }
 }

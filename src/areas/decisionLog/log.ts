@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db';
 
@@ -8,7 +8,7 @@ import type { Db } from '../../db/db';
  * user, action, resource type, resource key, tenant, answer, and the reason when the check had one
  * (an explanation; null: the default reason, made when read).
  */
-export type PackedDecision = [number, string, string, string, string | null, string | null, boolean, string | null];
+type PackedDecision = [number, string, string, string, string | null, string | null, boolean, string | null];
 
 export interface DecisionLogOptions {
   /** DECISION_LOG_SAMPLE: the share of decisions logged, 0..1 (0: off). */
@@ -121,4 +121,25 @@ function packed(entries: Offered[]) {
     first_at: new Date(entries[0].at).toISOString(), last_at: new Date(entries[entries.length - 1].at).toISOString(),
     data: gzipSync(JSON.stringify(rows), { level: 1 }).toString('base64'),
   };
+}
+
+/** A logged decision as read back. */
+export interface LoggedDecision { id: string; at: number; user: string; action: string; type: string; key: string | null; tenant: string | null; decision: boolean; reason: string | null }
+
+/** A stored batch as the reader gets it: packed (`data`), or the parallel lists of a batch written before packing. */
+export interface Batch {
+  id?: string; data?: string;
+  ids?: string[]; ats?: string[]; users?: string[]; actions?: string[]; types?: string[]; keys?: string[]; tenants?: string[]; decisions?: boolean[]; reasons?: string[];
+}
+
+/** The decisions of a stored batch, in the order they were logged. */
+export function decisionsOf(b: Batch): LoggedDecision[] {
+  if (b.data) {
+    const rows = JSON.parse(gunzipSync(Buffer.from(b.data, 'base64')).toString('utf8')) as PackedDecision[];
+    return rows.map(([at, user, action, type, key, tenant, decision, reason], i) => ({ id: `${b.id}-${i}`, at, user, action, type, key, tenant, decision, reason }));
+  }
+  return (b.ids ?? []).map((id, i) => ({
+    id, at: Date.parse(b.ats![i]), user: b.users![i], action: b.actions![i], type: b.types![i], key: b.keys![i] || null,
+    tenant: b.tenants![i] || null, decision: b.decisions![i], reason: b.reasons![i],
+  }));
 }

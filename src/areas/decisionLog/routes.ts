@@ -1,10 +1,9 @@
-import { gunzipSync } from 'node:zlib';
 import type { Scope } from '../../auth/types';
 import type { Db } from '../../db/db';
 import { envelopeOf, Page, paging } from '../../http/paging';
 import type { RouteDef } from '../../http/routeTable';
 import { bool, envelope, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
-import type { PackedDecision } from './log';
+import { Batch, decisionsOf } from './log';
 
 const entry = obj(
   {
@@ -15,25 +14,6 @@ const entry = obj(
 );
 
 interface Filters { user?: string; resource?: string; decision?: boolean; from?: string; to?: string }
-
-interface Entry { id: string; at: number; user: string; action: string; type: string; key: string | null; tenant: string | null; decision: boolean; reason: string | null }
-
-/** A stored batch as the reader gets it: packed (`data`), or the parallel lists of a batch written before packing. */
-interface Batch {
-  id?: string; data?: string;
-  ids?: string[]; ats?: string[]; users?: string[]; actions?: string[]; types?: string[]; keys?: string[]; tenants?: string[]; decisions?: boolean[]; reasons?: string[];
-}
-
-function entriesOf(b: Batch): Entry[] {
-  if (b.data) {
-    const rows = JSON.parse(gunzipSync(Buffer.from(b.data, 'base64')).toString('utf8')) as PackedDecision[];
-    return rows.map(([at, user, action, type, key, tenant, decision, reason], i) => ({ id: `${b.id}-${i}`, at, user, action, type, key, tenant, decision, reason }));
-  }
-  return (b.ids ?? []).map((id, i) => ({
-    id, at: Date.parse(b.ats![i]), user: b.users![i], action: b.actions![i], type: b.types![i], key: b.keys![i] || null,
-    tenant: b.tenants![i] || null, decision: b.decisions![i], reason: b.reasons![i],
-  }));
-}
 
 /** Reads the decision log (the writes are src/areas/decisionLog/log.ts, off the request path). */
 export class DecisionLogReader {
@@ -48,7 +28,7 @@ export class DecisionLogReader {
     const rows = await this.db.readRows(this.q.list, {
       env: scope.envId, from: from === null ? null : new Date(from).toISOString(), to: to === null ? null : new Date(to).toISOString(),
     });
-    const found = rows.flatMap((r) => entriesOf(r.batch as Batch)).filter((e) =>
+    const found = rows.flatMap((r) => decisionsOf(r.batch as Batch)).filter((e) =>
       (f.user === undefined || e.user === f.user)
       && (f.resource === undefined || e.type === f.resource || `${e.type}:${e.key}` === f.resource)
       && (f.decision === undefined || e.decision === f.decision)

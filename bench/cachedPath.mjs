@@ -3,22 +3,16 @@
 // minimize_latency, next to the HTTP floor measured by the same client in the same run.
 //   npm run build && node bench/cachedPath.mjs
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=.cache/prof' node bench/cachedPath.mjs   (profile the service)
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDataset, buildQuestions } from './dataset.mjs';
 import { client, measure } from './http.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
-import { startServer } from './proc.mjs';
+import { cpuSeconds, startServer } from './proc.mjs';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const port = Number(process.env.BENCH_PORT ?? 18191);
 const floorPort = port + 1;
-/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-const cpuMsOf = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-};
 const ours = await startOurs({ port, neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7761), concurrency });
 try {
   const ds = buildDataset({ users: 500, chains: 10, repos: 1000 });
@@ -34,9 +28,9 @@ try {
   const busy = { default: [], minimize_latency: [] };
   // The service's CPU per check (ms) and its share of one core while it answers (1.0: CPU-bound).
   const timed = async (key, consistency) => {
-    const cpu0 = cpuMsOf(ours.pid);
+    const cpu0 = cpuSeconds(ours.pid) * 1000;
     const r = await measure(many, concurrency, ask(consistency));
-    const cpu = cpuMsOf(ours.pid) - cpu0;
+    const cpu = cpuSeconds(ours.pid) * 1000 - cpu0;
     rows[key].push(r.perSecond);
     busy[key].push({ perCheck: cpu / many.length, core: cpu / 1000 / r.seconds });
   };

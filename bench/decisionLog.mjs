@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { client, measure } from './http.mjs';
+import { cpuSeconds } from './proc.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -20,11 +21,6 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const basePort = Number(process.env.BENCH_PORT ?? 18095);
 const users = 200;
 
-/** CPU seconds (user + system) a process has used so far. */
-const cpuOf = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
 
 function startService(neo4jUri, port, adminKey, sample) {
   const proc = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
@@ -76,11 +72,11 @@ async function main() {
     // Throughput on a shared machine drifts with the neighbours' load; CPU time per check (of the
     // service and of Neo4j, the log's batches included) does much less, so both are reported.
     const run = async (call, pid, settleMs = 0) => {
-      const [svc0, neo0] = [cpuOf(pid), cpuOf(neoPid)];
+      const [svc0, neo0] = [cpuSeconds(pid), cpuSeconds(neoPid)];
       const r = await measure(questions, concurrency, (q) => call('POST', path, q));
       if (settleMs) await new Promise((ok) => setTimeout(ok, settleMs)); // the log's last batch lands
       const perCheck = (s) => (s * 1000) / questions.length;
-      const [svc, neo] = [perCheck(cpuOf(pid) - svc0), perCheck(cpuOf(neoPid) - neo0)];
+      const [svc, neo] = [perCheck(cpuSeconds(pid) - svc0), perCheck(cpuSeconds(neoPid) - neo0)];
       return { ...r, cpuMsPerCheck: svc + neo, svcMs: svc, neoMs: neo };
     };
     await run(apiOff, off.proc.pid);

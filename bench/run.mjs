@@ -3,13 +3,12 @@
 // memory. Prints figures; asserts nothing. The peers (SpiceDB, OpenFGA): `npm run bench:peers`.
 //   npm run bench            (full size: 10k users, 2k groups, 20k repos, ~200k facts)
 //   BENCH_SCALE=0.1 npm run bench   (a tenth, for a quick look)
-import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildDataset, buildQuestions } from './dataset.mjs';
 import { client, measure } from './http.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
-import { memOf, startServer } from './proc.mjs';
+import { cpuSeconds, memOf, startServer } from './proc.mjs';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -32,11 +31,7 @@ async function measureFloor(qs) {
 }
 
 const fmt = (n, d = 1) => n.toFixed(d);
-/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-const cpuMsOf = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+const cpuMs = (pid) => cpuSeconds(pid) * 1000;
 
 async function main() {
   console.log(`machine: ${cpus().length} cores (${cpus()[0].model}), ${fmt(totalmem() / 2 ** 30)} GiB; node ${process.version}; scale ${scale}; concurrency ${concurrency}`);
@@ -67,14 +62,14 @@ async function main() {
       for (const [consistency, into] of [['fully_consistent', results], ['minimize_latency', filling], [undefined, consistent], ['minimize_latency', cached]]) {
         let allowed = 0;
         let wrong = 0;
-        const cpu0 = [cpuMsOf(ours.pid), cpuMsOf(neoPid)];
+        const cpu0 = [cpuMs(ours.pid), cpuMs(neoPid)];
         const r = await measure(qs, concurrency, async (q) => {
           const { allow } = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) });
           if (allow) allowed++;
           if (q.expect !== undefined && allow !== q.expect) wrong++;
         });
         // CPU per check of each process: what one more replica, or a larger Neo4j, would take over.
-        const cpu = { service: (cpuMsOf(ours.pid) - cpu0[0]) / qs.length, neo4j: (cpuMsOf(neoPid) - cpu0[1]) / qs.length };
+        const cpu = { service: (cpuMs(ours.pid) - cpu0[0]) / qs.length, neo4j: (cpuMs(neoPid) - cpu0[1]) / qs.length };
         into[name] = { ...r, allowed, wrong, cpu };
       }
     }

@@ -107,9 +107,8 @@ export class CypherRegistry {
 
 /**
  * The statement as sent to Neo4j: comments removed (strings and quoted names kept), blank lines
- * dropped. Neo4j 5.26 spent about 40 ms of CPU on every run of a statement carrying the
- * fragments' header comments (a third of a check's traversal; docs/benchmarks.md); the files
- * keep them for readers.
+ * dropped; the files keep them for readers. This halves what goes over Bolt for the largest
+ * statements; it does not measurably change their time (docs/benchmarks.md, "A correction").
  */
 export function withoutComments(text: string): string {
   return text

@@ -15,10 +15,13 @@ import { client, measure } from './http.mjs';
 import { cpuSeconds } from './proc.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// Rounds of 20,000 checks (2-3 s each here): a round much shorter than the log's flush interval
-// (1 s) would see zero or one flush land in it, and its ratio would be noise.
+// Rounds of 50,000 checks (about 5 s each here), as long as the log's flush interval
+// (DECISION_LOG_FLUSH_MS, default 5 s, passed to both services): each round of the logging
+// service sees about one of its writes land in it. A much shorter round would see none in most
+// rounds, and its ratio would flatter the log.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
-const perRound = Number(process.env.BENCH_REQUESTS ?? 20000);
+const perRound = Number(process.env.BENCH_REQUESTS ?? 50000);
+const flushMs = Number(process.env.DECISION_LOG_FLUSH_MS ?? 5000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const basePort = Number(process.env.BENCH_PORT ?? 18095);
 const users = 200;
@@ -27,7 +30,7 @@ const users = 200;
 function startService(neo4jUri, port, adminKey, sample) {
   const proc = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
     env: { ...process.env, NEO4J_URI: neo4jUri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
-      BOOTSTRAP_PROJECT: 'bench', BOOTSTRAP_ENV: 'dlog', DECISION_LOG_SAMPLE: String(sample) },
+      BOOTSTRAP_PROJECT: 'bench', BOOTSTRAP_ENV: 'dlog', DECISION_LOG_SAMPLE: String(sample), DECISION_LOG_FLUSH_MS: String(flushMs) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise((ok, fail) => {
@@ -73,9 +76,10 @@ async function main() {
     const path = `/v2/allowed/${proj}/e`;
     // Throughput on a shared machine drifts with the neighbours' load; CPU time per check (of the
     // service and of Neo4j, the log's batches included) does much less, so both are reported.
-    // Both arms wait the same settle time after their checks (the log's last batch lands in it), so
-    // their CPU figures cover the same idle work (timers, the revision poll) as well.
-    const settleMs = 1500;
+    // Both arms wait the same settle time after their checks, a flush interval and a half second:
+    // the log's last write of the round lands in it (counted in the CPU per check, never in the
+    // other arm's round), and both CPU figures cover the same idle work (timers, revision polls).
+    const settleMs = flushMs + 500;
     const run = async (call, pid) => {
       const [svc0, neo0] = [cpuSeconds(pid), cpuSeconds(neoPid)];
       const r = await measure(questions, concurrency, (q) => call('POST', path, q));

@@ -39,6 +39,8 @@ export interface Config {
   metricsToken?: string;
   /** Share of decisions written to the decision log, 0..1 (0: off). */
   decisionLogSample: number;
+  /** How often the queued decision-log entries are written (one transaction each time). */
+  decisionLogFlushMs: number;
   /** Change events, audit events and decision logs older than this many days are swept. */
   auditRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may run before their connections are cut; above dbTimeoutMs. */
@@ -81,6 +83,7 @@ export const SETTINGS: Setting[] = [
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
   { env: 'COHERENCE_WINDOW_MS', key: 'coherenceWindowMs', type: 'integer', default: 20, min: 0, max: 1000 },
   { env: 'DECISION_LOG_SAMPLE', key: 'decisionLogSample', type: 'number', default: 0, min: 0, max: 1 },
+  { env: 'DECISION_LOG_FLUSH_MS', key: 'decisionLogFlushMs', type: 'integer', default: 5000, min: 100, max: 60000 },
   { env: 'AUDIT_RETENTION_DAYS', key: 'auditRetentionDays', type: 'integer', default: 30, min: 1, max: 3650 },
   { env: 'METRICS_TOKEN', key: 'metricsToken', type: 'string', pattern: '^\\S{16,}$' },
   { env: 'SHUTDOWN_DRAIN_MS', key: 'shutdownDrainMs', type: 'integer', min: 1000, max: 600000 },

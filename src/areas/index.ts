@@ -82,7 +82,7 @@ export function buildAreas(deps: AppDeps) {
   );
   const listObjects = new ListObjectsService(new ListObjectsStore(deps.db, rule));
 
-  const decisionLog = new DecisionLog(deps.db, { sample: deps.config.decisionLogSample, onDrop: () => deps.metrics.decisionLogDropped.inc() }, deps.log);
+  const decisionLog = new DecisionLog(deps.db, { sample: deps.config.decisionLogSample, flushMs: deps.config.decisionLogFlushMs, onDrop: () => deps.metrics.decisionLogDropped.inc() }, deps.log);
   decisions.observer = decisionObserver(deps.metrics, decisionLog);
   decisionLog.start();
   const retention = new RetentionSweeper(deps.db, deps.config.auditRetentionDays);

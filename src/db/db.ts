@@ -321,3 +321,12 @@ function errorKindOf(err: StoreError | undefined): DbErrorKind | undefined {
 async function closeQuietly(session: Session): Promise<void> {
   await session.close().catch(() => undefined);
 }
+
+/**
+ * A record map read from the graph, or undefined when it is not one: a node that a concurrent
+ * transaction deleted after this one found it reads with no properties, not even its key (read
+ * committed), and must not be used as the record (its key would go on as a missing parameter).
+ */
+export function keyed<T extends object>(record: unknown): T | undefined {
+  return typeof (record as { key?: unknown } | null | undefined)?.key === 'string' ? (record as T) : undefined;
+}

@@ -1,4 +1,4 @@
-import { Db } from '../../db/db';
+import { Db, keyed } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -95,7 +95,7 @@ export class ElementsStore {
 
   async getConfig(env: string, ref: string): Promise<ElementsConfigNode | undefined> {
     const [row] = await this.db.readRows(this.q.getConfig, { env, ref });
-    return row?.config as ElementsConfigNode | undefined;
+    return keyed<ElementsConfigNode>(row?.config);
   }
 
   async listConfigs(env: string, page: Page) {

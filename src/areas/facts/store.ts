@@ -1,4 +1,4 @@
-import { Db, Tx } from '../../db/db';
+import { Db, keyed, Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -66,9 +66,7 @@ export class FactsStore {
 
   async getTenant(env: string, ref: string): Promise<TenantNode | undefined> {
     const [row] = await this.db.readRows(this.q.getTenant, { env, ref });
-    // As getUser: a tenant deleted while this read ran reads without its key.
-    const tenant = row?.tenant as TenantNode | undefined;
-    return typeof tenant?.key === 'string' ? tenant : undefined;
+    return keyed<TenantNode>(row?.tenant);
   }
 
   async listTenants(env: string, search: string | null, page: Page) {
@@ -120,7 +118,7 @@ export class FactsStore {
    */
   async getUser(env: string, ref: string): Promise<UserRow | undefined> {
     const [row] = await this.db.readRows(this.q.getUser, { env, ref });
-    return typeof (row?.user as { key?: unknown } | undefined)?.key === 'string' ? (row as unknown as UserRow) : undefined;
+    return keyed(row?.user) ? (row as unknown as UserRow) : undefined;
   }
 
   async listUsers(env: string, filter: { search: string | null; tenant: string | null }, page: Page) {

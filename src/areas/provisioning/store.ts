@@ -1,5 +1,5 @@
 import type { AccessLevel } from '../../auth/types';
-import { Db, Row } from '../../db/db';
+import { Db, keyed, Row } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -87,7 +87,7 @@ export class ProvisioningStore {
 
   async getProject(ref: string): Promise<ProjectNode | undefined> {
     const [row] = await this.db.readRows(this.q.getProject, { ref });
-    return row?.project as ProjectNode | undefined;
+    return keyed<ProjectNode>(row?.project);
   }
 
   /** Announced: every replica stops using its copy of the project's keys before the answer (src/db/db.ts commit wait). */
@@ -116,7 +116,7 @@ export class ProvisioningStore {
 
   async getEnvironment(projectId: string, ref: string): Promise<EnvironmentNode | undefined> {
     const [row] = await this.db.readRows(this.q.getEnvironment, { projectId, ref });
-    return row?.environment as EnvironmentNode | undefined;
+    return keyed<EnvironmentNode>(row?.environment);
   }
 
   /** Announced, as deleteProject. */

@@ -1,6 +1,6 @@
 import type { Scope } from '../../auth/types';
 import type { Db, Statement, Tx } from '../../db/db';
-import { notFound } from '../../errors';
+import { notFound, stillThere } from '../../errors';
 import { HierarchyService } from './hierarchyService';
 import { checkPermissions, When } from './service';
 import { SchemaStore } from './store';
@@ -41,7 +41,7 @@ export class ResourceRoleExtras {
     if (change === 'add') checkPermissions(r.actions ?? [], permissions, r.key, '/body/permissions');
     return this.store.write(async (tx) => {
       await changeRolePermissions(tx, this.q.changeRolePermissions, scope.envId, r.key, role.key, permissions, change);
-      const view = resourceRoleView(scope, (await this.store.getResourceRole(tx, scope.envId, r.key, role.key))!);
+      const view = resourceRoleView(scope, stillThere(await this.store.getResourceRole(tx, scope.envId, r.key, role.key), `Role of resource ${JSON.stringify(r.key)}`, ref));
       return (await this.hierarchy.withExtends(scope, r.key, [view], tx))[0];
     });
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
-import { AppError, invalidInput, notFound } from '../../errors';
+import { AppError, invalidInput, notFound, stillThere } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import { attributesJson } from '../../util/attributes';
@@ -54,7 +54,7 @@ export class SchemaService {
   }
 
   private async roleWithExtends(scope: Scope, tx: Tx, resource: string, key: string) {
-    const view = resourceRoleView(scope, (await this.store.getResourceRole(tx, scope.envId, resource, key))!);
+    const view = resourceRoleView(scope, stillThere(await this.store.getResourceRole(tx, scope.envId, resource, key), `Role of resource ${JSON.stringify(resource)}`, key));
     return (await this.hierarchy.withExtends(scope, resource, [view], tx))[0];
   }
 
@@ -68,7 +68,7 @@ export class SchemaService {
         attributes_json: attributesJson(input.attributes ?? {})!, now: now(),
       });
       await this.applyInline(tx, scope, input.key, actions.actions, input);
-      return this.withRoleExtends(scope, resourceView(scope, (await this.store.getResource(tx, scope.envId, input.key))!), tx);
+      return this.withRoleExtends(scope, resourceView(scope, stillThere(await this.store.getResource(tx, scope.envId, input.key), 'Resource', input.key)), tx);
     });
   }
 
@@ -91,7 +91,7 @@ export class SchemaService {
         actions: actions?.actions ?? null, actions_json: actions?.actions_json ?? null, attributes_json: attributesJson(patch.attributes) ?? null,
       });
       await this.applyInline(tx, scope, current.key, actions?.actions ?? current.actions ?? [], patch, current);
-      return this.withRoleExtends(scope, resourceView(scope, (await this.store.getResource(tx, scope.envId, current.key))!), tx);
+      return this.withRoleExtends(scope, resourceView(scope, stillThere(await this.store.getResource(tx, scope.envId, current.key), 'Resource', ref)), tx);
     });
   }
 
@@ -247,7 +247,7 @@ export class SchemaService {
     return this.store.write(async (tx) => {
       const resource = await this.mustResource(tx, scope, resourceRef);
       await this.addRelation(tx, scope, resource.key, input, '/body/subject_resource');
-      return relationView(scope, (await this.store.getRelation(tx, scope.envId, resource.key, input.key))!);
+      return relationView(scope, stillThere(await this.store.getRelation(tx, scope.envId, resource.key, input.key), `Relation of resource ${JSON.stringify(resource.key)}`, input.key));
     });
   }
 
@@ -283,7 +283,7 @@ export class SchemaService {
       const rel = await this.store.getRelation(tx, scope.envId, resource.key, ref);
       if (!rel) throw notFound(`Relation of resource ${JSON.stringify(resource.key)}`, ref);
       await this.store.updateRelation(tx, scope.envId, resource.key, rel.key, { name: patch.name ?? null, description: patch.description, now: now() });
-      return relationView(scope, (await this.store.getRelation(tx, scope.envId, resource.key, rel.key))!);
+      return relationView(scope, stillThere(await this.store.getRelation(tx, scope.envId, resource.key, rel.key), `Relation of resource ${JSON.stringify(resource.key)}`, ref));
     });
   }
 

@@ -1,4 +1,4 @@
-import { Db, Tx } from '../../db/db';
+import { Db, keyed, Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -115,7 +115,7 @@ export class SchemaStore {
     await unique(() => tx.rows(this.q.createResource, { env, ...r }), () => new Duplicate('Resource', r.key));
   }
   async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
-    return (await tx.one(this.q.getResource, { env, ref }))?.resource as ResourceNode | undefined;
+    return keyed<ResourceNode>((await tx.one(this.q.getResource, { env, ref }))?.resource);
   }
   async listResources(env: string, search: string | null, page: Page) {
     return listOf<ResourceNode>(await this.db.readRows(this.q.listResources, { env, search, skip: page.skip, limit: page.perPage }));
@@ -135,7 +135,7 @@ export class SchemaStore {
     await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => new Duplicate(`Role of resource ${JSON.stringify(resource)}`, r.key));
   }
   async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
-    return (await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role as ResourceRoleNode | undefined;
+    return keyed<ResourceRoleNode>((await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role);
   }
   async listResourceRoles(env: string, resource: string, page: Page) {
     return listOf<ResourceRoleNode>(await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }));
@@ -172,7 +172,7 @@ export class SchemaStore {
   }
   async getRole(env: string, ref: string): Promise<RoleNode | undefined> {
     const [row] = await this.db.readRows(this.q.getRole, { env, ref });
-    return row?.role as RoleNode | undefined;
+    return keyed<RoleNode>(row?.role);
   }
   async listRoles(env: string, search: string | null, page: Page) {
     return listOf<RoleNode>(await this.db.readRows(this.q.listRoles, { env, search, skip: page.skip, limit: page.perPage }));
@@ -201,7 +201,7 @@ export class SchemaStore {
     return rows.length > 0;
   }
   async getRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode | undefined> {
-    return (await tx.one(this.q.getRelation, { env, resource, ref }))?.relation as RelationNode | undefined;
+    return keyed<RelationNode>((await tx.one(this.q.getRelation, { env, resource, ref }))?.relation);
   }
   async listRelations(env: string, resource: string, page: Page) {
     return listOf<RelationNode>(await this.db.readRows(this.q.listRelations, { env, resource, skip: page.skip, limit: page.perPage }));

@@ -53,6 +53,28 @@ it('counts the entries of a write that failed as dropped, and queues new ones af
   expect(written).toEqual([[1]]);
 });
 
+it('writes one flush at a time: a flush during a write (shutdown) waits for it, then writes what came meanwhile', async () => {
+  const written: number[][] = [];
+  let release!: () => void;
+  const slow = { statement: () => ({ name: 'decisionLog/insertDecisionLogs', text: '', writes: true, invalidates: null }),
+    writeRows: async (_s: unknown, p: { batches: { n: number }[] }) => {
+      if (written.length === 0) await new Promise<void>((ok) => (release = ok));
+      written.push(p.batches.map((b) => b.n));
+      return [];
+    } } as unknown as Db;
+  const log = new DecisionLog(slow, { sample: 1 });
+  log.offer('env', check, true);
+  const first = log.flush();
+  log.offer('env', check, true);
+  log.offer('env', check, false);
+  const second = log.flush();
+  await new Promise((ok) => setImmediate(ok));
+  expect(written).toEqual([]);
+  release();
+  await Promise.all([first, second]);
+  expect(written).toEqual([[1], [2]]);
+});
+
 it('samples: at 0 nothing is queued', async () => {
   const written: number[][] = [];
   const log = new DecisionLog(fakeDb(written), { sample: 0 });

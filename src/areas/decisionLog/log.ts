@@ -44,7 +44,8 @@ interface Offered {
 export class DecisionLog {
   private queue: Offered[] = [];
   private timer?: NodeJS.Timeout;
-  private flushing = false;
+  /** The write in progress, if any. */
+  private writing?: Promise<void>;
   private readonly insert = this.db.statement('decisionLog/insertDecisionLogs');
   readonly queueMax: number;
   private readonly batchSize: number;
@@ -82,20 +83,27 @@ export class DecisionLog {
     this.queue.push({ env, at: Date.now(), check: c, decision, reason });
   }
 
-  /** Writes what is queued in one transaction; when it fails, its entries are dropped and counted. */
+  /**
+   * Writes what is queued in one transaction; when it fails, its entries are dropped and counted.
+   * One write at a time: a flush called while one runs (the timer, or shutdown) waits for it, then
+   * writes what was queued meanwhile.
+   */
   async flush(): Promise<void> {
-    if (this.flushing || !this.queue.length) return;
-    this.flushing = true;
+    while (this.writing) await this.writing;
+    if (!this.queue.length) return;
     const taken = this.queue;
     this.queue = [];
+    this.writing = this.write(taken).finally(() => (this.writing = undefined));
+    await this.writing;
+  }
+
+  private async write(taken: Offered[]): Promise<void> {
     try {
       const batches = byEnv(taken).flatMap((entries) => chunks(entries, this.batchSize)).map(packed);
       await this.db.writeRows(this.insert, { batches });
     } catch (err) {
       for (let i = 0; i < taken.length; i++) this.opts.onDrop?.();
       this.log?.warn({ err: (err as Error).message, dropped: taken.length }, 'decision log entries not written');
-    } finally {
-      this.flushing = false;
     }
   }
 }

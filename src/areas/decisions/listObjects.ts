@@ -36,8 +36,8 @@ export class ListObjectsStore {
   ) {}
 
   async page(env: string, p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number }): Promise<ListedObject[]> {
-    const rows = await this.db.readRows(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth, now: Date.now() });
-    return rows.map((row) => ({ type: row.type as string, key: row.key as string, tenant: row.tenant as string }));
+    const [row] = await this.db.readRows(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth, now: Date.now() });
+    return ((row?.objects ?? []) as [string, string, string][]).map(([type, key, tenant]) => ({ type, key, tenant }));
   }
 }
 

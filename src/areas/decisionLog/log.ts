@@ -23,15 +23,6 @@ export interface DecisionLogOptions {
   onDrop?: () => void;
 }
 
-/**
- * The decision log (CONTRACT section 12): sampled decisions, written off the request path. A check
- * only pushes onto a bounded in-memory queue; a timer writes everything queued in one write
- * transaction (a batch node per environment and per `batchSize` entries). The number of
- * transactions, not their size, is what the log costs the checks (docs/benchmarks.md: with a
- * transaction per 2,000 entries every second, sample 1.0 cost 20 % of the cached checks' rate),
- * hence one per flush, every 5 s by default. When Neo4j is slow or down the queue fills, and new
- * entries are dropped and counted instead of slowing checks or growing memory.
- */
 /** What a check leaves on the queue: the question and the answer, as given; the entry is made at write time. */
 interface Offered {
   env: string;
@@ -41,6 +32,15 @@ interface Offered {
   reason?: string;
 }
 
+/**
+ * The decision log (CONTRACT section 12): sampled decisions, written off the request path. A check
+ * only pushes onto a bounded in-memory queue; a timer writes everything queued in one write
+ * transaction (a batch node per environment and per `batchSize` entries). The number of
+ * transactions, not their size, is what the log costs the checks (docs/benchmarks.md: with a
+ * transaction per 2,000 entries every second, sample 1.0 cost 20 % of the cached checks' rate),
+ * hence one per flush, every 5 s by default. When Neo4j is slow or down the queue fills, and new
+ * entries are dropped and counted instead of slowing checks or growing memory.
+ */
 export class DecisionLog {
   private queue: Offered[] = [];
   private timer?: NodeJS.Timeout;

@@ -3,6 +3,7 @@ import type { Tx } from '../../db/db';
 import { invalidInput, notFound } from '../../errors';
 import { HierarchyStore } from './hierarchyStore';
 import { SchemaStore } from './store';
+import { roleOf } from './labels';
 
 /** A role's place in the hierarchy: tenant role (`resource` null) or a role of `resource`. */
 export interface RoleAt {
@@ -10,7 +11,7 @@ export interface RoleAt {
   key: string;
 }
 
-const what = (resource: string | null) => (resource === null ? 'Role' : `Role of resource ${JSON.stringify(resource)}`);
+const what = (resource: string | null) => (resource === null ? 'Role' : roleOf(resource));
 
 /**
  * Role hierarchy (CONTRACT section 10): a role extends other roles of its kind and has their

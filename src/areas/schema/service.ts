@@ -10,6 +10,7 @@ import { Derivation, ResourceNode, SchemaStore } from './store';
 import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView } from './views';
 import type { Static } from '../../http/schema';
 import type { relationCreate } from './schemas';
+import { roleOf, relationOf } from './labels';
 
 export interface When {
   no_direct_roles_on_object?: boolean;
@@ -54,7 +55,7 @@ export class SchemaService {
   }
 
   private async roleWithExtends(scope: Scope, tx: Tx, resource: string, key: string) {
-    const view = resourceRoleView(scope, stillThere(await this.store.getResourceRole(tx, scope.envId, resource, key), `Role of resource ${JSON.stringify(resource)}`, key));
+    const view = resourceRoleView(scope, stillThere(await this.store.getResourceRole(tx, scope.envId, resource, key), roleOf(resource), key));
     return (await this.hierarchy.withExtends(scope, resource, [view], tx))[0];
   }
 
@@ -217,7 +218,7 @@ export class SchemaService {
     const rr = await this.store.getResourceRole(tx, scope.envId, resource.key, roleRef);
     if (rr) return { resource: resource.key, role: rr.key };
     const refs = await this.store.checkDerivation(tx, scope.envId, { resource: resource.key, role: roleRef, on_resource: '', from_role: '', relation: '' });
-    if (!refs.roleExists) throw notFound(`Role of resource ${JSON.stringify(resource.key)}`, roleRef);
+    if (!refs.roleExists) throw notFound(roleOf(resource.key), roleRef);
     return { resource: resource.key, role: roleRef };
   }
 
@@ -230,14 +231,14 @@ export class SchemaService {
     const d: Derivation = { resource, role, on_resource: rule.on_resource, from_role: rule.role, relation: rule.linked_by_relation };
     const refs = await this.store.checkDerivation(tx, scope.envId, d);
     if (!refs.onResourceExists) throw notFound('Resource', d.on_resource);
-    if (!refs.relationExists) throw notFound(`Relation of resource ${JSON.stringify(resource)}`, d.relation);
+    if (!refs.relationExists) throw notFound(relationOf(resource), d.relation);
     if (refs.relationSubject !== d.on_resource) {
       throw invalidInput(
         `Relation ${JSON.stringify(d.relation)} links a ${JSON.stringify(refs.relationSubject)} to a ${JSON.stringify(resource)}, not a ${JSON.stringify(d.on_resource)}.`,
         [{ path: `${path}/linked_by_relation`, message: `has subject resource ${JSON.stringify(refs.relationSubject)}, not ${JSON.stringify(d.on_resource)}` }],
       );
     }
-    if (!refs.fromRoleExists) throw notFound(`Role of resource ${JSON.stringify(d.on_resource)}`, d.from_role);
+    if (!refs.fromRoleExists) throw notFound(roleOf(d.on_resource), d.from_role);
     return this.store.createDerivation(tx, scope.envId, { ...d, no_direct_roles_on_object: rule.when?.no_direct_roles_on_object ?? false, id: randomUUID(), now: now() });
   }
 
@@ -247,7 +248,7 @@ export class SchemaService {
     return this.store.write(async (tx) => {
       const resource = await this.mustResource(tx, scope, resourceRef);
       await this.addRelation(tx, scope, resource.key, input, '/body/subject_resource');
-      return relationView(scope, stillThere(await this.store.getRelation(tx, scope.envId, resource.key, input.key), `Relation of resource ${JSON.stringify(resource.key)}`, input.key));
+      return relationView(scope, stillThere(await this.store.getRelation(tx, scope.envId, resource.key, input.key), relationOf(resource.key), input.key));
     });
   }
 
@@ -266,7 +267,7 @@ export class SchemaService {
     return this.store.read(async (tx) => {
       const resource = await this.mustResource(tx, scope, resourceRef);
       const rel = await this.store.getRelation(tx, scope.envId, resource.key, ref);
-      if (!rel) throw notFound(`Relation of resource ${JSON.stringify(resource.key)}`, ref);
+      if (!rel) throw notFound(relationOf(resource.key), ref);
       return relationView(scope, rel);
     });
   }
@@ -281,9 +282,9 @@ export class SchemaService {
     return this.store.write(async (tx) => {
       const resource = await this.mustResource(tx, scope, resourceRef);
       const rel = await this.store.getRelation(tx, scope.envId, resource.key, ref);
-      if (!rel) throw notFound(`Relation of resource ${JSON.stringify(resource.key)}`, ref);
+      if (!rel) throw notFound(relationOf(resource.key), ref);
       await this.store.updateRelation(tx, scope.envId, resource.key, rel.key, { name: patch.name ?? null, description: patch.description, now: now() });
-      return relationView(scope, stillThere(await this.store.getRelation(tx, scope.envId, resource.key, rel.key), `Relation of resource ${JSON.stringify(resource.key)}`, ref));
+      return relationView(scope, stillThere(await this.store.getRelation(tx, scope.envId, resource.key, rel.key), relationOf(resource.key), ref));
     });
   }
 
@@ -291,7 +292,7 @@ export class SchemaService {
     const rel = await this.store.read(async (tx) => {
       const resource = await this.mustResource(tx, scope, resourceRef);
       const found = await this.store.getRelation(tx, scope.envId, resource.key, ref);
-      if (!found) throw notFound(`Relation of resource ${JSON.stringify(resource.key)}`, ref);
+      if (!found) throw notFound(relationOf(resource.key), ref);
       return found;
     });
     if (!(await this.store.deleteRelation(scope.envId, rel.resource, rel.key))) throw notFound('Relation', ref);
@@ -307,7 +308,7 @@ export class SchemaService {
 
   private async mustResourceRole(tx: Tx, scope: Scope, resource: string, ref: string) {
     const rr = await this.store.getResourceRole(tx, scope.envId, resource, ref);
-    if (!rr) throw notFound(`Role of resource ${JSON.stringify(resource)}`, ref);
+    if (!rr) throw notFound(roleOf(resource), ref);
     return rr;
   }
 }

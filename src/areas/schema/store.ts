@@ -2,6 +2,7 @@ import { Db, keyed, Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import { roleOf, relationOf } from './labels';
 
 interface Stamped {
   id: string;
@@ -132,7 +133,7 @@ export class SchemaStore {
 
   // Resource roles
   async createResourceRole(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }) {
-    await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => new Duplicate(`Role of resource ${JSON.stringify(resource)}`, r.key));
+    await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => new Duplicate(roleOf(resource), r.key));
   }
   async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
     return keyed<ResourceRoleNode>((await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role);
@@ -197,7 +198,7 @@ export class SchemaStore {
   // Relations
   /** False when the resource or the subject resource does not exist. */
   async createRelation(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; subject_resource: string; now: string }): Promise<boolean> {
-    const rows = await unique(() => tx.rows(this.q.createRelation, { env, resource, ...r }), () => new Duplicate(`Relation of resource ${JSON.stringify(resource)}`, r.key));
+    const rows = await unique(() => tx.rows(this.q.createRelation, { env, resource, ...r }), () => new Duplicate(relationOf(resource), r.key));
     return rows.length > 0;
   }
   async getRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode | undefined> {

@@ -64,14 +64,6 @@ export const unauthorized = (message = 'A valid API key is required: send "Autho
 export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN_ACCESS', message);
 export const notFound = (what: string, key?: string) =>
   new AppError(404, 'NOT_FOUND', key === undefined ? `${what} not found.` : `${what} ${JSON.stringify(key)} not found.`);
-/**
- * A record read back inside a write transaction: absent when a concurrent request deleted it
- * after this one found it (read committed; the write then matched nothing), which is a 404.
- */
-export function stillThere<T>(found: T | undefined, what: string, key: string): T {
-  if (found === undefined || found === null) throw notFound(what, key);
-  return found;
-}
 export const duplicate = (what: string, key: string) =>
   new AppError(409, 'DUPLICATE_ENTITY', `${what} ${JSON.stringify(key)} already exists.`);
 export const invalidState = (message: string) => new AppError(409, 'INVALID_STATE', message);

@@ -1,11 +1,9 @@
 import type { Scope } from '../../auth/types';
 import type { Db, Statement, Tx } from '../../db/db';
-import { notFound, stillThere } from '../../errors';
 import { HierarchyService } from './hierarchyService';
 import { checkPermissions, When } from './service';
 import { SchemaStore } from './store';
 import { resourceRoleView } from './views';
-import { roleOf } from './labels';
 
 /** Adds to or takes from a role's permissions in one statement (tenant role when `resource` is null). */
 export async function changeRolePermissions(tx: Tx, stmt: Statement, env: string, resource: string | null, key: string, permissions: string[], change: 'add' | 'remove') {
@@ -27,11 +25,8 @@ export class ResourceRoleExtras {
 
   private async target(scope: Scope, resourceRef: string, ref: string) {
     return this.store.read(async (tx) => {
-      const r = await this.store.getResource(tx, scope.envId, resourceRef);
-      if (!r) throw notFound('Resource', resourceRef);
-      const role = await this.store.getResourceRole(tx, scope.envId, r.key, ref);
-      if (!role) throw notFound(roleOf(r.key), ref);
-      return { r, role };
+      const r = await this.store.mustResource(tx, scope.envId, resourceRef);
+      return { r, role: await this.store.mustResourceRole(tx, scope.envId, r.key, ref) };
     });
   }
 
@@ -42,7 +37,7 @@ export class ResourceRoleExtras {
     if (change === 'add') checkPermissions(r.actions ?? [], permissions, r.key, '/body/permissions');
     return this.store.write(async (tx) => {
       await changeRolePermissions(tx, this.q.changeRolePermissions, scope.envId, r.key, role.key, permissions, change);
-      const view = resourceRoleView(scope, stillThere(await this.store.getResourceRole(tx, scope.envId, r.key, role.key), roleOf(r.key), ref));
+      const view = resourceRoleView(scope, await this.store.mustResourceRole(tx, scope.envId, r.key, role.key));
       return (await this.hierarchy.withExtends(scope, r.key, [view], tx))[0];
     });
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
-import { AppError, invalidInput, notFound, stillThere } from '../../errors';
+import { AppError, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import { attributesJson } from '../../util/attributes';
@@ -55,7 +55,7 @@ export class SchemaService {
   }
 
   private async roleWithExtends(scope: Scope, tx: Tx, resource: string, key: string) {
-    const view = resourceRoleView(scope, stillThere(await this.store.getResourceRole(tx, scope.envId, resource, key), roleOf(resource), key));
+    const view = resourceRoleView(scope, await this.store.mustResourceRole(tx, scope.envId, resource, key));
     return (await this.hierarchy.withExtends(scope, resource, [view], tx))[0];
   }
 
@@ -69,12 +69,12 @@ export class SchemaService {
         attributes_json: attributesJson(input.attributes ?? {})!, now: now(),
       });
       await this.applyInline(tx, scope, input.key, actions.actions, input);
-      return this.withRoleExtends(scope, resourceView(scope, stillThere(await this.store.getResource(tx, scope.envId, input.key), 'Resource', input.key)), tx);
+      return this.withRoleExtends(scope, resourceView(scope, await this.store.mustResource(tx, scope.envId, input.key)), tx);
     });
   }
 
   async getResource(scope: Scope, ref: string) {
-    return this.withRoleExtends(scope, resourceView(scope, await this.store.read((tx) => this.mustResource(tx, scope, ref))));
+    return this.withRoleExtends(scope, resourceView(scope, await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref))));
   }
 
   async listResources(scope: Scope, search: string | undefined, page: Page) {
@@ -85,14 +85,14 @@ export class SchemaService {
   /** PATCH: the given actions replace the action set; given roles are upserted, given relations added. */
   async updateResource(scope: Scope, ref: string, patch: ResourcePatch) {
     return this.store.write(async (tx) => {
-      const current = await this.mustResource(tx, scope, ref);
+      const current = await this.store.mustResource(tx, scope.envId, ref);
       const actions = patch.actions ? encodeActions(patch.actions, JSON.parse(current.actions_json ?? '{}')) : null;
       await this.store.updateResource(tx, scope.envId, current.key, {
         name: patch.name ?? null, description: patch.description, now: now(),
         actions: actions?.actions ?? null, actions_json: actions?.actions_json ?? null, attributes_json: attributesJson(patch.attributes) ?? null,
       });
       await this.applyInline(tx, scope, current.key, actions?.actions ?? current.actions ?? [], patch, current);
-      return this.withRoleExtends(scope, resourceView(scope, stillThere(await this.store.getResource(tx, scope.envId, current.key), 'Resource', ref)), tx);
+      return this.withRoleExtends(scope, resourceView(scope, await this.store.mustResource(tx, scope.envId, current.key)), tx);
     });
   }
 
@@ -104,13 +104,13 @@ export class SchemaService {
   }
 
   async listActions(scope: Scope, ref: string, page: Page) {
-    const r = await this.store.read((tx) => this.mustResource(tx, scope, ref));
+    const r = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref));
     const all = Object.values(actionsOf(r)).map((a) => ({ ...a, resource: r.key, resource_id: r.id, ...scoped(scope) }));
     return envelopeOf(all.slice(page.skip, page.skip + page.perPage), all.length, page);
   }
 
   async deleteResource(scope: Scope, ref: string) {
-    const current = await this.store.read((tx) => this.mustResource(tx, scope, ref));
+    const current = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref));
     if (!(await this.store.deleteResource(scope.envId, current.key))) throw notFound('Resource', ref);
   }
 
@@ -146,7 +146,7 @@ export class SchemaService {
 
   async createResourceRole(scope: Scope, resourceRef: string, input: RoleBlock & { key: string; name: string }) {
     return this.store.write(async (tx) => {
-      const resource = await this.mustResource(tx, scope, resourceRef);
+      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
       checkPermissions(resource.actions ?? [], input.permissions ?? [], resource.key, '/body/permissions');
       await this.store.createResourceRole(tx, scope.envId, resource.key, {
         id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions: input.permissions ?? [], now: now(),
@@ -159,14 +159,14 @@ export class SchemaService {
 
   async getResourceRole(scope: Scope, resourceRef: string, ref: string) {
     return this.store.read(async (tx) => {
-      const resource = await this.mustResource(tx, scope, resourceRef);
-      const role = await this.mustResourceRole(tx, scope, resource.key, ref);
+      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
+      const role = await this.store.mustResourceRole(tx, scope.envId, resource.key, ref);
       return (await this.hierarchy.withExtends(scope, resource.key, [resourceRoleView(scope, role)], tx))[0];
     });
   }
 
   async listResourceRoles(scope: Scope, resourceRef: string, page: Page) {
-    const resource = await this.store.read((tx) => this.mustResource(tx, scope, resourceRef));
+    const resource = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, resourceRef));
     const { total, data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
     return envelopeOf(await this.hierarchy.withExtends(scope, resource.key, data.map((r) => resourceRoleView(scope, r))), total, page);
   }
@@ -174,8 +174,8 @@ export class SchemaService {
   /** PATCH; a given `granted_to` replaces the role's derivations. */
   async updateResourceRole(scope: Scope, resourceRef: string, ref: string, patch: RoleBlock) {
     return this.store.write(async (tx) => {
-      const resource = await this.mustResource(tx, scope, resourceRef);
-      const role = await this.mustResourceRole(tx, scope, resource.key, ref);
+      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
+      const role = await this.store.mustResourceRole(tx, scope.envId, resource.key, ref);
       if (patch.permissions) checkPermissions(resource.actions ?? [], patch.permissions, resource.key, '/body/permissions');
       await this.store.updateResourceRole(tx, scope.envId, resource.key, role.key, {
         name: patch.name ?? null, description: patch.description, permissions: patch.permissions ?? null, now: now(),
@@ -188,8 +188,8 @@ export class SchemaService {
 
   async deleteResourceRole(scope: Scope, resourceRef: string, ref: string) {
     const role = await this.store.read(async (tx) => {
-      const resource = await this.mustResource(tx, scope, resourceRef);
-      return this.mustResourceRole(tx, scope, resource.key, ref);
+      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
+      return this.store.mustResourceRole(tx, scope.envId, resource.key, ref);
     });
     if (!(await this.store.deleteResourceRole(scope.envId, role.resource, role.key))) throw notFound('Role', ref);
   }
@@ -214,7 +214,7 @@ export class SchemaService {
 
   /** The granted role: a resource role of the resource, else a tenant role of that key at instance scope. */
   private async grantTarget(tx: Tx, scope: Scope, resourceRef: string, roleRef: string) {
-    const resource = await this.mustResource(tx, scope, resourceRef);
+    const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
     const rr = await this.store.getResourceRole(tx, scope.envId, resource.key, roleRef);
     if (rr) return { resource: resource.key, role: rr.key };
     const refs = await this.store.checkDerivation(tx, scope.envId, { resource: resource.key, role: roleRef, on_resource: '', from_role: '', relation: '' });
@@ -246,9 +246,9 @@ export class SchemaService {
 
   async createRelation(scope: Scope, resourceRef: string, input: RelationInput) {
     return this.store.write(async (tx) => {
-      const resource = await this.mustResource(tx, scope, resourceRef);
+      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
       await this.addRelation(tx, scope, resource.key, input, '/body/subject_resource');
-      return relationView(scope, stillThere(await this.store.getRelation(tx, scope.envId, resource.key, input.key), relationOf(resource.key), input.key));
+      return relationView(scope, await this.store.mustRelation(tx, scope.envId, resource.key, input.key));
     });
   }
 
@@ -265,51 +265,35 @@ export class SchemaService {
 
   async getRelation(scope: Scope, resourceRef: string, ref: string) {
     return this.store.read(async (tx) => {
-      const resource = await this.mustResource(tx, scope, resourceRef);
-      const rel = await this.store.getRelation(tx, scope.envId, resource.key, ref);
-      if (!rel) throw notFound(relationOf(resource.key), ref);
+      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
+      const rel = await this.store.mustRelation(tx, scope.envId, resource.key, ref);
       return relationView(scope, rel);
     });
   }
 
   async listRelations(scope: Scope, resourceRef: string, page: Page) {
-    const resource = await this.store.read((tx) => this.mustResource(tx, scope, resourceRef));
+    const resource = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, resourceRef));
     const { total, data } = await this.store.listRelations(scope.envId, resource.key, page);
     return envelopeOf(data.map((r) => relationView(scope, r)), total, page);
   }
 
   async updateRelation(scope: Scope, resourceRef: string, ref: string, patch: { name?: string; description?: string | null }) {
     return this.store.write(async (tx) => {
-      const resource = await this.mustResource(tx, scope, resourceRef);
-      const rel = await this.store.getRelation(tx, scope.envId, resource.key, ref);
-      if (!rel) throw notFound(relationOf(resource.key), ref);
+      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
+      const rel = await this.store.mustRelation(tx, scope.envId, resource.key, ref);
       await this.store.updateRelation(tx, scope.envId, resource.key, rel.key, { name: patch.name ?? null, description: patch.description, now: now() });
-      return relationView(scope, stillThere(await this.store.getRelation(tx, scope.envId, resource.key, rel.key), relationOf(resource.key), ref));
+      return relationView(scope, await this.store.mustRelation(tx, scope.envId, resource.key, rel.key));
     });
   }
 
   async deleteRelation(scope: Scope, resourceRef: string, ref: string) {
     const rel = await this.store.read(async (tx) => {
-      const resource = await this.mustResource(tx, scope, resourceRef);
+      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
       const found = await this.store.getRelation(tx, scope.envId, resource.key, ref);
       if (!found) throw notFound(relationOf(resource.key), ref);
       return found;
     });
     if (!(await this.store.deleteRelation(scope.envId, rel.resource, rel.key))) throw notFound('Relation', ref);
-  }
-
-  // ---- lookups
-
-  private async mustResource(tx: Tx, scope: Scope, ref: string): Promise<ResourceNode> {
-    const r = await this.store.getResource(tx, scope.envId, ref);
-    if (!r) throw notFound('Resource', ref);
-    return r;
-  }
-
-  private async mustResourceRole(tx: Tx, scope: Scope, resource: string, ref: string) {
-    const rr = await this.store.getResourceRole(tx, scope.envId, resource, ref);
-    if (!rr) throw notFound(roleOf(resource), ref);
-    return rr;
   }
 }
 

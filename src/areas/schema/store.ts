@@ -1,5 +1,5 @@
 import { Db, keyed, Tx } from '../../db/db';
-import { Duplicate } from '../../db/storeErrors';
+import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 import { roleOf, relationOf } from './labels';
@@ -118,6 +118,15 @@ export class SchemaStore {
   async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
     return keyed<ResourceNode>((await tx.one(this.q.getResource, { env, ref }))?.resource);
   }
+  /**
+   * The resource, or NotFound. Also for reading a record back after writing it: a concurrent
+   * delete committed meanwhile leaves nothing to read (the write matched nothing), a 404.
+   */
+  async mustResource(tx: Tx, env: string, ref: string): Promise<ResourceNode> {
+    const r = await this.getResource(tx, env, ref);
+    if (!r) throw new NotFound('Resource', ref);
+    return r;
+  }
   async listResources(env: string, search: string | null, page: Page) {
     return listOf<ResourceNode>(await this.db.readRows(this.q.listResources, { env, search, skip: page.skip, limit: page.perPage }));
   }
@@ -137,6 +146,12 @@ export class SchemaStore {
   }
   async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
     return keyed<ResourceRoleNode>((await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role);
+  }
+  /** The resource role, or NotFound (as mustResource). */
+  async mustResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode> {
+    const rr = await this.getResourceRole(tx, env, resource, ref);
+    if (!rr) throw new NotFound(roleOf(resource), ref);
+    return rr;
   }
   async listResourceRoles(env: string, resource: string, page: Page) {
     return listOf<ResourceRoleNode>(await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }));
@@ -203,6 +218,12 @@ export class SchemaStore {
   }
   async getRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode | undefined> {
     return keyed<RelationNode>((await tx.one(this.q.getRelation, { env, resource, ref }))?.relation);
+  }
+  /** The relation, or NotFound (as mustResource). */
+  async mustRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode> {
+    const rel = await this.getRelation(tx, env, resource, ref);
+    if (!rel) throw new NotFound(relationOf(resource), ref);
+    return rel;
   }
   async listRelations(env: string, resource: string, page: Page) {
     return listOf<RelationNode>(await this.db.readRows(this.q.listRelations, { env, resource, skip: page.skip, limit: page.perPage }));

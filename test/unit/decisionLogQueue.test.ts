@@ -68,7 +68,8 @@ it('writes one flush at a time: a flush during a write (shutdown) waits for it, 
   log.offer('env', check, true);
   log.offer('env', check, false);
   const second = log.flush();
-  await new Promise((ok) => setImmediate(ok));
+  // The first write has reached the database (its entries are packed off the event loop first).
+  while (!release) await new Promise((ok) => setTimeout(ok, 1));
   expect(written).toEqual([]);
   release();
   await Promise.all([first, second]);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db';
 
@@ -99,7 +100,7 @@ export class DecisionLog {
 
   private async write(taken: Offered[]): Promise<void> {
     try {
-      const batches = byEnv(taken).flatMap((entries) => chunks(entries, this.batchSize)).map(packed);
+      const batches = await Promise.all(batchesOf(taken, this.batchSize).map(packed));
       await this.db.writeRows(this.insert, { batches });
     } catch (err) {
       for (let i = 0; i < taken.length; i++) this.opts.onDrop?.();
@@ -108,21 +109,19 @@ export class DecisionLog {
   }
 }
 
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+/** The entries grouped by environment (in order within each), each group cut into batches of at most `size`. */
+function batchesOf(entries: Offered[], size: number): Offered[][] {
+  const byEnv = new Map<string, Offered[][]>();
+  for (const e of entries) {
+    const batches = byEnv.get(e.env) ?? byEnv.set(e.env, []).get(e.env)!;
+    const last = batches[batches.length - 1];
+    if (last && last.length < size) last.push(e);
+    else batches.push([e]);
+  }
+  return [...byEnv.values()].flat();
 }
 
-function byEnv(entries: Offered[]): Offered[][] {
-  const groups = new Map<string, Offered[]>();
-  for (const e of entries) {
-    const g = groups.get(e.env);
-    if (g) g.push(e);
-    else groups.set(e.env, [e]);
-  }
-  return [...groups.values()];
-}
+const gzipped = promisify(gzip);
 
 /**
  * One environment's entries as one `:DecisionLogBatch`: its id (an entry's id is `<batch id>-<index>`),
@@ -130,12 +129,13 @@ function byEnv(entries: Offered[]): Offered[][] {
  * as gzip'd JSON text (base64). Neo4j stores one short string a batch instead of a record per
  * decision or per list element: the log's cost per check stays small (docs/benchmarks.md).
  */
-function packed(entries: Offered[]) {
+async function packed(entries: Offered[]) {
   const rows: PackedDecision[] = entries.map((o) => [o.at, o.check.user, o.check.action, o.check.type, o.check.key, o.check.tenant, o.decision, o.reason ?? null]);
   return {
     env: entries[0].env, id: randomUUID(), n: entries.length,
     first_at: new Date(entries[0].at).toISOString(), last_at: new Date(entries[entries.length - 1].at).toISOString(),
-    data: gzipSync(JSON.stringify(rows), { level: 1 }).toString('base64'),
+    // Compressed on libuv's thread pool, not on the event loop that answers the checks.
+    data: (await gzipped(JSON.stringify(rows), { level: 1 })).toString('base64'),
   };
 }
 

@@ -13,7 +13,6 @@ import { cpuSeconds } from './proc.mjs';
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const rounds = Number(process.env.BENCH_LOAD_ROUNDS ?? 2);
 const neo4jPort = Number(process.env.BENCH_NEO4J_PORT ?? 7741);
-// Not startOurs' data dir (bench-data-<port>): it clears that one when it starts.
 const dataDir = join(root, '.neo4j', `bench-load-${neo4jPort}`);
 rmSync(dataDir, { recursive: true, force: true });
 const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });

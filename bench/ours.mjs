@@ -5,18 +5,19 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { isPortOpen, pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { client, inBatches } from './http.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Starts Neo4j (fresh data unless BENCH_KEEP_NEO4J reuses one on that port) and the service;
+ * Starts Neo4j (fresh data, unless one already listens on that port, or BENCH_KEEP_NEO4J keeps its files) and the service;
  * answers API clients for the project/env `bench/bench` and a stop function.
  */
 export async function startOurs({ port, neo4jPort, concurrency }) {
   const dataDir = join(root, '.neo4j', `bench-data-${neo4jPort}`);
-  if (!process.env.BENCH_KEEP_NEO4J) rmSync(dataDir, { recursive: true, force: true });
+  // A Neo4j already listening on the port is reused: its files are never cleared under it.
+  if (!process.env.BENCH_KEEP_NEO4J && !(await isPortOpen(neo4jPort))) rmSync(dataDir, { recursive: true, force: true });
   const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
   const adminKey = `bench_${randomBytes(16).toString('hex')}`;
   // A Neo4j that was already running holds earlier runs: a project of its own then.

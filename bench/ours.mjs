@@ -22,7 +22,7 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
   const adminKey = `bench_${randomBytes(16).toString('hex')}`;
   // A Neo4j that was already running holds earlier runs: a project of its own then.
   const project = neo4j.reused ? `bench${Date.now()}` : 'bench';
-  const service = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(root, 'dist/src/main.js')], {
+  const service = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), process.env.BENCH_MAIN ?? join(root, 'dist/src/main.js')], {
     env: { ...process.env, NEO4J_URI: neo4j.uri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
       BOOTSTRAP_PROJECT: project, BOOTSTRAP_ENV: 'bench',
       // A cold Neo4j on a busy box may take seconds to plan its first traversals: not a failure here.

@@ -188,33 +188,45 @@ export class Db {
     return this.transaction('write', fn);
   }
 
+  /** One read statement: an auto-commit query (readOnce), one exchange instead of a transaction's three. */
   async readRows(stmt: Statement, params: Params): Promise<Row[]> {
-    return this.read((tx) => tx.rows(stmt, params));
+    return this.readOnce(stmt, params, 'read');
   }
 
   async readLatestRows(stmt: Statement, params: Params): Promise<Row[]> {
-    return this.readLatest((tx) => tx.rows(stmt, params));
+    return this.readOnce(stmt, params, 'latest');
   }
 
   /**
    * One read statement as an auto-commit query (`session.run`): one Bolt exchange (RUN and PULL
    * flushed together) instead of a managed transaction's three (BEGIN, RUN, COMMIT, each its own
-   * socket write: 30% of the service's CPU on the decision path, docs/benchmarks.md). For the
-   * hot single-statement reads (decisions, the revision read). Same deadline as a transaction,
-   * and `latest` runs on the leader like `readLatest`. A retriable failure (a pooled connection
-   * the server closed) is tried again, as the driver does for transactions.
+   * socket write: 30% of the service's CPU on the decision path; 10 % more lists a second for
+   * list-objects, docs/benchmarks.md). Every single-statement read goes this way (readRows,
+   * readLatestRows). Same deadline as a transaction, and `latest` runs on the leader like
+   * `readLatest`. A retriable failure (a pooled connection the server closed) is tried again, as
+   * the driver does for transactions. Counted in the metrics as a transaction of its mode.
    */
   async readOnce(stmt: Statement, params: Params, mode: 'read' | 'latest' = 'read'): Promise<Row[]> {
     if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
     const started = Date.now();
-    for (let pause = 50; ; pause *= 2) {
-      try {
-        return await this.autoCommit(stmt, params, mode, started + this.timeoutMs - Date.now());
-      } catch (err) {
-        // Like the driver's transaction retries: backing off, within half the deadline.
-        if (!neo4j.isRetriableError(err) || Date.now() + pause - started > this.timeoutMs / 2) throw storeErrorOf(err, this.timeoutMs) ?? err;
-        await new Promise((ok) => setTimeout(ok, pause));
+    const clock = process.hrtime.bigint();
+    let failure: DbErrorKind | undefined;
+    try {
+      for (let pause = 50; ; pause *= 2) {
+        try {
+          return await this.autoCommit(stmt, params, mode, started + this.timeoutMs - Date.now());
+        } catch (err) {
+          // Like the driver's transaction retries: backing off, within half the deadline.
+          if (!neo4j.isRetriableError(err) || Date.now() + pause - started > this.timeoutMs / 2) {
+            const storeErr = storeErrorOf(err, this.timeoutMs);
+            failure = errorKindOf(storeErr);
+            throw storeErr ?? err;
+          }
+          await new Promise((ok) => setTimeout(ok, pause));
+        }
       }
+    } finally {
+      this.opts.observer?.transaction(mode, Number(process.hrtime.bigint() - clock) / 1e9, failure);
     }
   }
 

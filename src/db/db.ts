@@ -65,12 +65,16 @@ export class Tx {
   async rows(stmt: Statement, params: Params): Promise<Row[]> {
     return (await this.run(stmt, params)).rows;
   }
-  /** Rows, and how many relationships the statement created (exact under concurrent writers: MERGE's own count). */
-  async rowsCreating(stmt: Statement, params: Params): Promise<{ rows: Row[]; relationshipsCreated: number }> {
-    const { rows, res } = await this.run(stmt, params);
+  /**
+   * Rows, and how many relationships the statement created (exact under concurrent writers: MERGE's own count).
+   * `described`: the parameters the change log tells the changes from, when the statement takes
+   * the same batch in another shape (columns instead of `$items`).
+   */
+  async rowsCreating(stmt: Statement, params: Params, described: Params = params): Promise<{ rows: Row[]; relationshipsCreated: number }> {
+    const { rows, res } = await this.run(stmt, params, described);
     return { rows, relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
   }
-  private async run(stmt: Statement, params: Params) {
+  private async run(stmt: Statement, params: Params, described: Params = params) {
     if (stmt.writes && this.mode !== 'write') throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
     if (stmt.invalidates !== null) {
       const envId = params[stmt.invalidates];
@@ -80,7 +84,7 @@ export class Tx {
     try {
       const res = await this.tx.run(stmt.text, withIntegers(params));
       const rows = res.records.map((r) => r.toObject() as Row);
-      if (stmt.writes && this.changeLog) this.changes.push(...this.changeLog.describe(stmt, params, rows));
+      if (stmt.writes && this.changeLog) this.changes.push(...this.changeLog.describe(stmt, described, rows));
       return { rows, res };
     } catch (err) {
       // A unique violation is a Duplicate at once, so a store can name it inside its transaction;

@@ -110,12 +110,13 @@ export class AssignmentsStore {
     const out: AssignOutcome = { written: 0, created: 0, first: null };
     const members: { user: string; tenant: string }[] = [];
     const kinds = [
-      [this.q.assignInstanceRoles, onInstances, { resources: [...new Set(onInstances.map((a) => a.resource))] }],
-      [this.q.assignTenantRoles, onTenants, {}],
+      [this.q.assignInstanceRoles, onInstances, columnsOf(onInstances)],
+      [this.q.assignTenantRoles, onTenants, { items: onTenants }],
     ] as const;
-    for (const [stmt, batch, extra] of kinds) {
+    for (const [stmt, batch, shape] of kinds) {
       if (!batch.length) continue;
-      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, items: batch, now, ...extra });
+      // The change log tells the changes from the items, whatever shape the statement takes them in.
+      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, now, ...shape }, { env, now, items: batch });
       out.written += row.written as number;
       out.created += relationshipsCreated;
       out.first ??= row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null;
@@ -164,6 +165,27 @@ export class AssignmentsStore {
 }
 
 const cmp = (a: string | null, b: string | null) => (a! < b! ? -1 : a! > b! ? 1 : 0);
+/**
+ * Instance assignments as the statement takes them: columns (index k is item k, in the batch's
+ * order) and each user once, so that the graph looks a user up once a batch, not once an item
+ * (a bulk of 1,000 from one client holds about 70 users), and reads no map per item.
+ */
+function columnsOf(items: AssignmentRef[]) {
+  const users: string[] = [];
+  const index = new Map<string, number>();
+  const userOf = items.map((a) => {
+    let k = index.get(a.user);
+    if (k === undefined) index.set(a.user, (k = users.push(a.user) - 1));
+    return k;
+  });
+  return {
+    users, userOf,
+    roles: items.map((a) => a.role), tenants: items.map((a) => a.tenant), resources: items.map((a) => a.resource),
+    instances: items.map((a) => a.instance), expires: items.map((a) => a.expires_at ?? null),
+    resourceKeys: [...new Set(items.map((a) => a.resource))],
+  };
+}
+
 const byInstance = (a: AssignmentRef, b: AssignmentRef) => cmp(a.resource, b.resource) || cmp(a.instance, b.instance);
 
 export const concurrentChange = () =>

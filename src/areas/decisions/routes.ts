@@ -64,12 +64,12 @@ function listObjectsRoutes(listing: ListObjectsService): RouteDef[] {
   const summary = 'Every instance of a type on which the user may do the action (paged, stable order)';
   return [
     route({
-      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/list-objects', auth: 'env', tag, summary,
+      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id/list-objects', auth: 'env', tag, summary,
       schemas: { params: s.params, body: s.listObjectsQuery, response: s.listObjectsAnswer },
       handler: (r) => listing.listObjects(r.scope, r.body),
     }),
     route({
-      method: 'POST', readOnly: true, path: '/list-objects', auth: 'key', tag, summary: `${summary} (environment key)`,
+      method: 'POST', readOnly: true, hot: true, path: '/list-objects', auth: 'key', tag, summary: `${summary} (environment key)`,
       schemas: { body: s.listObjectsQuery, response: s.listObjectsAnswer },
       handler: (r) => listing.listObjects(envKeyScope(r), r.body),
     }),

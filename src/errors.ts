@@ -67,6 +67,9 @@ export const notFound = (what: string, key?: string) =>
 export const duplicate = (what: string, key: string) =>
   new AppError(409, 'DUPLICATE_ENTITY', `${what} ${JSON.stringify(key)} already exists.`);
 export const invalidState = (message: string) => new AppError(409, 'INVALID_STATE', message);
+/** A batch that checked out did not write whole: something it names changed while it ran. */
+export const concurrentChange = () =>
+  invalidState('A user, tenant, instance, resource or role this request names changed while it ran; retry.');
 export const tenantMismatch = (message: string) => new AppError(409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS', message);
 export const pageTooLarge = (max: number) =>
   new AppError(422, 'PAGINATION_SIZE_OVERREACHED', `per_page must be at most ${max}.`, [

@@ -1,6 +1,6 @@
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
-import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
+import { concurrentChange, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
@@ -8,7 +8,7 @@ import { now } from '../../util/time';
 import { expiryOf, expiryView } from '../../util/expiry';
 import type { Static } from '../../http/schema';
 import type { assignment } from './schemas';
-import { AssignmentKeys, AssignmentRef, AssignmentRefs, AssignmentRow, AssignmentsStore, concurrentChange } from './store';
+import { AssignmentKeys, AssignmentRef, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
 
 /** A role assignment as its route schema admits it. */
 export type AssignmentInput = Static<typeof assignment>;

@@ -1,5 +1,4 @@
 import { Db, Tx } from '../../db/db';
-import { AppError } from '../../errors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
@@ -188,5 +187,3 @@ function columnsOf(items: AssignmentRef[]) {
 
 const byInstance = (a: AssignmentRef, b: AssignmentRef) => cmp(a.resource, b.resource) || cmp(a.instance, b.instance);
 
-export const concurrentChange = () =>
-  new AppError(409, 'INVALID_STATE', 'A user, tenant, instance or role this request names changed while it ran; retry.');

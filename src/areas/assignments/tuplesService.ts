@@ -1,13 +1,13 @@
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
-import { duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
+import { concurrentChange, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
 import { splitRef } from './service';
 import type { Static } from '../../http/schema';
 import type { tuple } from './schemas';
-import { AssignmentsStore, concurrentChange, TupleKeys, TupleRefs, TupleRow } from './store';
+import { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
 import { expiryOf, expiryView } from '../../util/expiry';
 
 /** A tuple as its route schema admits it. */

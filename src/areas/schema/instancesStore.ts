@@ -2,6 +2,7 @@ import { Db } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import { concurrentChange } from '../../errors';
 
 export interface InstanceNode {
   id: string;
@@ -35,16 +36,21 @@ export class InstancesStore {
 
   constructor(private readonly db: Db) {}
 
-  /** Checks a batch (one query) with `check`, then writes it (one query), in one transaction. */
+  /**
+   * Writes a batch in one statement that checks each item as it goes; only when an item did not
+   * hold does it ask the graph what each item refers to (one query) for `check`, which throws the
+   * domain's error for the first failing item: throwing rolls the transaction back.
+   */
   async createInstances(
     env: string,
     items: { key: string; tenant: string; resource: string; attributes: string }[],
     check: (found: { tenantExists: boolean; resourceExists: boolean; existingTenant: string | null }[]) => void,
   ): Promise<number> {
     return this.db.write(async (tx) => {
-      check((await tx.rows(this.q.resolveInstances, { env, items })) as never);
       const [row] = await tx.rows(this.q.createInstances, { env, items, now: new Date().toISOString() });
-      return row.created as number;
+      if (row.written === items.length) return row.created as number;
+      check((await tx.rows(this.q.resolveInstances, { env, items })) as never);
+      throw concurrentChange();
     });
   }
 

@@ -96,6 +96,11 @@ export function createDriver(opts: DriverOptions): Driver {
     // Retries of transient errors (deadlocks, a lost connection) stay within the call's deadline.
     maxTransactionRetryTime: Math.floor(opts.timeoutMs / 2),
     maxConnectionPoolSize: 100,
+    // Neo4j sends the notifications of a statement's plan (unknown property keys, deprecations:
+    // 22 for the check statement, 25 for list-objects) with every answer, and the driver parses
+    // them each time: about a third of the driver's CPU a check batch and a sixth more batches a
+    // second from Neo4j (docs/benchmarks.md). Nothing reads them; Neo4j 5.7+ can leave them out.
+    notificationFilter: { minimumSeverityLevel: 'OFF' },
     logging: { level: 'error', logger: () => undefined },
   });
 }

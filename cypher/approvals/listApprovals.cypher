@@ -8,8 +8,7 @@ WHERE ($everything OR a.requesting_user_id = $user OR (a.resource + ':' + a.reso
 WITH a ORDER BY a.created_at DESC, a.id DESC
 WITH collect(a) AS items
 WITH size(items) AS total, items[$skip..($skip + $limit)] AS page
-CALL {
-  WITH page
+CALL (page) {
   UNWIND page AS a
   OPTIONAL MATCH (a)-[:REQUESTED_BY]->(u:User)
   RETURN collect(a {.*, requesting_user_email: u.email, requesting_user_first_name: u.first_name,

@@ -10,8 +10,7 @@ MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a._lock = true
 WITH a, a.status IS NULL AS won
-CALL {
-  WITH a, won
+CALL (a, won) {
   WITH a, won WHERE won
   SET a.status = $status,
       a.reviewer_user_id = $reviewer,
@@ -20,30 +19,26 @@ CALL {
       a.cancel_reason = CASE WHEN $status = 'cancel' THEN $cancelReason ELSE a.cancel_reason END,
       a.updated_at = $now
   WITH a
-  CALL {
-    WITH a
+  CALL (a) {
     WITH a WHERE $reviewer IS NOT NULL
     MATCH (r:User {env: $env, key: $reviewer})
     MERGE (a)-[:REVIEWED_BY]->(r)
   }
-  CALL {
-    WITH a
+  CALL (a) {
     WITH a WHERE $status = 'approved' AND $grantRole IS NOT NULL
     MATCH (a)-[:REQUESTED_BY]->(u:User), (a)-[:IN_TENANT]->(t:Tenant)
     OPTIONAL MATCH (a)-[:ON_INSTANCE]->(i:Instance)
     SET a.granted_role = $grantRole, a.access_expires_at = $expiresAt
     MERGE (u)-[:IN_TENANT]->(t)
     WITH u, t, i
-    CALL {
-      WITH u, t, i
+    CALL (u, t, i) {
       WITH u, t, i WHERE i IS NOT NULL
       MERGE (u)-[h:HAS_ROLE {role: $grantRole}]->(i)
         ON CREATE SET h.tenant = t.key, h.created_at = $now, h.expires_at = $expiresAtMs
         ON MATCH SET h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
                                          WHEN h.expires_at > $expiresAtMs THEN h.expires_at ELSE $expiresAtMs END
     }
-    CALL {
-      WITH u, t, i
+    CALL (u, t, i) {
       WITH u, t, i WHERE i IS NULL
       MERGE (u)-[h:HAS_TENANT_ROLE {role: $grantRole}]->(t)
         ON CREATE SET h.created_at = $now, h.expires_at = $expiresAtMs

@@ -9,16 +9,16 @@
 // explains the first failing item and rolls the transaction back. MERGE keeps repeats (in the
 // batch, or concurrent) out; the statement's count of created relationships says how many are
 // new. `members` are the (user, tenant) pairs to join.
-CALL {
+CALL () {
   MATCH (role:Role {env: $env})
   RETURN collect(role.key) AS tenantRoles
 }
-CALL {
+CALL () {
   UNWIND $resourceKeys AS resource
   MATCH (role:ResourceRole {env: $env, resource: resource})
   RETURN collect(resource + ':' + role.key) AS resourceRoles
 }
-CALL {
+CALL () {
   UNWIND range(0, size($users) - 1) AS k
   OPTIONAL MATCH (user:User {env: $env, key: $users[k]})
   WITH k, user ORDER BY k

@@ -1,7 +1,7 @@
 // @invalidates $env
 // Tenant role assignments of $items {user, role, tenant, expires_at? (epoch ms)}, one pass, as assignInstanceRoles: an
 // item is written only when its user, tenant and tenant role exist; `written` counts them.
-CALL {
+CALL () {
   MATCH (role:Role {env: $env})
   RETURN collect(role.key) AS tenantRoles
 }

@@ -6,7 +6,7 @@
 // were; when it is short of size($items) the caller checks each item (making the missing
 // instances, or refusing the batch). MERGE keeps repeats out; the statement's count of created
 // relationships says how many are new.
-CALL {
+CALL () {
   UNWIND $objectTypes AS objectType
   MATCH (rel:Relation {env: $env, resource: objectType})
   RETURN collect(rel.resource + ':' + rel.key + ':' + rel.subject_resource) AS relations

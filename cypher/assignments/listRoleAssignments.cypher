@@ -1,5 +1,5 @@
 // Tenant-level (HAS_TENANT_ROLE) and instance-level (HAS_ROLE) assignments, oldest first.
-CALL {
+CALL () {
   MATCH (u:User {env: $env})-[r:HAS_TENANT_ROLE]->(t:Tenant)
   WHERE $instance IS NULL
     AND ($user IS NULL OR u.key = $user) AND ($role IS NULL OR r.role = $role) AND ($tenant IS NULL OR t.key = $tenant)

@@ -3,7 +3,7 @@
 // Change events are read from the environment's ChangeSet nodes (one per revision, events as
 // parallel lists in `seq` order, '' for an absent before/after); the filters that hold for a
 // whole revision (actor, time) and a first look at its kinds are applied before its events are unwound.
-CALL {
+CALL () {
   MATCH (node:ChangeSet {env: $env})
   WHERE ($actor IS NULL OR node.actor_id = $actor OR node.actor_kind + ':' + node.actor_id = $actor)
     AND ($from IS NULL OR node.at >= $from)

@@ -15,8 +15,7 @@ WITH *, [grant IN tenantRolesOnType WHERE $action IN grant.actions | grant.role]
           ELSE [grant IN rolesOnType WHERE $action IN grant.actions | {node: target, role: grant.role, trail: ''}] END AS startStates,
      false AS searchForward, false AS withTrails, [] AS stopWhenReached, [] AS directNodes
 // #include fragments/reachableStates
-CALL {
-  WITH reachedStates
+CALL (reachedStates) {
   UNWIND reachedStates AS state
   WITH state.node AS node, state.role AS role
   MATCH (user:User)-[assignment:HAS_ROLE {role: role}]->(node)
@@ -24,8 +23,7 @@ CALL {
   RETURN collect({user: user.key, tenant: node.tenant, resource: node.resource + ':' + node.key, role: role,
                   state: elementId(node) + '|' + role}) AS candidates
 }
-CALL {
-  WITH derivations, roleHierarchy, resourceRoleKeys, startStates, searchForward, withTrails, candidates
+CALL (derivations, roleHierarchy, resourceRoleKeys, startStates, searchForward, withTrails, candidates) {
   WITH * WHERE any(derivation IN derivations WHERE derivation.no_direct_roles_on_object)
   UNWIND reduce(keys = [], candidate IN candidates | CASE WHEN candidate.user IN keys THEN keys ELSE keys + [candidate.user] END) AS candidateKey
   MATCH (user:User {env: $env, key: candidateKey})
@@ -38,8 +36,7 @@ CALL {
 WITH *, reduce(all = [], confirmed IN confirmedLists | all + confirmed) AS confirmed
 WITH *, [candidate IN candidates WHERE NOT conditional OR (candidate.user + '|' + candidate.state) IN confirmed
          | candidate {.user, .tenant, .resource, .role}] AS viaInstances
-CALL {
-  WITH tenant, tenantRolesGranting
+CALL (tenant, tenantRolesGranting) {
   OPTIONAL MATCH (user:User)-[held:HAS_TENANT_ROLE]->(:Tenant {env: $env, key: tenant})
   WHERE held.role IN tenantRolesGranting AND (held.expires_at IS NULL OR held.expires_at > $now)
   RETURN collect(CASE WHEN user IS NULL THEN null ELSE {user: user.key, tenant: tenant, resource: '__tenant:' + tenant, role: held.role} END) AS viaTenant

@@ -10,16 +10,14 @@ WITH *, $type AS resourceType
 // #include fragments/rolesOnType
 WITH *, [grant IN rolesOnType WHERE $action IN grant.actions | grant.role] AS instanceRolesGranting,
      [grant IN tenantRolesOnType WHERE $action IN grant.actions | grant.role] AS tenantRolesGranting
-CALL {
-  WITH reachedStates, instanceRolesGranting
+CALL (reachedStates, instanceRolesGranting) {
   UNWIND reachedStates AS state
   WITH state.node AS instance, state.role AS role
   WHERE instance.resource = $type AND role IN instanceRolesGranting
     AND ($tenant IS NULL OR instance.tenant = $tenant) AND ($after IS NULL OR instance.key > $after)
   RETURN collect(instance) AS viaRoles
 }
-CALL {
-  WITH user, tenantRolesGranting
+CALL (user, tenantRolesGranting) {
   OPTIONAL MATCH (user)-[held:HAS_TENANT_ROLE]->(tenant:Tenant)
   WHERE held.role IN tenantRolesGranting AND ($tenant IS NULL OR tenant.key = $tenant)
     AND (held.expires_at IS NULL OR held.expires_at > $now)

@@ -3,8 +3,7 @@
 // plus the user's unexpired tenant roles (`expires_at` epoch ms after $now) with their permissions and those of the roles they extend. $tenants / $types (nullable) narrow the answer.
 WITH false AS withTrails
 // #include fragments/walkFromUser
-CALL {
-  WITH reachedStates
+CALL (reachedStates) {
   UNWIND reachedStates AS state
   WITH state WHERE ($tenants IS NULL OR state.node.tenant IN $tenants) AND ($types IS NULL OR state.node.resource IN $types)
   WITH state.node.resource AS resourceType, collect(state) AS statesOfType
@@ -16,8 +15,7 @@ CALL {
   RETURN collect({key: node.resource + ':' + node.key, tenant: node.tenant, type: node.resource, resource_key: node.key,
                   roles: roles, permissions: permissions}) AS instances
 }
-CALL {
-  WITH user
+CALL (user) {
   OPTIONAL MATCH (user)-[held:HAS_TENANT_ROLE]->(tenant:Tenant)
   WHERE ($tenants IS NULL OR tenant.key IN $tenants) AND (held.expires_at IS NULL OR held.expires_at > $now)
   OPTIONAL MATCH (tenantRole:Role {env: $env, key: held.role})

@@ -3,13 +3,11 @@
 // webhook events; grants made by approvals stay (they are role assignments).
 MATCH (c:ElementsConfig {env: $env, id: $id})
 WITH c, c {.*} AS before
-CALL {
-  WITH c
+CALL (c) {
   MATCH (a:OperationApproval)-[:OF_CONFIG]->(c)
   DETACH DELETE a
 }
-CALL {
-  WITH c
+CALL (c) {
   MATCH (d:WebhookDelivery {env: $env, config_id: c.id})
   DELETE d
 }

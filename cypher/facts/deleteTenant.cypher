@@ -2,8 +2,7 @@
 // Removes the tenant and everything that lives in it (instances, groups, approvals, sessions).
 MATCH (t:Tenant {env: $env, key: $key})
 WITH t, t {.*} AS before
-CALL {
-  WITH t
+CALL (t) {
   MATCH (n:InEnv {env: $env}) WHERE n.tenant = t.key
   DETACH DELETE n
 }

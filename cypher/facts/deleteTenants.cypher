@@ -7,13 +7,11 @@ OPTIONAL MATCH (byKey:Tenant {env: $env, key: ref})
 OPTIONAL MATCH (byId:Tenant {id: ref}) WHERE byId.env = $env
 WITH ref, coalesce(byKey, byId) AS t
 WITH collect(CASE WHEN t IS NULL THEN ref END) AS missing, collect(DISTINCT t) AS tenants
-CALL {
-  WITH missing, tenants
+CALL (missing, tenants) {
   WITH tenants WHERE size(missing) = 0
   UNWIND tenants AS t
   WITH t, t {.*} AS before
-  CALL {
-    WITH t
+  CALL (t) {
     MATCH (n:InEnv {env: $env}) WHERE n.tenant = t.key
     DETACH DELETE n
   }

@@ -7,8 +7,7 @@ OPTIONAL MATCH (byKey:User {env: $env, key: ref})
 OPTIONAL MATCH (byId:User {id: ref}) WHERE byId.env = $env
 WITH ref, coalesce(byKey, byId) AS u
 WITH collect(CASE WHEN u IS NULL THEN ref END) AS missing, collect(DISTINCT u) AS users
-CALL {
-  WITH missing, users
+CALL (missing, users) {
   WITH users WHERE size(missing) = 0
   UNWIND users AS u
   WITH u, u {.*} AS before

@@ -2,8 +2,7 @@ MATCH (u:User)-[:IN_TENANT]->(:Tenant {env: $env, key: $tenant})
 WITH u ORDER BY u.created_at, u.key
 WITH collect(u) AS items
 WITH size(items) AS total, items[$skip..($skip + $limit)] AS page
-CALL {
-  WITH page
+CALL (page) {
   UNWIND page AS u
   RETURN collect({
     user: u {.*},

@@ -4,8 +4,7 @@ WHERE ($search IS NULL OR toLower(u.key) CONTAINS toLower($search) OR toLower(co
 WITH u ORDER BY u.created_at, u.key
 WITH collect(u) AS items
 WITH size(items) AS total, items[$skip..($skip + $limit)] AS page
-CALL {
-  WITH page
+CALL (page) {
   UNWIND page AS u
   RETURN collect({
     user: u {.*},

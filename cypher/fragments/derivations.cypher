@@ -11,19 +11,19 @@
 //                     one per role with an EXTENDS edge
 //   resourceRoleKeys  ["<resource>|<role>"] every resource role (a tenant-level role's hierarchy
 //                     applies at instance scope only on types without a resource role of its key)
-CALL {
+CALL () {
   MATCH (derivation:Derivation {env: $env})
   RETURN collect(derivation {.resource, .role, .on_resource, .from_role, .relation,
                              no_direct_roles_on_object: coalesce(derivation.no_direct_roles_on_object, false)}) AS derivations
 }
-CALL {
+CALL () {
   MATCH (ranked:Role|ResourceRole {env: $env})
   WHERE EXISTS { (ranked)-[:EXTENDS]-() }
   RETURN collect({resource: CASE WHEN ranked:ResourceRole THEN ranked.resource END, role: ranked.key,
                   up: [(ranked)-[:EXTENDS*1..]->(ancestor) | ancestor.key],
                   down: [(descendant)-[:EXTENDS*1..]->(ranked) | descendant.key]}) AS roleHierarchy
 }
-CALL {
+CALL () {
   MATCH (resourceRole:ResourceRole {env: $env})
   RETURN collect(resourceRole.resource + '|' + resourceRole.key) AS resourceRoleKeys
 }

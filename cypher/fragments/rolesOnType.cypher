@@ -10,8 +10,7 @@
 // Needs: $env, resourceType. Produces:
 //   rolesOnType        [{role, actions}] the roles that act on a resourceType instance at instance scope
 //   tenantRolesOnType  [{role, actions}] each tenant-level role with its actions on resourceType
-CALL {
-  WITH resourceType
+CALL (resourceType) {
   OPTIONAL MATCH (resourceRole:ResourceRole {env: $env, resource: resourceType})
   WITH resourceType, collect(resourceRole {role: resourceRole.key, actions: resourceRole.permissions}) AS resourceRoles
   OPTIONAL MATCH (tenantRole:Role {env: $env})

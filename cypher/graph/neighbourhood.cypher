@@ -6,8 +6,7 @@
 OPTIONAL MATCH (fu:User {env: $env, key: $focusKey}) WHERE $focusType = 'user'
 OPTIONAL MATCH (fi:Instance {env: $env, resource: $focusType, key: $focusKey})
 WITH coalesce(fu, fi) AS focus
-CALL {
-  WITH focus
+CALL (focus) {
   OPTIONAL MATCH (n:InEnv {env: $env})
   WHERE focus IS NULL AND $focusType IS NULL AND (n:User OR n:Instance)
     AND ($tenant IS NULL OR n.tenant IS NULL OR n.tenant = $tenant)
@@ -28,8 +27,7 @@ WITH focus, reduce(
               ELSE {front: acc.front + [m], seen: acc.seen + [elementId(m)], nodes: acc.nodes + [m]} END)
   END) AS st
 WITH focus, st.nodes[0..$limit] AS nodes, size(st.nodes) > $limit AS truncated
-CALL {
-  WITH nodes
+CALL (nodes) {
   UNWIND nodes AS a
   MATCH (a)-[r:HAS_ROLE|RELATED|GROUPS|HAS_TENANT_ROLE]->(b)
   WHERE b IN nodes AND (r.expires_at IS NULL OR r.expires_at > $now)

@@ -1,7 +1,7 @@
 // @invalidates $env
 // Groups of $items (checked by the domain): their types (a resource with the role `member`)
 // are made if missing, then the groups, in their tenants.
-CALL {
+CALL () {
   UNWIND $types AS type
   MERGE (r:Resource {env: $env, key: type})
     ON CREATE SET r:InEnv, r.id = randomUUID(), r.name = type, r.description = null, r.actions = [],

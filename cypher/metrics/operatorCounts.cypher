@@ -1,6 +1,6 @@
 // Operator gauges for GET /metrics: live sessions and approvals by status, summed over every
 // environment on purpose (a deployment-wide count for the operator; no record leaves, only numbers).
-CALL {
+CALL () {
   MATCH (s:Session) WHERE s.expires_at > $now
   RETURN count(s) AS sessions
 }

@@ -4,18 +4,15 @@ OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byKey:Environment {key: 
 OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byId:Environment {id: $ref})
 // #include fragments/keyElseId
 WITH referenced AS e WHERE e IS NOT NULL
-CALL {
-  WITH e
+CALL (e) {
   MATCH (n:InEnv {env: e.id})
   DETACH DELETE n
 }
-CALL {
-  WITH e
+CALL (e) {
   MATCH (s:ChangeSet {env: e.id})
   DELETE s
 }
-CALL {
-  WITH e
+CALL (e) {
   MATCH (k:ApiKey {env_id: e.id})
   DETACH DELETE k
 }

@@ -7,18 +7,15 @@ OPTIONAL MATCH (byId:Project {id: $ref})
 WITH referenced AS p WHERE p IS NOT NULL
 OPTIONAL MATCH (p)-[:HAS_ENV]->(e:Environment)
 WITH p, collect(e) AS envs, [e IN collect(e) | e.id] AS envIds
-CALL {
-  WITH envIds
+CALL (envIds) {
   MATCH (n:InEnv) WHERE n.env IN envIds
   DETACH DELETE n
 }
-CALL {
-  WITH envIds
+CALL (envIds) {
   MATCH (s:ChangeSet) WHERE s.env IN envIds
   DELETE s
 }
-CALL {
-  WITH envIds
+CALL (envIds) {
   MATCH (k:ApiKey) WHERE k.env_id IN envIds
   DETACH DELETE k
 }

@@ -15,8 +15,7 @@ MATCH (p:Role|ResourceRole {env: $env, key: $parent})
 WHERE ($resource IS NULL AND p:Role) OR (p:ResourceRole AND p.resource = $resource)
 SET r.updated_at = $now
 WITH r, p, (r = p OR EXISTS { MATCH (p)-[:EXTENDS*1..]->(r) }) AS cycle
-CALL {
-  WITH r, p, cycle
+CALL (r, p, cycle) {
   WITH r, p WHERE NOT cycle
   MERGE (r)-[:EXTENDS]->(p)
 }

@@ -7,8 +7,7 @@ OPTIONAL MATCH (byKey:Instance {env: $env, resource: x.resource, key: x.key})
 OPTIONAL MATCH (byId:Instance {id: x.ref}) WHERE byId.env = $env
 WITH x, coalesce(byKey, byId) AS i
 WITH collect(CASE WHEN i IS NULL THEN x.ref END) AS missing, collect(DISTINCT i) AS instances
-CALL {
-  WITH missing, instances
+CALL (missing, instances) {
   WITH instances WHERE size(missing) = 0
   UNWIND instances AS i
   WITH i, i {.*} AS before

@@ -2,13 +2,11 @@
 // Removes the relation, the derivations over it and the tuples that use it.
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
 WITH rel, rel {.*} AS before
-CALL {
-  WITH rel
+CALL (rel) {
   MATCH (d:Derivation {env: $env, resource: rel.resource, relation: rel.key})
   DETACH DELETE d
 }
-CALL {
-  WITH rel
+CALL (rel) {
   MATCH (:Instance {env: $env, resource: rel.subject_resource})-[e:RELATED {relation: rel.key}]->(:Instance {env: $env, resource: rel.resource})
   DELETE e
 }

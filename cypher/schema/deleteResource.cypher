@@ -4,30 +4,25 @@
 // assignments, tuples, group links) and tenant-role permissions on it.
 MATCH (r:Resource {env: $env, key: $key})
 WITH r, r {.*} AS before
-CALL {
-  WITH r
+CALL (r) {
   MATCH (d:Derivation {env: $env})
   WHERE d.resource = r.key OR d.on_resource = r.key
   DETACH DELETE d
 }
-CALL {
-  WITH r
+CALL (r) {
   MATCH (rel:Relation {env: $env})
   WHERE rel.resource = r.key OR rel.subject_resource = r.key
   DETACH DELETE rel
 }
-CALL {
-  WITH r
+CALL (r) {
   MATCH (rr:ResourceRole {env: $env, resource: r.key})
   DETACH DELETE rr
 }
-CALL {
-  WITH r
+CALL (r) {
   MATCH (i:Instance {env: $env, resource: r.key})
   DETACH DELETE i
 }
-CALL {
-  WITH r
+CALL (r) {
   MATCH (t:Role {env: $env})
   WHERE any(p IN coalesce(t.permissions, []) WHERE p STARTS WITH r.key + ':')
   SET t.permissions = [p IN t.permissions WHERE NOT p STARTS WITH r.key + ':']

@@ -3,14 +3,12 @@
 // role assignments of it on the resource's instances.
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
 WITH rr, rr {.*} AS before
-CALL {
-  WITH rr
+CALL (rr) {
   MATCH (d:Derivation {env: $env})
   WHERE (d.resource = rr.resource AND d.role = rr.key) OR (d.on_resource = rr.resource AND d.from_role = rr.key)
   DETACH DELETE d
 }
-CALL {
-  WITH rr
+CALL (rr) {
   MATCH (:User {env: $env})-[h:HAS_ROLE {role: rr.key}]->(:Instance {env: $env, resource: rr.resource})
   DELETE h
 }

@@ -3,19 +3,16 @@
 // derivations) where no resource role of the same key is meant instead.
 MATCH (t:Role {env: $env, key: $key})
 WITH t, t {.*} AS before
-CALL {
-  WITH t
+CALL (t) {
   MATCH (:User {env: $env})-[h:HAS_TENANT_ROLE {role: t.key}]->(:Tenant)
   DELETE h
 }
-CALL {
-  WITH t
+CALL (t) {
   MATCH (:User {env: $env})-[h:HAS_ROLE {role: t.key}]->(i:Instance {env: $env})
   WHERE NOT EXISTS { MATCH (:ResourceRole {env: $env, resource: i.resource, key: t.key}) }
   DELETE h
 }
-CALL {
-  WITH t
+CALL (t) {
   MATCH (d:Derivation {env: $env})
   WHERE (d.role = t.key AND NOT EXISTS { MATCH (:ResourceRole {env: $env, resource: d.resource, key: t.key}) })
      OR (d.from_role = t.key AND NOT EXISTS { MATCH (:ResourceRole {env: $env, resource: d.on_resource, key: t.key}) })

@@ -3,8 +3,7 @@ WHERE $search IS NULL OR toLower(r.key) CONTAINS toLower($search) OR toLower(coa
 WITH r ORDER BY r.created_at, r.key
 WITH collect(r) AS items
 WITH size(items) AS total, items[$skip..($skip + $limit)] AS page
-CALL {
-  WITH page
+CALL (page) {
   UNWIND page AS r
   RETURN collect(r {.*,
     roles: COLLECT {

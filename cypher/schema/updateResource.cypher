@@ -10,14 +10,12 @@ SET r.name = coalesce($name, r.name),
     r.attributes_json = coalesce($attributes_json, r.attributes_json),
     r.updated_at = $now
 WITH r, before
-CALL {
-  WITH r
+CALL (r) {
   MATCH (rr:ResourceRole {env: $env, resource: r.key})
   WHERE $actions IS NOT NULL
   SET rr.permissions = [p IN coalesce(rr.permissions, []) WHERE p IN $actions]
 }
-CALL {
-  WITH r
+CALL (r) {
   MATCH (t:Role {env: $env})
   WHERE $actions IS NOT NULL AND any(p IN coalesce(t.permissions, []) WHERE p STARTS WITH r.key + ':')
   SET t.permissions = [p IN t.permissions WHERE NOT p STARTS WITH r.key + ':' OR substring(p, size(r.key) + 1) IN $actions]

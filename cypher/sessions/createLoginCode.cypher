@@ -1,7 +1,7 @@
 // @invalidates none
 // The one-time code of a login step (only its digest), valid until $expires_at and for one use;
 // codes of the environment that can no longer be used are dropped here.
-CALL {
+CALL () {
   MATCH (old:LoginCode {env: $env}) WHERE old.expires_at < $now OR old.used_at IS NOT NULL
   DETACH DELETE old
 }

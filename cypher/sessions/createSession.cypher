@@ -1,6 +1,6 @@
 // @invalidates none
 // Opens a session (only the digest of its token is stored) and drops the user's expired ones.
-CALL {
+CALL () {
   MATCH (old:Session {env: $env, user: $user}) WHERE old.expires_at < $now
   DETACH DELETE old
 }

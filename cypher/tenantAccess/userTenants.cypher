@@ -1,8 +1,7 @@
 // The tenants a user belongs to (CONTRACT section 3): added to it, or holding a tenant role or an
 // instance role there. Each once, by key.
 MATCH (u:User {env: $env, key: $user})
-CALL {
-  WITH u
+CALL (u) {
   MATCH (u)-[:IN_TENANT|HAS_TENANT_ROLE]->(t:Tenant {env: $env})
   RETURN t
   UNION

@@ -16,14 +16,23 @@ CALL () {
   RETURN collect(derivation {.resource, .role, .on_resource, .from_role, .relation,
                              no_direct_roles_on_object: coalesce(derivation.no_direct_roles_on_object, false)}) AS derivations
 }
+// The `key IS NOT NULL` (always true) lets Neo4j seek the (env, key) and (env, resource, key)
+// indexes with $env alone: without it, it scans every Role and ResourceRole of every environment.
 CALL () {
-  MATCH (ranked:Role|ResourceRole {env: $env})
+  CALL () {
+    MATCH (ranked:Role {env: $env}) WHERE ranked.key IS NOT NULL
+    RETURN ranked
+    UNION ALL
+    MATCH (ranked:ResourceRole {env: $env}) WHERE ranked.resource IS NOT NULL AND ranked.key IS NOT NULL
+    RETURN ranked
+  }
+  WITH ranked
   WHERE EXISTS { (ranked)-[:EXTENDS]-() }
   RETURN collect({resource: CASE WHEN ranked:ResourceRole THEN ranked.resource END, role: ranked.key,
                   up: [(ranked)-[:EXTENDS*1..]->(ancestor) | ancestor.key],
                   down: [(descendant)-[:EXTENDS*1..]->(ranked) | descendant.key]}) AS roleHierarchy
 }
 CALL () {
-  MATCH (resourceRole:ResourceRole {env: $env})
+  MATCH (resourceRole:ResourceRole {env: $env}) WHERE resourceRole.resource IS NOT NULL AND resourceRole.key IS NOT NULL
   RETURN collect(resourceRole.resource + '|' + resourceRole.key) AS resourceRoleKeys
 }

@@ -13,7 +13,8 @@
 CALL (resourceType) {
   OPTIONAL MATCH (resourceRole:ResourceRole {env: $env, resource: resourceType})
   WITH resourceType, collect(resourceRole {role: resourceRole.key, actions: resourceRole.permissions}) AS resourceRoles
-  OPTIONAL MATCH (tenantRole:Role {env: $env})
+  // `key IS NOT NULL` (always true): an index seek on (env, key), not a scan of every environment's roles.
+  OPTIONAL MATCH (tenantRole:Role {env: $env}) WHERE tenantRole.key IS NOT NULL
   WITH resourceType, resourceRoles, tenantRole, reduce(permissions = tenantRole.permissions,
          inherited IN [(tenantRole)-[:EXTENDS*1..]->(ancestor:Role) | ancestor.permissions] | permissions + inherited) AS permissions
   WITH resourceRoles, collect(tenantRole {role: tenantRole.key, actions: [permission IN permissions

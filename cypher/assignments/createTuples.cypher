@@ -8,7 +8,8 @@
 // relationships says how many are new.
 CALL () {
   UNWIND $objectTypes AS objectType
-  MATCH (rel:Relation {env: $env, resource: objectType})
+  // `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
+  MATCH (rel:Relation {env: $env, resource: objectType}) WHERE rel.key IS NOT NULL
   RETURN collect(rel.resource + ':' + rel.key + ':' + rel.subject_resource) AS relations
 }
 UNWIND $items AS x

@@ -1,5 +1,6 @@
-MATCH (u:User {env: $env})
-WHERE ($search IS NULL OR toLower(u.key) CONTAINS toLower($search) OR toLower(coalesce(u.email, '')) CONTAINS toLower($search))
+// `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
+MATCH (u:User {env: $env}) WHERE u.key IS NOT NULL
+WITH * WHERE ($search IS NULL OR toLower(u.key) CONTAINS toLower($search) OR toLower(coalesce(u.email, '')) CONTAINS toLower($search))
   AND ($tenant IS NULL OR EXISTS { (u)-[:IN_TENANT]->(:Tenant {env: $env, key: $tenant}) })
 WITH u ORDER BY u.created_at, u.key
 WITH collect(u) AS items

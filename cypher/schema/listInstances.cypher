@@ -1,5 +1,6 @@
-MATCH (i:Instance {env: $env})
-WHERE ($tenant IS NULL OR i.tenant = $tenant)
+// `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
+MATCH (i:Instance {env: $env}) WHERE i.resource IS NOT NULL AND i.key IS NOT NULL
+WITH * WHERE ($tenant IS NULL OR i.tenant = $tenant)
   AND ($resource IS NULL OR i.resource = $resource)
   AND ($search IS NULL OR toLower(i.key) CONTAINS toLower($search))
 WITH i ORDER BY i.created_at, i.resource, i.key

@@ -1,4 +1,5 @@
-MATCH (rel:Relation {env: $env, resource: $resource})
+// `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
+MATCH (rel:Relation {env: $env, resource: $resource}) WHERE rel.key IS NOT NULL
 WITH rel ORDER BY rel.created_at, rel.key
 WITH collect(rel) AS items
 WITH size(items) AS total, items[$skip..($skip + $limit)] AS page

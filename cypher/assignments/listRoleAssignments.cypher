@@ -1,12 +1,13 @@
 // Tenant-level (HAS_TENANT_ROLE) and instance-level (HAS_ROLE) assignments, oldest first.
 CALL () {
+  // `key IS NOT NULL` (always true): an index seek on the environment's users, not a scan of every environment's.
   MATCH (u:User {env: $env})-[r:HAS_TENANT_ROLE]->(t:Tenant)
-  WHERE $instance IS NULL
+  WHERE u.key IS NOT NULL AND $instance IS NULL
     AND ($user IS NULL OR u.key = $user) AND ($role IS NULL OR r.role = $role) AND ($tenant IS NULL OR t.key = $tenant)
   RETURN elementId(r) AS id, u.key AS user, r.role AS role, t.key AS tenant, null AS resource_instance, r.created_at AS created_at, r.expires_at AS expires_at
   UNION ALL
   MATCH (u:User {env: $env})-[r:HAS_ROLE]->(i:Instance)
-  WHERE ($user IS NULL OR u.key = $user) AND ($role IS NULL OR r.role = $role)
+  WHERE u.key IS NOT NULL AND ($user IS NULL OR u.key = $user) AND ($role IS NULL OR r.role = $role)
     AND ($tenant IS NULL OR coalesce(r.tenant, i.tenant) = $tenant)
     AND ($instance IS NULL OR (i.resource = $resource AND i.key = $instance))
   RETURN elementId(r) AS id, u.key AS user, r.role AS role, coalesce(r.tenant, i.tenant) AS tenant,

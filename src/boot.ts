@@ -9,6 +9,7 @@ import { hashSecret } from './auth/secrets';
 import type { Config } from './config';
 import { CypherRegistry } from './db/cypherRegistry';
 import { Db } from './db/db';
+import { Replicas } from './db/replicas';
 import { createDriver } from './db/driver';
 import { applyMigrations } from './db/migrate';
 import { Conflict, Unavailable } from './db/storeErrors';
@@ -23,6 +24,8 @@ export interface Service {
   app: App;
   driver: Driver;
   db: Db;
+  /** This replica's heartbeat and its view of the others (src/db/replicas.ts). */
+  replicas: Replicas;
   adminKey: string;
   adminKeySource: 'ADMIN_API_KEY' | 'generated file';
 }
@@ -50,11 +53,15 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs, observer: metrics };
   // The ledger of revisions reads through a Db of its own (reads bump nothing, so it needs no
   // listener); the service's Db tells the ledger each revision its writes commit.
-  const revisions = new Revisions(new Db(driver, registry, dbOptions));
+  const plainDb = new Db(driver, registry, dbOptions);
+  const revisions = new Revisions(plainDb);
+  // Replica heartbeats: alone, a replica needs no commit wait (src/db/replicas.ts).
+  const replicas = new Replicas(plainDb, config.coherenceWindowMs);
+  revisions.useReplicas(replicas);
   // Every write records its change events in its own transaction (the changes feed).
   // Writes that move a revision are acknowledged COHERENCE_WINDOW_MS after commit (the window
   // within which every replica's revision reads include them).
-  const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db), commitWaitMs: config.coherenceWindowMs });
+  const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db), commitWaitMs: config.coherenceWindowMs, replicas });
   const admin = adminKeyOf(config);
   let migrated = false;
   const app = createApp({ config, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated, metrics });
@@ -65,13 +72,14 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
       applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase, config.dbTimeoutMs),
     log);
     migrated = true;
+    if (config.coherenceWindowMs > 0) await replicas.start(log.child({ area: 'replicas' }));
     // A cold Neo4j may take longer than DB_TIMEOUT_MS for its first statements (query planning).
     await retryAtStart(() => app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv), log);
   } catch (err) {
     await driver.close().catch(() => undefined); // a failed boot leaves no open connections behind
     throw err;
   }
-  return { app, driver, db, adminKey: admin.key, adminKeySource: admin.source };
+  return { app, driver, db, replicas, adminKey: admin.key, adminKeySource: admin.source };
 }
 
 /** Raised when another session created the same index/constraint a moment earlier (despite IF NOT EXISTS). */

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     log.info({ signal, drainMs: config.shutdownDrainMs }, 'stopping: no new connections, finishing in-flight requests');
     const { cut } = await drain(config.shutdownDrainMs);
     if (cut) log.warn({ cut, drainMs: config.shutdownDrainMs }, 'requests still running at the drain deadline were cut');
-    service.app.areas.revisions.stop();
+    await service.app.areas.revisions.leave();
     service.app.areas.expirySweep.stop();
     service.app.areas.decisionLog.stop();
     service.app.areas.retention.stop();

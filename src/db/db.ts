@@ -11,6 +11,12 @@ export type Row = Record<string, unknown>;
  * Told, once a write transaction has committed, the revision it moved an environment to
  * (src/areas/decisions/revisions.ts implements it). Injected into the Db at construction.
  */
+/** What the Db asks of the replica registry (src/db/replicas.ts) before it acknowledges a write. */
+export interface ReplicaView {
+  /** No other replica can be answering from its coherence window now (so a write needs no commit wait). */
+  alone(): boolean;
+}
+
 export interface RevisionListener {
   learn(envId: string, revision: number): void;
 }
@@ -137,6 +143,12 @@ export interface DbOptions {
    * src/areas/decisions/revisions.ts). 0: no wait (and replicas read on every request).
    */
   commitWaitMs?: number;
+  /**
+   * The other replicas (src/db/replicas.ts): a write that only moves revisions needs no commit
+   * wait while no other replica is alive. An announced write (a key revoked, an environment
+   * deleted) waits anyway: what this process keeps of keys is dropped by its revision reads.
+   */
+  replicas?: ReplicaView;
 }
 
 /**
@@ -319,9 +331,12 @@ export class Db {
       if (timedOut) void closeQuietly(session);
       else await closeQuietly(session);
     }
-    // Commit wait (COHERENCE_WINDOW_MS): acknowledged only once every replica's next fresh
+    // Commit wait (COHERENCE_WINDOW_MS): acknowledged only once every other replica's next fresh
     // revision read (src/areas/decisions/revisions.ts) has started after the commit.
-    if ((announced || bumped.length) && this.opts.commitWaitMs) await new Promise((ok) => setTimeout(ok, this.opts.commitWaitMs));
+    // Alone (no other replica alive), a write that only moves revisions is acknowledged at once:
+    // this process learned its revisions at commit (above).
+    const waitFor = announced || (bumped.length > 0 && !this.opts.replicas?.alone());
+    if (waitFor && this.opts.commitWaitMs) await new Promise((ok) => setTimeout(ok, this.opts.commitWaitMs));
     return out;
   }
 }

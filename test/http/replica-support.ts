@@ -31,7 +31,7 @@ export async function startReplica(): Promise<Replica> {
     },
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
-      service.app.areas.revisions.stop();
+      await service.app.areas.revisions.leave();
       await service.driver.close();
     },
   };

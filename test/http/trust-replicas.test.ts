@@ -47,7 +47,7 @@ afterAll(async () => {
   await a?.close();
   if (b) {
     await new Promise<void>((ok) => b.server.close(() => ok()));
-    b.service.app.areas.revisions.stop();
+    await b.service.app.areas.revisions.leave();
     await b.service.driver.close();
   }
 });
@@ -75,6 +75,10 @@ it('a secret rotated through one replica is refused by the other on its next req
 it('a replica kept busy answers without a key lookup, yet denies a role and refuses a key revoked through the other at the next request', async () => {
   const k = await a.ok('POST', keys(), { name: 'busy' });
   await a.ok('POST', `${facts()}/role_assignments`, assignment);
+  // B answers from its window once every replica knows of it (its heartbeat, src/db/replicas.ts): a few seconds after it starts.
+  for (let waited = 0; !b.service.app.areas.revisions.windowOpen() && waited < 10_000; waited += 50) await new Promise((ok) => setTimeout(ok, 50));
+  expect(b.service.app.areas.revisions.windowOpen()).toBe(true);
+  expect(a.service.replicas.alone()).toBe(false); // and A, which knows of B, waits after its writes
   const lookups = jest.spyOn(ProvisioningStore.prototype, 'resolveScope');
   const lookupsOfK = () => lookups.mock.calls.filter(([hash]) => hash === hashSecret(k.secret)).length;
   let stop = false;

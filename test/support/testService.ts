@@ -100,7 +100,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     close: async () => {
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
-      service.app.areas.revisions.stop();
+      await service.app.areas.revisions.leave();
       service.app.areas.expirySweep.stop();
       service.app.areas.decisionLog.stop();
       service.app.areas.retention.stop();

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { Db, RevisionListener } from '../../db/db';
+import type { Replicas } from '../../db/replicas';
 import { SharedReads } from '../../util/sharedRead';
 
 /** Timers may fire a little early and clocks tick coarsely: a read must be this much newer to count. */
@@ -30,6 +31,7 @@ export class Revisions implements RevisionListener {
   private readonly q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
   private timer?: NodeJS.Timeout;
   private windowMs = 0;
+  private replicas?: Replicas;
   private lastPollSent = -Infinity;
   private polling = 0;
 
@@ -41,15 +43,28 @@ export class Revisions implements RevisionListener {
   }
 
   /**
+   * The replica registry (src/db/replicas.ts): the window is used only while the registry says
+   * every other replica knows of this one (the others then wait W after each write).
+   */
+  useReplicas(replicas: Replicas): void {
+    this.replicas = replicas;
+  }
+
+  /**
    * Whether the known revision of the environment includes every write acknowledged, by any
    * replica, before `arrivedAt` (a performance.now() instant): true when a read that included it
    * was sent after arrivedAt - W. A write acknowledged before arrivedAt committed before
    * arrivedAt - W (commit wait), so before that read.
    */
   freshFor(envId: string, arrivedAt: number): boolean {
-    if (this.windowMs <= 0) return false;
+    if (!this.windowOpen()) return false;
     this.keepFresh();
     return (this.readSent.get(envId) ?? -Infinity) > arrivedAt - this.windowMs + MARGIN_MS;
+  }
+
+  /** Whether questions may be answered from the coherence window now (a window, and the replica registry allows it). */
+  windowOpen(): boolean {
+    return this.windowMs > 0 && (!this.replicas || this.replicas.windowOpen());
   }
 
   /** A read (started at `sent`) answered the environment's revision: it covers every commit before `sent`. */
@@ -95,6 +110,13 @@ export class Revisions implements RevisionListener {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    this.replicas?.stop();
+  }
+
+  /** Stops, and removes this replica's heartbeat so that the others count themselves alone at once. */
+  async leave(): Promise<void> {
+    this.stop();
+    await this.replicas?.leave();
   }
 
   /** The locally known revision (bounded staleness); read from the graph the first time. */

@@ -21,8 +21,8 @@ const MARGIN_MS = 100;
  * the question. The replica that wrote knows its own writes at commit. So:
  *  - a replica is `alone` while its last read of the others (sent at s, no other heartbeat newer
  *    than LIVE_MS) is younger than VIEW_VALID_MS: it acknowledges writes at once;
- *  - a replica answers from its window (`windowOpen`) only from VIEW_VALID_MS + W after its first
- *    heartbeat committed (every replica that thought itself alone has read the others again by
+ *  - a replica answers from its window (`windowOpen`) only questions that arrived VIEW_VALID_MS
+ *    + W or more after its first heartbeat committed (every replica that thought itself alone has read the others again by
  *    then, or waited W after each commit since), and only until LIVE_MS - VIEW_VALID_MS - W after
  *    its last heartbeat was sent (before any other replica may count it gone). A window that
  *    lapsed opens again as a new registration does.
@@ -48,10 +48,12 @@ export class Replicas implements ReplicaView {
     return this.now() < this.aloneUntil;
   }
 
-  /** Whether this replica may answer from its coherence window now. */
-  windowOpen(): boolean {
-    const t = this.now();
-    return t >= this.windowFrom && t < this.windowUntil;
+  /**
+   * Whether this replica may answer now, from its coherence window, a question that arrived at
+   * `arrivedAt` (this process's clock): the window must have been open when it arrived.
+   */
+  windowOpen(arrivedAt = this.now()): boolean {
+    return arrivedAt >= this.windowFrom && this.now() < this.windowUntil;
   }
 
   /**

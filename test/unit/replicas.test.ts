@@ -59,6 +59,8 @@ describe('Replicas: when a write may skip the commit wait, when a replica may an
     expect(reg.r.windowOpen()).toBe(false); // the margin for timers and clocks
     reg.at(opens + 100);
     expect(reg.r.windowOpen()).toBe(true);
+    // A question that arrived before the window opened is not answered from it, even now.
+    expect(reg.r.windowOpen(opens + 99)).toBe(false);
     // Later heartbeats keep it open (no new wait)...
     reg.at(opens + 500);
     await reg.r.beat();

@@ -57,14 +57,14 @@ export class Revisions implements RevisionListener {
    * arrivedAt - W (commit wait), so before that read.
    */
   freshFor(envId: string, arrivedAt: number): boolean {
-    if (!this.windowOpen()) return false;
+    if (!this.windowOpen(arrivedAt)) return false;
     this.keepFresh();
     return (this.readSent.get(envId) ?? -Infinity) > arrivedAt - this.windowMs + MARGIN_MS;
   }
 
   /** Whether questions may be answered from the coherence window now (a window, and the replica registry allows it). */
-  windowOpen(): boolean {
-    return this.windowMs > 0 && (!this.replicas || this.replicas.windowOpen());
+  windowOpen(arrivedAt?: number): boolean {
+    return this.windowMs > 0 && (!this.replicas || this.replicas.windowOpen(arrivedAt));
   }
 
   /** A read (started at `sent`) answered the environment's revision: it covers every commit before `sent`. */

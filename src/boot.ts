@@ -56,7 +56,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const plainDb = new Db(driver, registry, dbOptions);
   const revisions = new Revisions(plainDb);
   // Replica heartbeats: alone, a replica needs no commit wait (src/db/replicas.ts).
-  const replicas = new Replicas(plainDb, config.coherenceWindowMs);
+  const replicas = new Replicas(plainDb, config.coherenceWindowMs, config.commitWait === 'others');
   revisions.useReplicas(replicas);
   // Every write records its change events in its own transaction (the changes feed).
   // Writes that move a revision are acknowledged COHERENCE_WINDOW_MS after commit (the window
@@ -76,6 +76,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
     // A cold Neo4j may take longer than DB_TIMEOUT_MS for its first statements (query planning).
     await retryAtStart(() => app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv), log);
   } catch (err) {
+    await replicas.leave(); // no heartbeat left beating (or in the graph) for a service that did not start
     await driver.close().catch(() => undefined); // a failed boot leaves no open connections behind
     throw err;
   }

@@ -32,6 +32,8 @@ export interface Config {
   revisionPollMs: number;
   /** Writes are acknowledged this long after commit; replicas answer from revisions read within it (src/areas/decisions/revisions.ts). */
   coherenceWindowMs: number;
+  /** `others`: a replica that is alone acknowledges at once (src/db/replicas.ts); `always`: every such write waits. */
+  commitWait: 'others' | 'always';
   webhookPollMs: number;
   webhookRetryBaseMs: number;
   decisionQueriesInFlight: number;
@@ -82,6 +84,7 @@ export const SETTINGS: Setting[] = [
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
   { env: 'COHERENCE_WINDOW_MS', key: 'coherenceWindowMs', type: 'integer', default: 20, min: 0, max: 1000 },
+  { env: 'COMMIT_WAIT', key: 'commitWait', type: 'string', default: 'others', enum: ['others', 'always'] },
   { env: 'DECISION_LOG_SAMPLE', key: 'decisionLogSample', type: 'number', default: 0, min: 0, max: 1 },
   { env: 'DECISION_LOG_FLUSH_MS', key: 'decisionLogFlushMs', type: 'integer', default: 5000, min: 100, max: 60000 },
   { env: 'AUDIT_RETENTION_DAYS', key: 'auditRetentionDays', type: 'integer', default: 30, min: 1, max: 3650 },

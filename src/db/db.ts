@@ -7,16 +7,16 @@ import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
 
-/**
- * Told, once a write transaction has committed, the revision it moved an environment to
- * (src/areas/decisions/revisions.ts implements it). Injected into the Db at construction.
- */
 /** What the Db asks of the replica registry (src/db/replicas.ts) before it acknowledges a write. */
 export interface ReplicaView {
   /** No other replica can be answering from its coherence window now (so a write needs no commit wait). */
   alone(): boolean;
 }
 
+/**
+ * Told, once a write transaction has committed, the revision it moved an environment to
+ * (src/areas/decisions/revisions.ts implements it). Injected into the Db at construction.
+ */
 export interface RevisionListener {
   learn(envId: string, revision: number): void;
 }

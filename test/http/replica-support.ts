@@ -13,6 +13,16 @@ export interface Replica {
   close(): Promise<void>;
 }
 
+/**
+ * Resolves once the service answers from its coherence window: a few seconds after it starts,
+ * when every replica knows of it (its heartbeat, src/db/replicas.ts). Before that it reads on
+ * every request, which would leave the window untested.
+ */
+export async function untilWindowOpen(service: Service): Promise<void> {
+  for (let waited = 0; !service.app.areas.revisions.windowOpen() && waited < 15_000; waited += 50) await new Promise((ok) => setTimeout(ok, 50));
+  if (!service.app.areas.revisions.windowOpen()) throw new Error('the replica did not open its coherence window within 15 s');
+}
+
 /** Its revision poll is slow (10 min) so that only the read-your-revoke rule can make it see another replica's writes. */
 export async function startReplica(): Promise<Replica> {
   const config = loadConfig({ ...process.env, ADMIN_API_KEY: 'replica-b-admin-key-0123456789', LOG_LEVEL: 'silent', REVISION_POLL_MS: '600000' });
@@ -22,6 +32,7 @@ export async function startReplica(): Promise<Replica> {
   const server: Server = createServer(service.app.handler);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await untilWindowOpen(service);
   return {
     service,
     url,

@@ -6,6 +6,7 @@ import { ProvisioningStore } from '../../src/areas/provisioning/store';
 import { hashSecret } from '../../src/auth/secrets';
 import { loadConfig } from '../../src/config';
 import { startTestService, TestService } from '../support/testService';
+import { untilWindowOpen } from './replica-support';
 
 /**
  * Two service instances on one Neo4j (CONTRACT section 8): a key revoked or rotated through one
@@ -38,6 +39,7 @@ beforeAll(async () => {
   const server = createServer(service.app.handler);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   b = { service, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  await untilWindowOpen(service); // so that every test meets B answering from its coherence window
   await a.ok('POST', `/v2/schema/${a.proj}/${a.env}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
   await a.ok('POST', `/v2/schema/${a.proj}/${a.env}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
   await a.ok('POST', `${facts()}/resource_instances`, { key: 'd1', tenant: 'default', resource: 'doc' });
@@ -75,9 +77,7 @@ it('a secret rotated through one replica is refused by the other on its next req
 it('a replica kept busy answers without a key lookup, yet denies a role and refuses a key revoked through the other at the next request', async () => {
   const k = await a.ok('POST', keys(), { name: 'busy' });
   await a.ok('POST', `${facts()}/role_assignments`, assignment);
-  // B answers from its window once every replica knows of it (its heartbeat, src/db/replicas.ts): a few seconds after it starts.
-  for (let waited = 0; !b.service.app.areas.revisions.windowOpen() && waited < 10_000; waited += 50) await new Promise((ok) => setTimeout(ok, 50));
-  expect(b.service.app.areas.revisions.windowOpen()).toBe(true);
+  expect(b.service.app.areas.revisions.windowOpen()).toBe(true); // B answers from its window (beforeAll)
   expect(a.service.replicas.alone()).toBe(false); // and A, which knows of B, waits after its writes
   const lookups = jest.spyOn(ProvisioningStore.prototype, 'resolveScope');
   const lookupsOfK = () => lookups.mock.calls.filter(([hash]) => hash === hashSecret(k.secret)).length;

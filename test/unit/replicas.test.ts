@@ -1,26 +1,29 @@
 import type { Db, Row } from '../../src/db/db';
 import { LIVE_MS, Replicas, VIEW_VALID_MS } from '../../src/db/replicas';
 
-/** A registry on a clock the test moves, whose heartbeats answer the other replicas the test names. */
-function registry(windowMs = 20) {
+/** A registry on a clock the test moves, whose heartbeats answer the other replicas (id and counter) the test names. */
+function registry(windowMs = 20, skipWait = true) {
   let t = 1_000;
-  let others: string[] = [];
+  let others: { id: string; beat: number }[] = [];
   let fail = false;
+  let hold: Promise<void> | undefined;
   const db = {
     statements: (names: Record<string, string>) => names,
     writeRows: async (): Promise<Row[]> => {
+      if (hold) await hold;
       if (fail) throw new Error('database down');
       t += 5; // the heartbeat's round trip
       return [{ others }];
     },
   } as unknown as Db;
-  const r = new Replicas(db, windowMs, () => t);
+  const r = new Replicas(db, windowMs, skipWait, () => t);
   return {
     r,
     at: (ms: number) => (t = ms),
     now: () => t,
-    others: (ids: string[]) => (others = ids),
+    others: (list: { id: string; beat: number }[]) => (others = list),
     failing: (on: boolean) => (fail = on),
+    holding: (p: Promise<void> | undefined) => (hold = p),
   };
 }
 
@@ -41,9 +44,33 @@ describe('Replicas: when a write may skip the commit wait, when a replica may an
     expect(reg.r.alone()).toBe(false); // the next heartbeat is late: waits come back
   });
 
-  it('is not alone while another replica beats', async () => {
+  it('is never alone with COMMIT_WAIT=always', async () => {
+    const reg = registry(20, false);
+    await reg.r.beat();
+    expect(reg.r.alone()).toBe(false);
+  });
+
+  it('counts another replica alive while its counter moves, and gone LIVE_MS (its own clock) after it stopped moving or at once when it left', async () => {
     const reg = registry();
-    reg.others(['b']);
+    reg.others([{ id: 'b', beat: 1 }]);
+    expect(await reg.r.beat()).toEqual(['b']);
+    expect(reg.r.alone()).toBe(false);
+    const firstSeen = reg.now();
+    // b keeps beating: alive, however long ago it first appeared.
+    reg.at(firstSeen + LIVE_MS);
+    reg.others([{ id: 'b', beat: 2 }]);
+    await reg.r.beat();
+    expect(reg.r.alone()).toBe(false);
+    const movedAt = reg.now();
+    // b stops: still alive until its counter has stood still for LIVE_MS, from the answer that first showed it.
+    reg.at(movedAt + LIVE_MS - 10);
+    await reg.r.beat();
+    expect(reg.r.alone()).toBe(false);
+    reg.at(movedAt + LIVE_MS);
+    expect(await reg.r.beat()).toEqual([]);
+    expect(reg.r.alone()).toBe(true);
+    // c appears, then leaves (its heartbeat deleted): alone again at the next heartbeat.
+    reg.others([{ id: 'c', beat: 7 }]);
     await reg.r.beat();
     expect(reg.r.alone()).toBe(false);
     reg.others([]);
@@ -82,7 +109,7 @@ describe('Replicas: when a write may skip the commit wait, when a replica may an
     expect(reg.r.windowOpen()).toBe(true);
   });
 
-  it('falls back to waits and reads when heartbeats fail, and shuts both when stopped', async () => {
+  it('falls back to waits and reads when heartbeats fail', async () => {
     const reg = registry();
     await reg.r.beat();
     reg.failing(true);
@@ -96,7 +123,20 @@ describe('Replicas: when a write may skip the commit wait, when a replica may an
     await reg.r.beat();
     expect(reg.r.alone()).toBe(true);
     expect(reg.r.windowOpen()).toBe(true);
-    reg.r.stop();
+  });
+
+  it('stays shut once stopped, even when a heartbeat that was on its way answers after', async () => {
+    const reg = registry();
+    await reg.r.beat();
+    reg.at(reg.now() + VIEW_VALID_MS + 200);
+    let release!: () => void;
+    reg.holding(new Promise<void>((ok) => (release = ok)));
+    const late = reg.r.beat();
+    const leaving = reg.r.leave();
+    release();
+    reg.holding(undefined);
+    await late;
+    await leaving;
     expect(reg.r.alone()).toBe(false);
     expect(reg.r.windowOpen()).toBe(false);
   });

@@ -59,8 +59,8 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const replicas = new Replicas(plainDb, config.coherenceWindowMs, config.commitWait === 'others');
   revisions.useReplicas(replicas);
   // Every write records its change events in its own transaction (the changes feed).
-  // Writes that move a revision are acknowledged COHERENCE_WINDOW_MS after commit (the window
-  // within which every replica's revision reads include them).
+  // Writes that move a revision are acknowledged COHERENCE_WINDOW_MS after commit while another
+  // replica is alive (the window within which every replica's revision reads include them).
   const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db), commitWaitMs: config.coherenceWindowMs, replicas });
   const admin = adminKeyOf(config);
   let migrated = false;

@@ -1,12 +1,7 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import pino from 'pino';
-import { bootService, Service } from '../../src/boot';
 import { ProvisioningStore } from '../../src/areas/provisioning/store';
 import { hashSecret } from '../../src/auth/secrets';
-import { loadConfig } from '../../src/config';
 import { startTestService, TestService } from '../support/testService';
-import { untilWindowOpen } from './replica-support';
+import { Replica, startReplica } from './replica-support';
 
 /**
  * Two service instances on one Neo4j (CONTRACT section 8): a key revoked or rotated through one
@@ -14,7 +9,7 @@ import { untilWindowOpen } from './replica-support';
  * several `at_least` tokens is answered from a state that includes the largest.
  */
 let a: TestService;
-let b: { service: Service; server: Server; url: string };
+let b: Replica;
 const question = { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } };
 const assignment = { user: 'ann', role: 'reader', tenant: 'default', resource_instance: 'doc:d1' };
 const keys = () => `/v2/api-key/${a.proj}/${a.env}`;
@@ -31,15 +26,9 @@ async function onB(method: string, path: string, key: string, body?: unknown) {
 
 beforeAll(async () => {
   a = await startTestService();
-  // Replica B polls revisions rarely, so that only what a request itself reads can help it.
-  const config = loadConfig({ ...process.env, ADMIN_API_KEY: 'replica-b-admin-key-trust-0123', LOG_LEVEL: 'silent', REVISION_POLL_MS: '600000' });
-  const service = await bootService(config, pino({ level: 'silent' }), {
-    uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
-  });
-  const server = createServer(service.app.handler);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  b = { service, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  await untilWindowOpen(service); // so that every test meets B answering from its coherence window
+  // Replica B polls revisions rarely, so that only what a request itself reads can help it; it
+  // starts answering from its coherence window before the tests (startReplica).
+  b = await startReplica();
   await a.ok('POST', `/v2/schema/${a.proj}/${a.env}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
   await a.ok('POST', `/v2/schema/${a.proj}/${a.env}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
   await a.ok('POST', `${facts()}/resource_instances`, { key: 'd1', tenant: 'default', resource: 'doc' });
@@ -47,11 +36,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await a?.close();
-  if (b) {
-    await new Promise<void>((ok) => b.server.close(() => ok()));
-    await b.service.app.areas.revisions.leave();
-    await b.service.driver.close();
-  }
+  await b?.close();
 });
 
 it('a key revoked through one replica is refused by the other on its next request', async () => {
@@ -77,7 +62,7 @@ it('a secret rotated through one replica is refused by the other on its next req
 it('a replica kept busy answers without a key lookup, yet denies a role and refuses a key revoked through the other at the next request', async () => {
   const k = await a.ok('POST', keys(), { name: 'busy' });
   await a.ok('POST', `${facts()}/role_assignments`, assignment);
-  expect(b.service.app.areas.revisions.windowOpen()).toBe(true); // B answers from its window (beforeAll)
+  expect(b.service.app.areas.revisions.windowOpen()).toBe(true); // B answers from its window (startReplica)
   expect(a.service.replicas.alone()).toBe(false); // and A, which knows of B, waits after its writes
   const lookups = jest.spyOn(ProvisioningStore.prototype, 'resolveScope');
   const lookupsOfK = () => lookups.mock.calls.filter(([hash]) => hash === hashSecret(k.secret)).length;

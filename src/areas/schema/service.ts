@@ -289,9 +289,7 @@ export class SchemaService {
   async deleteRelation(scope: Scope, resourceRef: string, ref: string) {
     const rel = await this.store.read(async (tx) => {
       const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
-      const found = await this.store.getRelation(tx, scope.envId, resource.key, ref);
-      if (!found) throw notFound(relationOf(resource.key), ref);
-      return found;
+      return this.store.mustRelation(tx, scope.envId, resource.key, ref);
     });
     if (!(await this.store.deleteRelation(scope.envId, rel.resource, rel.key))) throw notFound('Relation', ref);
   }

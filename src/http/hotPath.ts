@@ -11,11 +11,11 @@ import { MAX_BODY_BYTES } from './schema';
  * The permission questions' own door, in front of koa (routes marked `hot`: single and bulk
  * checks, list-objects). A repeated check answered from the decision cache spent most of its CPU
  * in the koa chain (context objects, compose, body parser, router, method check; list-objects
- * 13 % of its service CPU: docs/benchmarks.md); this
- * path reads the JSON body itself and goes straight to `answer` (src/http/routeTable.ts), the
- * same authentication, schemas and handler as the koa route, with the same request id, log
- * line, metrics and error bodies. Anything it does not expect (another method or path, a query
- * string, a body that is not declared JSON with a length) goes to koa untouched.
+ * 13 % of its service CPU: docs/benchmarks.md); this path reads the JSON body itself and goes
+ * straight to `answer` (src/http/routeTable.ts), the same authentication, schemas and handler as
+ * the koa route, with the same request id, log line, metrics and error bodies. Anything it does
+ * not expect (another method or path, a query string, a body that is not declared JSON with a
+ * length) goes to koa untouched.
  */
 export function hotPath(
   routes: RouteDef[],

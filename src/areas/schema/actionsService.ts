@@ -37,8 +37,9 @@ export class ActionsService {
     };
   }
 
-  private async resource(tx: Tx, scope: Scope, ref: string) {
-    const r = await this.store.getResource(tx, scope.envId, ref);
+  /** The resource and its actions; for a write (`forUpdate`), read under the resource's lock. */
+  private async resource(tx: Tx, scope: Scope, ref: string, forUpdate = false) {
+    const r = forUpdate ? await this.store.lockedResource(tx, scope.envId, ref) : await this.store.getResource(tx, scope.envId, ref);
     if (!r) throw notFound('Resource', ref);
     const blocks: Record<string, StoredAction> = Object.assign(Object.create(null), r.actions_json ? JSON.parse(r.actions_json) : {});
     for (const k of r.actions ?? []) if (!Object.hasOwn(blocks, k)) blocks[k] = {};
@@ -62,7 +63,7 @@ export class ActionsService {
   async create(scope: Scope, resourceRef: string, input: ActionInput) {
     const attributes = attributesJson(input.attributes);
     return this.store.write(async (tx) => {
-      const { r, blocks } = await this.resource(tx, scope, resourceRef);
+      const { r, blocks } = await this.resource(tx, scope, resourceRef, true);
       if (Object.hasOwn(blocks, input.key)) throw duplicate(`Action of resource ${JSON.stringify(r.key)}`, input.key);
       const now = new Date().toISOString();
       blocks[input.key] = {
@@ -85,7 +86,7 @@ export class ActionsService {
   async update(scope: Scope, resourceRef: string, ref: string, patch: Partial<Omit<ActionInput, 'key'>>) {
     const attributes = attributesJson(patch.attributes);
     return this.store.write(async (tx) => {
-      const { r, blocks } = await this.resource(tx, scope, resourceRef);
+      const { r, blocks } = await this.resource(tx, scope, resourceRef, true);
       const key = this.keyOf(blocks, r, ref);
       const b = blocks[key];
       blocks[key] = {
@@ -100,7 +101,7 @@ export class ActionsService {
 
   async remove(scope: Scope, resourceRef: string, ref: string) {
     await this.store.write(async (tx) => {
-      const { r, blocks } = await this.resource(tx, scope, resourceRef);
+      const { r, blocks } = await this.resource(tx, scope, resourceRef, true);
       delete blocks[this.keyOf(blocks, r, ref)];
       await this.save(tx, scope, r, blocks);
     });

@@ -32,10 +32,13 @@ export class ResourceRoleExtras {
 
   /** Permissions are action keys of the resource; `"<resource>:<action>"` of this resource is taken too. */
   async changePermissions(scope: Scope, resourceRef: string, ref: string, given: string[], change: 'add' | 'remove') {
-    const { r, role } = await this.target(scope, resourceRef, ref);
-    const permissions = given.map((p) => (p.startsWith(`${r.key}:`) ? p.slice(r.key.length + 1) : p));
-    if (change === 'add') checkPermissions(r.actions ?? [], permissions, r.key, '/body/permissions');
     return this.store.write(async (tx) => {
+      // Under the resource's lock: an action removed concurrently is either gone from the check or
+      // removed from the role after this change (schema/updateResource).
+      const r = await this.store.lockedResource(tx, scope.envId, resourceRef);
+      const role = await this.store.mustResourceRole(tx, scope.envId, r.key, ref);
+      const permissions = given.map((p) => (p.startsWith(`${r.key}:`) ? p.slice(r.key.length + 1) : p));
+      if (change === 'add') checkPermissions(r.actions ?? [], permissions, r.key, '/body/permissions');
       await changeRolePermissions(tx, this.q.changeRolePermissions, scope.envId, r.key, role.key, permissions, change);
       const view = resourceRoleView(scope, await this.store.mustResourceRole(tx, scope.envId, r.key, role.key));
       return (await this.hierarchy.withExtends(scope, r.key, [view], tx))[0];

@@ -85,7 +85,7 @@ export class SchemaService {
   /** PATCH: the given actions replace the action set; given roles are upserted, given relations added. */
   async updateResource(scope: Scope, ref: string, patch: ResourcePatch) {
     return this.store.write(async (tx) => {
-      const current = await this.store.mustResource(tx, scope.envId, ref);
+      const current = await this.store.lockedResource(tx, scope.envId, ref);
       const actions = patch.actions ? encodeActions(patch.actions, JSON.parse(current.actions_json ?? '{}')) : null;
       await this.store.updateResource(tx, scope.envId, current.key, {
         name: patch.name ?? null, description: patch.description, now: now(),
@@ -146,7 +146,7 @@ export class SchemaService {
 
   async createResourceRole(scope: Scope, resourceRef: string, input: RoleBlock & { key: string; name: string }) {
     return this.store.write(async (tx) => {
-      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
+      const resource = await this.store.lockedResource(tx, scope.envId, resourceRef);
       checkPermissions(resource.actions ?? [], input.permissions ?? [], resource.key, '/body/permissions');
       await this.store.createResourceRole(tx, scope.envId, resource.key, {
         id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions: input.permissions ?? [], now: now(),
@@ -174,7 +174,7 @@ export class SchemaService {
   /** PATCH; a given `granted_to` replaces the role's derivations. */
   async updateResourceRole(scope: Scope, resourceRef: string, ref: string, patch: RoleBlock) {
     return this.store.write(async (tx) => {
-      const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
+      const resource = await this.store.lockedResource(tx, scope.envId, resourceRef);
       const role = await this.store.mustResourceRole(tx, scope.envId, resource.key, ref);
       if (patch.permissions) checkPermissions(resource.actions ?? [], patch.permissions, resource.key, '/body/permissions');
       await this.store.updateResourceRole(tx, scope.envId, resource.key, role.key, {

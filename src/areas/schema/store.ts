@@ -77,6 +77,7 @@ export class SchemaStore {
   private readonly q = this.db.statements({
     createResource: 'schema/createResource',
     getResource: 'schema/getResource',
+    lockResource: 'schema/lockResource',
     listResources: 'schema/listResources',
     updateResource: 'schema/updateResource',
     deleteResource: 'schema/deleteResource',
@@ -126,6 +127,15 @@ export class SchemaStore {
     const r = await this.getResource(tx, env, ref);
     if (!r) throw new NotFound('Resource', ref);
     return r;
+  }
+  /**
+   * The resource, or NotFound, read under its write lock (held until the transaction ends): for
+   * a write that reads the resource and writes from what it read (its action map, the roles'
+   * permissions checked against its actions), so that concurrent ones do not lose each other's changes.
+   */
+  async lockedResource(tx: Tx, env: string, ref: string): Promise<ResourceNode> {
+    await tx.rows(this.q.lockResource, { env, ref });
+    return this.mustResource(tx, env, ref);
   }
   async listResources(env: string, search: string | null, page: Page) {
     return listOf<ResourceNode>(await this.db.readRows(this.q.listResources, { env, search, skip: page.skip, limit: page.perPage }));

@@ -6,10 +6,14 @@
 // (HAS_ROLE) or, when it has none, in its tenant (HAS_TENANT_ROLE). The grant carries
 // $expiresAt (ISO 8601, null: forever) on the approval; the edge carries it as $expiresAtMs (epoch ms,
 // the rule's convention); an existing edge keeps the longer of the two lifetimes.
+// A request on an instance that has been deleted since (`instanceGone`) is not approved with a
+// grant: that grant would fall back to the whole tenant. It stays pending (won = false); it can
+// still be denied or cancelled.
 MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a._lock = true
-WITH a, a.status IS NULL AS won
+WITH a, a.resource_instance IS NOT NULL AND NOT EXISTS { (a)-[:ON_INSTANCE]->(:Instance) } AS instanceGone
+WITH a, instanceGone, a.status IS NULL AND NOT ($status = 'approved' AND $grantRole IS NOT NULL AND instanceGone) AS won
 CALL (a, won) {
   WITH a, won WHERE won
   SET a.status = $status,
@@ -48,4 +52,4 @@ CALL (a, won) {
   }
 }
 REMOVE a._lock
-RETURN won, a {.*} AS approval
+RETURN won, instanceGone, a {.*} AS approval

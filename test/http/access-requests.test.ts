@@ -131,6 +131,26 @@ describe('access requests', () => {
     expect((await bob.call('GET', `/${r.id}`)).body.status).toBe('pending');
   });
 
+  it('does not approve a request whose instance was deleted meanwhile (no tenant-wide grant); it can still be denied', async () => {
+    await ok(w.t, 'POST', `${w.facts}/resource_instances`, { key: 'gone', resource: 'doc', tenant: 'acme' });
+    await ok(w.t, 'POST', `${w.facts}/tenants/acme/users`, { key: 'nina' });
+    const nina = await login(w, 'nina');
+    // A tenant role asked for on one instance, and a resource role: both would fall back to the tenant.
+    const tenantRole = (await nina.call('POST', '', instanceRequest('wiki_viewer', 'gone'))).body;
+    const resourceRole = (await nina.call('POST', '', instanceRequest('owner', 'gone'))).body;
+    expect((await w.t.call('DELETE', `${w.facts}/resource_instances/doc:gone`)).status).toBe(204);
+    for (const r of [tenantRole, resourceRole]) {
+      const res = await bob.call('PUT', `/${r.id}/approve`, {});
+      expectError(res, 409, 'INVALID_STATE');
+      expect(res.body.message).toContain('doc:gone');
+      expect((await bob.call('GET', `/${r.id}`)).body).toMatchObject({ status: 'pending', granted_role: null });
+    }
+    expect(await allowed('nina', 'read', 'wiki', 'page')).toBe(false);
+    expect(await allowed('nina', 'read', 'doc', 'memo')).toBe(false);
+    expect((await bob.call('PUT', `/${tenantRole.id}/deny`, {})).body).toMatchObject({ status: 'denied', granted_role: null });
+    expect((await nina.call('PUT', `/${resourceRole.id}/cancel`, {})).body).toMatchObject({ status: 'canceled' });
+  });
+
   it('runs only on access request configs, and approvals only on approval configs', async () => {
     const ops = await ok(w.t, 'GET', `/v2/elements/${w.t.proj}/${w.t.env}/config/ops`);
     const onOps = `/v2/elements/${w.t.proj}/${w.t.env}/config/${ops.id}/access_requests`;

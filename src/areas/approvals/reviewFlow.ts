@@ -115,6 +115,11 @@ export class ReviewFlow {
     t: { reviewer: string | null; comment?: string | null; cancelReason: string | null; grant?: Grant }) {
     const res = await this.store.transition(place, id, { status, ...t, now: now() }, this.announcer(scope, EVENT_OF[status]));
     if (!res) throw notFound(this.kind.noun, id);
+    if (!res.won && res.approval.status == null && res.instanceGone) {
+      const a = res.approval;
+      throw invalidState(`Resource instance ${a.resource}:${a.resource_instance} of ${this.kind.noun.toLowerCase()} ${id} no longer exists: ` +
+        'it cannot be approved (the grant would not be on that instance); it can be denied or cancelled.');
+    }
     if (!res.won) throw this.notPending(id, res.approval.status, status);
     return res.approval;
   }

@@ -129,8 +129,11 @@ export class ApprovalStore {
     return row?.approval as ApprovalNode | undefined;
   }
 
-  /** Moves a pending approval; `won` is false when it was not pending any more (nothing changed, nothing announced). */
-  async transition(p: ApprovalPlace, id: string, t: Transition, announce: Announce): Promise<{ won: boolean; approval: ApprovalNode } | undefined> {
+  /**
+   * Moves a pending approval; `won` is false when it was not pending any more, or when it is an
+   * approval with a grant on an instance deleted since (`instanceGone`): nothing changed, nothing announced.
+   */
+  async transition(p: ApprovalPlace, id: string, t: Transition, announce: Announce): Promise<{ won: boolean; instanceGone: boolean; approval: ApprovalNode } | undefined> {
     return this.db.write(async (tx) => {
       const row = await tx.one(this.q.transition, {
         ...p, id, status: t.status, reviewer: t.reviewer, comment: t.comment ?? null, setComment: t.comment !== undefined,
@@ -139,7 +142,7 @@ export class ApprovalStore {
         expiresAtMs: t.grant?.expiresAt ? Date.parse(t.grant.expiresAt) : null,
       });
       if (!row) return undefined;
-      const res = { won: row.won === true, approval: row.approval as ApprovalNode };
+      const res = { won: row.won === true, instanceGone: row.instanceGone === true, approval: row.approval as ApprovalNode };
       if (res.won) await announce(tx, res.approval);
       return res;
     });

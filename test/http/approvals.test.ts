@@ -124,6 +124,21 @@ describe('who may do what', () => {
     expect(await allowedOperate('alice', 'by-group')).toBe(true);
   });
 
+  it('stops making a reviewer of a user whose LEVEL role has expired, from its expires_at on', async () => {
+    await ok(w.t, 'POST', `${w.facts}/tenants/acme/users`, { key: 'tess' });
+    const expiresAt = Math.ceil((Date.now() + 3000) / 1000) * 1000;
+    await ok(w.t, 'POST', `${w.facts}/role_assignments`, { user: 'tess', role: 'approver', tenant: 'acme', expires_at: new Date(expiresAt).toISOString() });
+    const tess = await login(w, 'tess');
+    const a = (await alice.call('POST', '', request())).body;
+    expect((await tess.call('GET', `/${a.id}`)).status).toBe(200);
+    await new Promise((ok) => setTimeout(ok, expiresAt - Date.now() + 50));
+    // Before the sweep removes the edge, the expired role reviews nothing.
+    expectError(await tess.call('GET', `/${a.id}`), 404, 'NOT_FOUND');
+    expect((await tess.call('GET', '')).body.data.map((x: any) => x.id)).not.toContain(a.id);
+    expectError(await tess.call('PUT', `/${a.id}/approve`), 404, 'NOT_FOUND');
+    expect((await bob.call('GET', `/${a.id}`)).body.status).toBeNull();
+  });
+
   it('makes a reviewer of a user holding _Reviewer_ on the instance directly', async () => {
     const a = (await alice.call('POST', '', request('doc', { resource_instance: 'direct' }))).body;
     await ok(w.t, 'POST', `${w.facts}/role_assignments`, { user: 'carol', role: '_Reviewer_', tenant: 'acme', resource_instance: 'doc:direct' });

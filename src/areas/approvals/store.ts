@@ -80,7 +80,7 @@ export class ApprovalStore {
 
   async holdsTenantRole(env: string, user: string, tenant: string, roles: string[]): Promise<boolean> {
     if (!roles.length) return false;
-    const [row] = await this.db.readRows(this.q.holdsTenantRole, { env, user, tenant, roles });
+    const [row] = await this.db.readRows(this.q.holdsTenantRole, { env, user, tenant, roles, now: Date.now() });
     return row?.holds === true;
   }
 

@@ -69,6 +69,9 @@ it('filters by actor, kind and time, and pages', async () => {
   expect(await entries('&actor=session:bob')).toEqual(byBob);
   expect(await entries(`&to=${encodeURIComponent('2000-01-01T00:00:00.000Z')}`)).toEqual([]);
   const all = await entries();
+  // An instant with an offset compares as that instant: an hour ago, written at +05:00.
+  const hourAgo = new Date(Date.now() - 3_600_000 + 5 * 3_600_000).toISOString().replace(/\.\d+Z$/, '+05:00');
+  expect(await entries(`&from=${encodeURIComponent(hourAgo)}`)).toEqual(all);
   const page2 = await ok(w.t, 'GET', `${audit()}?per_page=2&page=2`);
   expect(page2.total_count).toBe(all.length);
   expect(page2.data).toEqual(all.slice(2, 4));
@@ -79,5 +82,8 @@ it('answers 403 to an environment key and 422 to a bad filter', async () => {
   expect(res.status).toBe(403);
   expect(res.body.error_code).toBe('FORBIDDEN_ACCESS');
   expect((await w.t.call('GET', `${audit()}?from=yesterday`)).status).toBe(422);
+  // A leap second passes the date-time format but names no instant the clock holds.
+  const leap = await w.t.call('GET', `${audit()}?to=2016-12-31T23:59:60Z`);
+  expect({ status: leap.status, code: leap.body.error_code }).toEqual({ status: 422, code: 'INVALID_INPUT' });
   expect((await w.t.call('GET', `${audit()}?per_page=101`)).status).toBe(422);
 });

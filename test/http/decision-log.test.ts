@@ -50,6 +50,8 @@ it('logs each decision with its answer and reason, filtered by user, resource, d
   expect(page).toMatchObject({ total_count: 4, page_count: 2 });
   expect(page.data).toHaveLength(1);
   expect((await t.call('GET', `${logs(t)}?decision=maybe`)).status).toBe(422);
+  const leap = await t.call('GET', `${logs(t)}?from=2016-12-31T23:59:60Z`);
+  expect({ status: leap.status, code: leap.body.error_code }).toEqual({ status: 422, code: 'INVALID_INPUT' });
 });
 
 it('logs nothing by default', async () => {

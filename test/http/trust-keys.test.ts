@@ -62,6 +62,11 @@ describe('a read key', () => {
     expect((await t.call('POST', '/user-permissions', { user: 'ann' }, as)).status).toBe(200);
     expect((await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd1' } }, as)).status).toBe(200);
     expect((await t.call('POST', '/authorized_users', { action: 'read', resource: { type: 'doc', key: 'd1' } }, as)).status).toBe(200);
+    const tenants = { user: 'ann', action: 'read', resource: { type: 'doc' } };
+    expect((await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/all-tenants`, tenants, as)).status).toBe(200);
+    expect((await t.call('POST', '/allowed/all-tenants', tenants, as)).status).toBe(200);
+    expect((await t.call('POST', '/user-tenants', { user: 'ann' }, as)).status).toBe(200);
+    expect((await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/user-tenants`, { user: 'ann' }, as)).status).toBe(200);
   });
 
   it('reads the schema, the facts and the groups', async () => {

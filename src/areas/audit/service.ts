@@ -2,6 +2,7 @@ import type { ChangeEvent } from '../changes/store';
 import type { Scope } from '../../auth/types';
 import type { Db } from '../../db/db';
 import { envelopeOf, Page } from '../../http/paging';
+import { instantFilter } from '../../util/time';
 
 /** Change kinds that the audit log shows: the schema, elements configs, approvals and access requests. */
 export const AUDITED_CHANGE_KINDS = [
@@ -33,7 +34,7 @@ export class AuditService {
   async list(scope: Scope, f: AuditQuery, p: Page) {
     const [row] = await this.db.readRows(this.q.list, {
       env: scope.envId, kinds: AUDITED_CHANGE_KINDS, actor: f.actor ?? null, kind: f.kind ?? null,
-      from: f.from ?? null, to: f.to ?? null, skip: p.skip, limit: p.perPage,
+      from: instantFilter(f.from, '/query/from'), to: instantFilter(f.to, '/query/to'), skip: p.skip, limit: p.perPage,
     });
     const data = ((row?.page ?? []) as Record<string, unknown>[]).map((e): AuditEntry => {
       const before = parsed(e.before);

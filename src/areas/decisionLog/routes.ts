@@ -3,6 +3,7 @@ import type { Db } from '../../db/db';
 import { envelopeOf, Page, paging } from '../../http/paging';
 import type { RouteDef } from '../../http/routeTable';
 import { bool, envelope, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
+import { instantFilter } from '../../util/time';
 import { Batch, decisionsOf } from './log';
 
 const entry = obj(
@@ -23,11 +24,11 @@ export class DecisionLogReader {
 
   /** Newest first (then by id), filtered, one page and the total; the instants compare as instants, whatever their offset. */
   async list(scope: Scope, f: Filters, p: Page) {
-    const from = f.from ? Date.parse(f.from) : null;
-    const to = f.to ? Date.parse(f.to) : null;
-    const rows = await this.db.readRows(this.q.list, {
-      env: scope.envId, from: from === null ? null : new Date(from).toISOString(), to: to === null ? null : new Date(to).toISOString(),
-    });
+    const fromIso = instantFilter(f.from, '/query/from');
+    const toIso = instantFilter(f.to, '/query/to');
+    const from = fromIso === null ? null : Date.parse(fromIso);
+    const to = toIso === null ? null : Date.parse(toIso);
+    const rows = await this.db.readRows(this.q.list, { env: scope.envId, from: fromIso, to: toIso });
     const found = rows.flatMap((r) => decisionsOf(r.batch as Batch)).filter((e) =>
       (f.user === undefined || e.user === f.user)
       && (f.resource === undefined || e.type === f.resource || `${e.type}:${e.key}` === f.resource)

@@ -113,7 +113,8 @@ export class DecisionService {
     const { tenant, assignments } = await this.store.authorizedUsers(scope.envId, {
       action: q.action, type: q.resource.type, key, tenant: q.resource.tenant ?? null,
     });
-    const users: Record<string, AuthorizedAssignment[]> = {};
+    // Null prototype: a user keyed `constructor` or `__proto__` is a plain key here.
+    const users: Record<string, AuthorizedAssignment[]> = Object.create(null);
     for (const a of assignments) (users[a.user] ??= []).push(a);
     return { resource: key === null ? `${q.resource.type}:*` : `${q.resource.type}:${key}`, tenant, users };
   }

@@ -34,7 +34,8 @@ function envKeyScope(r: Req): Scope {
  */
 export function tenantAccessRoutes(svc: TenantAccessService, auth: Authenticator): RouteDef[] {
   const tag = 'Decisions';
-  const keyRoute = { auth: 'key' } as RouteDef;
+  // A question: it needs the `read` level of a key, as every decision path does (CONTRACT section 8).
+  const keyRoute = { auth: 'key', method: 'POST', readOnly: true } as RouteDef;
   /**
    * The PDP path also takes the key where permitio 2.7.6 puts it, in the body's
    * `headers.Authorization` (that SDK sends no Authorization header on this call).

@@ -92,13 +92,15 @@ it.each([
 
 it('answers authorized_users for users keyed like Object members (constructor, __proto__, toString)', async () => {
   const facts = `/v2/facts/${t.proj}/${t.env}`;
-  await t.ok('POST', `/v2/schema/${t.proj}/${t.env}/roles`, { key: 'proto_reader', name: 'Reader', permissions: ['doc:read'] });
+  // A resource of its own: the tests above delete `doc`.
+  await t.ok('POST', `/v2/schema/${t.proj}/${t.env}/resources`, { key: 'protodoc', name: 'Doc', actions: { read: {} } });
+  await t.ok('POST', `/v2/schema/${t.proj}/${t.env}/roles`, { key: 'proto_reader', name: 'Reader', permissions: ['protodoc:read'] });
   const odd = ['constructor', '__proto__', 'toString'];
   for (const key of odd) {
     await t.ok('POST', `${facts}/users`, { key });
     await t.ok('POST', `${facts}/role_assignments`, { user: key, role: 'proto_reader', tenant: 'default' });
   }
-  const res = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/authorized_users`, { action: 'read', resource: { type: 'doc', tenant: 'default' } });
+  const res = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/authorized_users`, { action: 'read', resource: { type: 'protodoc', tenant: 'default' } });
   expect(res.status).toBe(200);
   expect(Object.keys(res.body.users).sort()).toEqual([...odd].sort());
   expect(res.body.users.constructor).toEqual([expect.objectContaining({ user: 'constructor', role: 'proto_reader' })]);

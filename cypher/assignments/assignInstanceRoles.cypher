@@ -8,7 +8,7 @@
 // role. `written` counts the items that were; when it is short of the batch size the caller
 // explains the first failing item and rolls the transaction back. MERGE keeps repeats (in the
 // batch, or concurrent) out; the statement's count of created relationships says how many are
-// new. `members` are the (user, tenant) pairs to join.
+// new, and `renewed` how many expired ones were made again. `members` are the (user, tenant) pairs to join.
 CALL () {
   // `key IS NOT NULL` (always true): an index seek on the environment's roles, not a scan of every environment's.
   MATCH (role:Role {env: $env}) WHERE role.key IS NOT NULL
@@ -35,5 +35,12 @@ WHERE (tenant IS NULL OR i.tenant = tenant)
   AND ((resource + ':' + role) IN resourceRoles OR role IN tenantRoles)
 MERGE (u)-[r:HAS_ROLE {role: role}]->(i)
   ON CREATE SET r.tenant = i.tenant, r.created_at = $now, r.expires_at = toInteger(expires)
-RETURN count(r) AS written, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at,
+  // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
+  // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms).
+  ON MATCH SET r._renewed = CASE WHEN r.expires_at <= $nowMs THEN true END,
+               r.created_at = CASE WHEN r.expires_at <= $nowMs THEN $now ELSE r.created_at END,
+               r.expires_at = CASE WHEN r.expires_at <= $nowMs THEN toInteger(expires) ELSE r.expires_at END
+WITH u, i, r, r._renewed IS NOT NULL AS renewed
+FOREACH (_ IN CASE WHEN renewed THEN [1] ELSE [] END | REMOVE r._renewed)
+RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at,
        head(collect(i.tenant)) AS tenant, collect(DISTINCT {user: u.key, tenant: i.tenant}) AS members

@@ -5,7 +5,7 @@
 // item's tenant (or, when it names none, in the subject's). `written` counts the items that
 // were; when it is short of size($items) the caller checks each item (making the missing
 // instances, or refusing the batch). MERGE keeps repeats out; the statement's count of created
-// relationships says how many are new.
+// relationships says how many are new, and `renewed` how many expired ones were made again.
 CALL () {
   UNWIND $objectTypes AS objectType
   // `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
@@ -19,4 +19,11 @@ WHERE (x.object_type + ':' + x.relation + ':' + x.subject_type) IN relations
   AND s.tenant = coalesce(x.tenant, s.tenant) AND o.tenant = s.tenant
 MERGE (s)-[r:RELATED {relation: x.relation}]->(o)
   ON CREATE SET r.tenant = s.tenant, r.created_at = $now, r.expires_at = toInteger(x.expires_at)
-RETURN count(r) AS written, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at, head(collect(s.tenant)) AS tenant
+  // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
+  // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms).
+  ON MATCH SET r._renewed = CASE WHEN r.expires_at <= $nowMs THEN true END,
+               r.created_at = CASE WHEN r.expires_at <= $nowMs THEN $now ELSE r.created_at END,
+               r.expires_at = CASE WHEN r.expires_at <= $nowMs THEN toInteger(x.expires_at) ELSE r.expires_at END
+WITH s, r, r._renewed IS NOT NULL AS renewed
+FOREACH (_ IN CASE WHEN renewed THEN [1] ELSE [] END | REMOVE r._renewed)
+RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at, head(collect(s.tenant)) AS tenant

@@ -10,6 +10,12 @@
 MATCH (holder:InEnv {env: $env})-[grant:HAS_ROLE|HAS_TENANT_ROLE|RELATED|GROUPS]->(target)
 WHERE grant.expires_at <= $now
 WITH holder, grant, target LIMIT $batch
+// The edge's write lock, then its expiry read again: a grant given again concurrently may have
+// renewed the edge (assignments/*, groups/addUser, approvals/transition) since the match above;
+// this waits for its commit and keeps the renewed edge.
+SET grant._sweep = true
+REMOVE grant._sweep
+WITH holder, grant, target WHERE grant.expires_at <= $now
 WITH holder, grant, target, type(grant) AS edge, coalesce(grant.tenant, target.tenant) AS tenant,
      left(toString(datetime({epochMillis: grant.expires_at})), 19) + '.' + right('00' + toString(grant.expires_at % 1000), 3) + 'Z' AS expires_at
 WITH grant, CASE

@@ -3,7 +3,7 @@
 // missing, the relation $relation (<type>_<role>_group) on $resource with subject <type>, the
 // derivation (<resource>, role, <type>, member, relation) and the tuple group -relation-> instance.
 // The caller checks instanceTenant / subject and rolls back on a mismatch. $expires_at (epoch ms,
-// null: never) is set on the tuple when made: the grant ends then.
+// null: never) is set on the tuple: the grant ends then.
 MATCH (g:Group {env: $env, key: $group})
 MATCH (tenant:Tenant {env: $env, key: g.tenant})
 MATCH (res:Resource {env: $env, key: $resource})
@@ -21,4 +21,9 @@ MERGE (d:Derivation:InEnv {env: $env, resource: $resource, role: $role, on_resou
 MERGE (d)-[:DERIVES]->(rel)
 MERGE (g)-[x:RELATED {relation: $relation}]->(i)
   ON CREATE SET x.tenant = g.tenant, x.created_at = $now, x.expires_at = toInteger($expires_at)
+  // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
+  // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms). A live
+  // one takes the $expires_at given (a later or earlier end); without one it keeps its own.
+  ON MATCH SET x.created_at = CASE WHEN x.expires_at <= $nowMs THEN $now ELSE x.created_at END,
+               x.expires_at = CASE WHEN x.expires_at <= $nowMs OR $expires_at IS NOT NULL THEN toInteger($expires_at) ELSE x.expires_at END
 RETURN i.tenant AS instanceTenant, rel.subject_resource AS subject

@@ -129,6 +129,54 @@ it('tuples, group memberships and group role grants with expires_at grant until 
   expect(users.users).toEqual({});
 }, 30_000);
 
+it('grants again what is given again after its expiry, before the sweep; a live membership takes a given expires_at', async () => {
+  for (const k of ['kim', 'lou', 'max', 'ned', 'ora']) await ok('POST', `${facts()}/users`, { key: k });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'f4', tenant: 'acme', resource: 'folder' });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'd4', tenant: 'acme', resource: 'doc' });
+  await ok('POST', `${facts()}/resource_instances`, { key: 'd5', tenant: 'acme', resource: 'doc' });
+  await ok('POST', `${facts()}/role_assignments`, { user: 'max', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f4' });
+  await ok('POST', `${schema()}/groups`, { group_instance_key: 'band', group_tenant: 'acme' });
+  await ok('POST', `${schema()}/groups`, { group_instance_key: 'club', group_tenant: 'acme' });
+  await ok('POST', `${schema()}/group/band/roles`, { resource: 'doc', resource_instance: 'd5', role: 'reader', tenant: 'acme' });
+  await ok('POST', `${schema()}/group/club/roles`, { resource: 'doc', resource_instance: 'd5', role: 'reader', tenant: 'acme' });
+  await ok('PUT', `${schema()}/groups/club/users/ora`, { tenant: 'acme' });
+
+  const expiresAt = Math.ceil((Date.now() + 3000) / 1000) * 1000;
+  const iso = new Date(expiresAt).toISOString();
+  const grants: [string, unknown][] = [
+    [`${facts()}/role_assignments`, { user: 'kim', role: 'reader', tenant: 'acme', resource_instance: 'doc:d4', expires_at: iso }],
+    [`${facts()}/role_assignments`, { user: 'lou', role: 'auditor', tenant: 'acme', expires_at: iso }],
+    [`${facts()}/relationship_tuples`, { subject: 'folder:f4', relation: 'parent', object: 'doc:d4', tenant: 'acme', expires_at: iso }],
+  ];
+  for (const [path, body] of grants) await ok('POST', path, body);
+  await ok('PUT', `${schema()}/groups/band/users/ned`, { tenant: 'acme', expires_at: iso });
+  // A live membership given an end takes it.
+  await ok('PUT', `${schema()}/groups/club/users/ora`, { tenant: 'acme', expires_at: iso });
+  const ask = (user: string, key: string) => t.ok('POST', allowed(), { user, action: 'read', resource: { type: 'doc', key }, consistency: 'fully_consistent' });
+  const answers = async () => ({
+    kim: (await ask('kim', 'd4')).allow, lou: (await ask('lou', 'd4')).allow, max: (await ask('max', 'd4')).allow,
+    ned: (await ask('ned', 'd5')).allow, ora: (await ask('ora', 'd5')).allow,
+  });
+  expect(await answers()).toEqual({ kim: true, lou: true, max: true, ned: true, ora: true });
+
+  await sleepUntil(expiresAt);
+  expect(await answers()).toEqual({ kim: false, lou: false, max: false, ned: false, ora: false });
+  // Given again (without an end) before the sweep ran: new grants, not duplicates of the expired edges.
+  for (const [path, body] of grants) {
+    const { expires_at: _dropped, ...forever } = body as Record<string, unknown>;
+    const res = await t.call('POST', path, forever);
+    expect({ path, status: res.status }).toEqual({ path, status: 200 });
+  }
+  await ok('PUT', `${schema()}/groups/band/users/ned`, { tenant: 'acme' });
+  await ok('PUT', `${schema()}/groups/club/users/ora`, { tenant: 'acme' });
+  expect(await answers()).toEqual({ kim: true, lou: true, max: true, ned: true, ora: true });
+  const listed = await ok('GET', `${facts()}/role_assignments?user=kim`);
+  expect(listed.data).toEqual([expect.not.objectContaining({ expires_at: expect.anything() })]);
+  // The sweep finds nothing of these to delete: they do not expire any more.
+  await t.service.app.areas.expirySweep.sweepOnce();
+  expect(await answers()).toEqual({ kim: true, lou: true, max: true, ned: true, ora: true });
+}, 30_000);
+
 it('records each edge the sweep deletes as a change of its kind, keyed as its removal, with its state before', async () => {
   for (const k of ['gus', 'hal', 'ivy', 'jon']) await ok('POST', `${facts()}/users`, { key: k });
   await ok('POST', `${facts()}/resource_instances`, { key: 'f3', tenant: 'acme', resource: 'folder' });

@@ -115,9 +115,9 @@ export class AssignmentsStore {
     for (const [stmt, batch, shape] of kinds) {
       if (!batch.length) continue;
       // The change log tells the changes from the items, whatever shape the statement takes them in.
-      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, now, ...shape }, { env, now, items: batch });
+      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, now, nowMs: Date.parse(now), ...shape }, { env, now, items: batch });
       out.written += row.written as number;
-      out.created += relationshipsCreated;
+      out.created += relationshipsCreated + (row.renewed as number);
       out.first ??= row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null;
       members.push(...(row.members as { user: string; tenant: string }[]));
     }
@@ -149,8 +149,8 @@ export class AssignmentsStore {
     // Sorted by object so that concurrent batches lock shared instances in the same order.
     const sorted = [...items].sort((a, b) => cmp(a.object_type, b.object_type) || cmp(a.object_key, b.object_key));
     const objectTypes = [...new Set(items.map((x) => x.object_type))];
-    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, now });
-    return { written: row.written as number, created: relationshipsCreated, first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null };
+    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, now, nowMs: Date.parse(now) }, { env, items: sorted, objectTypes, now });
+    return { written: row.written as number, created: relationshipsCreated + (row.renewed as number), first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null };
   }
 
   /** Removes those of a batch that exist, in one statement; answers how many. */

@@ -187,7 +187,7 @@ export class GroupsStore {
       expires_at: number | null;
     },
   ): Promise<{ instanceTenant: string; subject: string } | undefined> {
-    return (await tx.one(this.q.assignRole, { env, ...p })) as { instanceTenant: string; subject: string } | undefined;
+    return (await tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.now) })) as { instanceTenant: string; subject: string } | undefined;
   }
 
   async removeRole(env: string, p: { group: string; resource: string; instance: string; relation: string }): Promise<boolean> {
@@ -198,7 +198,7 @@ export class GroupsStore {
   // ---- users ----
 
   async addUser(tx: Tx, env: string, group: string, user: string, now: string, expiresAt: number | null = null): Promise<boolean> {
-    return count(await tx.one(this.q.addUser, { env, group, user, now, expires_at: expiresAt }), 'added') > 0;
+    return count(await tx.one(this.q.addUser, { env, group, user, now, nowMs: Date.parse(now), expires_at: expiresAt }), 'added') > 0;
   }
 
   async removeUser(env: string, group: string, user: string): Promise<boolean> {

@@ -54,6 +54,20 @@ describe('resources', () => {
     expect(actions.data.map((a: any) => a.key)).toEqual(['read', 'edit', 'delete']);
   });
 
+  it('applies the key rules to a key given in the path of a PUT that creates (resource, user sync)', async () => {
+    for (const path of [`${schema()}/resources/${enc('a:b c')}`, `${schema()}/resources/${'r'.repeat(129)}`]) {
+      const res = await t.call('PUT', path, { name: 'X', actions: {} });
+      expectError(res, 422, 'INVALID_INPUT');
+      expect(res.body.details).toEqual([expect.objectContaining({ path: '/params/resource' })]);
+    }
+    expect((await t.call('GET', `${schema()}/resources/${enc('a:b c')}`)).status).toBe(404);
+    const user = await t.call('PUT', `${facts()}/users/${enc('a\nb')}`, {});
+    expectError(user, 422, 'INVALID_INPUT');
+    expect(user.body.details).toEqual([expect.objectContaining({ path: '/params/user_id' })]);
+    expect((await t.call('PUT', `${facts()}/users/ok-user`, {})).status).toBe(201);
+    expect((await t.call('PUT', `${schema()}/resources/ok_res`, { name: 'Ok', actions: {} })).status).toBe(200);
+  });
+
   it('answers 409 for a duplicate, 404 for an unknown resource, 422 for bad input', async () => {
     await ok('POST', `${schema()}/resources`, { key: 'dup', name: 'Dup', actions: {} });
     expectError(await t.call('POST', `${schema()}/resources`, { key: 'dup', name: 'Dup', actions: {} }), 409, 'DUPLICATE_ENTITY');

@@ -76,7 +76,7 @@ export function factsRoutes(svc: FactsService): RouteDef[] {
     }),
     route({
       method: 'PUT', path: `${base}/users/:user_id`, auth: 'env', status: 201, alsoStatus: 200, tag, summary: "Sync a user (Permit's replace): 201 when created, 200 when replaced",
-      schemas: { params: s.userParams, body: s.userSync, response: s.user },
+      schemas: { params: s.userSyncParams, body: s.userSync, response: s.user },
       handler: async (r) => {
         const { created, user } = await svc.syncUser(r.scope, r.params.user_id, r.body);
         r.ctx.state.status = created ? 201 : 200;

@@ -47,6 +47,8 @@ export const user = obj({
 export const params = PROJ_ENV_PARAMS;
 export const tenantParams = { ...PROJ_ENV_PARAMS, tenant_id: idOrKey() };
 export const userParams = { ...PROJ_ENV_PARAMS, user_id: idOrKey() };
+/** PUT users/{user_id} may create the user with that key: the key's rules apply to it. */
+export const userSyncParams = { ...PROJ_ENV_PARAMS, user_id: factKey() };
 export const tenantUserParams = { ...tenantParams, user_id: idOrKey() };
 export const listQuery = obj({ ...PAGING_QUERY, search: str() });
 export const userListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str() });

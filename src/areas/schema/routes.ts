@@ -22,7 +22,7 @@ export function schemaRoutes(svc: SchemaService, roles: RolesService): RouteDef[
     route({ method: 'PATCH', path: res, auth: 'env', tag, summary: 'Update a resource (given actions replace the action set)',
       schemas: { params: s.resourceParams, body: s.resourceUpdate, response: s.resource }, handler: (r) => svc.updateResource(r.scope, r.params.resource, r.body) }),
     route({ method: 'PUT', path: res, auth: 'env', tag, summary: 'Replace a resource, creating it when missing',
-      schemas: { params: s.resourceParams, body: s.resourceReplace, response: s.resource }, handler: (r) => svc.replaceResource(r.scope, r.params.resource, r.body) }),
+      schemas: { params: s.resourceReplaceParams, body: s.resourceReplace, response: s.resource }, handler: (r) => svc.replaceResource(r.scope, r.params.resource, r.body) }),
     route({ method: 'DELETE', path: res, auth: 'env', tag, summary: 'Delete a resource with its roles, relations, derivations and instances',
       status: 204, schemas: { params: s.resourceParams }, handler: (r) => svc.deleteResource(r.scope, r.params.resource) }),
     route({ method: 'GET', path: `${res}/actions`, auth: 'env', tag, summary: "List a resource's actions",

@@ -41,6 +41,8 @@ export const instanceUpdate = obj({ attributes: anyObject() });
 
 export const params = PROJ_ENV_PARAMS;
 export const resourceParams = { ...PROJ_ENV_PARAMS, resource: idOrKey() };
+/** PUT resources/{resource} may create the resource with that key: the key's rules apply to it. */
+export const resourceReplaceParams = { ...PROJ_ENV_PARAMS, resource: schemaKey() };
 export const resourceRoleParams = { ...resourceParams, role: idOrKey() };
 export const relationParams = { ...resourceParams, relation: idOrKey() };
 export const roleParams = { ...PROJ_ENV_PARAMS, role: idOrKey() };

@@ -7,6 +7,9 @@ import { errorAnswer, requestIdOf } from './middleware';
 import { answer, Authenticator, RevisionOf, RouteDef } from './routeTable';
 import { MAX_BODY_BYTES } from './schema';
 
+/** A `__proto__` key, written plainly or with escapes (the test bourne makes before it looks closer). */
+const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+
 /**
  * The permission questions' own door, in front of koa (routes marked `hot`: single and bulk
  * checks, list-objects). A repeated check answered from the decision cache spent most of its CPU
@@ -51,7 +54,9 @@ export function hotPath(
   return (req, res) => {
     const length = Number(req.headers['content-length']);
     const type = req.headers['content-type'] ?? '';
-    const found = req.method === 'POST' && !req.url!.includes('?') && length > 0 && length <= MAX_BODY_BYTES && /^application\/json\s*(;|$)/i.test(type) ? match(req.url!) : undefined;
+    // A compressed body (Content-Encoding) is koa's to inflate or refuse (415).
+    const plain = req.headers['content-encoding'] === undefined;
+    const found = req.method === 'POST' && plain && !req.url!.includes('?') && length > 0 && length <= MAX_BODY_BYTES && /^application\/json\s*(;|$)/i.test(type) ? match(req.url!) : undefined;
     if (!found) return koa(req, res);
     const arrivedAt = performance.now();
     const reqId = requestIdOf(req.headers['x-request-id'] as string | undefined);
@@ -90,7 +95,10 @@ export function hotPath(
       const parseFailed = Object.assign(new Error('invalid JSON'), { type: 'entity.parse.failed' });
       let body: unknown;
       try {
-        body = JSON.parse(raw.toString('utf8'));
+        const text = raw.toString('utf8');
+        body = JSON.parse(text);
+        // koa's parser (co-body, bourne) refuses a `__proto__` key anywhere: so does this door.
+        if (PROTO_KEY.test(text)) JSON.parse(text, (key, value: unknown) => { if (key === '__proto__') throw parseFailed; return value; });
       } catch {
         throw parseFailed;
       }

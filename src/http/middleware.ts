@@ -35,7 +35,7 @@ export function toAppError(err: unknown): AppError {
   const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
   if (e?.type === 'entity.parse.failed') return new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
   if (e?.type === 'entity.too.large') return new AppError(413, 'INVALID_INPUT', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`);
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported' || (e?.status === 415 && /encoding/i.test(e.message ?? ''))) {
     return new AppError(415, 'INVALID_INPUT', 'The request body encoding is not supported.');
   }
   if (e?.status === 400 || e?.status === 415) return new AppError(400, 'INVALID_INPUT', 'The request body could not be read as JSON.');

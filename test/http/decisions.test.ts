@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { startTestService, TestService } from '../support/testService';
 
 let t: TestService;
@@ -23,6 +24,34 @@ afterAll(async () => t?.close());
 
 const q = (user: unknown, action: string, type: string, key?: string, tenant?: string) => ({
   user, action, resource: { type, ...(key ? { key } : {}), ...(tenant ? { tenant } : {}) },
+});
+
+describe('allowed, through either door (the hot path, or koa with a query string)', () => {
+  const post = async (path: string, body: Blob | string, headers: Record<string, string> = {}) => {
+    const res = await fetch(t.url + path, { method: 'POST', body, headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', ...headers } });
+    return { status: res.status, body: await res.json() };
+  };
+  const doors = () => [allowed(), `${allowed()}?explain=false`];
+
+  it('inflates a gzip body, and refuses an unknown encoding with 415', async () => {
+    const zipped = new Blob([new Uint8Array(gzipSync(JSON.stringify(q('owner-user', 'write', 'doc', 'd1'))))]);
+    for (const path of doors()) {
+      expect({ path, ...(await post(path, zipped, { 'content-encoding': 'gzip' })) }).toEqual({ path, status: 200, body: { allow: true } });
+      expect({ path, status: (await post(path, zipped, { 'content-encoding': 'foo' })).status }).toEqual({ path, status: 415 });
+    }
+  });
+
+  it('refuses a __proto__ key, plain or escaped, with 400', async () => {
+    for (const path of doors()) {
+      for (const raw of ['{"user":{"key":"owner-user","__proto__":{}},"action":"read","resource":{"type":"doc"}}',
+        '{"user":{"key":"owner-user","\\u005f_proto__":{"x":1}},"action":"read","resource":{"type":"doc"}}']) {
+        const res = await post(path, raw);
+        expect({ path, status: res.status, code: res.body.error_code }).toEqual({ path, status: 400, code: 'INVALID_INPUT' });
+      }
+      // The word elsewhere (a value) is just text.
+      expect((await post(path, JSON.stringify(q('__proto__', 'read', 'doc', 'd1')))).status).toBe(200);
+    }
+  });
 });
 
 describe('allowed', () => {

@@ -26,6 +26,7 @@ async function entries(query = ''): Promise<Entry[]> {
 it('records key creation and revocation, logins, logouts, approval transitions and schema changes', async () => {
   const start = new Date().toISOString();
   const key = await ok(w.t, 'POST', `/v2/api-key/${w.t.proj}/${w.t.env}`, {});
+  const rotated = await ok(w.t, 'POST', `/v2/api-key/${key.id}/rotate-secret`);
   await ok(w.t, 'DELETE', `/v2/api-key/${w.t.proj}/${w.t.env}/${key.id}`, undefined, 204);
   const alice = await login(w, 'alice');
   const bob = await login(w, 'bob');
@@ -39,6 +40,7 @@ it('records key creation and revocation, logins, logouts, approval transitions a
   const admin = { kind: 'admin', id: 'admin' };
   expect(log).toEqual(expect.arrayContaining([
     expect.objectContaining({ op: 'create', kind: 'api_key', key: key.id, actor: admin }),
+    expect.objectContaining({ op: 'update', kind: 'api_key', key: key.id, actor: admin }),
     expect.objectContaining({ op: 'delete', kind: 'api_key', key: key.id, actor: admin }),
     expect.objectContaining({ op: 'create', kind: 'session', actor: expect.objectContaining({ kind: 'env_key' }), after: expect.objectContaining({ user: 'alice' }) }),
     expect.objectContaining({ op: 'delete', kind: 'session', actor: { kind: 'session', id: 'alice' } }),
@@ -49,6 +51,7 @@ it('records key creation and revocation, logins, logouts, approval transitions a
   // Facts (users) are in the changes feed, not in the audit log; no secret or token is logged.
   expect(log.some((e) => e.key === 'not-audited')).toBe(false);
   expect(JSON.stringify(log)).not.toContain(key.secret);
+  expect(JSON.stringify(log)).not.toContain(rotated.secret);
   expect(JSON.stringify(log)).not.toContain(alice.token);
   // Newest first.
   expect(log.map((e) => e.at)).toEqual([...log.map((e) => e.at)].sort().reverse());

@@ -57,6 +57,7 @@ export class ProvisioningStore {
     listApiKeys: 'provisioning/listApiKeys',
     revokeApiKey: 'provisioning/revokeApiKey',
     rotateApiKey: 'provisioning/rotateApiKey',
+    envOfApiKey: 'provisioning/envOfApiKey',
   });
 
   constructor(private readonly db: Db) {}
@@ -165,7 +166,9 @@ export class ProvisioningStore {
   /** Replaces the key's digest; undefined when no key has this id. */
   async rotateApiKey(k: { id: string; hash: string; prefix: string; now: string }): Promise<ApiKeyNode | undefined> {
     return this.db.write(async (tx) => {
-      const key = (await tx.one(this.q.rotateApiKey, k))?.key as ApiKeyNode | undefined;
+      const envId = (await tx.one(this.q.envOfApiKey, { id: k.id }))?.envId as string | undefined;
+      if (envId === undefined) return undefined;
+      const key = (await tx.one(this.q.rotateApiKey, { ...k, envId }))?.key as ApiKeyNode | undefined;
       if (key) tx.touch(key.env_id);
       return key;
     });

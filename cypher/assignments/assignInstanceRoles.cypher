@@ -2,7 +2,7 @@
 // Instance role assignments, one pass, no per-item answer. The batch comes as columns, item k
 // being ($userOf[k], $roles[k], $tenants[k], $resources[k], $instances[k], $expires[k]): its
 // user is $users[$userOf[k]] (each user of a batch is looked up once; numbers arrive as floats,
-// hence toInteger), its tenant may be null (the instance's), `expires` is epoch ms (null: never).
+// hence toInteger), its tenant may be null (the instance's), `expiresAt` is epoch ms (null: never).
 // An item is written only when its user and instance exist, the instance is in the item's tenant
 // (or the item names none) and the role is a resource role of the instance's resource or a tenant
 // role. `written` counts the items that were; when it is short of the batch size the caller
@@ -28,19 +28,13 @@ CALL () {
 }
 UNWIND range(0, size($instances) - 1) AS k
 WITH tenantRoles, resourceRoles, userNodes[toInteger($userOf[k])][0] AS u, $roles[k] AS role, $tenants[k] AS tenant,
-     $resources[k] AS resource, $instances[k] AS instance, $expires[k] AS expires
+     $resources[k] AS resource, $instances[k] AS instance, toInteger($expires[k]) AS expiresAt
 WHERE u IS NOT NULL
 MATCH (i:Instance {env: $env, resource: resource, key: instance})
 WHERE (tenant IS NULL OR i.tenant = tenant)
   AND ((resource + ':' + role) IN resourceRoles OR role IN tenantRoles)
 MERGE (u)-[r:HAS_ROLE {role: role}]->(i)
-  ON CREATE SET r.tenant = i.tenant, r.created_at = $now, r.expires_at = toInteger(expires)
-  // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
-  // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms).
-  ON MATCH SET r._renewed = CASE WHEN r.expires_at <= $nowMs THEN true END,
-               r.created_at = CASE WHEN r.expires_at <= $nowMs THEN $now ELSE r.created_at END,
-               r.expires_at = CASE WHEN r.expires_at <= $nowMs THEN toInteger(expires) ELSE r.expires_at END
-WITH u, i, r, r._renewed IS NOT NULL AS renewed
-FOREACH (_ IN CASE WHEN renewed THEN [1] ELSE [] END | REMOVE r._renewed)
+  ON CREATE SET r.tenant = i.tenant, r.created_at = $now, r.expires_at = expiresAt
+// #include fragments/renewExpiredGrant
 RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at,
        head(collect(i.tenant)) AS tenant, collect(DISTINCT {user: u.key, tenant: i.tenant}) AS members

@@ -11,14 +11,9 @@ UNWIND $items AS a
 MATCH (u:User {env: $env, key: a.user})
 MATCH (t:Tenant {env: $env, key: a.tenant})
 WHERE a.role IN tenantRoles
+WITH *, toInteger(a.expires_at) AS expiresAt
 MERGE (u)-[r:HAS_TENANT_ROLE {role: a.role}]->(t)
-  ON CREATE SET r.created_at = $now, r.expires_at = toInteger(a.expires_at)
-  // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
-  // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms).
-  ON MATCH SET r._renewed = CASE WHEN r.expires_at <= $nowMs THEN true END,
-               r.created_at = CASE WHEN r.expires_at <= $nowMs THEN $now ELSE r.created_at END,
-               r.expires_at = CASE WHEN r.expires_at <= $nowMs THEN toInteger(a.expires_at) ELSE r.expires_at END
-WITH u, t, r, r._renewed IS NOT NULL AS renewed
-FOREACH (_ IN CASE WHEN renewed THEN [1] ELSE [] END | REMOVE r._renewed)
+  ON CREATE SET r.created_at = $now, r.expires_at = expiresAt
+// #include fragments/renewExpiredGrant
 RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at,
        head(collect(t.key)) AS tenant, collect(DISTINCT {user: u.key, tenant: t.key}) AS members

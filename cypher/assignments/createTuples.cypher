@@ -17,13 +17,8 @@ MATCH (s:Instance {env: $env, resource: x.subject_type, key: x.subject_key})
 MATCH (o:Instance {env: $env, resource: x.object_type, key: x.object_key})
 WHERE (x.object_type + ':' + x.relation + ':' + x.subject_type) IN relations
   AND s.tenant = coalesce(x.tenant, s.tenant) AND o.tenant = s.tenant
+WITH *, toInteger(x.expires_at) AS expiresAt
 MERGE (s)-[r:RELATED {relation: x.relation}]->(o)
-  ON CREATE SET r.tenant = s.tenant, r.created_at = $now, r.expires_at = toInteger(x.expires_at)
-  // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
-  // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms).
-  ON MATCH SET r._renewed = CASE WHEN r.expires_at <= $nowMs THEN true END,
-               r.created_at = CASE WHEN r.expires_at <= $nowMs THEN $now ELSE r.created_at END,
-               r.expires_at = CASE WHEN r.expires_at <= $nowMs THEN toInteger(x.expires_at) ELSE r.expires_at END
-WITH s, r, r._renewed IS NOT NULL AS renewed
-FOREACH (_ IN CASE WHEN renewed THEN [1] ELSE [] END | REMOVE r._renewed)
+  ON CREATE SET r.tenant = s.tenant, r.created_at = $now, r.expires_at = expiresAt
+// #include fragments/renewExpiredGrant
 RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(elementId(r))) AS id, head(collect(r.created_at)) AS created_at, head(collect(s.tenant)) AS tenant

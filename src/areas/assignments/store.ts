@@ -149,7 +149,7 @@ export class AssignmentsStore {
     // Sorted by object so that concurrent batches lock shared instances in the same order.
     const sorted = [...items].sort((a, b) => cmp(a.object_type, b.object_type) || cmp(a.object_key, b.object_key));
     const objectTypes = [...new Set(items.map((x) => x.object_type))];
-    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, now, nowMs: Date.parse(now) }, { env, items: sorted, objectTypes, now });
+    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, now, nowMs: Date.parse(now) });
     return { written: row.written as number, created: relationshipsCreated + (row.renewed as number), first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null };
   }
 

@@ -7,7 +7,8 @@ import { generateGraph, Graph, SERVICE_SCHEMA, SPICEDB_SCHEMA } from './graphs';
 /**
  * Differential test: random graphs (nested teams, folders with parent folders, documents,
  * cycles included, a role hierarchy, a conditional derivation, some expired edges) are loaded
- * into our service and into SpiceDB (without the expired edges); every `allowed` answer
+ * into our service and into SpiceDB (without the expired edges, and with each cycle in an acyclic
+ * form that has the same answers: spicedb-oracle.mjs); every `allowed` answer
  * must agree, and so must every other decision endpoint (test/oracle/endpoints.ts): explain,
  * user-permissions, authorized users, effective roles and list-objects. Reproduce with ORACLE_SEED=<seed> ORACLE_GRAPHS=<n> (ORACLE_ONLY=<index> for one graph;
  * ORACLE_ENDPOINTS_EVERY=1 compares the other endpoints on every graph).
@@ -65,9 +66,9 @@ async function loadGraph(g: Graph) {
 }
 
 /**
- * The reference answers. The embedded SpiceDB (a native library) has been seen to hang, idle, on
- * rare runs with the same input that it answers in seconds otherwise: a run that gives no answer
- * within ORACLE_DEADLINE_MS is killed and started again, once. Only the reference is retried;
+ * The reference answers. The embedded SpiceDB (a native library) waited idle until its deadline
+ * on cyclic data on some runs (now given to it without cycles); should a run still give no answer
+ * within ORACLE_DEADLINE_MS, it is killed and started again, once. Only the reference is retried;
  * our answers are asked once.
  */
 const ORACLE_DEADLINE_MS = 180_000;
@@ -151,13 +152,13 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
   expect(referenceAll).toHaveLength(asked.length);
   const byQuestion = new Map(asked.map((q, i) => [`${q.user}|${q.action}|${q.instance}`, referenceAll[i]]));
   const reference = questions.map((q) => byQuestion.get(`${q.user}|${q.action}|${q.instance}`)!);
-  const errors = referenceAll.filter((r) => typeof r === 'string' && r !== 'max-depth');
-  expect(errors).toEqual([]);
-  // SpiceDB refuses ("max depth exceeded") questions whose evaluation meets a cycle, even when
-  // another branch grants; those have no reference answer and are left out (and counted).
+  // SpiceDB is given cycles in an acyclic form with the same answers (spicedb-oracle.mjs,
+  // acyclic()), so it answers every question: one it gives up on is a failure, not a skip.
+  const unanswered = referenceAll.filter((r) => typeof r === 'string');
+  expect(unanswered.slice(0, 5)).toEqual([]);
   const mismatches = questions
     .map((q, i) => ({ ...q, ours: answers[i], spicedb: reference[i] }))
-    .filter((m) => m.spicedb !== 'max-depth' && m.ours !== m.spicedb);
+    .filter((m) => m.ours !== m.spicedb);
   if (mismatches.length) {
     const m = mismatches[0];
     const g = graphs.find((x) => x.index === m.graph)!;
@@ -169,17 +170,16 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
         `graph: ${JSON.stringify({ tuples: g.tuples, assignments: g.assignments }, null, 1)}`,
     );
   }
-  const maxDepth = reference.filter((r) => r === 'max-depth').length;
-  const compared = questions.length - maxDepth;
-  const granted = answers.filter((a, i) => a && reference[i] !== 'max-depth').length;
-  const cyclicGraphs = new Set(questions.filter((_, i) => reference[i] === 'max-depth').map((q) => q.graph)).size;
-  // The comparison means something only if most questions are compared and both answers occur often.
-  expect(compared).toBeGreaterThan(questions.length * 0.7);
-  expect(granted).toBeGreaterThan(compared * 0.05);
-  expect(granted).toBeLessThan(compared * 0.95);
+  const granted = answers.filter((a) => a).length;
+  const cyclic = new Set(graphs.filter((g) => g.instances.some((x) => x.endsWith('_c0'))).map((g) => g.index));
+  const onCycles = questions.map((q, i) => ({ ...q, spicedb: reference[i] })).filter((q) => cyclic.has(q.graph));
+  // The comparison means something only if both answers occur often, on cyclic graphs too.
+  expect(granted).toBeGreaterThan(questions.length * 0.05);
+  expect(granted).toBeLessThan(questions.length * 0.95);
+  if (ONLY === undefined) expect(onCycles.filter((q) => q.spicedb === true).length).toBeGreaterThan(0);
   console.log(
-    `differential: ${graphs.length} graphs, ${questions.length} questions, ${compared} compared (${granted} allowed), ` +
-      `${maxDepth} without a SpiceDB answer (cycles, in ${cyclicGraphs} graphs)`,
+    `differential: ${graphs.length} graphs, ${questions.length} questions compared (${granted} allowed), ` +
+      `${onCycles.length} of them on the ${cyclic.size} graphs with a cycle`,
   );
 
   // The other decision endpoints, against the same reference, on the sampled graphs.

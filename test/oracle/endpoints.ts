@@ -4,8 +4,9 @@ import { ANCESTORS, Graph, ROLES, SERVICE_SCHEMA } from './graphs';
 /**
  * The decision endpoints besides `allowed/bulk`, each compared with SpiceDB's answers on the
  * differential test's random graphs: `allowed` with explain, user-permissions, authorized users,
- * effective roles (graph area) and list-objects. A question SpiceDB could not answer ("max-depth",
- * cyclic data) leaves out every comparison it is part of. Each function answers the list of
+ * effective roles (graph area) and list-objects. A question SpiceDB could not answer (none since
+ * cycles reach it in an acyclic form; the differential test fails on one) leaves out every
+ * comparison it is part of. Each function answers the list of
  * disagreements (empty: all agree) and how many comparisons it made.
  */
 export type Answer = boolean | string;

@@ -35,7 +35,9 @@ const check = (user: string, consistency?: string) =>
   t.ok('POST', allowed(), { user, action: 'read', resource: { type: 'doc', key: 'd1' }, ...(consistency ? { consistency } : {}) });
 
 it('refuses an expires_at in the past or unparsable with 422, writing nothing', async () => {
-  for (const expires_at of ['2001-01-01T00:00:00Z', 'tomorrow']) {
+  // Date.parse alone would take the last four: a year, a local time, February 30 (as March 2),
+  // a time without seconds or offset.
+  for (const expires_at of ['2001-01-01T00:00:00Z', 'tomorrow', '2099', '2099-01-01T00:00:00', '2099-02-30T00:00:00Z', '2099-06-30 12:00']) {
     const res = await t.call('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f1', expires_at });
     expect({ status: res.status, code: res.body.error_code }).toEqual({ status: 422, code: expect.any(String) });
     const bulk = await t.call('POST', `${facts()}/role_assignments/bulk`, [

@@ -258,4 +258,6 @@ it('long-polls until a change after the revision exists', async () => {
   expect(got.next_revision).toBe(rev + 1);
   expect((await w.t.call('GET', `${feed()}?wait_ms=30001`)).status).toBe(422);
   expect((await w.t.call('GET', `${feed()}?page_size=1001`)).status).toBe(422);
+  // A revision past what an integer can hold (1e400 parses as Infinity) is refused, not read as "after everything".
+  for (const bad of ['1e400', '9007199254740993']) expect((await w.t.call('GET', `${feed()}?after_revision=${bad}`)).status).toBe(422);
 });

@@ -18,7 +18,7 @@ export function changesRoutes(svc: ChangesService): RouteDef[] {
       schemas: {
         params: PROJ_ENV_PARAMS,
         query: obj({
-          after_revision: int({ minimum: 0, default: 0 }),
+          after_revision: int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
           page_size: int({ minimum: 1, maximum: 1000, default: 100 }),
           wait_ms: int({ minimum: 0, maximum: 30000, default: 0 }),
         }),

@@ -20,7 +20,9 @@ export type StaticOf<S> = S extends TSchema ? Static<S> : any; // eslint-disable
 /** The `{name: schema}` map of path parameters as the type of the params object. */
 export type ParamsOf<P> = P extends undefined ? any : { [K in keyof P]: StaticOf<P[K]> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export const SCHEMA_KEY_PATTERN = '^[A-Za-z0-9_\\-]+$';
+// `__proto__` is refused: schema keys become the keys of JSON maps (a resource's actions, roles,
+// attributes), and a body holding that key is refused already (src/http/hotPath.ts, bodyParser).
+export const SCHEMA_KEY_PATTERN = '^(?!__proto__$)[A-Za-z0-9_\\-]+$';
 /** Fact keys: any 1-256 characters without control characters. */
 export const FACT_KEY_PATTERN = '^[^\\u0000-\\u001f\\u007f]+$';
 

@@ -271,5 +271,22 @@ describe('odd action keys', () => {
     expect(Object.keys(patched.actions).sort()).toEqual(['constructor', 'read']);
     expect(patched.actions.constructor.name).toBe('Ctor');
   });
+
+  it('refuses __proto__ as the key of a resource, action, role or relation with 422 (it would vanish from a map)', async () => {
+    for (const [path, body] of [
+      [`${schema()}/resources`, { key: '__proto__', name: 'P', actions: {} }],
+      [`${schema()}/resources/odd/actions`, { key: '__proto__', name: 'P' }],
+      [`${schema()}/resources/odd/roles`, { key: '__proto__', name: 'P', permissions: [] }],
+      [`${schema()}/roles`, { key: '__proto__', name: 'P', permissions: [] }],
+      [`${schema()}/resources/odd/relations`, { key: '__proto__', name: 'P', subject_resource: 'odd' }],
+    ] as const) {
+      const res = await t.call('POST', path, body);
+      expect({ path, status: res.status, code: res.body.error_code }).toEqual({ path, status: 422, code: 'INVALID_INPUT' });
+    }
+    const odd = await ok('GET', `${schema()}/resources/odd`);
+    expect(Object.keys(odd.actions).sort()).toEqual(['constructor', 'read']);
+    // A key that merely contains the word is an ordinary key.
+    expect((await ok('POST', `${schema()}/resources/odd/actions`, { key: '__proto__x', name: 'X' })).key).toBe('__proto__x');
+  });
 });
 

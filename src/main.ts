@@ -1,9 +1,9 @@
-import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { bootService, REPO_ROOT } from './boot';
 import { ConfigError, loadConfig } from './config';
 import { MigrationChecksumError } from './db/migrate';
 import { resolveNeo4j } from './db/resolveNeo4j';
+import { createHttpServer } from './http/server';
 import { createLogger } from './logger';
 import { gracefulDrain } from './shutdown';
 
@@ -31,8 +31,7 @@ async function main(): Promise<void> {
   });
   const service = await bootService(config, log, neo4j);
 
-  const server = createServer(service.app.handler);
-  server.requestTimeout = 30_000;
+  const server = createHttpServer(service.app.handler, log);
   const drain = gracefulDrain(server);
   await new Promise<void>((ok) => server.listen(config.port, config.host, ok));
   const addr = server.address();

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { RouteDef } from '../../src/http/routeTable';
 import { startTestService, TestService } from '../support/testService';
 
@@ -104,4 +105,35 @@ it('answers authorized_users for users keyed like Object members (constructor, _
   expect(res.status).toBe(200);
   expect(Object.keys(res.body.users).sort()).toEqual([...odd].sort());
   expect(res.body.users.constructor).toEqual([expect.objectContaining({ user: 'constructor', role: 'proto_reader' })]);
+});
+
+/** Sends raw bytes on a new connection; answers everything the server wrote before it closed. */
+function raw(bytes: string): Promise<string> {
+  const { port } = new URL(t.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+    let got = '';
+    socket.on('data', (c) => (got += c));
+    socket.on('close', () => resolve(got));
+    socket.on('error', reject);
+  });
+}
+
+it('answers a request that is not readable HTTP with the contract error body, not a bare status line', async () => {
+  const cases: [string, number][] = [
+    ['GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n', 400],
+    ['GET /healthz HTTP/1.1\r\nHost: x\r\nX-Odd: a\u0000b\r\n\r\n', 400],
+    ['NOT A REQUEST\r\n\r\n', 400],
+    [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['POST /v2/projects HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+  ];
+  for (const [request, status] of cases) {
+    const answer = await raw(request);
+    const [head, body] = answer.split('\r\n\r\n');
+    expect({ request: request.slice(0, 60), status: head.split('\r\n')[0] }).toEqual({ request: request.slice(0, 60), status: expect.stringMatching(new RegExp(`^HTTP/1.1 ${status} `)) });
+    expect(head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(body)).toEqual({ id: expect.any(String), error_code: 'INVALID_INPUT', title: 'Invalid input', message: expect.any(String) });
+  }
+  // The server still answers afterwards.
+  expect((await t.call('GET', '/healthz')).status).toBe(200);
 });

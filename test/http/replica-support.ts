@@ -1,8 +1,9 @@
-import { createServer, Server } from 'node:http';
+import type { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { bootService, Service } from '../../src/boot';
 import { loadConfig } from '../../src/config';
+import { createHttpServer } from '../../src/http/server';
 
 /** A second service instance on the run's Neo4j, as another replica behind a load balancer. */
 export interface Replica {
@@ -29,7 +30,7 @@ export async function startReplica(): Promise<Replica> {
   const service = await bootService(config, pino({ level: 'silent' }), {
     uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
   });
-  const server: Server = createServer(service.app.handler);
+  const server: Server = createHttpServer(service.app.handler);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await untilWindowOpen(service);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, Server } from 'node:http';
+import type { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { bootService, Service } from '../../src/boot';
 import { loadConfig } from '../../src/config';
+import { createHttpServer } from '../../src/http/server';
 import { ResponseChecker } from './responseSchemas';
 
 export interface ApiResponse<T = any> {
@@ -43,7 +44,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     user: process.env.NEO4J_USER ?? 'neo4j',
     password: process.env.NEO4J_PASSWORD ?? 'neo4j',
   });
-  const server: Server = createServer(service.app.handler);
+  const server: Server = createHttpServer(service.app.handler, log);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

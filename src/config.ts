@@ -1,4 +1,5 @@
 import Ajv from 'ajv';
+import { BlockedNetworks } from './util/networks';
 
 /**
  * Every setting comes from an environment variable, is validated at boot, and has a
@@ -36,6 +37,8 @@ export interface Config {
   commitWait: 'others' | 'always';
   webhookPollMs: number;
   webhookRetryBaseMs: number;
+  /** Networks a webhook delivery may not reach (checked on the resolved address). */
+  webhookBlockedNetworks: BlockedNetworks;
   decisionQueriesInFlight: number;
   /** When set, GET /metrics asks for it as a bearer token; unset, /metrics is open. */
   metricsToken?: string;
@@ -92,6 +95,12 @@ export const SETTINGS: Setting[] = [
   { env: 'SHUTDOWN_DRAIN_MS', key: 'shutdownDrainMs', type: 'integer', min: 1000, max: 600000 },
   { env: 'WEBHOOK_POLL_MS', key: 'webhookPollMs', type: 'integer', default: 1000, min: 50, max: 600000 },
   { env: 'WEBHOOK_RETRY_BASE_MS', key: 'webhookRetryBaseMs', type: 'integer', default: 5000, min: 10, max: 3600000 },
+  // Never a webhook receiver: "this network", link-local (cloud metadata at 169.254.169.254 and
+  // fd00:ec2::254), multicast and reserved, the unspecified and IPv6 link-local and multicast.
+  {
+    env: 'WEBHOOK_BLOCKED_NETWORKS', key: 'webhookBlockedNetworks', type: 'string',
+    default: '0.0.0.0/8,169.254.0.0/16,224.0.0.0/3,::/128,fe80::/10,ff00::/8,fd00:ec2::254/128',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -136,6 +145,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const cfg: Record<string, unknown> = {};
   for (const s of SETTINGS) if (raw[s.env] !== undefined) cfg[s.key] = raw[s.env];
+  try {
+    cfg.webhookBlockedNetworks = BlockedNetworks.parse(cfg.webhookBlockedNetworks as string);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_BLOCKED_NETWORKS: ${(err as Error).message}`);
+  }
   // A request's Neo4j calls are each bounded by DB_TIMEOUT_MS: a shorter drain would cut requests that still answer.
   // Default: 25 s (under the 30 s grace of Kubernetes and of docker-compose.yml), more for a long DB_TIMEOUT_MS.
   cfg.shutdownDrainMs ??= Math.max(25_000, 2 * (cfg.dbTimeoutMs as number) + 5_000);

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, TestService, TestServiceOptions } from '../support/testService';
 
 /**
  * Shared world of the approval tests: a governed resource `doc` (and `file`), tenant `acme`
@@ -41,8 +41,8 @@ export async function assignTenantRole(w: World, user: string, role: string, ten
   await ok(w.t, 'POST', `${w.facts}/role_assignments`, { user, role, tenant });
 }
 
-export async function buildWorld(): Promise<World> {
-  const t = await startTestService();
+export async function buildWorld(opts: TestServiceOptions = {}): Promise<World> {
+  const t = await startTestService(opts);
   const schema = `/v2/schema/${t.proj}/${t.env}`;
   const facts = `/v2/facts/${t.proj}/${t.env}`;
   const scope = await t.call('GET', '/v2/api-key/scope', undefined, { key: t.envKey });

@@ -141,6 +141,42 @@ describe('webhooks', () => {
   }, 90_000);
 });
 
+describe('webhook destinations (WEBHOOK_BLOCKED_NETWORKS)', () => {
+  it('refuses a URL naming a blocked address, and sends nothing to a name that resolves into a blocked network', async () => {
+    const b = await buildWorld({ env: { WEBHOOK_BLOCKED_NETWORKS: '127.0.0.0/8,::1/128' } });
+    try {
+      const cfgPath = `/v2/elements/${b.t.proj}/${b.t.env}/config`;
+      const port = new URL(receiver.url).port;
+      for (const url of [receiver.url, `http://[::1]:${port}/hooks`, `http://[::ffff:127.0.0.1]:${port}/hooks`, `http://2130706433:${port}/hooks`]) {
+        expectError(await b.t.call('PATCH', `${cfgPath}/ops`, { webhook: { url } }), 422, 'INVALID_INPUT');
+      }
+      // A host name is decided when it resolves, at each delivery.
+      await ok(b.t, 'POST', `${b.schema}/roles`, { key: 'viewer', name: 'Viewer', permissions: ['doc:read'] });
+      const cfg = await ok(b.t, 'POST', cfgPath, {
+        key: 'access', name: 'Access', elements_type: 'access_request', roles_to_levels: { LEVEL_1: ['approver'] },
+        webhook: { url: `http://localhost:${port}/hooks` },
+      });
+      const carol = await login(b, 'alice');
+      const r = (await carol.call('POST', `${cfgPath}/${cfg.id}/access_requests`, { access_request_details: { tenant: 'acme', role: 'viewer' }, reason: 'r' }, { element_id: cfg.id })).body;
+      expect(r.id).toEqual(expect.any(String));
+      const s = b.t.service.driver.session();
+      let error: string | null = null;
+      try {
+        for (const until = Date.now() + 20_000; !error && Date.now() < until; await new Promise((res) => setTimeout(res, 100))) {
+          const rows = await s.run('MATCH (d:WebhookDelivery {env: $env}) WHERE d.attempts > 0 RETURN d.last_error AS error', { env: b.envId });
+          error = rows.records[0]?.get('error') ?? null;
+        }
+      } finally {
+        await s.close();
+      }
+      expect(error).toMatch(/^blocked: localhost resolves to (127\.0\.0\.1|::1), in a blocked network$/);
+      expect(receiver.hits.filter((h) => h.body.includes(r.id))).toEqual([]);
+    } finally {
+      await b.t.close();
+    }
+  }, 60_000);
+});
+
 describe('webhook configuration', () => {
   let t: TestService;
   beforeAll(async () => (t = await startTestService()));
@@ -160,6 +196,10 @@ describe('webhook configuration', () => {
     expect(got).not.toHaveProperty('webhook_secret');
     expect(JSON.stringify(got)).not.toContain(made.webhook_secret);
     expectError(await t.call('PATCH', `${cfg}/k`, { webhook: { url: 'file:///etc/passwd' } }), 422, 'INVALID_INPUT');
+    // By default the cloud metadata endpoints are out of reach.
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/latest']) {
+      expectError(await t.call('PATCH', `${cfg}/k`, { webhook: { url } }), 422, 'INVALID_INPUT');
+    }
     const removed = await t.ok('PATCH', `${cfg}/k`, { webhook: null });
     expect(removed).toMatchObject({ webhook: null });
     expect(removed).not.toHaveProperty('webhook_secret');

@@ -24,6 +24,12 @@ describe('configuration', () => {
     expect(loadConfig({ SHUTDOWN_DRAIN_MS: '8000' }).shutdownDrainMs).toBe(8000);
     expect(() => loadConfig({ DB_TIMEOUT_MS: '10000', SHUTDOWN_DRAIN_MS: '10000' })).toThrow(/SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS/);
   });
+  it('keeps webhooks out of cloud metadata by default; WEBHOOK_BLOCKED_NETWORKS is a list of CIDR blocks', () => {
+    expect(loadConfig({}).webhookBlockedNetworks.blocks('169.254.169.254')).toBe(true);
+    expect(loadConfig({}).webhookBlockedNetworks.blocks('127.0.0.1')).toBe(false);
+    expect(loadConfig({ WEBHOOK_BLOCKED_NETWORKS: '127.0.0.0/8' }).webhookBlockedNetworks.blocks('127.0.0.1')).toBe(true);
+    expect(() => loadConfig({ WEBHOOK_BLOCKED_NETWORKS: '127.0.0.0/8,intranet' })).toThrow(/WEBHOOK_BLOCKED_NETWORKS: "intranet" is not a CIDR block/);
+  });
   it('never repeats a secret in its message', () => {
     expect(() => loadConfig({ ADMIN_API_KEY: 'short secret' })).toThrow(/ADMIN_API_KEY.*value hidden/);
     expect(() => loadConfig({ ADMIN_API_KEY: 'short secret' })).not.toThrow(/short secret/);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
 import { ErrorDetail, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
+import type { BlockedNetworks } from '../../util/networks';
 import { now } from '../../util/time';
 import { newWebhookSecret } from '../webhooks/outbox';
 import { unique } from '../../util/unique';
@@ -60,7 +61,16 @@ export function configOf(c: ElementsConfigNode): ElementsConfig {
 
 /** Elements configs (CONTRACT section 7): which resources an approval flow governs, and who reviews. */
 export class ElementsService {
-  constructor(private readonly store: ElementsStore) {}
+  constructor(private readonly store: ElementsStore, private readonly blocked: BlockedNetworks) {}
+
+  /** A webhook URL naming a blocked address literally is refused now (a host name is checked at each delivery). */
+  private checkWebhook(w: Webhook | null | undefined): void {
+    if (w && this.blocked.blocksLiteral(w.url)) {
+      throw invalidInput(`webhook url ${JSON.stringify(w.url)} points into a network webhooks may not reach (WEBHOOK_BLOCKED_NETWORKS).`, [
+        { path: '/body/webhook/url', message: 'is in a blocked network' },
+      ]);
+    }
+  }
 
   view = (scope: Scope, c: ElementsConfigNode) => ({
     id: c.id,
@@ -77,6 +87,7 @@ export class ElementsService {
 
   async create(scope: Scope, input: ConfigInput) {
     const resources = unique(input.settings?.resources ?? []);
+    this.checkWebhook(input.webhook);
     await this.checkRoles(scope, input.roles_to_levels);
     const c = await this.store.writeConfig(
       scope.envId,
@@ -106,6 +117,7 @@ export class ElementsService {
   }
 
   async update(scope: Scope, ref: string, patch: ConfigPatch) {
+    this.checkWebhook(patch.webhook);
     const current = await this.node(scope, ref);
     const resources = patch.settings ? unique(patch.settings.resources ?? []) : null;
     if (patch.roles_to_levels) await this.checkRoles(scope, patch.roles_to_levels);

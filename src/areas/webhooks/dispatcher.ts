@@ -1,4 +1,7 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
+import { BlockedDestination, BlockedNetworks } from '../../util/networks';
 import { signatureOf } from './outbox';
 import { DueDelivery, WebhookStore } from './store';
 
@@ -13,6 +16,8 @@ export interface DispatcherOptions {
   pollMs: number;
   /** The wait after the first failure; it doubles after each further one (up to an hour). */
   retryBaseMs: number;
+  /** Addresses a delivery may not go to (WEBHOOK_BLOCKED_NETWORKS); such a delivery fails as "blocked". */
+  blocked: BlockedNetworks;
 }
 
 /**
@@ -55,7 +60,7 @@ export class WebhookDispatcher {
   }
 
   private async deliver(d: DueDelivery): Promise<void> {
-    const error = await post(d);
+    const error = await post(d, this.opts.blocked);
     if (!error) return this.store.markDelivered(d.env, d.id);
     const wait = Math.min(this.opts.retryBaseMs * 2 ** d.attempts, MAX_BACKOFF_MS);
     const next = new Date(Date.now() + wait).toISOString();
@@ -65,20 +70,33 @@ export class WebhookDispatcher {
   }
 }
 
-/** POSTs one event; the reason it failed, or undefined when the receiver answered 2xx. */
-async function post(d: DueDelivery): Promise<string | undefined> {
+/**
+ * POSTs one event; the reason it failed, or undefined when the receiver answered 2xx. Redirects
+ * are not followed. The connection goes only to an address outside the blocked networks: a URL
+ * naming one literally, or a host name resolving to one, fails as "blocked: ...".
+ */
+async function post(d: DueDelivery, blocked: BlockedNetworks): Promise<string | undefined> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(d.body)),
     'x-authz-signature': signatureOf(d.secret, d.body),
     'x-authz-event': d.event,
     'x-authz-delivery': d.id,
   };
   if (d.bearer_token) headers.authorization = `Bearer ${d.bearer_token}`;
+  if (blocked.blocksLiteral(d.url)) return `blocked: ${new URL(d.url).hostname} is in a blocked network`;
   try {
-    const res = await fetch(d.url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal: AbortSignal.timeout(POST_TIMEOUT_MS) });
-    await res.arrayBuffer().catch(() => undefined);
-    return res.ok ? undefined : `HTTP ${res.status}`;
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = d.url.toLowerCase().startsWith('https:') ? httpsRequest : httpRequest;
+      const req = request(d.url, { method: 'POST', headers, lookup: blocked.lookup, signal: AbortSignal.timeout(POST_TIMEOUT_MS) }, (res) => {
+        res.on('error', reject).on('end', () => resolve(res.statusCode ?? 0)).resume();
+      });
+      req.on('error', reject).end(d.body);
+    });
+    return status >= 200 && status < 300 ? undefined : `HTTP ${status}`;
   } catch (err) {
-    return (err as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable';
+    if (err instanceof BlockedDestination) return `blocked: ${err.message}`;
+    const e = err as Error;
+    return e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : 'unreachable';
   }
 }

@@ -5,6 +5,6 @@ CALL () {
   MATCH (old:LoginCode {env: $env}) WHERE old.expires_at < $now OR old.used_at IS NOT NULL
   DETACH DELETE old
 }
-CREATE (c:LoginCode:InEnv {env: $env, hash: $hash, user: $user, tenant: $tenant, created_at: $now,
+CREATE (c:LoginCode:InEnv {env: $env, hash: $hash, user: $user, tenant: $tenant, login: $login, created_at: $now,
                            expires_at: $expires_at, session_expires_at: $session_expires_at})
 RETURN c.expires_at AS expires_at

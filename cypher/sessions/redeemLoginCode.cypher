@@ -1,12 +1,13 @@
 // @invalidates none
 // Uses up a login code and opens a session for its user (only the digest of the new token is
-// stored), expiring with the session of the login step. Writing to the code first takes its
-// lock: of two concurrent redemptions the second waits, then sees `used_at` and opens nothing.
+// stored), expiring with the session of the login step and ended with it (same `login`). Writing
+// to the code first takes its lock: of two concurrent redemptions the second waits, then sees
+// `used_at` and opens nothing.
 MATCH (c:LoginCode {hash: $codeHash})
 SET c.redeeming = true
 WITH c
 WHERE c.used_at IS NULL AND c.expires_at > $now
 SET c.used_at = $now
-CREATE (s:Session:InEnv {env: c.env, id: $id, hash: $hash, user: c.user, tenant: c.tenant,
+CREATE (s:Session:InEnv {env: c.env, id: $id, hash: $hash, user: c.user, tenant: c.tenant, login: c.login,
                          created_at: $now, expires_at: c.session_expires_at})
 RETURN s {.id, .env, .user, .tenant, .created_at, .expires_at} AS session

@@ -33,6 +33,9 @@ it('records key creation and revocation, logins, logouts, approval transitions a
   const created = (await alice.call('POST', '', request())).body;
   expect((await bob.call('PUT', `/${created.id}/approve`, { reviewer_comment: 'fine' })).status).toBe(200);
   expect((await alice.call('POST', '/v2/auth/logout')).status).toBeLessThan(300);
+  const carol = await w.t.call('POST', '/v2/auth/elements_login_as', { user_id: 'carol', tenant_id: 'acme' }, { key: w.t.envKey });
+  const code = new URL(carol.body.redirect_url);
+  expect((await w.t.call('GET', code.pathname + code.search, undefined, { key: null })).status).toBe(200);
   await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'late_role', name: 'Late' });
   await ok(w.t, 'POST', `${w.facts}/users`, { key: 'not-audited' });
 
@@ -44,6 +47,8 @@ it('records key creation and revocation, logins, logouts, approval transitions a
     expect.objectContaining({ op: 'delete', kind: 'api_key', key: key.id, actor: admin }),
     expect.objectContaining({ op: 'create', kind: 'session', actor: expect.objectContaining({ kind: 'env_key' }), after: expect.objectContaining({ user: 'alice' }) }),
     expect.objectContaining({ op: 'delete', kind: 'session', actor: { kind: 'session', id: 'alice' } }),
+    // The login code's redemption (the browser's session), by the user it logs in.
+    expect.objectContaining({ op: 'create', kind: 'session', actor: { kind: 'session', id: 'carol' }, after: expect.objectContaining({ user: 'carol', tenant: 'acme' }) }),
     expect.objectContaining({ op: 'create', kind: 'operation_approval', key: created.id, actor: { kind: 'session', id: 'alice' } }),
     expect.objectContaining({ op: 'update', kind: 'operation_approval', key: created.id, actor: { kind: 'session', id: 'bob' } }),
     expect.objectContaining({ op: 'create', kind: 'role', key: 'late_role', actor: admin }),

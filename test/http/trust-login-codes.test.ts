@@ -49,6 +49,24 @@ it('redirect_url carries a code, not the token; the code sets a working session 
   expect(second.headers.get('set-cookie')).toBeNull();
 });
 
+it('a logout ends every session of that login step: the backend token, the browser cookie, an unused code', async () => {
+  const asked = (token: string) => t.call('POST', '/v2/auth/logout', undefined, { key: null, headers: { authorization: `Bearer ${token}` } });
+  // Logged out in the browser (the cookie its code opened): the backend's token is ended too.
+  const a = await login();
+  const browser = /^authz_session=([^;]+)/.exec((await redeem(a.body.redirect_url)).headers.get('set-cookie')!)![1];
+  expect((await t.call('POST', '/v2/auth/logout', undefined, { key: null, headers: { cookie: `authz_session=${browser}` } })).status).toBe(204);
+  expect((await asked(a.body.element_bearer_token)).status).toBe(401);
+  // Logged out with the token before the browser came: the code opens nothing afterwards.
+  const b = await login();
+  expect((await asked(b.body.element_bearer_token)).status).toBe(204);
+  expect((await redeem(b.body.redirect_url)).status).toBe(401);
+  // Another login of the same user is another login step: it stays.
+  const c = await login();
+  const d = await login();
+  expect((await asked(c.body.element_bearer_token)).status).toBe(204);
+  expect((await asked(d.body.element_bearer_token)).status).toBe(204);
+});
+
 it('a session token in the old ?token= form sets no cookie', async () => {
   const res = await login();
   const old = await t.call('GET', `/v2/auth/login_by_token?token=${res.body.token}`, undefined, { key: null });

@@ -39,7 +39,7 @@ export interface ChangeDraft {
 
 /** The verb a statement's name starts with says what it does to its record. */
 const OPS: [RegExp, ChangeOp][] = [
-  [/^(create|add|assign|attach|ensure)/, 'create'],
+  [/^(create|add|assign|attach|ensure|redeem)/, 'create'],
   [/^(delete|remove|unassign|detach|clear|revoke)/, 'delete'],
   [/^(update|replace|set|change|transition|govern|rotate)/, 'update'],
 ];
@@ -72,6 +72,8 @@ const KIND_OF_STATEMENT: Record<string, string> = {
   'groups/assignGroup': 'group_nesting', 'groups/unassignGroup': 'group_nesting',
   'groups/attachInstance': 'group_resource', 'groups/detachInstance': 'group_resource',
   'facts/addTenantUser': 'tenant_user', 'facts/removeTenantUser': 'tenant_user',
+  // A login code's redemption opens a session (in the environment the code names, in the answer).
+  'sessions/redeemLoginCode': 'session',
 };
 
 /** A count column of the answer at 0 means the statement matched nothing: no change. */
@@ -158,7 +160,7 @@ export function describeChanges(name: string, envParam: string | null, params: P
   if (NOT_CHANGES.has(name)) return [];
   const feed = envParam !== null || RECORD_AREAS_WITHOUT_INVALIDATION.has(name.split('/')[0]);
   if (!feed && !AUDIT_ONLY.test(name)) return [];
-  const env = (envParam ? params[envParam] : undefined) ?? params.env ?? params.envId;
+  const env = (envParam ? params[envParam] : undefined) ?? params.env ?? params.envId ?? (AUDIT_ONLY.test(name) ? recordOf(rows)?.env : undefined);
   if (typeof env !== 'string') return [];
   const verbAndKind = name.split('/')[1] ?? name;
   const found = OPS.find(([re]) => re.test(verbAndKind));

@@ -4,6 +4,7 @@ import { bearerOf, SessionResolver } from '../../auth/authenticator';
 import { hashSecret, newSecret } from '../../auth/secrets';
 import type { Principal, Scope, Session } from '../../auth/types';
 import { AppError, forbidden, notFound, unauthorized } from '../../errors';
+import { runAs } from '../changes/actor';
 import type { Req } from '../../http/routeTable';
 import { NewSession, SessionNode, SessionStore } from './store';
 
@@ -70,15 +71,21 @@ export class SessionService implements SessionResolver {
     return { token, code, session };
   }
 
-  /** The redirect of the login step: uses up the code and opens a session of the same user, tenant and expiry. */
+  /**
+   * The redirect of the login step: uses up the code and opens a session of the same user, tenant
+   * and expiry. The audit log records the new session with that user as its actor.
+   */
   async redeemCode(code: string): Promise<{ token: string; session: SessionNode }> {
     if (!CODE_SHAPE.test(code)) throw badCode();
     const { token, session: s } = this.newSession();
-    const session = await this.store.redeemLoginCode(hashSecret(code), s);
+    const user = await this.store.loginCodeUser(hashSecret(code));
+    if (user === undefined) throw badCode();
+    const session = await runAs({ kind: 'session', id: user }, () => this.store.redeemLoginCode(hashSecret(code), s));
     if (!session) throw badCode();
     return { token, session };
   }
 
+  /** Ends the session and the other sessions of its login step (the backend's token, the browser's cookie). */
   async logout(session: Session): Promise<void> {
     await this.store.delete(session.id, session.envId);
   }

@@ -38,6 +38,7 @@ export class SessionStore {
     loginTarget: 'sessions/loginTarget',
     createSession: 'sessions/createSession',
     createLoginCode: 'sessions/createLoginCode',
+    loginCodeUser: 'sessions/loginCodeUser',
     redeemLoginCode: 'sessions/redeemLoginCode',
     resolveSession: 'sessions/resolveSession',
     deleteSession: 'sessions/deleteSession',
@@ -61,11 +62,17 @@ export class SessionStore {
       const row = await tx.one(this.q.createSession, { env, ...s, tenant: target.tenant, user: target.user });
       const session = row!.session as SessionNode;
       await tx.one(this.q.createLoginCode, {
-        env, hash: s.codeHash, user: session.user, tenant: session.tenant, now: s.now,
+        env, login: session.id, hash: s.codeHash, user: session.user, tenant: session.tenant, now: s.now,
         expires_at: s.codeExpiresAt, session_expires_at: session.expires_at,
       });
       return { target, session };
     });
+  }
+
+  /** The user a login code logs in; undefined for an unknown code. */
+  async loginCodeUser(codeHash: string): Promise<string | undefined> {
+    const [row] = await this.db.readRows(this.q.loginCodeUser, { codeHash });
+    return row?.user as string | undefined;
   }
 
   /** Uses up a login code and opens a session for its user; undefined when the code is unknown, used or expired. */

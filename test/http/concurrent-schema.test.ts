@@ -67,3 +67,65 @@ describe('concurrent changes of one list', () => {
     expect([...role.permissions].sort()).toEqual(keys.slice(5).sort());
   });
 });
+
+describe('bulk replace of instances racing a create in another tenant', () => {
+  // The race itself (a create committed between the batch's check and its write) is too narrow
+  // to hit on demand, so the write statement is run on the state it would meet: the instance
+  // already in another tenant. It must leave that instance alone and say so.
+  it('leaves an instance created meanwhile in another tenant as it is, and names it', async () => {
+    const facts = `/v2/facts/${t.proj}/${t.env}`;
+    await t.ok('POST', `${schema()}/resources`, { key: 'rbox', name: 'Box', actions: {} });
+    for (const key of ['ta', 'tb']) await t.ok('POST', `${facts}/tenants`, { key, name: key });
+    await t.ok('POST', `${facts}/resource_instances`, { key: 'k1', tenant: 'tb', resource: 'rbox', attributes: { v: 'b' } });
+    const db = t.service.db;
+    const envId = (await t.call('GET', '/v2/api-key/scope', undefined, { key: t.envKey })).body.environment_id;
+    const items = [
+      { key: 'k0', tenant: 'ta', resource: 'rbox', attributes: '{"v":"a"}' },
+      { key: 'k1', tenant: 'ta', resource: 'rbox', attributes: '{"v":"a"}' },
+    ];
+    const answer = await db.write(async (tx) => {
+      const [row] = await tx.rows(db.statement('schema/replaceInstances'), { env: envId, items, now: new Date().toISOString() });
+      throw Object.assign(new Error('roll back'), { row });
+    }).catch((e: { row?: Record<string, unknown> }) => e.row);
+    expect(answer?.elsewhere).toEqual([{ resource: 'rbox', key: 'k1', tenant: 'tb' }]);
+    expect(answer?.total).toBe(1);
+    // Through the API the batch is refused whole, and k1 stays in tb with its attributes.
+    const res = await t.call('PUT', `${facts}/bulk/resource_instances`, { operations: items.map((x) => ({ ...x, attributes: { v: 'a' } })) });
+    expect({ status: res.status, code: res.body.error_code }).toEqual({ status: 409, code: 'MISMATCH_RESOURCE_INSTANCES_TENANTS' });
+    const k1 = await t.ok('GET', `${facts}/resource_instances/rbox:k1`);
+    expect({ tenant: k1.tenant, attributes: k1.attributes }).toEqual({ tenant: 'tb', attributes: { v: 'b' } });
+    expect((await t.call('GET', `${facts}/resource_instances/rbox:k0`)).status).toBe(404);
+  });
+});
+
+describe('a tenant role given a permission while its action is removed', () => {
+  it('never keeps a permission whose action the other write removed', async () => {
+    await t.ok('POST', `${schema()}/resources`, { key: 'lbox', name: 'Box', actions: { open: {}, shut: {} } });
+    await t.ok('POST', `${schema()}/roles`, { key: 'opener', name: 'Opener', permissions: ['lbox:shut'] });
+    const envId = (await t.call('GET', '/v2/api-key/scope', undefined, { key: t.envKey })).body.environment_id;
+    // A concurrent removal of `open`, held open: it has taken the resource's lock and dropped the
+    // action (as the action DELETE does), and commits only after the role's write has started.
+    const s = t.service.driver.session();
+    const tx = s.beginTransaction();
+    let added: Promise<{ status: number }> | undefined;
+    try {
+      await tx.run(
+        `MATCH (r:Resource {env: $env, key: 'lbox'})
+         SET r.actions = [a IN r.actions WHERE a <> 'open']
+         WITH r MATCH (t:Role {env: $env}) WHERE any(p IN t.permissions WHERE p = 'lbox:open')
+         SET t.permissions = [p IN t.permissions WHERE p <> 'lbox:open']`,
+        { env: envId },
+      );
+      added = t.call('POST', `${schema()}/roles/opener/permissions`, { permissions: ['lbox:open'] });
+      await new Promise((r) => setTimeout(r, 500));
+      await tx.commit();
+    } finally {
+      await s.close();
+    }
+    const res = await added!;
+    const role = await t.ok('GET', `${schema()}/roles/opener`);
+    // The add waits for the removal's lock, then sees the action gone (422); the role keeps no
+    // permission naming it. (Before, the add checked without the lock and kept `lbox:open`.)
+    expect({ status: res.status, permissions: role.permissions }).toEqual({ status: 422, permissions: ['lbox:shut'] });
+  });
+});

@@ -39,6 +39,8 @@ export class InstancesBulkService {
         }
       }));
       const [row] = await tx.rows(this.q.replaceInstances, { env, items, now: new Date().toISOString() });
+      const [elsewhere] = row.elsewhere as { resource: string; key: string; tenant: string }[];
+      if (elsewhere) throw tenantMismatch(`Resource instance ${elsewhere.resource}:${elsewhere.key} exists in tenant ${JSON.stringify(elsewhere.tenant)}.`);
       return { instances_created: row.created as number, instances_replaced: (row.total as number) - (row.created as number) };
     });
   }

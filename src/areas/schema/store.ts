@@ -211,13 +211,18 @@ export class SchemaStore {
     const [row] = await this.db.writeRows(this.q.deleteRole, { env, key });
     return (row?.deleted as number) > 0;
   }
-  /** The "<resource>:<action>" permissions that name no existing action. */
+  /**
+   * The "<resource>:<action>" permissions that name no existing action, checked under the write
+   * lock of each resource they name (held until `tx` ends), so that an action cannot be removed
+   * between this check and the role's write.
+   */
   async invalidPermissions(tx: Tx, env: string, permissions: string[]): Promise<string[]> {
     const pairs = permissions.map((text) => {
       const at = text.indexOf(':');
       return { text, resource: text.slice(0, at), action: text.slice(at + 1) };
     });
-    return ((await tx.one(this.q.invalidPermissions, { env, pairs }))?.invalid as string[]) ?? [];
+    const resources = [...new Set(pairs.map((p) => p.resource))].sort();
+    return ((await tx.one(this.q.invalidPermissions, { env, pairs, resources }))?.invalid as string[]) ?? [];
   }
 
   // Relations

@@ -151,6 +151,23 @@ describe('access requests', () => {
     expect((await nina.call('PUT', `/${resourceRole.id}/cancel`, {})).body).toMatchObject({ status: 'canceled' });
   });
 
+  it('does not grant a requested role deleted meanwhile; the reviewer may deny it or grant another role', async () => {
+    await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'temp_viewer', name: 'Temp', permissions: ['wiki:read'] });
+    await ok(w.t, 'POST', `${w.facts}/tenants/acme/users`, { key: 'olga' });
+    const olga = await login(w, 'olga');
+    const r = (await olga.call('POST', '', tenantRequest('temp_viewer'))).body;
+    expect((await w.t.call('DELETE', `${w.schema}/roles/temp_viewer`)).status).toBe(204);
+    const res = await bob.call('PUT', `/${r.id}/approve`, {});
+    expectError(res, 409, 'INVALID_STATE');
+    expect(res.body.message).toContain('temp_viewer');
+    expect((await bob.call('GET', `/${r.id}`)).body).toMatchObject({ status: 'pending', granted_role: null });
+    // No grant of the deleted key was written: a role made again under that key gives olga nothing.
+    await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'temp_viewer', name: 'Temp again', permissions: ['wiki:read'] });
+    expect(await allowed('olga', 'read', 'wiki', 'page')).toBe(false);
+    expect((await bob.call('PUT', `/${r.id}/approve`, { role: 'wiki_viewer' })).body).toMatchObject({ status: 'approved', granted_role: 'wiki_viewer' });
+    expect(await allowed('olga', 'read', 'wiki', 'page')).toBe(true);
+  });
+
   it('runs only on access request configs, and approvals only on approval configs', async () => {
     const ops = await ok(w.t, 'GET', `/v2/elements/${w.t.proj}/${w.t.env}/config/ops`);
     const onOps = `/v2/elements/${w.t.proj}/${w.t.env}/config/${ops.id}/access_requests`;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope, Session } from '../../auth/types';
-import { forbidden, invalidInput, notFound, tenantMismatch } from '../../errors';
+import { AppError, forbidden, invalidInput, notFound, tenantMismatch } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
@@ -102,6 +102,7 @@ export class AccessRequestService {
     const grant = async (a: ApprovalNode) => {
       const role = input.role ?? a.role ?? '';
       if (input.role) await this.checkRole(scope, a.tenant, role, a.resource ?? null, a.resource_instance ?? null, '/body/role');
+      else await this.checkRequestedRole(scope, a, role);
       return { role, expiresAt: expiresAfter(input.access_duration_seconds) };
     };
     return this.view(scope, await this.flow.review(scope, session, configRef, id, 'approved', input.reviewer_comment, grant));
@@ -113,6 +114,13 @@ export class AccessRequestService {
 
   async cancel(scope: Scope, session: Session, configRef: string, id: string, reason: string | undefined) {
     return this.view(scope, await this.flow.cancel(scope, session, configRef, id, reason));
+  }
+
+  /** The role a request asked for may have been deleted since: approving it as asked is then refused (409), the request stays pending. */
+  private async checkRequestedRole(scope: Scope, a: ApprovalNode, role: string) {
+    const t = await this.store.roleTarget(scope.envId, role, a.resource ?? null, a.resource_instance ?? null);
+    if (a.resource_instance ? t.resource_role || t.tenant_role : t.tenant_role) return;
+    throw new AppError(409, 'INVALID_STATE', `The requested role ${JSON.stringify(role)} no longer exists: deny the request, or approve it with another role.`);
   }
 
   /** A tenant-wide request needs a tenant role; an instance request a role of its resource (or a tenant role) and an instance of the tenant. */

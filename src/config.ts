@@ -95,11 +95,12 @@ export const SETTINGS: Setting[] = [
   { env: 'SHUTDOWN_DRAIN_MS', key: 'shutdownDrainMs', type: 'integer', min: 1000, max: 600000 },
   { env: 'WEBHOOK_POLL_MS', key: 'webhookPollMs', type: 'integer', default: 1000, min: 50, max: 600000 },
   { env: 'WEBHOOK_RETRY_BASE_MS', key: 'webhookRetryBaseMs', type: 'integer', default: 5000, min: 10, max: 3600000 },
-  // Never a webhook receiver: "this network", link-local (cloud metadata at 169.254.169.254 and
-  // fd00:ec2::254), multicast and reserved, the unspecified and IPv6 link-local and multicast.
+  // Never a webhook receiver: "this network", link-local (the metadata endpoint of AWS, GCP and
+  // Azure at 169.254.169.254), AWS's IPv6 one (fd00:ec2::254), Alibaba's (100.100.100.200),
+  // multicast and reserved, the unspecified and IPv6 link-local and multicast.
   {
     env: 'WEBHOOK_BLOCKED_NETWORKS', key: 'webhookBlockedNetworks', type: 'string',
-    default: '0.0.0.0/8,169.254.0.0/16,224.0.0.0/3,::/128,fe80::/10,ff00::/8,fd00:ec2::254/128',
+    default: '0.0.0.0/8,169.254.0.0/16,100.100.100.200/32,224.0.0.0/3,::/128,fe80::/10,ff00::/8,fd00:ec2::254/128',
   },
 ];
 

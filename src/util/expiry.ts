@@ -13,7 +13,7 @@ const isDateTime = (fullFormats['date-time'] as { validate: (value: string) => b
 export function expiryOf(value: string | null | undefined, path: string, nowMs = Date.now()): number | null {
   if (value === undefined || value === null) return null;
   const ms = isDateTime(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw invalidInput(`expires_at ${JSON.stringify(value)} is not an ISO 8601 date-time.`, [{ path, message: 'must be an ISO 8601 date-time' }]);
+  if (Number.isNaN(ms)) throw invalidInput(`expires_at ${JSON.stringify(value)} is not an RFC 3339 date-time with an offset (such as 2030-01-31T12:00:00Z).`, [{ path, message: 'must be an RFC 3339 date-time with an offset' }]);
   if (ms <= nowMs) throw invalidInput(`expires_at ${JSON.stringify(value)} is not in the future.`, [{ path, message: 'must be in the future' }]);
   return ms;
 }

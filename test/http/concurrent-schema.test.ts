@@ -117,7 +117,16 @@ describe('a tenant role given a permission while its action is removed', () => {
         { env: envId },
       );
       added = t.call('POST', `${schema()}/roles/opener/permissions`, { permissions: ['lbox:open'] });
-      await new Promise((r) => setTimeout(r, 500));
+      // Commit once the add waits for the lock (or after 5 s: without the lock it has answered by then).
+      const watch = t.service.driver.session();
+      try {
+        for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+          const rows = await watch.run("SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN count(*) AS n");
+          if (Number(rows.records[0].get('n')) > 0) break;
+        }
+      } finally {
+        await watch.close();
+      }
       await tx.commit();
     } finally {
       await s.close();

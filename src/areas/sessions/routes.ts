@@ -36,7 +36,7 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
       },
     }),
     route({
-      method: 'POST', path: '/v2/auth/logout', auth: 'session', tag, summary: 'End the elements session',
+      method: 'POST', path: '/v2/auth/logout', auth: 'session', tag, summary: 'End the elements session and the other sessions of its login step (token, cookie, unused code)',
       status: 204, schemas: {},
       handler: async (r) => {
         await sessions.logout(r.session);

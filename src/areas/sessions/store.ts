@@ -71,7 +71,8 @@ export class SessionStore {
 
   /** The user a login code logs in; undefined for an unknown code. */
   async loginCodeUser(codeHash: string): Promise<string | undefined> {
-    const [row] = await this.db.readRows(this.q.loginCodeUser, { codeHash });
+    // Latest: the code was written a moment ago, perhaps through another replica.
+    const [row] = await this.db.readLatestRows(this.q.loginCodeUser, { codeHash });
     return row?.user as string | undefined;
   }
 

@@ -60,7 +60,7 @@ export class WebhookDispatcher {
   }
 
   private async deliver(d: DueDelivery): Promise<void> {
-    const error = await post(d, this.opts.blocked);
+    const error = await postEvent(d, this.opts.blocked);
     if (!error) return this.store.markDelivered(d.env, d.id);
     const wait = Math.min(this.opts.retryBaseMs * 2 ** d.attempts, MAX_BACKOFF_MS);
     const next = new Date(Date.now() + wait).toISOString();
@@ -75,7 +75,7 @@ export class WebhookDispatcher {
  * are not followed. The connection goes only to an address outside the blocked networks: a URL
  * naming one literally, or a host name resolving to one, fails as "blocked: ...".
  */
-async function post(d: DueDelivery, blocked: BlockedNetworks): Promise<string | undefined> {
+export async function postEvent(d: DueDelivery, blocked: BlockedNetworks): Promise<string | undefined> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(d.body)),
@@ -88,7 +88,8 @@ async function post(d: DueDelivery, blocked: BlockedNetworks): Promise<string | 
   try {
     const status = await new Promise<number>((resolve, reject) => {
       const request = d.url.toLowerCase().startsWith('https:') ? httpsRequest : httpRequest;
-      const req = request(d.url, { method: 'POST', headers, lookup: blocked.lookup, signal: AbortSignal.timeout(POST_TIMEOUT_MS) }, (res) => {
+      // agent: false: a new connection each time, so every delivery resolves and checks the name again.
+      const req = request(d.url, { method: 'POST', headers, agent: false, lookup: blocked.lookup, signal: AbortSignal.timeout(POST_TIMEOUT_MS) }, (res) => {
         res.on('error', reject).on('end', () => resolve(res.statusCode ?? 0)).resume();
       });
       req.on('error', reject).end(d.body);

@@ -8,7 +8,7 @@ import type { WebhookOutbox } from '../webhooks/outbox';
 import type { ElementsService } from '../elements/service';
 import { expiresAfter, ReviewFlow } from '../approvals/reviewFlow';
 import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStatus, ApprovalStore } from '../approvals/store';
-import { AccessRequestStore } from './store';
+import { AccessRequestStore, RoleTarget } from './store';
 
 export type RequestStatus = 'pending' | 'approved' | 'denied' | 'canceled';
 const WIRE: Record<string, RequestStatus> = { approved: 'approved', deny: 'denied', cancel: 'canceled' };
@@ -119,7 +119,7 @@ export class AccessRequestService {
   /** The role a request asked for may have been deleted since: approving it as asked is then refused (409), the request stays pending. */
   private async checkRequestedRole(scope: Scope, a: ApprovalNode, role: string) {
     const t = await this.store.roleTarget(scope.envId, role, a.resource ?? null, a.resource_instance ?? null);
-    if (a.resource_instance ? t.resource_role || t.tenant_role : t.tenant_role) return;
+    if (grantable(t, a.resource_instance ?? null)) return;
     throw new AppError(409, 'INVALID_STATE', `The requested role ${JSON.stringify(role)} no longer exists: deny the request, or approve it with another role.`);
   }
 
@@ -130,10 +130,13 @@ export class AccessRequestService {
       if (t.instance_tenant === null) throw notFound('Resource instance', `${resource}:${instance}`);
       if (t.instance_tenant !== tenant) throw tenantMismatch(`Resource instance ${resource}:${instance} belongs to another tenant than ${JSON.stringify(tenant)}.`);
     }
-    const ok = instance === null ? t.tenant_role : t.resource_role || t.tenant_role;
-    if (!ok) {
+    if (!grantable(t, instance)) {
       const what = instance === null ? 'a tenant role' : `a role of resource ${JSON.stringify(resource)} or a tenant role`;
       throw invalidInput(`Role ${JSON.stringify(role)} is not ${what}.`, [{ path, message: `must be ${what}` }]);
     }
   }
 }
+
+/** A tenant-wide request grants a tenant role; an instance request a role of its resource or a tenant role. */
+const grantable = (t: RoleTarget, instance: string | null) =>
+  instance === null ? t.tenant_role : t.resource_role || t.tenant_role;

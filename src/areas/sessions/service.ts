@@ -78,9 +78,10 @@ export class SessionService implements SessionResolver {
   async redeemCode(code: string): Promise<{ token: string; session: SessionNode }> {
     if (!CODE_SHAPE.test(code)) throw badCode();
     const { token, session: s } = this.newSession();
-    const user = await this.store.loginCodeUser(hashSecret(code));
+    const codeHash = hashSecret(code);
+    const user = await this.store.loginCodeUser(codeHash);
     if (user === undefined) throw badCode();
-    const session = await runAs({ kind: 'session', id: user }, () => this.store.redeemLoginCode(hashSecret(code), s));
+    const session = await runAs({ kind: 'session', id: user }, () => this.store.redeemLoginCode(codeHash, s));
     if (!session) throw badCode();
     return { token, session };
   }

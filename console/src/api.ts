@@ -16,11 +16,20 @@ export class ApiError extends Error {
   }
 }
 
+/** A read answered 503 (the database did not answer in time) is asked again this many times, after its Retry-After (at most 5 s). */
+const READ_RETRIES = 2;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { authorization: `Bearer ${adminKey.get() ?? ''}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const send = () => fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res = await send();
+  for (let retry = 0; method === 'GET' && res.status === 503 && retry < READ_RETRIES; retry++) {
+    const wait = Math.min(Number(res.headers.get('retry-after')) || 1, 5);
+    await new Promise((r) => setTimeout(r, wait * 1000));
+    res = await send();
+  }
   const text = await res.text();
   const parsed = text ? JSON.parse(text) : undefined;
   if (!res.ok) throw new ApiError(res.status, parsed?.message ?? `${method} ${path}: ${res.status}`);

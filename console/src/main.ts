@@ -48,7 +48,10 @@ async function chooseEnv(): Promise<void> {
   scope.env = $<HTMLSelectElement>('env').value;
   $('where').textContent = `${scope.proj} / ${scope.env}`;
   clear($('search-results'));
-  await Promise.all([search(), showGroupTree($('group-tree'), pick), showApprovals($('approvals'))].map((p) => p.catch(() => undefined)));
+  // A panel that cannot load says why, in its place (the others still load).
+  const shown = (target: HTMLElement, load: (t: HTMLElement) => Promise<void>) =>
+    load(target).catch((err) => clear(target, el('p', { class: 'error' }, `Could not load: ${errorText(err)}`)));
+  await Promise.all([search().catch(() => undefined), shown($('group-tree'), (t) => showGroupTree(t, pick)), shown($('approvals'), showApprovals)]);
 }
 
 const SEARCH: Record<string, { path: (q: string) => string; ref: (x: any) => string }> = {

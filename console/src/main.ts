@@ -44,13 +44,18 @@ async function chooseProject(): Promise<void> {
 }
 
 async function chooseEnv(): Promise<void> {
-  ++choice;
+  const mine = ++choice;
   scope.env = $<HTMLSelectElement>('env').value;
   $('where').textContent = `${scope.proj} / ${scope.env}`;
   clear($('search-results'));
-  // A panel that cannot load says why, in its place (the others still load).
-  const shown = (target: HTMLElement, load: (t: HTMLElement) => Promise<void>) =>
-    load(target).catch((err) => clear(target, el('p', { class: 'error' }, `Could not load: ${errorText(err)}`)));
+  // Each panel is built apart and shown only if no later choice was made meanwhile (a slow answer
+  // for the environment chosen first must not replace the one chosen after it). A panel that
+  // cannot load says why, in its place (the others still load).
+  const shown = async (target: HTMLElement, load: (t: HTMLElement) => Promise<void>) => {
+    const fresh = el('div');
+    await load(fresh).catch((err) => clear(fresh, el('p', { class: 'error' }, `Could not load: ${errorText(err)}`)));
+    if (mine === choice) clear(target, ...Array.from(fresh.childNodes));
+  };
   await Promise.all([search().catch(() => undefined), shown($('group-tree'), (t) => showGroupTree(t, pick)), shown($('approvals'), showApprovals)]);
 }
 

@@ -156,6 +156,8 @@ describe('console in chromium', () => {
 
   it('shows the approvals queue of every elements config, read-only', async () => {
     if (!inBrowser()) return;
+    // The service holds dave's request; the panel must show it (not an answer about another environment).
+    expect((await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals`)).total_count).toBe(1);
     await page.waitForSelector('#approvals-table');
     const rows = await page.$$eval('#approvals-table tr', (trs) => trs.slice(1).map((tr) => Array.from(tr.children).map((td) => td.textContent)));
     expect(rows).toEqual([['pending', 'ops', 'dave', expect.stringMatching(/^repo:/), 'deploy the api']]);

@@ -4,6 +4,7 @@
 // to the code first takes its lock: of two concurrent redemptions the second waits, then sees
 // `used_at` and opens nothing.
 MATCH (c:LoginCode {hash: $codeHash})
+WHERE c.env = $env
 SET c.redeeming = true
 WITH c
 WHERE c.used_at IS NULL AND c.expires_at > $now

@@ -72,7 +72,7 @@ const KIND_OF_STATEMENT: Record<string, string> = {
   'groups/assignGroup': 'group_nesting', 'groups/unassignGroup': 'group_nesting',
   'groups/attachInstance': 'group_resource', 'groups/detachInstance': 'group_resource',
   'facts/addTenantUser': 'tenant_user', 'facts/removeTenantUser': 'tenant_user',
-  // A login code's redemption opens a session (in the environment the code names, in the answer).
+  // A login code's redemption opens a session.
   'sessions/redeemLoginCode': 'session',
 };
 
@@ -160,7 +160,7 @@ export function describeChanges(name: string, envParam: string | null, params: P
   if (NOT_CHANGES.has(name)) return [];
   const feed = envParam !== null || RECORD_AREAS_WITHOUT_INVALIDATION.has(name.split('/')[0]);
   if (!feed && !AUDIT_ONLY.test(name)) return [];
-  const env = (envParam ? params[envParam] : undefined) ?? params.env ?? params.envId ?? (AUDIT_ONLY.test(name) ? recordOf(rows)?.env : undefined);
+  const env = (envParam ? params[envParam] : undefined) ?? params.env ?? params.envId;
   if (typeof env !== 'string') return [];
   const verbAndKind = name.split('/')[1] ?? name;
   const found = OPS.find(([re]) => re.test(verbAndKind));

@@ -79,9 +79,9 @@ export class SessionService implements SessionResolver {
     if (!CODE_SHAPE.test(code)) throw badCode();
     const { token, session: s } = this.newSession();
     const codeHash = hashSecret(code);
-    const user = await this.store.loginCodeUser(codeHash);
-    if (user === undefined) throw badCode();
-    const session = await runAs({ kind: 'session', id: user }, () => this.store.redeemLoginCode(codeHash, s));
+    const owner = await this.store.loginCodeOwner(codeHash);
+    if (!owner) throw badCode();
+    const session = await runAs({ kind: 'session', id: owner.user }, () => this.store.redeemLoginCode(owner.env, codeHash, s));
     if (!session) throw badCode();
     return { token, session };
   }

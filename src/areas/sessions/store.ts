@@ -38,7 +38,7 @@ export class SessionStore {
     loginTarget: 'sessions/loginTarget',
     createSession: 'sessions/createSession',
     createLoginCode: 'sessions/createLoginCode',
-    loginCodeUser: 'sessions/loginCodeUser',
+    loginCodeOwner: 'sessions/loginCodeOwner',
     redeemLoginCode: 'sessions/redeemLoginCode',
     resolveSession: 'sessions/resolveSession',
     deleteSession: 'sessions/deleteSession',
@@ -69,16 +69,16 @@ export class SessionStore {
     });
   }
 
-  /** The user a login code logs in; undefined for an unknown code. */
-  async loginCodeUser(codeHash: string): Promise<string | undefined> {
+  /** The user a login code logs in and its environment; undefined for an unknown code. */
+  async loginCodeOwner(codeHash: string): Promise<{ user: string; env: string } | undefined> {
     // Latest: the code was written a moment ago, perhaps through another replica.
-    const [row] = await this.db.readLatestRows(this.q.loginCodeUser, { codeHash });
-    return row?.user as string | undefined;
+    const [row] = await this.db.readLatestRows(this.q.loginCodeOwner, { codeHash });
+    return row as { user: string; env: string } | undefined;
   }
 
   /** Uses up a login code and opens a session for its user; undefined when the code is unknown, used or expired. */
-  async redeemLoginCode(codeHash: string, s: NewSession): Promise<SessionNode | undefined> {
-    const [row] = await this.db.writeRows(this.q.redeemLoginCode, { codeHash, id: s.id, hash: s.hash, now: s.now });
+  async redeemLoginCode(env: string, codeHash: string, s: NewSession): Promise<SessionNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.redeemLoginCode, { env, codeHash, id: s.id, hash: s.hash, now: s.now });
     return row?.session as SessionNode | undefined;
   }
 

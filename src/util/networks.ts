@@ -8,7 +8,7 @@ import { BlockList, isIP } from 'node:net';
  * (`::ffff:169.254.169.254`) or as one number (`http://2852039166/`) is the same address.
  */
 export class BlockedNetworks {
-  private constructor(private readonly list: BlockList, readonly spec: string) {}
+  private constructor(private readonly list: BlockList) {}
 
   /** Parses "a.b.c.d/n,x::/n,..."; throws an Error naming the first entry that is not a CIDR block. */
   static parse(spec: string): BlockedNetworks {
@@ -20,7 +20,7 @@ export class BlockedNetworks {
       if (!m || !family || prefix > (family === 4 ? 32 : 128)) throw new Error(`${JSON.stringify(entry)} is not a CIDR block (such as 169.254.0.0/16 or fe80::/10)`);
       list.addSubnet(m[1], prefix, family === 4 ? 'ipv4' : 'ipv6');
     }
-    return new BlockedNetworks(list, spec);
+    return new BlockedNetworks(list);
   }
 
   /** Whether an IP address lies in a blocked network (an IPv4-mapped IPv6 address as its IPv4 one). */

@@ -9,11 +9,26 @@
 // A request on an instance that has been deleted since (`instanceGone`) is not approved with a
 // grant: that grant would fall back to the whole tenant. It stays pending (won = false); it can
 // still be denied or cancelled.
+// The granted role is locked and looked up in this transaction too: a resource role of the
+// request's resource or a tenant role on an instance, a tenant role tenant-wide. Role deletions
+// lock the role before they remove its assignments, so a deletion either commits first (the
+// role is missing here: `roleGone`, nothing changes) or waits for this commit and then removes
+// the grant written here: no grant of a deleted key is left behind.
 MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a._lock = true
 WITH a, a.resource_instance IS NOT NULL AND NOT EXISTS { (a)-[:ON_INSTANCE]->(:Instance) } AS instanceGone
-WITH a, instanceGone, a.status IS NULL AND NOT ($status = 'approved' AND $grantRole IS NOT NULL AND instanceGone) AS won
+CALL (a) {
+  OPTIONAL MATCH (resourceRole:ResourceRole {env: $env, resource: a.resource, key: $grantRole})
+  WHERE $status = 'approved' AND a.resource_instance IS NOT NULL
+  OPTIONAL MATCH (tenantRole:Role {env: $env, key: $grantRole})
+  WHERE $status = 'approved'
+  SET resourceRole._lock = true, tenantRole._lock = true
+  REMOVE resourceRole._lock, tenantRole._lock
+  RETURN $status = 'approved' AND $grantRole IS NOT NULL AND resourceRole IS NULL AND tenantRole IS NULL AS roleGone
+}
+WITH a, instanceGone, roleGone,
+     a.status IS NULL AND NOT ($status = 'approved' AND $grantRole IS NOT NULL AND (instanceGone OR roleGone)) AS won
 CALL (a, won) {
   WITH a, won WHERE won
   SET a.status = $status,
@@ -52,4 +67,4 @@ CALL (a, won) {
   }
 }
 REMOVE a._lock
-RETURN won, instanceGone, a {.*} AS approval
+RETURN won, instanceGone, roleGone, a {.*} AS approval

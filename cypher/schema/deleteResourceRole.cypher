@@ -2,6 +2,10 @@
 // Removes the role, the derivations that name it (as granted or as required role) and the
 // role assignments of it on the resource's instances.
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
+// The role's lock first: a grant of it being written (an approval) commits before its
+// assignments are read below, or waits for this deletion and sees the role gone.
+SET rr._lock = true
+REMOVE rr._lock
 WITH rr, rr {.*} AS before
 CALL (rr) {
   MATCH (d:Derivation {env: $env})

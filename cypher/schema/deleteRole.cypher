@@ -2,6 +2,10 @@
 // Removes a tenant role with its assignments: tenant-level ones, and instance-scope ones (and
 // derivations) where no resource role of the same key is meant instead.
 MATCH (t:Role {env: $env, key: $key})
+// The role's lock first: a grant of it being written (an approval) commits before its
+// assignments are read below, or waits for this deletion and sees the role gone.
+SET t._lock = true
+REMOVE t._lock
 WITH t, t {.*} AS before
 CALL (t) {
   MATCH (:User {env: $env})-[h:HAS_TENANT_ROLE {role: t.key}]->(:Tenant)

@@ -168,6 +168,57 @@ describe('access requests', () => {
     expect(await allowed('olga', 'read', 'wiki', 'page')).toBe(true);
   });
 
+  // The race of the test above: a role deleted after the reviewer's check, before or while the
+  // approval's transaction writes the grant. The statement is run as the approval would run it.
+  const transition = (id: string, grantRole: string) => ({
+    env: w.envId, config: w.configId, tenant: 'acme', id, status: 'approved', reviewer: 'bob', comment: null, setComment: false,
+    cancelReason: null, now: new Date().toISOString(), grantRole, expiresAt: null, expiresAtMs: null,
+  });
+
+  it('writes no grant of a role deleted after the reviewer\'s check', async () => {
+    await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'race_viewer', name: 'Race', permissions: ['wiki:read'] });
+    await ok(w.t, 'POST', `${w.facts}/tenants/acme/users`, { key: 'pia' });
+    const r = (await (await login(w, 'pia')).call('POST', '', tenantRequest('race_viewer'))).body;
+    expect((await w.t.call('DELETE', `${w.schema}/roles/race_viewer`)).status).toBe(204);
+    const db = w.t.service.db;
+    const row = await db.write(async (tx) => (await tx.rows(db.statement('approvals/transition'), transition(r.id, 'race_viewer')))[0]);
+    expect({ won: row.won, roleGone: row.roleGone, status: (row.approval as any).status ?? null }).toEqual({ won: false, roleGone: true, status: null });
+    await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'race_viewer', name: 'Race again', permissions: ['wiki:read'] });
+    expect(await allowed('pia', 'read', 'wiki', 'page')).toBe(false);
+  });
+
+  it('removes a grant written while the role was being deleted', async () => {
+    await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'race_editor', name: 'Race', permissions: ['wiki:read'] });
+    await ok(w.t, 'POST', `${w.facts}/tenants/acme/users`, { key: 'quinn' });
+    const r = (await (await login(w, 'quinn')).call('POST', '', tenantRequest('race_editor'))).body;
+    // The approval's transaction, held open after its write; the deletion starts meanwhile.
+    const s = w.t.service.driver.session();
+    const tx = s.beginTransaction();
+    let deleted: Promise<{ status: number }> | undefined;
+    try {
+      const res = await tx.run(w.t.service.db.statement('approvals/transition').text, transition(r.id, 'race_editor'));
+      expect(res.records[0].get('won')).toBe(true);
+      deleted = w.t.call('DELETE', `${w.schema}/roles/race_editor`);
+      // Commit once the deletion waits for the role's lock (or after 5 s: without the lock it has answered by then).
+      const watch = w.t.service.driver.session();
+      try {
+        for (const until = Date.now() + 5000; Date.now() < until; await new Promise((done) => setTimeout(done, 50))) {
+          const rows = await watch.run("SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN count(*) AS n");
+          if (Number(rows.records[0].get('n')) > 0) break;
+        }
+      } finally {
+        await watch.close();
+      }
+      await tx.commit();
+    } finally {
+      await s.close();
+    }
+    expect((await deleted!).status).toBe(204);
+    // The deletion saw the committed grant and removed it: the key made again gives quinn nothing.
+    await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'race_editor', name: 'Race again', permissions: ['wiki:read'] });
+    expect(await allowed('quinn', 'read', 'wiki', 'page')).toBe(false);
+  });
+
   it('runs only on access request configs, and approvals only on approval configs', async () => {
     const ops = await ok(w.t, 'GET', `/v2/elements/${w.t.proj}/${w.t.env}/config/ops`);
     const onOps = `/v2/elements/${w.t.proj}/${w.t.env}/config/${ops.id}/access_requests`;

@@ -120,6 +120,10 @@ export class ReviewFlow {
       throw invalidState(`Resource instance ${a.resource}:${a.resource_instance} of ${this.kind.noun.toLowerCase()} ${id} no longer exists: ` +
         'it cannot be approved (the grant would not be on that instance); it can be denied or cancelled.');
     }
+    if (!res.won && res.approval.status == null && res.roleGone) {
+      throw invalidState(`Role ${JSON.stringify(t.grant?.role)} no longer exists: ${this.kind.noun.toLowerCase()} ${id} cannot be approved with it; ` +
+        'it can be denied or cancelled (or, for an access request, approved with another role).');
+    }
     if (!res.won) throw this.notPending(id, res.approval.status, status);
     return res.approval;
   }

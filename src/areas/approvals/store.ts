@@ -131,9 +131,10 @@ export class ApprovalStore {
 
   /**
    * Moves a pending approval; `won` is false when it was not pending any more, or when it is an
-   * approval with a grant on an instance deleted since (`instanceGone`): nothing changed, nothing announced.
+   * approval with a grant on an instance deleted since (`instanceGone`) or of a role deleted since
+   * (`roleGone`): nothing changed, nothing announced.
    */
-  async transition(p: ApprovalPlace, id: string, t: Transition, announce: Announce): Promise<{ won: boolean; instanceGone: boolean; approval: ApprovalNode } | undefined> {
+  async transition(p: ApprovalPlace, id: string, t: Transition, announce: Announce): Promise<{ won: boolean; instanceGone: boolean; roleGone: boolean; approval: ApprovalNode } | undefined> {
     return this.db.write(async (tx) => {
       const row = await tx.one(this.q.transition, {
         ...p, id, status: t.status, reviewer: t.reviewer, comment: t.comment ?? null, setComment: t.comment !== undefined,
@@ -142,7 +143,7 @@ export class ApprovalStore {
         expiresAtMs: t.grant?.expiresAt ? Date.parse(t.grant.expiresAt) : null,
       });
       if (!row) return undefined;
-      const res = { won: row.won === true, instanceGone: row.instanceGone === true, approval: row.approval as ApprovalNode };
+      const res = { won: row.won === true, instanceGone: row.instanceGone === true, roleGone: row.roleGone === true, approval: row.approval as ApprovalNode };
       if (res.won) await announce(tx, res.approval);
       return res;
     });

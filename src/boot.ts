@@ -50,7 +50,8 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const registry = new CypherRegistry(CYPHER_DIR);
   const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
   const metrics = new Metrics();
-  const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs, observer: metrics };
+  // A routing URI (neo4j://, neo4j+s://) reaches a cluster: reads may go to a secondary.
+  const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs, observer: metrics, routing: neo4j.uri.startsWith('neo4j') };
   // The ledger of revisions reads through a Db of its own (reads bump nothing, so it needs no
   // listener); the service's Db tells the ledger each revision its writes commit.
   const plainDb = new Db(driver, registry, dbOptions);

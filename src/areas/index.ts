@@ -80,7 +80,7 @@ export function buildAreas(deps: AppDeps) {
   const decisions = new DecisionService(
     new DecisionStore(deps.db, rule, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
   );
-  const listObjects = new ListObjectsService(new ListObjectsStore(deps.db, rule));
+  const listObjects = new ListObjectsService(new ListObjectsStore(deps.db, rule), revisions);
 
   const decisionLog = new DecisionLog(deps.db, { sample: deps.config.decisionLogSample, flushMs: deps.config.decisionLogFlushMs, onDrop: () => deps.metrics.decisionLogDropped.inc() }, deps.log);
   decisions.observer = decisionObserver(deps.metrics, decisionLog);

@@ -35,6 +35,12 @@ export interface ChangeLog {
   record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void>;
 }
 
+/** A read must include every write to environment `env` up to its revision `revision` (Db.readOnce). */
+export interface RevisionFloor {
+  env: string;
+  revision: number;
+}
+
 /** A statement bound to its name; created at boot so a missing file fails early. */
 export interface Statement {
   name: string;
@@ -137,6 +143,11 @@ export interface DbOptions {
   /** Told each transaction's duration and failure (the `authz_neo4j_*` metrics). */
   observer?: TransactionObserver;
   /**
+   * A routing URI (`neo4j://`: a cluster): a read may be served by a secondary that has not applied
+   * the latest commits yet, so reads that must include a revision check it (`readOnce`'s `atLeast`).
+   */
+  routing?: boolean;
+  /**
    * COHERENCE_WINDOW_MS: a write that moves a revision (or is announced) is acknowledged this
    * long after its commit, so that a replica whose last revision read started less than this
    * long before a question arrived has seen every write acknowledged before it (commit wait,
@@ -159,10 +170,13 @@ export interface DbOptions {
  * them), `write` runs write transactions on the leader. `readLatest` is for reads that must see
  * every commit acknowledged by any replica of the service (the revision read of read-your-revoke):
  * it runs on the leader, which has every committed transaction. Bookmarks would not do: a replica
- * only holds the bookmarks of its own writes, not those of the other replicas.
+ * only holds the bookmarks of its own writes, not those of the other replicas. A read that must
+ * include such a read's revision (a decision's traversal) names it (`readOnce`'s `atLeast`): a
+ * secondary that has not reached it leaves the read to the leader.
  */
 export class Db {
   private readonly bumpRevision: Statement;
+  private readonly readRevision: Statement;
   private readonly timeoutMs: number;
 
   constructor(
@@ -172,6 +186,12 @@ export class Db {
   ) {
     this.timeoutMs = opts.timeoutMs;
     this.bumpRevision = this.statement('revisions/bumpRevision');
+    this.readRevision = this.statement('revisions/readRevision');
+  }
+
+  /** Reads may be served by a secondary that lags the leader (a routing URI). */
+  get routing(): boolean {
+    return this.opts.routing === true;
   }
 
   statement(name: string): Statement {
@@ -222,8 +242,9 @@ export class Db {
    * `readLatest`. A retriable failure (a pooled connection the server closed) is tried again, as
    * the driver does for transactions. Counted in the metrics as a transaction of its mode.
    */
-  async readOnce(stmt: Statement, params: Params, mode: 'read' | 'latest' = 'read'): Promise<Row[]> {
+  async readOnce(stmt: Statement, params: Params, mode: 'read' | 'latest' = 'read', atLeast?: RevisionFloor): Promise<Row[]> {
     if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
+    if (atLeast && mode === 'read' && this.routing) return this.readIncluding(stmt, params, atLeast);
     const started = Date.now();
     const clock = process.hrtime.bigint();
     let failure: DbErrorKind | undefined;
@@ -244,6 +265,21 @@ export class Db {
     } finally {
       this.opts.observer?.transaction(mode, Number(process.hrtime.bigint() - clock) / 1e9, failure);
     }
+  }
+
+  /**
+   * On a cluster: the statement on a secondary, in a read transaction that first checks that the
+   * secondary has applied the environment's revision `atLeast.revision` (each write moves its
+   * environment's revision in its own transaction, and a secondary applies transactions in commit
+   * order: at that revision it has every write acknowledged before). A secondary that lags runs
+   * nothing; the statement then runs on the leader, which has every commit.
+   */
+  private async readIncluding(stmt: Statement, params: Params, atLeast: RevisionFloor): Promise<Row[]> {
+    const rows = await this.read(async (tx) => {
+      const revision = ((await tx.one(this.readRevision, { envId: atLeast.env }))?.revision as number | undefined) ?? 0;
+      return revision >= atLeast.revision ? tx.rows(stmt, params) : undefined;
+    });
+    return rows ?? this.readOnce(stmt, params, 'latest');
   }
 
   private async autoCommit(stmt: Statement, params: Params, mode: 'read' | 'latest', ms: number): Promise<Row[]> {

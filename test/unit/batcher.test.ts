@@ -14,6 +14,17 @@ describe('QuestionBatcher', () => {
     expect(calls).toEqual([{ env: 'e1', qs: [1, 2, 4] }, { env: 'e2', qs: [3] }]);
   });
 
+  it('asks a batch to include the highest revision any of its questions needs', async () => {
+    const calls: { qs: number[]; floor?: number }[] = [];
+    const b = new QuestionBatcher<number>(async (_env, qs, floor) => {
+      calls.push({ qs, floor });
+      return qs.map(() => true);
+    }, 100, 1);
+    await Promise.all([b.ask('e', [1], 7), b.ask('e', [2]), b.ask('e', [3], 9), b.ask('e', [4], 8)]);
+    await b.ask('e', [5]);
+    expect(calls).toEqual([{ qs: [1, 2, 3, 4], floor: 9 }, { qs: [5], floor: undefined }]);
+  });
+
   it('keeps batches within the size limit and the number of queries in flight', async () => {
     let inFlight = 0;
     let most = 0;

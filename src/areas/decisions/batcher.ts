@@ -7,6 +7,8 @@
 interface Pending<Q, A> {
   env: string;
   question: Q;
+  /** The revision of `env` the answer must include (Db.readOnce's `atLeast`), if any. */
+  floor?: number;
   resolve: (answer: A) => void;
   reject: (err: unknown) => void;
 }
@@ -17,13 +19,14 @@ export class QuestionBatcher<Q, A = boolean> {
   private scheduled = false;
 
   constructor(
-    private readonly run: (env: string, questions: Q[]) => Promise<A[]>,
+    /** `floor`: the highest revision the batch's questions must include (undefined: none asked). */
+    private readonly run: (env: string, questions: Q[], floor?: number) => Promise<A[]>,
     private readonly maxBatch = 100,
     private readonly maxInFlight = 4,
   ) {}
 
-  ask(env: string, questions: Q[]): Promise<A[]> {
-    const answers = questions.map((question) => new Promise<A>((resolve, reject) => this.queue.push({ env, question, resolve, reject })));
+  ask(env: string, questions: Q[], floor?: number): Promise<A[]> {
+    const answers = questions.map((question) => new Promise<A>((resolve, reject) => this.queue.push({ env, question, floor, resolve, reject })));
     this.schedule();
     return Promise.all(answers);
   }
@@ -46,7 +49,8 @@ export class QuestionBatcher<Q, A = boolean> {
         else i++;
       }
       this.inFlight++;
-      this.run(env, batch.map((p) => p.question))
+      const floors = batch.flatMap((p) => (p.floor === undefined ? [] : [p.floor]));
+      this.run(env, batch.map((p) => p.question), floors.length ? Math.max(...floors) : undefined)
         .then((answers) => batch.forEach((p, i) => p.resolve(answers[i])), (err) => batch.forEach((p) => p.reject(err)))
         .finally(() => {
           this.inFlight--;

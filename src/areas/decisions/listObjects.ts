@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Scope } from '../../auth/types';
 import { Db } from '../../db/db';
 import { invalidInput } from '../../errors';
-import type { RuleSettings } from './store';
+import type { Revisions } from './revisions';
+import { floorOf, type RuleSettings } from './store';
 
 /**
  * List-objects (CONTRACT section 13): every instance of a type on which a user may do an action,
@@ -35,14 +36,18 @@ export class ListObjectsStore {
     private readonly rule: RuleSettings,
   ) {}
 
-  async page(env: string, p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number }): Promise<ListedObject[]> {
-    const [row] = await this.db.readRows(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth, now: Date.now() });
+  /** `floor`: the revision of `env` the page must include (a cluster's secondary may lag; Db.readOnce). */
+  async page(env: string, p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number }, floor?: number): Promise<ListedObject[]> {
+    const [row] = await this.db.readOnce(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth, now: Date.now() }, 'read', floorOf(env, floor));
     return ((row?.objects ?? []) as [string, string, string][]).map(([type, key, tenant]) => ({ type, key, tenant }));
   }
 }
 
 export class ListObjectsService {
-  constructor(private readonly store: ListObjectsStore) {}
+  constructor(
+    private readonly store: ListObjectsStore,
+    private readonly revisions?: Revisions,
+  ) {}
 
   async listObjects(scope: Scope, q: ListObjectsQuery): Promise<{ objects: ListedObject[]; continuation_token: string | null }> {
     const question = {
@@ -55,7 +60,8 @@ export class ListObjectsService {
     const after = q.continuation_token ? afterOf(q.continuation_token, fingerprint) : null;
     const pageSize = q.page_size ?? DEFAULT_PAGE_SIZE;
     // One more than the page tells whether another page follows, without a count.
-    const found = await this.store.page(scope.envId, { ...question, after, limit: pageSize + 1 });
+    const floor = await this.revisions?.floorFor(scope);
+    const found = await this.store.page(scope.envId, { ...question, after, limit: pageSize + 1 }, floor);
     const objects = found.slice(0, pageSize);
     const more = found.length > pageSize;
     return { objects, continuation_token: more ? tokenOf(objects[objects.length - 1].key, fingerprint) : null };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Scope } from '../../auth/types';
 import { Db, RevisionListener } from '../../db/db';
 import type { Replicas } from '../../db/replicas';
 import { SharedReads } from '../../util/sharedRead';
@@ -117,6 +118,17 @@ export class Revisions implements RevisionListener {
   async leave(): Promise<void> {
     this.stop();
     await this.replicas?.leave();
+  }
+
+  /**
+   * What a read that must include every write acknowledged before this request (read-your-revoke)
+   * needs on a cluster, where a secondary may lag: the environment's revision read after the
+   * request arrived (`scope.revision` when the key lookup read it). On one Neo4j every read
+   * includes every commit: nothing, and no read.
+   */
+  async floorFor(scope: Scope): Promise<number | undefined> {
+    if (!this.db.routing) return undefined;
+    return scope.revision ?? this.latest(scope.envId);
   }
 
   /** The locally known revision (bounded staleness); read from the graph the first time. */

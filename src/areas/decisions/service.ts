@@ -71,7 +71,7 @@ export class DecisionService {
       this.observer?.decided(scope.envId, [check], [allow]);
       return depthLimited ? { allow, explanation: { paths: [], reason: this.depthLimitReason(check) }, depthLimited } : { allow };
     }
-    const [decision] = await this.store.explain(scope.envId, [check]);
+    const [decision] = await this.store.explain(scope.envId, [check], await this.floor(scope));
     const explanation = this.explanationOf(check, decision);
     this.observer?.decided(scope.envId, [check], [decision.allow], [explanation.reason]);
     return decision.depthLimited ? { allow: decision.allow, explanation, depthLimited: true } : { allow: decision.allow, explanation };
@@ -90,7 +90,7 @@ export class DecisionService {
     const types = wanted.length ? [...new Set(wanted.map((r) => r.split(':')[0]))] : null;
     const instances = new Set(wanted.filter((r) => r.includes(':')));
     const typesWhole = new Set(wanted.filter((r) => !r.includes(':')));
-    const rows = await this.store.userPermissions(scope.envId, user, q.tenants?.length ? q.tenants : null, types);
+    const rows = await this.store.userPermissions(scope.envId, user, q.tenants?.length ? q.tenants : null, types, await this.floor(scope));
     const out: Record<string, unknown> = {};
     for (const t of rows?.tenants ?? []) {
       out[t.key] = { tenant: { key: t.tenant, attributes: {} }, resource: null, permissions: t.permissions, roles: t.roles };
@@ -112,7 +112,7 @@ export class DecisionService {
     const key = q.resource.key ?? null;
     const { tenant, assignments } = await this.store.authorizedUsers(scope.envId, {
       action: q.action, type: q.resource.type, key, tenant: q.resource.tenant ?? null,
-    });
+    }, await this.floor(scope));
     // Null prototype: a user keyed `constructor` or `__proto__` is a plain key here.
     const users: Record<string, AuthorizedAssignment[]> = Object.create(null);
     for (const a of assignments) (users[a.user] ??= []).push(a);
@@ -155,16 +155,17 @@ export class DecisionService {
    * waiting with it), so a revoke acknowledged by any replica has already moved it past every
    * older entry. The key lookup of the request made that read already when it carries
    * `scope.revision` (src/auth/authenticator.ts): no second round trip then.
+   * On a cluster every traversal must include that revision (a secondary may lag: Db.readOnce).
    */
   private async decide(scope: Scope, checks: NormalizedCheck[], consistency?: Consistency): Promise<Decision[]> {
     const env = scope.envId;
-    if (!this.cache) return this.store.allowed(env, checks);
+    if (!this.cache) return this.store.allowed(env, checks, await this.floor(scope));
     if (consistency === 'fully_consistent') {
       // Never answered from the cache; but the answers fill it, at the revision known before the
       // traversal started (the traversal saw at least that state, so later questions at that
       // revision may use them).
       const known = this.revisions!.known(env);
-      const fresh = await this.store.allowed(env, checks);
+      const fresh = await this.store.allowed(env, checks, await this.floor(scope));
       if (known !== undefined) fresh.forEach((d, i) => this.remember(this.cacheKey(env, checks[i]), d, known));
       return fresh;
     }
@@ -178,7 +179,7 @@ export class DecisionService {
     const missing = out.flatMap((a, i) => (a === undefined ? [i] : []));
     this.observer?.cacheLookups(checks.length - missing.length, missing.length);
     if (missing.length) {
-      const fresh = await this.store.allowed(env, missing.map((i) => checks[i]));
+      const fresh = await this.store.allowed(env, missing.map((i) => checks[i]), rev);
       missing.forEach((i, j) => {
         out[i] = fresh[j];
         this.remember(keys[i], fresh[j], rev);
@@ -193,6 +194,11 @@ export class DecisionService {
 
   private remember(key: string, d: Decision, rev: number): void {
     this.cache!.set(key, { allow: d.allow, depthLimited: d.depthLimited, rev, validUntil: d.validUntil });
+  }
+
+  /** The revision a read must include on a cluster (none on one Neo4j, or without a revision ledger). */
+  private floor(scope: Scope) {
+    return this.revisions?.floorFor(scope);
   }
 
   private latest(scope: Scope): Promise<number> {

@@ -1,4 +1,4 @@
-import { Db } from '../../db/db';
+import { Db, RevisionFloor } from '../../db/db';
 import { QuestionBatcher } from './batcher';
 
 export interface NormalizedCheck {
@@ -63,34 +63,37 @@ export class DecisionStore {
   ) {}
 
   private readonly batcher = new QuestionBatcher<NormalizedCheck, Decision>(
-    (env, checks) => this.decide(env, checks, false),
+    (env, checks, floor) => this.decide(env, checks, false, floor),
     100,
     this.queriesInFlight,
   );
 
-  /** Questions asked at about the same time share one query (see QuestionBatcher). */
-  async allowed(env: string, checks: NormalizedCheck[]): Promise<Decision[]> {
+  /**
+   * Questions asked at about the same time share one query (see QuestionBatcher). `floor`: the
+   * revision of `env` the answers must include (a cluster's secondary may lag; Db.readOnce).
+   */
+  async allowed(env: string, checks: NormalizedCheck[], floor?: number): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    return this.batcher.ask(env, checks);
+    return this.batcher.ask(env, checks, floor);
   }
 
-  async explain(env: string, checks: NormalizedCheck[]): Promise<Decision[]> {
-    return this.decide(env, checks, true);
+  async explain(env: string, checks: NormalizedCheck[], floor?: number): Promise<Decision[]> {
+    return this.decide(env, checks, true, floor);
   }
 
-  async userPermissions(env: string, user: string, tenants: string[] | null, types: string[] | null): Promise<UserPermissionRows | undefined> {
-    const [row] = await this.db.readRows(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth, now: Date.now() });
+  async userPermissions(env: string, user: string, tenants: string[] | null, types: string[] | null, floor?: number): Promise<UserPermissionRows | undefined> {
+    const [row] = await this.db.readOnce(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth, now: Date.now() }, 'read', floorOf(env, floor));
     return row as unknown as UserPermissionRows | undefined;
   }
 
-  async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }) {
-    const [row] = await this.db.readRows(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, now: Date.now() });
+  async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }, floor?: number) {
+    const [row] = await this.db.readOnce(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, now: Date.now() }, 'read', floorOf(env, floor));
     return row as unknown as { tenant: string; assignments: AuthorizedAssignment[] };
   }
 
-  private async decide(env: string, checks: NormalizedCheck[], explain: boolean): Promise<Decision[]> {
+  private async decide(env: string, checks: NormalizedCheck[], explain: boolean, floor?: number): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, now: Date.now() });
+    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, now: Date.now() }, 'read', floorOf(env, floor));
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
       out[row.idx as number] = {
@@ -101,3 +104,5 @@ export class DecisionStore {
     return out;
   }
 }
+
+export const floorOf = (env: string, floor: number | undefined): RevisionFloor | undefined => (floor === undefined ? undefined : { env, revision: floor });

@@ -12,8 +12,10 @@
 // The granted role is locked and looked up in this transaction too: a resource role of the
 // request's resource or a tenant role on an instance, a tenant role tenant-wide. Role deletions
 // lock the role before they remove its assignments, so a deletion either commits first (the
-// role is missing here: `roleGone`, nothing changes) or waits for this commit and then removes
-// the grant written here: no grant of a deleted key is left behind.
+// role is missing here: `roleGone`, nothing changes), or commits while this waits for the lock
+// (the lock fails on the deleted node: the transaction fails, nothing changes, a retry finds
+// the role gone), or waits for this commit and then removes the grant written here: no grant of
+// a deleted key is left behind.
 MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a._lock = true

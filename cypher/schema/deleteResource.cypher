@@ -4,6 +4,13 @@
 // assignments, tuples, group links) and tenant-role permissions on it.
 MATCH (r:Resource {env: $env, key: $key})
 WITH r, r {.*} AS before
+// Tenant roles first: an approval granting one of them locks it before the instance it grants
+// on, so taking them in the same order here leaves no lock cycle.
+CALL (r) {
+  MATCH (t:Role {env: $env})
+  WHERE any(p IN coalesce(t.permissions, []) WHERE p STARTS WITH r.key + ':')
+  SET t.permissions = [p IN t.permissions WHERE NOT p STARTS WITH r.key + ':']
+}
 CALL (r) {
   MATCH (d:Derivation {env: $env})
   WHERE d.resource = r.key OR d.on_resource = r.key
@@ -21,11 +28,6 @@ CALL (r) {
 CALL (r) {
   MATCH (i:Instance {env: $env, resource: r.key})
   DETACH DELETE i
-}
-CALL (r) {
-  MATCH (t:Role {env: $env})
-  WHERE any(p IN coalesce(t.permissions, []) WHERE p STARTS WITH r.key + ':')
-  SET t.permissions = [p IN t.permissions WHERE NOT p STARTS WITH r.key + ':']
 }
 DETACH DELETE r
 RETURN count(*) AS deleted, collect(before)[0] AS before

@@ -41,6 +41,9 @@ export interface RevisionFloor {
   revision: number;
 }
 
+/** `floor` (a revision of `env`, or none) as readOnce's `atLeast`. */
+export const floorOf = (env: string, floor: number | undefined): RevisionFloor | undefined => (floor === undefined ? undefined : { env, revision: floor });
+
 /** A statement bound to its name; created at boot so a missing file fails early. */
 export interface Statement {
   name: string;

@@ -48,11 +48,18 @@ describe('decisions through a routing URI', () => {
       const revoked = (await t.service.db.readRows(t.service.db.statement('revisions/readRevision'), { envId }))[0].revision as number;
       expect([await allowed(), await allowed('fully_consistent')]).toEqual([false, false]);
       expect(await listed()).toEqual([]);
+      const base = `/v2/allowed/${t.proj}/${t.env}`;
+      expect((await t.ok('POST', base, { ...question, explain: true })).allow).toBe(false);
+      expect((await t.ok('POST', `${base}/user-permissions`, { user: { key: 'rita' } }))['file:f1']).toBeUndefined();
+      expect((await t.ok('POST', `${base}/authorized_users`, { action: 'read', resource: { type: 'file', key: 'f1', tenant: 'acme' } })).users).toEqual({});
       const floors = spy.mock.calls.filter(([stmt]) => stmt.name.startsWith('decisions/')).map(([stmt, , , atLeast]) => [stmt.name, atLeast]);
       expect(floors).toEqual([
         ['decisions/allowed', { env: envId, revision: revoked }],
         ['decisions/allowed', { env: envId, revision: revoked }],
         ['decisions/listObjects', { env: envId, revision: revoked }],
+        ['decisions/allowed', { env: envId, revision: revoked }],
+        ['decisions/userPermissions', { env: envId, revision: revoked }],
+        ['decisions/authorizedUsers', { env: envId, revision: revoked }],
       ]);
     } finally {
       spy.mockRestore();

@@ -49,7 +49,7 @@ export class ReviewFlow {
     const user = session.userKey;
     const everything = await this.isLevelReviewer(scope, config, user, place.tenant);
     const reviewable: string[] = [];
-    if (!everything && (await this.store.mayReviewInstances(scope.envId, user, place.tenant))) {
+    if (!everything && (await this.store.mayReviewInstances(scope.envId, user, place.tenant, await this.decisions.floor(scope)))) {
       const candidates = await this.store.reviewCandidates(place, user, filter);
       for (let i = 0; i < candidates.length; i += REVIEW_BATCH) {
         const batch = candidates.slice(i, i + REVIEW_BATCH);
@@ -148,8 +148,8 @@ export class ReviewFlow {
     return allow;
   }
 
-  private isLevelReviewer(scope: Scope, config: ElementsConfig, user: string, tenant: string): Promise<boolean> {
+  private async isLevelReviewer(scope: Scope, config: ElementsConfig, user: string, tenant: string): Promise<boolean> {
     const roles = REVIEWER_LEVELS.flatMap((l) => config.rolesToLevels[l]);
-    return this.store.holdsTenantRole(scope.envId, user, tenant, roles);
+    return this.store.holdsTenantRole(scope.envId, user, tenant, roles, await this.decisions.floor(scope));
   }
 }

@@ -1,4 +1,4 @@
-import { Db, Tx } from '../../db/db';
+import { Db, floorOf, Tx } from '../../db/db';
 import { notFound, tenantMismatch } from '../../errors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -78,15 +78,16 @@ export class ApprovalStore {
 
   constructor(private readonly db: Db) {}
 
-  async holdsTenantRole(env: string, user: string, tenant: string, roles: string[]): Promise<boolean> {
+  /** `floor`: the revision of `env` the answer must include (a cluster's secondary may lag; Db.readOnce). */
+  async holdsTenantRole(env: string, user: string, tenant: string, roles: string[], floor?: number): Promise<boolean> {
     if (!roles.length) return false;
-    const [row] = await this.db.readRows(this.q.holdsTenantRole, { env, user, tenant, roles, now: Date.now() });
+    const [row] = await this.db.readOnce(this.q.holdsTenantRole, { env, user, tenant, roles, now: Date.now() }, 'read', floorOf(env, floor));
     return row?.holds === true;
   }
 
   /** False when no decision could grant the user anything in the tenant (no instance or tenant roles at all). */
-  async mayReviewInstances(env: string, user: string, tenant: string): Promise<boolean> {
-    const [row] = await this.db.readRows(this.q.mayReviewInstances, { env, user, tenant });
+  async mayReviewInstances(env: string, user: string, tenant: string, floor?: number): Promise<boolean> {
+    const [row] = await this.db.readOnce(this.q.mayReviewInstances, { env, user, tenant }, 'read', floorOf(env, floor));
     return row?.may === true;
   }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Scope } from '../../auth/types';
-import { Db } from '../../db/db';
+import { Db, floorOf } from '../../db/db';
 import { invalidInput } from '../../errors';
 import type { Revisions } from './revisions';
-import { floorOf, type RuleSettings } from './store';
+import type { RuleSettings } from './store';
 
 /**
  * List-objects (CONTRACT section 13): every instance of a type on which a user may do an action,

@@ -165,7 +165,10 @@ export class DecisionService {
       // traversal started (the traversal saw at least that state, so later questions at that
       // revision may use them).
       const known = this.revisions!.known(env);
-      const fresh = await this.store.allowed(env, checks, await this.floor(scope));
+      // On a cluster the traversal includes at least that revision too, or the answer it fills in
+      // could be older than the revision it is kept at.
+      const floor = await this.floor(scope);
+      const fresh = await this.store.allowed(env, checks, floor === undefined ? undefined : Math.max(floor, known ?? 0));
       if (known !== undefined) fresh.forEach((d, i) => this.remember(this.cacheKey(env, checks[i]), d, known));
       return fresh;
     }
@@ -196,8 +199,11 @@ export class DecisionService {
     this.cache!.set(key, { allow: d.allow, depthLimited: d.depthLimited, rev, validUntil: d.validUntil });
   }
 
-  /** The revision a read must include on a cluster (none on one Neo4j, or without a revision ledger). */
-  private floor(scope: Scope) {
+  /**
+   * The revision a read must include on a cluster (none on one Neo4j, or without a revision
+   * ledger): also for the reads of other areas that decide access (the approvals' reviewers).
+   */
+  floor(scope: Scope): Promise<number | undefined> | undefined {
     return this.revisions?.floorFor(scope);
   }
 

@@ -1,4 +1,4 @@
-import { Db, RevisionFloor } from '../../db/db';
+import { Db, floorOf } from '../../db/db';
 import { QuestionBatcher } from './batcher';
 
 export interface NormalizedCheck {
@@ -104,5 +104,3 @@ export class DecisionStore {
     return out;
   }
 }
-
-export const floorOf = (env: string, floor: number | undefined): RevisionFloor | undefined => (floor === undefined ? undefined : { env, revision: floor });

@@ -1,3 +1,4 @@
+import { untilBlocked } from '../support/blocked';
 import { assignTenantRole, buildWorld, Client, expectError, login, ok, World } from './approvals-support';
 
 /**
@@ -199,19 +200,8 @@ describe('access requests', () => {
       const res = await tx.run(w.t.service.db.statement('approvals/transition').text, transition(r.id, 'race_editor'));
       expect(res.records[0].get('won')).toBe(true);
       deleted = w.t.call('DELETE', `${w.schema}/roles/race_editor`);
-      // Commit once the deletion waits for the role's lock (or after 5 s: without the lock it has
-      // answered by then). Only the deletion's own transaction counts: other test files share the Neo4j.
-      const watch = w.t.service.driver.session();
-      try {
-        for (const until = Date.now() + 5000; Date.now() < until; await new Promise((done) => setTimeout(done, 50))) {
-          const rows = await watch.run(
-            "SHOW TRANSACTIONS YIELD status, currentQuery WHERE status STARTS WITH 'Blocked' AND currentQuery CONTAINS 'HAS_TENANT_ROLE {role: t.key}' RETURN count(*) AS n",
-          );
-          if (Number(rows.records[0].get('n')) > 0) break;
-        }
-      } finally {
-        await watch.close();
-      }
+      // Commit once the deletion waits for the role's lock (or after 5 s: without the lock it has answered by then).
+      await untilBlocked(w.t.service.driver, 'HAS_TENANT_ROLE {role: t.key}');
       await tx.commit();
     } finally {
       await s.close();

@@ -1,3 +1,4 @@
+import { untilBlocked } from '../support/blocked';
 import { startTestService, TestService } from '../support/testService';
 
 // Read-modify-write of the schema's lists (a role's permissions, a resource's actions) under
@@ -118,18 +119,7 @@ describe('a tenant role given a permission while its action is removed', () => {
       );
       added = t.call('POST', `${schema()}/roles/opener/permissions`, { permissions: ['lbox:open'] });
       // Commit once the add waits for the lock (or after 5 s: without the lock it has answered by then).
-      const watch = t.service.driver.session();
-      try {
-        for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-          // Only the add's own transaction counts: other test files share the Neo4j.
-          const rows = await watch.run(
-            "SHOW TRANSACTIONS YIELD status, currentQuery WHERE status STARTS WITH 'Blocked' AND currentQuery CONTAINS 'p.action IN coalesce(r.actions, [])' RETURN count(*) AS n",
-          );
-          if (Number(rows.records[0].get('n')) > 0) break;
-        }
-      } finally {
-        await watch.close();
-      }
+      await untilBlocked(t.service.driver, 'p.action IN coalesce(r.actions, [])');
       await tx.commit();
     } finally {
       await s.close();

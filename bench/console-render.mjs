@@ -6,7 +6,10 @@ import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
+
+const { findBrowser } = createRequire(import.meta.url)('../scripts/browser-path.cjs');
 
 const nodes = Number(process.argv[2] ?? 500);
 const rounds = Number(process.argv[3] ?? 5);
@@ -38,7 +41,7 @@ await build({ entryPoints: [join(dir, 'entry.js')], bundle: true, outfile: join(
 writeFileSync(join(dir, 'index.html'), '<!doctype html><body style="margin:0"><div id="g" style="width:1000px;height:760px"></div><script src="b.js"></script>');
 
 const ctx = await chromium.launchPersistentContext(join(dir, 'profile'), {
-  executablePath: '/usr/bin/chromium', headless: true,
+  executablePath: findBrowser() ?? '/usr/bin/chromium', headless: true,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const page = await ctx.newPage();

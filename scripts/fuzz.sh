@@ -51,7 +51,7 @@ cleanup() {
     echo "--- service errors during the fuzz run:" >&2
     grep '"level":50' "$log" | cut -c1-4000 >&2
   fi
-  [ -n "$started_neo4j" ] && node scripts/neo4j-local.mjs stop --port "$neo4j_port" >/dev/null 2>&1 || true
+  if [ -n "$started_neo4j" ]; then node scripts/neo4j-local.mjs stop --port "$neo4j_port" >/dev/null 2>&1 || true; fi
   rm -f "$log"
 }
 trap cleanup EXIT
@@ -64,7 +64,8 @@ for _ in $(seq 1 120); do
 done
 
 # One project and environment of its own, with a resource, a user and a tenant, for the fuzzer.
-export FUZZ_PROJ="fuzz_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')" FUZZ_ENV=fuzz
+FUZZ_PROJ="fuzz_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')"
+export FUZZ_PROJ FUZZ_ENV=fuzz
 api() { curl -fsS -X "$1" "$base$2" -H "authorization: Bearer $admin" -H 'content-type: application/json' ${3:+-d "$3"} >/dev/null; }
 api POST /v2/projects "{\"key\":\"$FUZZ_PROJ\",\"name\":\"fuzz\"}"
 api POST "/v2/projects/$FUZZ_PROJ/envs" "{\"key\":\"$FUZZ_ENV\",\"name\":\"fuzz\"}"
@@ -75,7 +76,7 @@ api POST "/v2/facts/$FUZZ_PROJ/$FUZZ_ENV/users" '{"key":"u"}'
 "$VENV/bin/st" --config-file scripts/schemathesis.toml run "$base/v2/openapi.json" \
   --header "Authorization: Bearer $admin" \
   --checks not_a_server_error,response_schema_conformance \
-  --phases ${FUZZ_PHASES:-fuzzing,stateful} \
+  --phases "${FUZZ_PHASES:-fuzzing,stateful}" \
   --exclude-by 'method == "DELETE" and (path == "/v2/projects/{proj_id}" or path == "/v2/projects/{proj_id}/envs/{env_id}")' \
   --max-examples "$examples" --suppress-health-check too_slow \
   --workers 2 --request-timeout 10 --seed 1 \

@@ -1,31 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BrowserContext, chromium } from 'playwright-core';
 import type { TestService } from '../support/testService';
+const { findBrowser } = require('../../scripts/browser-path.cjs') as { findBrowser: () => string | null };
 
-export const CHROMIUM = '/usr/bin/chromium';
 export const RESULTS = resolve(__dirname, '..', '..', 'test-results');
 const ROOT = resolve(__dirname, '..', '..');
 
-const hasApt = () => {
-  try {
-    execFileSync('apt-get', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
- * Why the browser tests cannot run here, or null when they can. Only a machine without apt may
- * lack Debian's chromium; where apt exists a missing browser is a failure (.ci/run installs it).
+ * The Chromium or Chrome to drive (CHROMIUM_PATH, else one found on the machine). None is a
+ * failure, never a skip: `npm test` runs scripts/setup.sh first, which installs Debian's chromium
+ * where it can and otherwise stops the run with a message saying how to get one.
  */
-export function browserUnavailable(): string | null {
-  if (existsSync(CHROMIUM)) return null;
-  if (hasApt()) throw new Error(`${CHROMIUM} is missing: run "apt-get install -y chromium" (.ci/run does).`);
-  return `SKIPPED the console browser tests: ${CHROMIUM} is missing and apt-get is not available on this machine to install Debian's chromium.`;
+export function browserPath(): string {
+  const found = findBrowser();
+  if (found) return found;
+  throw new Error('No Chromium or Chrome found for the console tests: run "bash scripts/setup.sh" (npm test does), '
+    + 'or install one and set CHROMIUM_PATH to its binary.');
 }
 
 /** Builds the console from its sources, so the test serves what the commit holds. */
@@ -34,11 +27,11 @@ export function buildConsole(): void {
   mkdirSync(RESULTS, { recursive: true });
 }
 
-/** Debian's chromium, headless, with a fresh profile (playwright passes it as --user-data-dir). */
+/** The machine's Chromium, headless, with a fresh profile (playwright passes it as --user-data-dir). */
 export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1500, height: 900 },
+    executablePath: browserPath(), headless: true, viewport: { width: 1500, height: 900 },
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });

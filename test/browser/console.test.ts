@@ -3,13 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startTestService, TestService } from '../support/testService';
-import { browserUnavailable, buildConsole, launchChromium, loadScenario, RESULTS } from './browser';
+import { buildConsole, launchChromium, loadScenario, RESULTS } from './browser';
 
 /**
- * The admin console in Debian's chromium, driven by playwright-core, against the real service:
+ * The admin console in a real Chromium (scripts/browser-path.cjs finds it; scripts/setup.sh, which
+ * `npm test` runs first, installs Debian's where none is), driven by playwright-core, against the real service:
  * the seed's worked example plus a nested group (eng inside all, all granted editor on repo:web).
  */
-const skipped = browserUnavailable();
 let t: TestService;
 let chrome: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
@@ -27,7 +27,6 @@ beforeAll(async () => {
   await t.ok('PUT', `${schema}/groups/eng/assign_group`, { group_instance_key: 'all' });
   await t.ok('POST', `${schema}/group/all/roles`, { resource: 'repo', resource_instance: 'web', role: 'editor', tenant: 'default' });
   await requestApproval();
-  if (skipped) return;
   chrome = await launchChromium();
   page = await chrome.context.newPage();
   // Offline: anything not served by the service itself is refused and recorded.
@@ -62,12 +61,6 @@ async function requestApproval(): Promise<void> {
     { access_request_details: { tenant: 'default', resource: 'repo' }, reason: 'deploy the api' },
     { key: null, headers: { cookie, element_id: config.id } });
   if (asked.status !== 200) throw new Error(`approval: ${asked.status} ${JSON.stringify(asked.body)}`);
-}
-
-/** The browser part of a test runs only where chromium exists (see browserUnavailable). */
-function inBrowser(): boolean {
-  if (skipped) console.warn(skipped);
-  return !skipped;
 }
 
 async function signIn(env = t.env): Promise<void> {
@@ -115,7 +108,6 @@ describe('security headers', () => {
 
 describe('console in chromium', () => {
   it('signs in with the admin key (sessionStorage, header only), finds a user and shows memberships and roles', async () => {
-    if (!inBrowser()) return;
     await signIn();
     expect(await page.evaluate(() => sessionStorage.getItem('authz.adminKey'))).toBe(t.adminKey);
     await searchAndPick('user', 'ali', 'user:alice');
@@ -132,7 +124,6 @@ describe('console in chromium', () => {
   }, 60_000);
 
   it('"Why?" answers with each granting path highlighted on the graph, and the reason when denied', async () => {
-    if (!inBrowser()) return;
     await page.fill('#why-user', 'alice');
     await page.fill('#why-action', 'push');
     await page.fill('#why-resource', 'repo:web');
@@ -155,7 +146,6 @@ describe('console in chromium', () => {
   }, 60_000);
 
   it('shows the approvals queue of every elements config, read-only', async () => {
-    if (!inBrowser()) return;
     // The service holds dave's request; the panel must show it (not an answer about another environment).
     expect((await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals`)).total_count).toBe(1);
     await page.waitForSelector('#approvals-table');
@@ -165,7 +155,6 @@ describe('console in chromium', () => {
   });
 
   it('shows nested groups as a tree and expands a group into its children', async () => {
-    if (!inBrowser()) return;
     await page.waitForSelector('#group-tree > li[data-group="all"]');
     expect(await page.$$('#group-tree > li[data-group="eng"]')).toHaveLength(0);
     await page.click('#group-tree > li[data-group="all"] > button.toggle');
@@ -180,7 +169,6 @@ describe('console in chromium', () => {
   }, 60_000);
 
   it('shows an instance\'s granted users', async () => {
-    if (!inBrowser()) return;
     await searchAndPick('instance', 'api', 'repo:api');
     await page.waitForFunction(() => document.getElementById('node-title')?.textContent === 'repo:api');
     const rows = await page.$$eval('#node-panel tr', (trs) => trs.map((tr) => tr.textContent));
@@ -189,7 +177,6 @@ describe('console in chromium', () => {
   }, 60_000);
 
   it('renders the API reference at /docs from the service alone', async () => {
-    if (!inBrowser()) return;
     await page.goto(`${t.url}/docs`);
     // Tags start closed (a large document); open one as a reader would.
     await page.click('.swagger-ui h3.opblock-tag[data-tag="Graph inspection"]', { timeout: 30_000 });
@@ -204,7 +191,6 @@ describe('console in chromium', () => {
 
 describe('a 500-node neighbourhood', () => {
   it('renders first within the target and shows the truncated state', async () => {
-    if (!inBrowser()) return;
     const env = 'big';
     await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: env, name: env });
     const schema = `/v2/schema/${t.proj}/${env}`;

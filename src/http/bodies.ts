@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppError, invalidInput } from '../errors';
 import type { RouteDef } from './routeTable';
 
@@ -78,17 +79,43 @@ export function nestsDeeperThan(text: string | Buffer, max: number): boolean {
 }
 
 /**
+ * How long a connection closed with its body unread stays half-open after the answer: the client
+ * reads the answer meanwhile (cutting at once would reset the connection, and a client still
+ * sending would lose the answer with its unsent body); nothing more of the body is read.
+ */
+export const UNREAD_LINGER_MS = 1000;
+
+/**
  * For a request whose body may be longer than UNREAD_BODY_BUDGET (declared so, or chunked): if its
  * answer starts before the body was read whole (a 401, 404, 413 ... sent without reading it), the
- * answer says `Connection: close`, and Node closes the connection once it is written instead of
- * reading the rest of the body to keep it alive.
+ * answer says `Connection: close`; once it is written the connection is half-closed (the answer
+ * and a FIN go out), reading stops, and the connection is cut UNREAD_LINGER_MS later, instead of
+ * Node reading the rest of the body to keep it alive.
  */
 export function closeWhenUnread(req: IncomingMessage, res: ServerResponse): void {
   const length = Number(req.headers['content-length'] ?? 0);
   if (req.headers['transfer-encoding'] === undefined && !(length > UNREAD_BODY_BUDGET)) return;
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-    if (!req.complete && !this.headersSent) this.setHeader('connection', 'close');
+    if (!req.complete && !this.headersSent) {
+      this.setHeader('connection', 'close');
+      lingerThenCut(req.socket);
+    }
     return writeHead.apply(this, args);
   } as ServerResponse['writeHead'];
+}
+
+/**
+ * Node ends a `Connection: close` answer with `socket.destroySoon()` (after it asked the request to
+ * drain its body): here that half-closes the socket and stops reading it for good (nothing resumes
+ * it), then cuts it after the linger.
+ */
+function lingerThenCut(socket: Socket): void {
+  const s = socket as Socket & { destroySoon?: () => void };
+  s.destroySoon = () => {
+    s.end();
+    s.pause();
+    s.resume = () => s;
+    setTimeout(() => s.destroy(), UNREAD_LINGER_MS).unref();
+  };
 }

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
 import type { AppDeps } from './appDeps';
 import { buildAreas } from './areas';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,7 +7,8 @@ import { hotPath } from './http/hotPath';
 import { errorHandler, requestContext } from './http/middleware';
 import { methodNotAllowed } from './http/methods';
 import { mountRoutes, RouteDef } from './http/routeTable';
-import { MAX_BODY_BYTES } from './http/schema';
+import { BodyBounds, closeWhenUnread } from './http/bodies';
+import { boundedBody, credentialsFirst } from './http/credentialsFirst';
 import { httpMetrics } from './metrics/httpMetrics';
 
 export interface App {
@@ -33,9 +33,16 @@ export function createApp(deps: AppDeps): App {
   koa.use(requestContext(deps.log));
   koa.use(httpMetrics(deps.metrics));
   koa.use(errorHandler());
-  koa.use(bodyParser({ enableTypes: ['json'], jsonLimit: `${MAX_BODY_BYTES}b`, strict: true }));
+  const bounds: BodyBounds = { bytes: deps.config.bodyLimitBytes, bulkBytes: deps.config.bulkBodyLimitBytes, depth: deps.config.jsonMaxDepth };
+  // Who first, then what (CONTRACT section 15): route and credentials before any byte of the body.
+  koa.use(credentialsFirst(router, areas.authenticator));
+  koa.use(boundedBody(bounds));
   koa.use(methodNotAllowed(router));
   koa.use(router.routes());
-  const handler = hotPath(areas.routes, { auth: areas.authenticator, log: deps.log, metrics: deps.metrics, revisionOf }, koa.callback());
+  const door = hotPath(areas.routes, { auth: areas.authenticator, log: deps.log, metrics: deps.metrics, revisionOf, bounds }, koa.callback());
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    closeWhenUnread(req, res);
+    door(req, res);
+  };
   return { koa, handler, routes: areas.routes, areas };
 }

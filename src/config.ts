@@ -50,6 +50,20 @@ export interface Config {
   auditRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may run before their connections are cut; above dbTimeoutMs. */
   shutdownDrainMs: number;
+  /** Largest JSON body of a route (CONTRACT section 15); more answers 413 as soon as it is passed. */
+  bodyLimitBytes: number;
+  /** Largest JSON body of a bulk route (a path with a `bulk` segment: bulk checks and bulk writes). */
+  bulkBodyLimitBytes: number;
+  /** Deepest nesting of arrays and objects a JSON body may have; deeper answers 422. */
+  jsonMaxDepth: number;
+  /** How long a secret (key or session token) that failed is refused from memory, without a lookup. */
+  authFailureTtlMs: number;
+  /** Lookups of secrets this process has not seen succeed, running at once (all of them together). */
+  authLookupsInFlight: number;
+  /** How long such a lookup may wait for a slot before the request answers 429. */
+  authLookupWaitMs: number;
+  /** How often the Neo4j-backed gauges of GET /metrics are read, in the background. */
+  metricsRefreshMs: number;
 }
 
 interface Setting {
@@ -93,6 +107,14 @@ export const SETTINGS: Setting[] = [
   { env: 'AUDIT_RETENTION_DAYS', key: 'auditRetentionDays', type: 'integer', default: 30, min: 1, max: 3650 },
   { env: 'METRICS_TOKEN', key: 'metricsToken', type: 'string', pattern: '^\\S{16,}$' },
   { env: 'SHUTDOWN_DRAIN_MS', key: 'shutdownDrainMs', type: 'integer', min: 1000, max: 600000 },
+  { env: 'BODY_LIMIT_BYTES', key: 'bodyLimitBytes', type: 'integer', default: 1048576, min: 1024, max: 67108864 },
+  { env: 'BULK_BODY_LIMIT_BYTES', key: 'bulkBodyLimitBytes', type: 'integer', default: 8388608, min: 1024, max: 67108864 },
+  { env: 'JSON_MAX_DEPTH', key: 'jsonMaxDepth', type: 'integer', default: 32, min: 4, max: 256 },
+  { env: 'AUTH_FAILURE_TTL_MS', key: 'authFailureTtlMs', type: 'integer', default: 30000, min: 0, max: 3600000 },
+  { env: 'AUTH_LOOKUPS_IN_FLIGHT', key: 'authLookupsInFlight', type: 'integer', default: 8, min: 1, max: 256 },
+  { env: 'AUTH_LOOKUP_WAIT_MS', key: 'authLookupWaitMs', type: 'integer', default: 1000, min: 0, max: 30000 },
+  // At most 15 s (CONTRACT section 15: the gauges are never older than that; see src/metrics/gauges.ts).
+  { env: 'METRICS_REFRESH_MS', key: 'metricsRefreshMs', type: 'integer', default: 5000, min: 100, max: 15000 },
   { env: 'WEBHOOK_POLL_MS', key: 'webhookPollMs', type: 'integer', default: 1000, min: 50, max: 600000 },
   { env: 'WEBHOOK_RETRY_BASE_MS', key: 'webhookRetryBaseMs', type: 'integer', default: 5000, min: 10, max: 3600000 },
   // Never a webhook receiver: "this network", link-local (the metadata endpoint of AWS, GCP and
@@ -156,6 +178,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   cfg.shutdownDrainMs ??= Math.max(25_000, 2 * (cfg.dbTimeoutMs as number) + 5_000);
   if ((cfg.shutdownDrainMs as number) <= (cfg.dbTimeoutMs as number)) {
     throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)})`);
+  }
+  if ((cfg.bulkBodyLimitBytes as number) < (cfg.bodyLimitBytes as number)) {
+    throw new ConfigError(`Invalid configuration:\n  BULK_BODY_LIMIT_BYTES: must be at least BODY_LIMIT_BYTES (${String(cfg.bodyLimitBytes)})`);
   }
   return { ...(cfg as unknown as Config), ...overrides };
 }

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'MISMATCH_RESOURCE_INSTANCES_TENANTS'
   | 'PAGINATION_SIZE_OVERREACHED'
   | 'GROUP_CYCLE'
+  | 'TOO_MANY_REQUESTS'
   | 'SERVICE_UNAVAILABLE'
   | 'UNEXPECTED_ERROR';
 
@@ -37,6 +38,7 @@ const TITLES: Record<ErrorCode, string> = {
   MISMATCH_RESOURCE_INSTANCES_TENANTS: 'Resource instance belongs to another tenant',
   PAGINATION_SIZE_OVERREACHED: 'Page size too large',
   GROUP_CYCLE: 'Group cycle',
+  TOO_MANY_REQUESTS: 'Too many requests',
   SERVICE_UNAVAILABLE: 'Service unavailable',
   UNEXPECTED_ERROR: 'Unexpected error',
 };
@@ -47,7 +49,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
-    /** Seconds a client should wait before retrying (the `Retry-After` header), for 503s. */
+    /** Seconds a client should wait before retrying (the `Retry-After` header), for 429s and 503s. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

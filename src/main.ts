@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     service.app.areas.expirySweep.stop();
     service.app.areas.decisionLog.stop();
     service.app.areas.retention.stop();
+    service.app.areas.metricsGauges.stop();
     await service.app.areas.decisionLog.flush(); // what is queued is written before the driver closes
     await service.app.areas.webhooks.stop();
     await service.driver.close();

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../appDeps';
 import { ExpirySweep } from './assignments/expirySweep';
 import { BearerAuthenticator } from '../auth/authenticator';
+import { SecretGate } from '../auth/secretGate';
 import { RouteDef } from '../http/routeTable';
 import { graphRoutes } from './graph/routes';
 import { GraphService } from './graph/service';
@@ -47,6 +48,7 @@ import { AccessRequestService } from './accessRequests/service';
 import { AccessRequestStore } from './accessRequests/store';
 import { ApprovalsQueueService, ApprovalsQueueStore } from './console/approvalsQueue';
 import { consoleRoutes } from './console/routes';
+import { DbGauges } from '../metrics/gauges';
 import { metricsRoutes } from '../metrics/routes';
 import { changesRoutes } from './changes/routes';
 import { auditRoutes } from './audit/routes';
@@ -68,7 +70,9 @@ const EXPIRY_SWEEP_MS = 60_000;
 export function buildAreas(deps: AppDeps) {
   const provisioningStore = new ProvisioningStore(deps.db);
   const provisioning = new ProvisioningService(provisioningStore, deps.config.orgId);
-  const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId, deps.revisions);
+  // One gate for API keys and session tokens: the bound on lookups of unknown secrets is global.
+  const secretGate = new SecretGate({ failureTtlMs: deps.config.authFailureTtlMs, lookupsInFlight: deps.config.authLookupsInFlight, waitMs: deps.config.authLookupWaitMs });
+  const authenticator = new BearerAuthenticator(provisioningStore, deps.adminKeyHash, deps.config.orgId, deps.revisions, secretGate);
   const facts = new FactsService(new FactsStore(deps.db), new RoleAssignmentsService(new AssignmentsStore(deps.db)));
   const revisions = deps.revisions;
   revisions.useWindow(deps.config.coherenceWindowMs);
@@ -91,7 +95,7 @@ export function buildAreas(deps: AppDeps) {
   const elements = new ElementsService(new ElementsStore(deps.db), deps.config.webhookBlockedNetworks);
   const sessions = new SessionService(new SessionStore(deps.db), {
     ttlSeconds: deps.config.sessionTtlSeconds, cookieSecure: deps.config.cookieSecure, orgId: deps.config.orgId,
-  });
+  }, secretGate);
   authenticator.sessions = sessions;
   const webhookStore = new WebhookStore(deps.db);
   const outbox = new WebhookOutbox(webhookStore);
@@ -100,6 +104,9 @@ export function buildAreas(deps: AppDeps) {
   const approvalStore = new ApprovalStore(deps.db);
   const approvals = new ApprovalService(approvalStore, elements, decisions, outbox);
   const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db), approvalStore, elements, decisions, outbox);
+
+  const metricsGauges = new DbGauges(deps.metrics, deps.db, revisions);
+  metricsGauges.start(deps.config.metricsRefreshMs, deps.log.child({ area: 'metrics' }));
 
   const routes: RouteDef[] = [
     ...healthRoutes(deps),
@@ -121,10 +128,10 @@ export function buildAreas(deps: AppDeps) {
     ...changesRoutes(new ChangesService(new ChangeStore(() => deps.db))),
     ...auditRoutes(new AuditService(deps.db)),
     ...decisionLogRoutes(new DecisionLogReader(deps.db)),
-    ...metricsRoutes(deps.metrics, deps.db, revisions, deps.config.metricsToken),
+    ...metricsRoutes(deps.metrics, metricsGauges, deps.config.metricsToken),
   ];
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention, expirySweep, webhooks };
+  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention, expirySweep, webhooks, metricsGauges };
 }
 

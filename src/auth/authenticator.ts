@@ -4,6 +4,7 @@ import { forbidden, notFound, unauthorized } from '../errors';
 import type { Authenticator, Req, RouteDef } from '../http/routeTable';
 import { LruCache } from '../util/lruCache';
 import { SharedReads } from '../util/sharedRead';
+import { SecretGate } from './secretGate';
 import { digestsEqual, hashSecret } from './secrets';
 import type { AccessLevel, Principal, Scope } from './types';
 
@@ -63,6 +64,8 @@ export class BearerAuthenticator implements Authenticator {
     private readonly adminKeyHash: string,
     private readonly orgId: string,
     private readonly freshness?: Freshness,
+    /** Unknown secrets: refused from memory once failed, looked up under a global bound (src/auth/secretGate.ts). */
+    private readonly gate?: SecretGate,
   ) {}
 
   /**
@@ -71,6 +74,7 @@ export class BearerAuthenticator implements Authenticator {
    */
   private async rowFor(
     id: string,
+    hash: string,
     isAdmin: boolean,
     arrivedAt: number | undefined,
     lookup: () => Promise<ScopeRow | undefined>,
@@ -81,10 +85,12 @@ export class BearerAuthenticator implements Authenticator {
     if (this.freshness && kept && envId && arrivedAt !== undefined && this.freshness.freshFor(envId, arrivedAt) && this.freshness.known(envId) === kept.environment!.revision) {
       return kept;
     }
-    const { row, sent } = await shared.get(id, async () => {
+    const read = async () => {
       const started = performance.now();
       return { row: await lookup(), sent: started };
-    });
+    };
+    const { row, sent } = await shared.get(id, this.gate && !isAdmin ? () => this.gate!.lookup(hash, read) : read);
+    if (!isAdmin) this.gate?.learn(hash, row?.key !== undefined && row.key !== null);
     const env = row?.environment;
     // Only rows that let the caller in are kept (an unknown secret is looked up every time).
     if (env && env.revision !== undefined && (row.key || isAdmin)) {
@@ -106,16 +112,17 @@ export class BearerAuthenticator implements Authenticator {
     if (!secret) throw unauthorized();
     const hash = hashSecret(secret);
     const isAdmin = digestsEqual(hash, this.adminKeyHash);
+    if (!isAdmin && this.gate?.failedRecently(hash)) throw unauthorized('The API key is unknown or revoked.');
 
     if (route.auth === 'env') {
       const { proj_id: proj, env_id: env } = params;
-      const row = (await this.rowFor(JSON.stringify([hash, proj, env]), isAdmin, arrivedAt(ctx), () => this.store.resolveScope(hash, proj, env), this.scopes))!;
+      const row = (await this.rowFor(JSON.stringify([hash, proj, env]), hash, isAdmin, arrivedAt(ctx), () => this.store.resolveScope(hash, proj, env), this.scopes))!;
       return this.envScope(route, isAdmin, row, params);
     }
     if (isAdmin) {
       if (route.auth === 'admin' || route.auth === 'key') return { principal: { kind: 'admin' } };
     }
-    const row = await this.rowFor(hash, isAdmin, arrivedAt(ctx), () => this.store.scopeOfKey(hash), this.keys);
+    const row = await this.rowFor(hash, hash, isAdmin, arrivedAt(ctx), () => this.store.scopeOfKey(hash), this.keys);
     if (!row?.key || !row.project || !row.environment) throw unauthorized('The API key is unknown or revoked.');
     if (route.auth === 'admin') throw forbidden('This call needs the admin key; an environment key may not do it.');
     const principal = this.principalOf(row);
@@ -125,13 +132,10 @@ export class BearerAuthenticator implements Authenticator {
 
   private envScope(route: RouteDef, isAdmin: boolean, row: ScopeRow, params: Record<string, string>): Partial<Req> {
     if (!isAdmin && !row.key) throw unauthorized('The API key is unknown or revoked.');
-    if (!row.project || !row.environment) {
-      if (isAdmin) throw notFound('Project/environment', `${params.proj_id}/${params.env_id}`);
-      throw forbidden('The API key is not valid for this project and environment.');
-    }
-    if (!isAdmin && row.key!.env_id !== row.environment.id) {
-      throw forbidden('The API key belongs to another environment; use a key of this project and environment.');
-    }
+    // One body whether the other project/environment exists or not (CONTRACT section 15): a key
+    // learns nothing of what lies outside its own scope. The admin key may see everything: a 404.
+    if (isAdmin && (!row.project || !row.environment)) throw notFound('Project/environment', `${params.proj_id}/${params.env_id}`);
+    if (!isAdmin && (!row.project || !row.environment || row.key!.env_id !== row.environment.id)) throw otherScope();
     const principal: Principal = isAdmin ? { kind: 'admin' } : this.principalOf(row);
     this.checkLevel(route, principal);
     return { principal, scope: this.scopeOf(row) };
@@ -166,6 +170,9 @@ export class BearerAuthenticator implements Authenticator {
     };
   }
 }
+
+/** An environment key on a project/environment that is not its own, existing or not. */
+const otherScope = () => forbidden('The API key is not valid for this project and environment; use a key of the environment in the path.');
 
 /** When the request arrived (src/http/middleware.ts), as performance.now(). */
 const arrivedAt = (ctx: Context) => ctx.state?.arrivedAt as number | undefined;

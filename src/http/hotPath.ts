@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { observeRequest } from '../metrics/httpMetrics';
 import type { Metrics } from '../metrics/metrics';
 import { errorAnswer, requestIdOf } from './middleware';
-import { answer, Authenticator, RevisionOf, RouteDef } from './routeTable';
-import { MAX_BODY_BYTES } from './schema';
+import { BodyBounds, bodyLimitOf, bodyTooDeep, nestsDeeperThan } from './bodies';
+import { answer, Authenticator, Req, RevisionOf, RouteDef } from './routeTable';
 
 /** A `__proto__` key, written plainly or with escapes (the test bourne makes before it looks closer). */
 const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
@@ -18,11 +18,13 @@ const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?
  * straight to `answer` (src/http/routeTable.ts), the same authentication, schemas and handler as
  * the koa route, with the same request id, log line, metrics and error bodies. Anything it does
  * not expect (another method or path, a query string, a body that is not declared JSON with a
- * length) goes to koa untouched.
+ * length, or longer than the route's limit) goes to koa untouched. As on koa's chain, the caller is
+ * authenticated before the body is read (CONTRACT section 15), and a body nested deeper than the
+ * depth bound answers 422.
  */
 export function hotPath(
   routes: RouteDef[],
-  deps: { auth: Authenticator; log: Logger; metrics: Metrics; revisionOf?: RevisionOf },
+  deps: { auth: Authenticator; log: Logger; metrics: Metrics; revisionOf?: RevisionOf; bounds: BodyBounds },
   koa: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const byPath = new Map<string, RouteDef>();
@@ -56,20 +58,25 @@ export function hotPath(
     const type = req.headers['content-type'] ?? '';
     // A compressed body (Content-Encoding) is koa's to inflate or refuse (415).
     const plain = req.headers['content-encoding'] === undefined;
-    const found = req.method === 'POST' && plain && !req.url!.includes('?') && length > 0 && length <= MAX_BODY_BYTES && /^application\/json\s*(;|$)/i.test(type) ? match(req.url!) : undefined;
-    if (!found) return koa(req, res);
-    const arrivedAt = performance.now();
-    const reqId = requestIdOf(req.headers['x-request-id'] as string | undefined);
-    // Node holds the body to its declared length, at most MAX_BODY_BYTES (checked above).
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => void serve(found, Buffer.concat(chunks), arrivedAt, reqId, req, res));
-    req.on('error', () => res.destroy());
+    const found = req.method === 'POST' && plain && !req.url!.includes('?') && length > 0 && /^application\/json\s*(;|$)/i.test(type) ? match(req.url!) : undefined;
+    // Longer than the route's limit: koa answers 413 (after the credentials), as it does every other refusal of a body.
+    if (!found || length > bodyLimitOf(found.route, deps.bounds)) return koa(req, res);
+    void serve(found, performance.now(), requestIdOf(req.headers['x-request-id'] as string | undefined), req, res);
   };
+
+  /** The body, read whole (Node holds it to its declared length, within the route's limit: checked above). */
+  function bodyOf(req: IncomingMessage): Promise<Buffer> {
+    return new Promise((ok, fail) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => ok(Buffer.concat(chunks)));
+      req.on('error', fail);
+      req.on('close', () => fail(new Error('the request closed before its body was read')));
+    });
+  }
 
   async function serve(
     found: { route: RouteDef; template: string; params: Record<string, string> },
-    raw: Buffer,
     arrivedAt: number,
     reqId: string,
     req: IncomingMessage,
@@ -91,6 +98,16 @@ export function hotPath(
     let status: number;
     let payload: unknown;
     try {
+      // Who first, then what: the body is read only for a caller that may call the route.
+      const who: Partial<Req> = await deps.auth.authenticate(ctx, found.route, found.params);
+      let raw: Buffer;
+      try {
+        raw = await bodyOf(req);
+      } catch {
+        res.destroy();
+        return;
+      }
+      if (nestsDeeperThan(raw, deps.bounds.depth)) throw bodyTooDeep(deps.bounds.depth);
       // Refused as koa-bodyparser refuses it (strict: an object or an array), with the same answer (toAppError).
       const parseFailed = Object.assign(new Error('invalid JSON'), { type: 'entity.parse.failed' });
       let body: unknown;
@@ -103,7 +120,7 @@ export function hotPath(
         throw parseFailed;
       }
       if (typeof body !== 'object' || body === null) throw parseFailed;
-      const out = await answer(found.route, deps.auth, deps.revisionOf, ctx, { params: found.params, query: {}, headers: req.headers, body });
+      const out = await answer(found.route, deps.auth, deps.revisionOf, ctx, { params: found.params, query: {}, headers: req.headers, body }, who);
       status = out.status;
       payload = out.body;
     } catch (err) {

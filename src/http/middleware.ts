@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, ErrorBody, publicError } from '../errors';
+import { bodyTooLarge } from './bodies';
 import { MAX_BODY_BYTES } from './schema';
 
 /** The request's id: its `x-request-id` when sane, else a new one. */
@@ -34,7 +35,7 @@ export function toAppError(err: unknown): AppError {
   if (mapped) return mapped;
   const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
   if (e?.type === 'entity.parse.failed') return new AppError(400, 'INVALID_INPUT', 'The request body is not valid JSON.');
-  if (e?.type === 'entity.too.large') return new AppError(413, 'INVALID_INPUT', `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`);
+  if (e?.type === 'entity.too.large') return bodyTooLarge((err as { limit?: number }).limit ?? MAX_BODY_BYTES);
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported' || (e?.status === 415 && /encoding/i.test(e.message ?? ''))) {
     return new AppError(415, 'INVALID_INPUT', 'The request body encoding is not supported.');
   }
@@ -52,7 +53,8 @@ export function errorAnswer(err: unknown, log: Logger | undefined): { status: nu
   if (appErr.details?.length) body.details = appErr.details;
   if (appErr.status >= 500) log?.error({ err, errorId: id }, 'request failed');
   else log?.debug({ errorId: id, code: appErr.code, msg: appErr.message }, 'request rejected');
-  return { status: appErr.status, body, headers: appErr.status === 503 ? { 'retry-after': String(appErr.retryAfterSeconds ?? 5) } : {} };
+  const retry = appErr.status === 503 || appErr.status === 429;
+  return { status: appErr.status, body, headers: retry ? { 'retry-after': String(appErr.retryAfterSeconds ?? 5) } : {} };
 }
 
 export function errorHandler() {

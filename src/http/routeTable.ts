@@ -153,10 +153,13 @@ export interface RouteInput {
  * write), the revision header. Answers the status and the body; throws the contract's errors.
  * `ctx` is koa's context, or the hot path's stand-in with the same `get`, `set`, `path` and `state`.
  */
-export async function answer(route: RouteDef, auth: Authenticator, revisionOf: RevisionOf | undefined, ctx: Context, input: RouteInput): Promise<{ status: number; body: unknown }> {
+export async function answer(
+  route: RouteDef, auth: Authenticator, revisionOf: RevisionOf | undefined, ctx: Context, input: RouteInput, authenticated?: Partial<Req>,
+): Promise<{ status: number; body: unknown }> {
   const v = validatorsOf(route);
   const { params, query, headers, body } = input;
-  const who = await auth.authenticate(ctx, route, params);
+  // Authenticated before the body was read (src/http/credentialsFirst.ts, src/http/hotPath.ts), else here.
+  const who = authenticated ?? (await auth.authenticate(ctx, route, params));
   const details: ErrorDetail[] = [];
   check('params', v.params, params, details);
   check('query', v.query, query, details);
@@ -176,6 +179,12 @@ export async function answer(route: RouteDef, auth: Authenticator, revisionOf: R
   return { status: (ctx.state.status as number | undefined) ?? route.status ?? 200, body: result ?? {} };
 }
 
+/** The route each router layer serves (src/http/credentialsFirst.ts finds it before the router runs). */
+const routeOfLayer = new WeakMap<object, RouteDef>();
+
+/** The route a matched router layer serves, if it is one of ours. */
+export const routeOf = (layer: object): RouteDef | undefined => routeOfLayer.get(layer);
+
 export function mountRoutes(router: Router, routes: RouteDef[], auth: Authenticator, revisionOf?: RevisionOf): void {
   for (const route of routes) {
     validatorsOf(route);
@@ -188,10 +197,12 @@ export function mountRoutes(router: Router, routes: RouteDef[], auth: Authentica
         }
         let body = (ctx.request as { body?: unknown }).body;
         if (route.schemas.body && !hasBody(ctx)) body = route.schemas.body.type === 'array' ? [] : {};
-        const out = await answer(route, auth, revisionOf, ctx, { params: { ...ctx.params }, query: { ...ctx.query }, headers: { ...ctx.headers }, body });
+        const input = { params: { ...ctx.params }, query: { ...ctx.query }, headers: { ...ctx.headers }, body };
+        const out = await answer(route, auth, revisionOf, ctx, input, ctx.state.who as Partial<Req> | undefined);
         ctx.status = out.status;
         if (ctx.status !== 204) ctx.body = out.body;
       });
+      routeOfLayer.set(router.stack[router.stack.length - 1], route);
     }
   }
 }

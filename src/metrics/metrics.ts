@@ -79,18 +79,23 @@ export class Metrics implements TransactionObserver, DecisionObserver {
   });
   readonly revisionLag = new Gauge({
     name: 'authz_revision_lag',
-    help: "Largest gap, over environments, between the graph's revision and the one this replica knows (read at scrape)",
+    help: "Largest gap, over environments, between the graph's revision and the one this replica knows (read in the background, METRICS_REFRESH_MS)",
     registers: [this.registry],
   });
   readonly sessions = new Gauge({
     name: 'authz_sessions_active',
-    help: 'Elements sessions not yet expired, all environments (read at scrape)',
+    help: 'Elements sessions not yet expired, all environments (read in the background, METRICS_REFRESH_MS)',
     registers: [this.registry],
   });
   readonly approvals = new Gauge({
     name: 'authz_approvals',
-    help: 'Operation approvals by status, all environments (read at scrape)',
+    help: 'Operation approvals by status, all environments (read in the background, METRICS_REFRESH_MS)',
     labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+  readonly gaugesReadAt = new Gauge({
+    name: 'authz_metrics_refreshed_timestamp_seconds',
+    help: 'When the gauges read from Neo4j (sessions, approvals, revision lag) were last read; older than 15 s, they show NaN',
     registers: [this.registry],
   });
 

@@ -1,15 +1,9 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Db } from '../db/db';
 import { AppError } from '../errors';
 import type { RouteDef } from '../http/routeTable';
 import { str } from '../http/schema';
-import { now } from '../util/time';
+import type { DbGauges } from './gauges';
 import type { Metrics } from './metrics';
-
-/** What the scrape reads besides the counters: each environment's revision as this replica knows it. */
-export interface KnownRevisions {
-  known(envId: string): number | undefined;
-}
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -17,24 +11,10 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * `GET /metrics` in the Prometheus text format. Open by default, like most exporters (keep the
  * port off the internet, or scrape through the network only); with METRICS_TOKEN set it asks
  * for `Authorization: Bearer <METRICS_TOKEN>` (Prometheus `authorization` in the scrape config).
+ * A scrape runs no Cypher (CONTRACT section 15).
  */
-export function metricsRoutes(metrics: Metrics, db: Db, revisions: KnownRevisions, token?: string): RouteDef[] {
-  const q = db.statements({ counts: 'metrics/operatorCounts', revisions: 'revisions/readRevisions' });
+export function metricsRoutes(metrics: Metrics, gauges: DbGauges, token?: string): RouteDef[] {
   const tokenDigest = token ? digest(token) : undefined;
-
-  /** Gauges read at scrape time; a failed read leaves the last values (the scrape still answers). */
-  async function refreshGauges(): Promise<void> {
-    const [counts] = await db.readRows(q.counts, { now: now() });
-    metrics.sessions.set(Number(counts?.sessions ?? 0));
-    metrics.approvals.reset();
-    for (const a of (counts?.approvals ?? []) as { status: string; n: number }[]) metrics.approvals.set({ status: a.status }, Number(a.n));
-    let lag = 0;
-    for (const row of await db.readLatestRows(q.revisions, { envId: null })) {
-      const known = revisions.known(row.env as string);
-      if (known !== undefined) lag = Math.max(lag, Number(row.revision) - known);
-    }
-    metrics.revisionLag.set(lag);
-  }
 
   return [
     {
@@ -46,7 +26,8 @@ export function metricsRoutes(metrics: Metrics, db: Db, revisions: KnownRevision
           const given = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
           if (!timingSafeEqual(digest(given), tokenDigest)) throw new AppError(401, 'UNAUTHORIZED', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".');
         }
-        await refreshGauges().catch(() => undefined);
+        // Only memory: the gauges that need Neo4j are read in the background (src/metrics/gauges.ts).
+        gauges.hideStale();
         ctx.type = metrics.registry.contentType;
         return metrics.registry.metrics();
       },

@@ -105,6 +105,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
       service.app.areas.expirySweep.stop();
       service.app.areas.decisionLog.stop();
       service.app.areas.retention.stop();
+      service.app.areas.metricsGauges.stop();
       await service.app.areas.webhooks.stop();
       await service.driver.close();
     },

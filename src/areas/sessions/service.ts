@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { bearerOf, SessionResolver } from '../../auth/authenticator';
+import type { SecretGate } from '../../auth/secretGate';
 import { hashSecret, newSecret } from '../../auth/secrets';
 import type { Principal, Scope, Session } from '../../auth/types';
 import { AppError, forbidden, notFound, unauthorized } from '../../errors';
@@ -37,6 +38,8 @@ export class SessionService implements SessionResolver {
   constructor(
     private readonly store: SessionStore,
     private readonly settings: SessionSettings,
+    /** Unknown tokens: refused from memory once failed, looked up under a global bound (src/auth/secretGate.ts). */
+    private readonly gate?: SecretGate,
   ) {}
 
   /** The environment the login works in: the environment key's own, or `?proj_id&env_id` with the admin key. */
@@ -115,7 +118,13 @@ export class SessionService implements SessionResolver {
     if (!token || !TOKEN_SHAPE.test(token)) throw noSession();
     const path = params.proj_id !== undefined && params.env_id !== undefined;
     const configRef = params.elements_config_id ?? null;
-    const row = await this.store.resolve(hashSecret(token), path ? params.proj_id : null, path ? params.env_id : null, configRef);
+    const hash = hashSecret(token);
+    if (this.gate?.failedRecently(hash)) throw noSession();
+    const lookup = () => this.store.resolve(hash, path ? params.proj_id : null, path ? params.env_id : null, configRef);
+    const row = this.gate ? await this.gate.lookup(hash, lookup) : await lookup();
+    // Only a token that names no session is remembered as failed (an expired one, or a user no
+    // longer a member, is refused by the checks below each time).
+    this.gate?.learn(hash, Boolean(row.session));
     const s = row.session;
     if (!s || s.expires_at <= new Date().toISOString() || !row.member) throw noSession();
     if (!row.project || !row.environment || row.environment.id !== s.env) {

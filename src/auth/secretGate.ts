@@ -1,0 +1,93 @@
+import { AppError } from '../errors';
+import { LruCache } from '../util/lruCache';
+
+/** Digests remembered as failed, and as succeeded: a bound on memory. */
+const REMEMBERED = 10_000;
+
+/** Lookups waiting for a slot, per slot: past that, a new one is refused at once. */
+const WAITING_PER_SLOT = 32;
+
+export interface SecretGateSettings {
+  /** AUTH_FAILURE_TTL_MS: how long a failed digest is refused from memory (0: not remembered). */
+  failureTtlMs: number;
+  /** AUTH_LOOKUPS_IN_FLIGHT: lookups of secrets not known to succeed, running at once. */
+  lookupsInFlight: number;
+  /** AUTH_LOOKUP_WAIT_MS: how long such a lookup waits for a slot before the request answers 429. */
+  waitMs: number;
+}
+
+export const lookupsBusy = (retryAfterSeconds: number) =>
+  new AppError(429, 'TOO_MANY_REQUESTS', 'Too many requests with credentials this service has not seen are being checked; retry shortly.', undefined, retryAfterSeconds);
+
+/**
+ * Keeps unknown secrets from becoming the next flood (CONTRACT section 15), for API keys and
+ * session tokens alike, by their SHA-256 digest (never the secret):
+ * - a digest whose lookup found nothing is refused from memory for AUTH_FAILURE_TTL_MS (a random
+ *   256-bit secret that failed does not start to exist later: keys and sessions get new secrets);
+ * - a lookup of a digest not seen to succeed runs under one global bound of slots; past it, it
+ *   waits at most AUTH_LOOKUP_WAIT_MS, then answers 429 with Retry-After (not 401: the key may be
+ *   good, and a client told 401 would drop it). Digests that succeeded skip the bound, so a flood
+ *   of made-up keys does not hold up the service's known callers.
+ */
+export class SecretGate {
+  private readonly failed: LruCache<true>;
+  private readonly succeeded = new LruCache<true>(REMEMBERED);
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly settings: SecretGateSettings) {
+    this.failed = new LruCache<true>(settings.failureTtlMs > 0 ? REMEMBERED : 0, settings.failureTtlMs);
+  }
+
+  /** True when this digest failed within AUTH_FAILURE_TTL_MS. */
+  failedRecently(digest: string): boolean {
+    return this.failed.get(digest) !== undefined;
+  }
+
+  /** What a lookup found: a digest that let nobody in is remembered as failed. */
+  learn(digest: string, found: boolean): void {
+    if (found) {
+      this.failed.delete(digest);
+      this.succeeded.set(digest, true);
+    } else {
+      this.succeeded.delete(digest);
+      this.failed.set(digest, true);
+    }
+  }
+
+  /** Runs `lookup`, under the global bound unless the digest succeeded before. */
+  async lookup<T>(digest: string, lookup: () => Promise<T>): Promise<T> {
+    if (this.succeeded.get(digest)) return lookup();
+    await this.slot();
+    try {
+      return await lookup();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private slot(): Promise<void> {
+    if (this.running < this.settings.lookupsInFlight) {
+      this.running++;
+      return Promise.resolve();
+    }
+    const retryAfter = Math.max(1, Math.ceil(this.settings.waitMs / 1000));
+    if (this.waiting.length >= this.settings.lookupsInFlight * WAITING_PER_SLOT || this.settings.waitMs === 0) {
+      return Promise.reject(lookupsBusy(retryAfter));
+    }
+    return new Promise<void>((ok, fail) => {
+      const granted = () => {
+        clearTimeout(timer);
+        this.running++;
+        ok();
+      };
+      const timer = setTimeout(() => {
+        const at = this.waiting.indexOf(granted);
+        if (at >= 0) this.waiting.splice(at, 1);
+        fail(lookupsBusy(retryAfter));
+      }, this.settings.waitMs);
+      this.waiting.push(granted);
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import bodyParser from 'koa-bodyparser';
+import { BodyBounds, bodyLimitOf, bodyTooDeep, nestsDeeperThan } from './bodies';
+import { unrouted } from './methods';
+import { Authenticator, routeOf } from './routeTable';
+
+/**
+ * Who first, then what (CONTRACT section 15), on koa's chain: before any byte of the body is
+ * read, the request's route is found (an unknown path answers 404, a known one under another
+ * method 405) and its caller authenticated (401/403 as the contract says); the router's handler
+ * then uses that authentication (`answer` in routeTable.ts). Until then Node holds at most its
+ * socket buffers of the body; a body left unread is not drained past 64 KiB (src/http/bodies.ts).
+ */
+export function credentialsFirst(router: Router, auth: Authenticator) {
+  return async (ctx: Context, next: Next) => {
+    const layer = router.match(ctx.path, ctx.method).pathAndMethod.find((l) => l.methods.length > 0);
+    const route = layer && routeOf(layer);
+    if (!layer || !route) throw unrouted(router, ctx);
+    const params = layer.params(ctx.path, layer.captures(ctx.path), {}) as Record<string, string>;
+    ctx.state.route = route;
+    // The route's label in the request metrics (the router sets the same once it runs).
+    (ctx as { _matchedRoute?: string | RegExp })._matchedRoute = layer.path;
+    ctx.state.who = await auth.authenticate(ctx, route, params);
+    await next();
+  };
+}
+
+/**
+ * Reads a JSON body up to its route's limit (1 MiB, 8 MiB on bulk routes by default), counted as
+ * it arrives: a declared length past it answers 413 before any byte is read, a chunked body as
+ * soon as it passes it. A body nested deeper than the depth bound answers 422 before any route
+ * sees it (checked on its text, without recursion).
+ */
+export function boundedBody(bounds: BodyBounds) {
+  const parser = (limit: number) => bodyParser({ enableTypes: ['json'], jsonLimit: `${limit}b`, strict: true });
+  const plain = parser(bounds.bytes);
+  const bulk = parser(bounds.bulkBytes);
+  return async (ctx: Context, next: Next) => {
+    const limit = ctx.state.route ? bodyLimitOf(ctx.state.route, bounds) : bounds.bytes;
+    await (limit === bounds.bytes ? plain : bulk)(ctx, async () => {
+      const raw = (ctx.request as { rawBody?: string }).rawBody;
+      if (raw && nestsDeeperThan(raw, bounds.depth)) throw bodyTooDeep(bounds.depth);
+      await next();
+    });
+  };
+}

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'MISMATCH_RESOURCE_INSTANCES_TENANTS'
   | 'PAGINATION_SIZE_OVERREACHED'
   | 'GROUP_CYCLE'
+  | 'TOO_MANY_REQUESTS'
   | 'SERVICE_UNAVAILABLE'
   | 'UNEXPECTED_ERROR';
 
@@ -37,6 +38,7 @@ const TITLES: Record<ErrorCode, string> = {
   MISMATCH_RESOURCE_INSTANCES_TENANTS: 'Resource instance belongs to another tenant',
   PAGINATION_SIZE_OVERREACHED: 'Page size too large',
   GROUP_CYCLE: 'Group cycle',
+  TOO_MANY_REQUESTS: 'Too many requests',
   SERVICE_UNAVAILABLE: 'Service unavailable',
   UNEXPECTED_ERROR: 'Unexpected error',
 };
@@ -47,7 +49,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
-    /** Seconds a client should wait before retrying (the `Retry-After` header), for 503s. */
+    /** Seconds a client should wait before retrying (the `Retry-After` header), for 503s and 429s. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -76,6 +78,9 @@ export const pageTooLarge = (max: number) =>
     { path: '/query/per_page', message: `must be <= ${max}` },
   ]);
 export const groupCycle = (message: string) => new AppError(422, 'GROUP_CYCLE', message);
+/** Past an admission bound (src/util/fairQueue.ts) or a rate limit: 429 with `Retry-After`. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, 'TOO_MANY_REQUESTS', message, undefined, retryAfterSeconds);
 export const unavailable = (message = 'The graph database is unreachable; retry later.', retryAfterSeconds = 5) =>
   new AppError(503, 'SERVICE_UNAVAILABLE', message, undefined, retryAfterSeconds);
 

@@ -44,7 +44,7 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'UNEXPECTED_ERROR', 'Something went wrong on our side; the error id is in the log.');
 }
 
-/** The answer to a failed request: status, the contract's error body, and headers (503: Retry-After). Logs a 5xx. */
+/** The answer to a failed request: status, the contract's error body, and headers (503 and 429: Retry-After). Logs a 5xx. */
 export function errorAnswer(err: unknown, log: Logger | undefined): { status: number; body: ErrorBody; headers: Record<string, string> } {
   const appErr = toAppError(err);
   const id = randomUUID();
@@ -52,7 +52,7 @@ export function errorAnswer(err: unknown, log: Logger | undefined): { status: nu
   if (appErr.details?.length) body.details = appErr.details;
   if (appErr.status >= 500) log?.error({ err, errorId: id }, 'request failed');
   else log?.debug({ errorId: id, code: appErr.code, msg: appErr.message }, 'request rejected');
-  return { status: appErr.status, body, headers: appErr.status === 503 ? { 'retry-after': String(appErr.retryAfterSeconds ?? 5) } : {} };
+  return { status: appErr.status, body, headers: appErr.status === 503 || appErr.status === 429 ? { 'retry-after': String(appErr.retryAfterSeconds ?? 5) } : {} };
 }
 
 export function errorHandler() {

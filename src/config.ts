@@ -37,7 +37,10 @@ export interface Config {
   commitWait: 'others' | 'always';
   webhookPollMs: number;
   webhookRetryBaseMs: number;
-  /** Networks a webhook delivery may not reach (checked on the resolved address). */
+  /**
+   * Where a webhook may not go (checked on the resolved address): WEBHOOK_BLOCKED_NETWORKS, and
+   * every address that is not public unicast unless in WEBHOOK_ALLOWED_NETWORKS (src/util/networks.ts).
+   */
   webhookBlockedNetworks: BlockedNetworks;
   decisionQueriesInFlight: number;
   /** Of those, at most this many for one environment (at most decisionQueriesInFlight). */
@@ -168,11 +171,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const cfg: Record<string, unknown> = {};
   for (const s of SETTINGS) if (raw[s.env] !== undefined) cfg[s.key] = raw[s.env];
-  try {
-    cfg.webhookBlockedNetworks = BlockedNetworks.parse(cfg.webhookBlockedNetworks as string);
-  } catch (err) {
-    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_BLOCKED_NETWORKS: ${(err as Error).message}`);
+  for (const [name, spec] of [['WEBHOOK_BLOCKED_NETWORKS', cfg.webhookBlockedNetworks], ['WEBHOOK_ALLOWED_NETWORKS', cfg.webhookAllowedNetworks]] as const) {
+    try {
+      BlockedNetworks.parse(spec as string);
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: ${(err as Error).message}`);
+    }
   }
+  cfg.webhookBlockedNetworks = BlockedNetworks.forWebhooks(cfg.webhookBlockedNetworks as string, cfg.webhookAllowedNetworks as string);
   // A bound per environment above the global one would never be reached.
   cfg.decisionQueriesPerEnv = Math.min(cfg.decisionQueriesPerEnv as number, cfg.decisionQueriesInFlight as number);
   cfg.heavyQueriesPerEnv = Math.min(cfg.heavyQueriesPerEnv as number, cfg.heavyQueriesInFlight as number);

@@ -99,9 +99,9 @@ export function buildAreas(deps: AppDeps) {
   const outbox = new WebhookOutbox(webhookStore);
   const webhooks = new WebhookDispatcher(webhookStore, { pollMs: deps.config.webhookPollMs, retryBaseMs: deps.config.webhookRetryBaseMs, blocked: deps.config.webhookBlockedNetworks }, deps.log.child({ area: 'webhooks' }));
   webhooks.start();
-  const approvalStore = new ApprovalStore(deps.db);
+  const approvalStore = new ApprovalStore(deps.db, deps.config.elementsRequestsPerHour);
   const approvals = new ApprovalService(approvalStore, elements, decisions, outbox);
-  const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db), approvalStore, elements, decisions, outbox);
+  const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db, approvalStore), approvalStore, elements, decisions, outbox);
 
   const routes: RouteDef[] = admitHeavy([
     ...healthRoutes(deps),

@@ -76,6 +76,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
     if (config.coherenceWindowMs > 0) await replicas.start(log.child({ area: 'replicas' }));
     // A cold Neo4j may take longer than DB_TIMEOUT_MS for its first statements (query planning).
     await retryAtStart(() => app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv), log);
+    await app.areas.webhooks.reportRefusedUrls();
   } catch (err) {
     await replicas.leave(); // no heartbeat left beating (or in the graph) for a service that did not start
     await driver.close().catch(() => undefined); // a failed boot leaves no open connections behind

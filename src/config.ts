@@ -37,9 +37,26 @@ export interface Config {
   commitWait: 'others' | 'always';
   webhookPollMs: number;
   webhookRetryBaseMs: number;
-  /** Networks a webhook delivery may not reach (checked on the resolved address). */
+  /**
+   * Where a webhook may not go (checked on the resolved address): WEBHOOK_BLOCKED_NETWORKS, and
+   * every address that is not public unicast unless in WEBHOOK_ALLOWED_NETWORKS (src/util/networks.ts).
+   */
   webhookBlockedNetworks: BlockedNetworks;
   decisionQueriesInFlight: number;
+  /** Of those, at most this many for one environment (at most decisionQueriesInFlight). */
+  decisionQueriesPerEnv: number;
+  /** Heavy questions (explain, list-objects, user-permissions, authorized users, bulk writes, the admin graph) running at once, all environments. */
+  heavyQueriesInFlight: number;
+  /** Of those, at most this many for one environment (at most heavyQueriesInFlight). */
+  heavyQueriesPerEnv: number;
+  /** How long a question waits for its environment's turn before 429 TOO_MANY_REQUESTS. */
+  admissionWaitMs: number;
+  /** Questions of one environment that may wait at once; more answer 429 at once. */
+  admissionQueuePerEnv: number;
+  /** Operation approvals and access requests one end user may create per elements config per hour. */
+  elementsRequestsPerHour: number;
+  /** Networks a webhook may reach although refused by default (internal receivers); the blocked list wins. */
+  webhookAllowedNetworks: string;
   /** When set, GET /metrics asks for it as a bearer token; unset, /metrics is open. */
   metricsToken?: string;
   /** Share of decisions written to the decision log, 0..1 (0: off). */
@@ -99,6 +116,12 @@ export const SETTINGS: Setting[] = [
   { env: 'TRUST_PROXY', key: 'trustProxy', type: 'boolean', default: false },
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
+  { env: 'DECISION_QUERIES_PER_ENV', key: 'decisionQueriesPerEnv', type: 'integer', default: 3, min: 1, max: 64 },
+  { env: 'HEAVY_QUERIES_IN_FLIGHT', key: 'heavyQueriesInFlight', type: 'integer', default: 4, min: 1, max: 256 },
+  { env: 'HEAVY_QUERIES_PER_ENV', key: 'heavyQueriesPerEnv', type: 'integer', default: 2, min: 1, max: 256 },
+  { env: 'ADMISSION_WAIT_MS', key: 'admissionWaitMs', type: 'integer', default: 2000, min: 10, max: 60000 },
+  { env: 'ADMISSION_QUEUE_PER_ENV', key: 'admissionQueuePerEnv', type: 'integer', default: 64, min: 0, max: 100000 },
+  { env: 'ELEMENTS_REQUESTS_PER_HOUR', key: 'elementsRequestsPerHour', type: 'integer', default: 100, min: 1, max: 1000000 },
   { env: 'REVISION_POLL_MS', key: 'revisionPollMs', type: 'integer', default: 500, min: 50, max: 600000 },
   { env: 'COHERENCE_WINDOW_MS', key: 'coherenceWindowMs', type: 'integer', default: 20, min: 0, max: 1000 },
   { env: 'COMMIT_WAIT', key: 'commitWait', type: 'string', default: 'others', enum: ['others', 'always'] },
@@ -120,6 +143,8 @@ export const SETTINGS: Setting[] = [
   // Never a webhook receiver: "this network", link-local (the metadata endpoint of AWS, GCP and
   // Azure at 169.254.169.254), AWS's IPv6 one (fd00:ec2::254), Alibaba's (100.100.100.200),
   // multicast and reserved, the unspecified and IPv6 link-local and multicast.
+  // Receivers inside your network (loopback, RFC 1918, ...: refused by default, src/util/networks.ts).
+  { env: 'WEBHOOK_ALLOWED_NETWORKS', key: 'webhookAllowedNetworks', type: 'string', default: '' },
   {
     env: 'WEBHOOK_BLOCKED_NETWORKS', key: 'webhookBlockedNetworks', type: 'string',
     default: '0.0.0.0/8,169.254.0.0/16,100.100.100.200/32,224.0.0.0/3,::/128,fe80::/10,ff00::/8,fd00:ec2::254/128',
@@ -168,11 +193,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const cfg: Record<string, unknown> = {};
   for (const s of SETTINGS) if (raw[s.env] !== undefined) cfg[s.key] = raw[s.env];
-  try {
-    cfg.webhookBlockedNetworks = BlockedNetworks.parse(cfg.webhookBlockedNetworks as string);
-  } catch (err) {
-    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_BLOCKED_NETWORKS: ${(err as Error).message}`);
+  for (const [name, spec] of [['WEBHOOK_BLOCKED_NETWORKS', cfg.webhookBlockedNetworks], ['WEBHOOK_ALLOWED_NETWORKS', cfg.webhookAllowedNetworks]] as const) {
+    try {
+      BlockedNetworks.parse(spec as string);
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: ${(err as Error).message}`);
+    }
   }
+  cfg.webhookBlockedNetworks = BlockedNetworks.forWebhooks(cfg.webhookBlockedNetworks as string, cfg.webhookAllowedNetworks as string);
+  // A bound per environment above the global one would never be reached.
+  cfg.decisionQueriesPerEnv = Math.min(cfg.decisionQueriesPerEnv as number, cfg.decisionQueriesInFlight as number);
+  cfg.heavyQueriesPerEnv = Math.min(cfg.heavyQueriesPerEnv as number, cfg.heavyQueriesInFlight as number);
   // A request's Neo4j calls are each bounded by DB_TIMEOUT_MS: a shorter drain would cut requests that still answer.
   // Default: 25 s (under the 30 s grace of Kubernetes and of docker-compose.yml), more for a long DB_TIMEOUT_MS.
   cfg.shutdownDrainMs ??= Math.max(25_000, 2 * (cfg.dbTimeoutMs as number) + 5_000);

@@ -78,6 +78,9 @@ export const pageTooLarge = (max: number) =>
     { path: '/query/per_page', message: `must be <= ${max}` },
   ]);
 export const groupCycle = (message: string) => new AppError(422, 'GROUP_CYCLE', message);
+/** Past an admission bound (src/util/fairQueue.ts) or a rate limit: 429 with `Retry-After`. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, 'TOO_MANY_REQUESTS', message, undefined, retryAfterSeconds);
 export const unavailable = (message = 'The graph database is unreachable; retry later.', retryAfterSeconds = 5) =>
   new AppError(503, 'SERVICE_UNAVAILABLE', message, undefined, retryAfterSeconds);
 

@@ -16,6 +16,9 @@
 // (the lock fails on the deleted node: the transaction fails, nothing changes, a retry finds
 // the role gone), or waits for this commit and then removes the grant written here: no grant of
 // a deleted key is left behind.
+// An operation approval that named no instance made one (`created_instance`): a cancel or deny
+// removes it again here, unless something else has come to use it meanwhile (another request,
+// a role assignment, a relation): an end user leaves no instances behind by asking.
 MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a._lock = true
@@ -40,6 +43,12 @@ CALL (a, won) {
       a.cancel_reason = CASE WHEN $status = 'cancel' THEN $cancelReason ELSE a.cancel_reason END,
       a.updated_at = $now
   WITH a
+  CALL (a) {
+    WITH a WHERE $status IN ['cancel', 'deny'] AND a.created_instance = true
+    MATCH (a)-[:ON_INSTANCE]->(i:Instance)
+    WHERE NOT EXISTS { MATCH (i)-[r]-(x) WHERE x <> a AND type(r) <> 'IN_TENANT' }
+    DETACH DELETE i
+  }
   CALL (a) {
     WITH a WHERE $reviewer IS NOT NULL
     MATCH (r:User {env: $env, key: $reviewer})

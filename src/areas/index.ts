@@ -59,6 +59,7 @@ import { decisionLogRoutes, DecisionLogReader } from './decisionLog/routes';
 import { AuditService } from './audit/service';
 import { ChangesService } from './changes/service';
 import { ChangeStore } from './changes/store';
+import { admissionQueues, admitHeavy } from './admission';
 
 /** How often old change events, audit events and decision logs are swept (AUDIT_RETENTION_DAYS). */
 const RETENTION_SWEEP_MS = 3_600_000;
@@ -81,8 +82,9 @@ export function buildAreas(deps: AppDeps) {
   const expirySweep = new ExpirySweep(deps.db);
   expirySweep.start(EXPIRY_SWEEP_MS, deps.log.child({ area: 'expiry' }));
   const rule = { maxDepth: deps.config.maxDerivationDepth, defaultTenant: deps.config.defaultTenant };
+  const admission = admissionQueues(deps.config, deps.metrics);
   const decisions = new DecisionService(
-    new DecisionStore(deps.db, rule, deps.config.decisionQueriesInFlight), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
+    new DecisionStore(deps.db, rule, admission.checks), deps.config.maxDerivationDepth, revisions, deps.config.decisionCacheSize,
   );
   const listObjects = new ListObjectsService(new ListObjectsStore(deps.db, rule), revisions);
 
@@ -101,14 +103,14 @@ export function buildAreas(deps: AppDeps) {
   const outbox = new WebhookOutbox(webhookStore);
   const webhooks = new WebhookDispatcher(webhookStore, { pollMs: deps.config.webhookPollMs, retryBaseMs: deps.config.webhookRetryBaseMs, blocked: deps.config.webhookBlockedNetworks }, deps.log.child({ area: 'webhooks' }));
   webhooks.start();
-  const approvalStore = new ApprovalStore(deps.db);
+  const approvalStore = new ApprovalStore(deps.db, deps.config.elementsRequestsPerHour);
   const approvals = new ApprovalService(approvalStore, elements, decisions, outbox);
-  const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db), approvalStore, elements, decisions, outbox);
+  const accessRequests = new AccessRequestService(new AccessRequestStore(deps.db, approvalStore), approvalStore, elements, decisions, outbox);
 
   const metricsGauges = new DbGauges(deps.metrics, deps.db, revisions);
   metricsGauges.start(deps.config.metricsRefreshMs, deps.log.child({ area: 'metrics' }));
 
-  const routes: RouteDef[] = [
+  const routes: RouteDef[] = admitHeavy([
     ...healthRoutes(deps),
     ...provisioningRoutes(provisioning, deps.config.orgId),
     ...provisioningUpdateRoutes(new ProvisioningUpdates(deps.db, provisioning)),
@@ -129,9 +131,9 @@ export function buildAreas(deps: AppDeps) {
     ...auditRoutes(new AuditService(deps.db)),
     ...decisionLogRoutes(new DecisionLogReader(deps.db)),
     ...metricsRoutes(deps.metrics, metricsGauges, deps.config.metricsToken),
-  ];
+  ], admission.heavy);
   // Keep last: the OpenAPI document describes every route in `routes`, read on first request.
   routes.push(...metaRoutes(() => routes));
-  return { routes, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention, expirySweep, webhooks, metricsGauges };
+  return { routes, admission, authenticator, provisioning, facts, decisions, revisions, decisionLog, retention, expirySweep, webhooks, metricsGauges };
 }
 

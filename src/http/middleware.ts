@@ -45,7 +45,7 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'UNEXPECTED_ERROR', 'Something went wrong on our side; the error id is in the log.');
 }
 
-/** The answer to a failed request: status, the contract's error body, and headers (503: Retry-After). Logs a 5xx. */
+/** The answer to a failed request: status, the contract's error body, and headers (503 and 429: Retry-After). Logs a 5xx. */
 export function errorAnswer(err: unknown, log: Logger | undefined): { status: number; body: ErrorBody; headers: Record<string, string> } {
   const appErr = toAppError(err);
   const id = randomUUID();

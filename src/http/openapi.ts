@@ -151,7 +151,7 @@ export const ERROR_SCHEMA = {
 
 /** The errors a route can answer besides `default` (CONTRACT section 1), all with the error body. */
 function errorResponsesOf(auth: AuthMode): Obj {
-  const codes = auth === 'public' ? ['400', '404', '422', '503'] : ['400', '401', '403', '404', '409', '422', '503'];
+  const codes = auth === 'public' ? ['400', '404', '422', '503'] : ['400', '401', '403', '404', '409', '422', '429', '503'];
   return Object.fromEntries(codes.map((c) => [c, { $ref: '#/components/responses/Error' }]));
 }
 

@@ -65,6 +65,12 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
    * (src/http/hotPath.ts), with the same authentication, validation and handler (`answer` below).
    */
   hot?: boolean;
+  /**
+   * Costs the graph far more than a check (explain, list-objects, user-permissions, authorized
+   * users, bulk writes, the admin graph): admitted per environment under a global bound, fair
+   * between environments (src/areas/admission.ts, CONTRACT section 15). A function decides per request.
+   */
+  heavy?: boolean | ((req: Req) => boolean);
   handler: (req: ReqOf<S>) => Promise<unknown>;
 }
 

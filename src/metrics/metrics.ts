@@ -77,6 +77,12 @@ export class Metrics implements TransactionObserver, DecisionObserver {
     help: 'Sampled decisions not logged: the queue was full, or their batch could not be written',
     registers: [this.registry],
   });
+  readonly admissionRefused = new Counter({
+    name: 'authz_admission_refused_total',
+    help: 'Requests refused with 429 by the fair share between environments, by queue (heavy questions or checks), environment id and reason',
+    labelNames: ['queue', 'env', 'reason'] as const,
+    registers: [this.registry],
+  });
   readonly revisionLag = new Gauge({
     name: 'authz_revision_lag',
     help: "Largest gap, over environments, between the graph's revision and the one this replica knows (read in the background, METRICS_REFRESH_MS)",

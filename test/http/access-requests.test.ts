@@ -122,7 +122,7 @@ describe('access requests', () => {
     expectError(await alice.call('POST', '', tenantRequest('owner')), 422, 'INVALID_INPUT');
     expectError(await alice.call('POST', '', { access_request_details: { tenant: 'acme', resource: 'doc', role: 'owner' }, reason: 'x' }), 422, 'INVALID_INPUT');
     expectError(await alice.call('POST', '', instanceRequest('owner', 'missing')), 404, 'NOT_FOUND');
-    expectError(await alice.call('POST', '', instanceRequest('owner', 'elsewhere')), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
+    expectError(await alice.call('POST', '', instanceRequest('owner', 'elsewhere')), 404, 'NOT_FOUND');
     expectError(await alice.call('POST', '', { access_request_details: { tenant: 'other', role: 'wiki_viewer' }, reason: 'x' }), 403, 'FORBIDDEN_ACCESS');
     expectError(await alice.call('POST', '', { access_request_details: { tenant: 'acme' }, reason: 'x' }), 422, 'INVALID_INPUT');
     expect((await bob.call('GET', '')).body.total_count).toBe(before);

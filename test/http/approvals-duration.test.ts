@@ -1,5 +1,5 @@
 import neo4j, { Driver } from 'neo4j-driver';
-import { buildWorld, Client, expectError, login, ok, request, World } from './approvals-support';
+import { buildWorld, Client, expectError, instances, login, ok, request, World } from './approvals-support';
 
 /**
  * Time-bound grants (CONTRACT section 11): approve takes `access_duration_seconds` (60..31,536,000);
@@ -23,6 +23,8 @@ async function edgeExpiry(rel: 'HAS_ROLE' | 'HAS_TENANT_ROLE', role: string): Pr
 
 beforeAll(async () => {
   w = await buildWorld();
+  await instances(w, 'doc', ['timed']);
+  await instances(w, 'file', ['forever']);
   driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? 'neo4j'));
   await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'viewer', name: 'Viewer', permissions: ['doc:read'] });
   const cfg = await ok(w.t, 'POST', `/v2/elements/${w.t.proj}/${w.t.env}/config`, {

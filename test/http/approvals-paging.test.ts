@@ -1,4 +1,4 @@
-import { buildWorld, Client, expectError, inBatches, login, request, World } from './approvals-support';
+import { buildWorld, Client, expectError, inBatches, instances, login, request, World } from './approvals-support';
 
 let w: World;
 let alice: Client;
@@ -9,7 +9,11 @@ const ids: string[] = [];
 const expected: (string | null)[] = [];
 
 beforeAll(async () => {
-  w = await buildWorld();
+  // 200 requests of one user: past the hourly bound of the default (ELEMENTS_REQUESTS_PER_HOUR, 100).
+  w = await buildWorld({ env: { ELEMENTS_REQUESTS_PER_HOUR: '1000' } });
+  const keys = Array.from({ length: 250 }, (_, i) => i);
+  await instances(w, 'doc', keys.filter((i) => i % 4 !== 0).map((i) => `inst-${i}`));
+  await instances(w, 'file', keys.filter((i) => i % 4 === 0).map((i) => `inst-${i}`));
   [alice, bob, carol] = await Promise.all([login(w, 'alice'), login(w, 'bob'), login(w, 'carol')]);
   // 250 approvals: by alice (every 5th by carol), every 4th on `file`, in batches of parallel requests.
   const created = await inBatches(Array.from({ length: 250 }, (_, i) => i), 25, async (i) => {

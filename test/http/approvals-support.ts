@@ -92,6 +92,11 @@ export const request = (resource = 'doc', extra: Record<string, unknown> = {}) =
   reason: 'I need to operate it',
 });
 
+/** Resource instances of tenant `acme` (an approval names only an existing instance of its tenant). */
+export async function instances(w: World, resource: string, keys: string[], tenant = 'acme') {
+  await ok(w.t, 'POST', `${w.facts}/resource_instances/bulk`, { operations: keys.map((key) => ({ key, resource, tenant })) });
+}
+
 /** Runs `fn` over `items`, `size` at a time. */
 export async function inBatches<T, R>(items: T[], size: number, fn: (x: T, i: number) => Promise<R>): Promise<R[]> {
   const out: R[] = [];

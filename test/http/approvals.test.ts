@@ -1,4 +1,4 @@
-import { buildWorld, Client, expectError, login, ok, request, World } from './approvals-support';
+import { buildWorld, Client, expectError, instances, login, ok, request, World } from './approvals-support';
 
 let w: World;
 let alice: Client;
@@ -7,6 +7,7 @@ let carol: Client;
 
 beforeAll(async () => {
   w = await buildWorld();
+  await instances(w, 'doc', ['report-1', 'by-group', 'direct']);
   [alice, bob, carol] = await Promise.all([login(w, 'alice'), login(w, 'bob'), login(w, 'carol')]);
 });
 afterAll(async () => w?.t.close());
@@ -147,12 +148,12 @@ describe('who may do what', () => {
     expect(denied.body).toMatchObject({ status: 'deny', reviewer_user_id: 'carol', reviewer_comment: 'no' });
   });
 
-  it('refuses a request for another tenant (403), an ungoverned resource (422) and a foreign instance (409)', async () => {
+  it('refuses a request for another tenant (403), an ungoverned resource (422) and a foreign instance (404)', async () => {
     expectError(await alice.call('POST', '', { ...request(), access_request_details: { tenant: 'other', resource: 'doc' } }), 403, 'FORBIDDEN_ACCESS');
     await ok(w.t, 'POST', `${w.schema}/resources`, { key: 'ship', name: 'Ship', actions: {} });
     expectError(await alice.call('POST', '', request('ship')), 422, 'INVALID_INPUT');
     await ok(w.t, 'POST', `${w.schema}/resource_instances`, { key: 'theirs', tenant: 'other', resource: 'doc' });
-    expectError(await alice.call('POST', '', request('doc', { resource_instance: 'theirs' })), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
+    expectError(await alice.call('POST', '', request('doc', { resource_instance: 'theirs' })), 404, 'NOT_FOUND');
   });
 });
 

@@ -1,8 +1,11 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { postEvent } from '../../src/areas/webhooks/dispatcher';
 import type { DueDelivery } from '../../src/areas/webhooks/store';
+import pino from 'pino';
+import { bootService } from '../../src/boot';
+import { loadConfig } from '../../src/config';
 import { BlockedNetworks } from '../../src/util/networks';
 import { startTestService, TestService } from '../support/testService';
 import { buildWorld, Client, expectError, login, ok, request, World } from './approvals-support';
@@ -204,3 +207,66 @@ describe('webhook configuration', () => {
     expect(removed).not.toHaveProperty('webhook_secret');
   });
 });
+
+describe('webhook destinations by default (CONTRACT section 15)', () => {
+  const delivery = (url: string): DueDelivery => ({
+    id: `d-${randomUUID()}`, env: 'e', event: 'created', body: '{}', attempts: 0, give_up_at: '2999-01-01T00:00:00Z', url, bearer_token: null, secret: 'whsec_test',
+  });
+
+  it('refuses internal and special addresses unless WEBHOOK_ALLOWED_NETWORKS lists them', async () => {
+    // The test run allows loopback (test/support/globalSetup.ts); this service has the defaults.
+    const t = await startTestService({ env: { WEBHOOK_ALLOWED_NETWORKS: '' } });
+    try {
+      const cfg = `/v2/elements/${t.proj}/${t.env}/config`;
+      const port = new URL(receiver.url).port;
+      await t.ok('POST', cfg, { key: 'k', name: 'n', elements_type: 'access_request', roles_to_levels: {} });
+      const refused = [
+        receiver.url, `http://[::1]:${port}/hooks`, 'http://10.0.0.5/hook', 'http://172.16.1.1/hook', 'http://192.168.1.10/hook', 'http://100.64.0.1/hook',
+        'http://[fc00::1]/hook', 'http://[64:ff9b::a9fe:a9fe]/hook', 'http://[::ffff:10.0.0.5]/hook', 'http://[::10.0.0.5]/hook', 'http://224.0.0.1/hook',
+        'http://169.254.169.254/latest', 'http://100.100.100.200/latest',
+      ];
+      for (const url of refused) {
+        const res = await t.call('PATCH', `${cfg}/k`, { webhook: { url } });
+        expect({ url, status: res.status, code: res.body.error_code }).toEqual({ url, status: 422, code: 'INVALID_INPUT' });
+      }
+      expect((await t.call('PATCH', `${cfg}/k`, { webhook: { url: 'https://93.184.216.34/hook' } })).status).toBe(200);
+      // A name resolving to loopback fails the delivery as "blocked"; nothing reaches the receiver.
+      const before = receiver.hits.length;
+      expect(await postEvent(delivery(`http://localhost:${port}/hooks`), loadConfig({}).webhookBlockedNetworks)).toMatch(/^blocked: localhost resolves to/);
+      expect(receiver.hits.length).toBe(before);
+      // Listed in WEBHOOK_ALLOWED_NETWORKS, the same receiver is reached.
+      expect(await postEvent(delivery(receiver.url), loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }).webhookBlockedNetworks)).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it('names at start-up each stored config whose URL is now refused, whose events then fail as blocked', async () => {
+    const t = await startTestService();
+    try {
+      const cfg = `/v2/elements/${t.proj}/${t.env}/config`;
+      await t.ok('POST', cfg, { key: 'legacy', name: 'Legacy', elements_type: 'access_request', roles_to_levels: {}, webhook: { url: receiver.url } });
+      const envId = (await t.ok('GET', `/v2/projects/${t.proj}/envs/${t.env}`)).id as string;
+      // The same graph, started with the defaults (as after the upgrade): its dispatcher idles.
+      const lines: { config?: string; env?: string; msg: string }[] = [];
+      const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+      const config = loadConfig({ ...process.env, WEBHOOK_ALLOWED_NETWORKS: '', WEBHOOK_POLL_MS: '600000', ADMIN_API_KEY: `test_admin_${randomUUID()}` });
+      const upgraded = await bootService(config, log, { uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j' });
+      try {
+        const named = lines.filter((l) => l.env === envId);
+        expect(named).toEqual([expect.objectContaining({ config: 'legacy', msg: expect.stringMatching(/refused.*"blocked"/) })]);
+      } finally {
+        await upgraded.app.areas.revisions.leave();
+        upgraded.app.areas.expirySweep.stop();
+        upgraded.app.areas.decisionLog.stop();
+        upgraded.app.areas.retention.stop();
+        await upgraded.app.areas.webhooks.stop();
+        await upgraded.driver.close();
+      }
+      expect(await postEvent(delivery(receiver.url), config.webhookBlockedNetworks)).toMatch(/^blocked: 127\.0\.0\.1 is in a blocked network$/);
+    } finally {
+      await t.close();
+    }
+  }, 90_000);
+});
+

@@ -24,6 +24,9 @@ export default async function globalSetup(): Promise<void> {
   // replicas do): they all poll and retry at the pace test/http/webhooks.test.ts waits for.
   process.env.WEBHOOK_POLL_MS ??= '100';
   process.env.WEBHOOK_RETRY_BASE_MS ??= '100';
+  // The tests' webhook receivers listen on loopback, which webhooks may not reach by default
+  // (test/http/webhooks.test.ts checks that default with a service of its own).
+  process.env.WEBHOOK_ALLOWED_NETWORKS ??= '127.0.0.0/8,::1/128';
   process.env.NEO4J_URI = neo4j.uri;
   process.env.NEO4J_USER = neo4j.user;
   process.env.NEO4J_PASSWORD = neo4j.password;

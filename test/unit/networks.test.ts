@@ -30,3 +30,33 @@ describe('BlockedNetworks', () => {
     expect(BlockedNetworks.parse('').blocks('169.254.169.254')).toBe(false);
   });
 });
+
+describe('BlockedNetworks.forWebhooks (CONTRACT section 15)', () => {
+  const policy = BlockedNetworks.forWebhooks('169.254.169.254/32', '');
+
+  it('refuses every address that is not public unicast, in every form', () => {
+    const refused = [
+      '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '100.64.0.1', '100.127.255.254', '169.254.169.254', '0.0.0.0', '224.0.0.1', '255.255.255.255',
+      '100.100.100.200', '192.0.0.192', '::1', '::', 'fc00::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1', '64:ff9b::a9fe:a9fe', '64:ff9b::808:808',
+      '::ffff:127.0.0.1', '::ffff:8.8.8.8', '::127.0.0.1', '::a00:1', '2002:a00:1::1', '2001:db8::1',
+    ];
+    for (const a of refused) expect({ a, refused: policy.blocks(a) }).toEqual({ a, refused: true });
+    for (const a of ['8.8.8.8', '93.184.216.34', '100.128.0.1', '172.32.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e']) {
+      expect({ a, refused: policy.blocks(a) }).toEqual({ a, refused: false });
+    }
+    for (const url of ['http://[64:ff9b::a9fe:a9fe]/', 'http://[::ffff:10.0.0.1]/', 'http://2130706433/', 'http://0x7f.1/', 'http://100.64.0.1/', 'http://[fc00::1]/']) {
+      expect({ url, refused: policy.blocksLiteral(url) }).toEqual({ url, refused: true });
+    }
+  });
+
+  it('lets the allowed networks through, except what the blocked list names', () => {
+    const inside = BlockedNetworks.forWebhooks('10.9.0.0/16', '10.0.0.0/8,fc00::/7');
+    expect(inside.blocks('10.1.2.3')).toBe(false);
+    expect(inside.blocks('::ffff:10.1.2.3')).toBe(false);
+    expect(inside.blocks('fd12::1')).toBe(false);
+    expect(inside.blocks('10.9.1.1')).toBe(true);
+    expect(inside.blocks('192.168.1.1')).toBe(true);
+    expect(inside.blocks('8.8.8.8')).toBe(false);
+  });
+});
+

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope, Session } from '../../auth/types';
-import { AppError, forbidden, invalidInput, notFound, tenantMismatch } from '../../errors';
+import { AppError, forbidden, invalidInput, notFound } from '../../errors';
 import { envelopeOf, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
@@ -123,12 +123,15 @@ export class AccessRequestService {
     throw new AppError(409, 'INVALID_STATE', `The requested role ${JSON.stringify(role)} no longer exists: deny the request, or approve it with another role.`);
   }
 
-  /** A tenant-wide request needs a tenant role; an instance request a role of its resource (or a tenant role) and an instance of the tenant. */
+  /**
+   * A tenant-wide request needs a tenant role; an instance request a role of its resource (or a
+   * tenant role) and an instance of the tenant: one of another tenant answers the same 404 as one
+   * that does not exist (CONTRACT section 15: no oracle of other tenants' instances).
+   */
   private async checkRole(scope: Scope, tenant: string, role: string, resource: string | null, instance: string | null, path: string) {
     const t = await this.store.roleTarget(scope.envId, role, resource, instance);
     if (instance !== null) {
-      if (t.instance_tenant === null) throw notFound('Resource instance', `${resource}:${instance}`);
-      if (t.instance_tenant !== tenant) throw tenantMismatch(`Resource instance ${resource}:${instance} belongs to another tenant than ${JSON.stringify(tenant)}.`);
+      if (t.instance_tenant !== tenant) throw notFound('Resource instance', `${resource}:${instance}`);
     }
     if (!grantable(t, instance)) {
       const what = instance === null ? 'a tenant role' : `a role of resource ${JSON.stringify(resource)} or a tenant role`;

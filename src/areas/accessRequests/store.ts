@@ -1,6 +1,6 @@
 import { Db } from '../../db/db';
 import { NotFound } from '../../db/storeErrors';
-import type { Announce, ApprovalNode, ApprovalPlace } from '../approvals/store';
+import type { Announce, ApprovalNode, ApprovalPlace, ApprovalStore } from '../approvals/store';
 
 /** What a role names for an access request: a tenant role, a resource role of the resource, the instance's tenant. */
 export interface RoleTarget {
@@ -16,7 +16,11 @@ export class AccessRequestStore {
     roleTarget: 'accessRequests/roleTarget',
   });
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Its `admitRequest`: the hourly bound of requests per user and config, shared with operation approvals. */
+    private readonly approvals: ApprovalStore,
+  ) {}
 
   async roleTarget(env: string, role: string, resource: string | null, instance: string | null): Promise<RoleTarget> {
     const [row] = await this.db.readRows(this.q.roleTarget, { env, role, resource, instance });
@@ -25,9 +29,10 @@ export class AccessRequestStore {
 
   async create(p: ApprovalPlace, r: { id: string; user: string; role: string; resource: string | null; instance: string | null; reason: string; now: string }, announce: Announce): Promise<ApprovalNode> {
     return this.db.write(async (tx) => {
+      await this.approvals.admitRequest(tx, p, r.user, r.now);
       const row = await tx.one(this.q.createAccessRequest, { ...p, ...r });
       // The requester, or the instance, went away between the checks and this write.
-      if (!row) throw new NotFound(r.instance ? 'Resource instance' : 'User', r.instance ?? r.user);
+      if (!row) throw r.instance ? new NotFound('Resource instance', `${r.resource}:${r.instance}`) : new NotFound('User', r.user);
       await announce(tx, row.approval as ApprovalNode);
       return row.approval as ApprovalNode;
     });

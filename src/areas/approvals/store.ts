@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Db, floorOf, Tx } from '../../db/db';
-import { notFound, tenantMismatch } from '../../errors';
+import { notFound, tooManyRequests } from '../../errors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
 export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
+
+const HOUR_MS = 3_600_000;
 
 /**
  * An elements request: an operation approval (`type` absent or `operation_approval`) or an access
@@ -68,6 +71,8 @@ export class ApprovalStore {
     holdsTenantRole: 'approvals/holdsTenantRole',
     mayReviewInstances: 'approvals/mayReviewInstances',
     ensureInstance: 'approvals/ensureInstance',
+    instanceTenant: 'approvals/instanceTenant',
+    lockRequester: 'approvals/lockRequesterRecentRequests',
     createApproval: 'approvals/createApproval',
     getApproval: 'approvals/getApproval',
     reviewCandidates: 'approvals/reviewCandidates',
@@ -76,7 +81,23 @@ export class ApprovalStore {
     transition: 'approvals/transition',
   });
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Requests one user may create per elements config per hour (ELEMENTS_REQUESTS_PER_HOUR). */
+    private readonly requestsPerHour = 100,
+  ) {}
+
+  /**
+   * Inside a create's transaction: refuses (429) a user who created `requestsPerHour` requests of
+   * this config in the last hour; `Retry-After` is when the oldest of them leaves the hour.
+   */
+  async admitRequest(tx: Tx, p: ApprovalPlace, user: string, nowIso: string): Promise<void> {
+    const since = new Date(Date.parse(nowIso) - HOUR_MS).toISOString();
+    const row = await tx.one(this.q.lockRequester, { env: p.env, config: p.config, user, since });
+    if (!row || Number(row.recent) < this.requestsPerHour) return;
+    const seconds = Math.max(1, Math.ceil((Date.parse(row.oldest as string) + HOUR_MS - Date.parse(nowIso)) / 1000));
+    throw tooManyRequests(`A user may create at most ${this.requestsPerHour} requests per elements config per hour; retry in ${seconds} s.`, seconds);
+  }
 
   /** `floor`: the revision of `env` the answer must include (a cluster's secondary may lag; Db.readOnce). */
   async holdsTenantRole(env: string, user: string, tenant: string, roles: string[], floor?: number): Promise<boolean> {
@@ -91,16 +112,25 @@ export class ApprovalStore {
     return row?.may === true;
   }
 
-  /** Creates the approval, and its instance when missing, in one transaction (404 unknown resource, 409 instance of another tenant). */
-  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string; instanceId: string; reason: string; now: string }, announce: Announce): Promise<ApprovalNode> {
+  /**
+   * Creates the approval in one transaction. A named instance must exist in the session's tenant:
+   * the same 404 whether it lives in another tenant or nowhere (an end user learns nothing of
+   * other tenants), and nothing is created. Without one (`instance` null) a new instance with a
+   * UUID key is made in the tenant (seed 2.8); a cancel or deny removes it again.
+   */
+  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string | null; reason: string; now: string }, announce: Announce): Promise<ApprovalNode> {
     return this.db.write(async (tx) => {
-      const at = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: a.instance, id: a.instanceId, now: a.now });
-      if (!at) throw notFound('Resource', a.resource);
-      if (at.tenant !== p.tenant) {
-        // The other tenant is not named: a session sees its own tenant only.
-        throw tenantMismatch(`Resource instance ${a.resource}:${a.instance} belongs to another tenant than ${JSON.stringify(p.tenant)}.`);
+      await this.admitRequest(tx, p, a.user, a.now);
+      let instance = a.instance;
+      if (instance !== null) {
+        const found = await tx.one(this.q.instanceTenant, { env: p.env, resource: a.resource, key: instance });
+        if (found?.tenant !== p.tenant) throw notFound('Resource instance', `${a.resource}:${instance}`);
+      } else {
+        instance = randomUUID();
+        const made = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: instance, now: a.now });
+        if (!made) throw notFound('Resource', a.resource);
       }
-      const row = await tx.one(this.q.createApproval, { ...p, ...a });
+      const row = await tx.one(this.q.createApproval, { ...p, id: a.id, user: a.user, resource: a.resource, instance, reason: a.reason, now: a.now, createdInstance: a.instance === null });
       // Throwing rolls back an instance created above (the requester was deleted meanwhile).
       if (!row) throw notFound('User', a.user);
       await announce(tx, row.approval as ApprovalNode);

@@ -21,9 +21,9 @@ export function assignmentRoutes(roles: RoleAssignmentsService, tuples: TuplesSe
       status: 204, schemas: { params: s.params, body: s.assignment }, handler: (r) => roles.unassign(r.scope, r.body) }),
     route({ method: 'GET', path: ra, auth: 'env', tag, summary: 'List role assignments',
       schemas: { params: s.params, query: s.assignmentQuery, response: s.assignmentList }, handler: (r) => roles.list(r.scope, r.query, paging(r.query)) }),
-    route({ method: 'POST', path: `${ra}/bulk`, auth: 'env', tag, summary: 'Assign roles in bulk (one transaction, all or nothing)',
+    route({ method: 'POST', path: `${ra}/bulk`, auth: 'env', tag, heavy: true, summary: 'Assign roles in bulk (one transaction, all or nothing)',
       schemas: { params: s.params, body: s.assignmentBulk, response: s.assignmentsCreated }, handler: (r) => roles.assignBulk(r.scope, r.body) }),
-    route({ method: 'DELETE', path: `${ra}/bulk`, auth: 'env', tag, summary: 'Unassign roles in bulk (one transaction)',
+    route({ method: 'DELETE', path: `${ra}/bulk`, auth: 'env', tag, heavy: true, summary: 'Unassign roles in bulk (one transaction)',
       schemas: { params: s.params, body: s.assignmentBulk, response: s.assignmentsRemoved }, handler: (r) => roles.unassignBulk(r.scope, r.body) }),
 
     route({ method: 'POST', path: rt, auth: 'env', tag, summary: 'Create a relationship tuple (creates missing instances when a tenant is given)',
@@ -32,9 +32,9 @@ export function assignmentRoutes(roles: RoleAssignmentsService, tuples: TuplesSe
       status: 204, schemas: { params: s.params, body: s.tuple }, handler: (r) => tuples.delete(r.scope, r.body) }),
     route({ method: 'GET', path: rt, auth: 'env', tag, summary: 'List relationship tuples',
       schemas: { params: s.params, query: s.tupleQuery, response: s.tupleList }, handler: (r) => tuples.list(r.scope, r.query, paging(r.query)) }),
-    route({ method: 'POST', path: `${rt}/bulk`, auth: 'env', tag, summary: 'Create relationship tuples in bulk (one transaction, all or nothing)',
+    route({ method: 'POST', path: `${rt}/bulk`, auth: 'env', tag, heavy: true, summary: 'Create relationship tuples in bulk (one transaction, all or nothing)',
       schemas: { params: s.params, body: s.tupleBulkCreate, response: s.tuplesCreated }, handler: (r) => tuples.createBulk(r.scope, itemsOf(r.body)) }),
-    route({ method: 'DELETE', path: `${rt}/bulk`, auth: 'env', tag, summary: 'Delete relationship tuples in bulk (one transaction)',
+    route({ method: 'DELETE', path: `${rt}/bulk`, auth: 'env', tag, heavy: true, summary: 'Delete relationship tuples in bulk (one transaction)',
       schemas: { params: s.params, body: s.tupleBulkDelete, response: s.tuplesRemoved }, handler: (r) => tuples.deleteBulk(r.scope, itemsOf(r.body)) }),
   ];
 }

@@ -12,11 +12,14 @@ function envKeyScope(r: Req) {
   return r.scope;
 }
 
+/** An explained check walks every path and returns them: a heavy question; a plain one goes to the batcher. */
+const explained = (r: Req) => r.query?.explain === true || r.body?.explain === true;
+
 export function decisionRoutes(svc: DecisionService, listing: ListObjectsService): RouteDef[] {
   const tag = 'Decisions';
   return [
     route({
-      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, summary: 'May this user do this action on this resource?',
+      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, heavy: explained, summary: 'May this user do this action on this resource?',
       schemas: { params: s.params, query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
       handler: async (r) => withDepthLimitSignal(r, await svc.allowed(r.scope, r.body, r.query.explain === true)),
     }),
@@ -26,7 +29,7 @@ export function decisionRoutes(svc: DecisionService, listing: ListObjectsService
       handler: async (r) => withDepthLimitSignal(r, await svc.allowedBulk(r.scope, r.body)),
     }),
     route({
-      method: 'POST', readOnly: true, hot: true, path: '/allowed', auth: 'key', tag, summary: 'Permit PDP check (environment key)',
+      method: 'POST', readOnly: true, hot: true, path: '/allowed', auth: 'key', tag, heavy: explained, summary: 'Permit PDP check (environment key)',
       schemas: { query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
       handler: async (r) => withDepthLimitSignal(r, await svc.allowed(envKeyScope(r), r.body, r.query.explain === true)),
     }),
@@ -36,22 +39,22 @@ export function decisionRoutes(svc: DecisionService, listing: ListObjectsService
       handler: async (r) => withDepthLimitSignal(r, await svc.allowedBulk(envKeyScope(r), r.body)),
     }),
     route({
-      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/user-permissions', auth: 'env', tag, summary: 'Everything a user may do, per instance and tenant',
+      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/user-permissions', auth: 'env', tag, heavy: true, summary: 'Everything a user may do, per instance and tenant',
       schemas: { params: s.params, body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
       handler: (r) => svc.userPermissions(r.scope, r.body),
     }),
     route({
-      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/authorized_users', auth: 'env', tag, summary: 'Every user allowed an action on a resource, with the granting assignments',
+      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/authorized_users', auth: 'env', tag, heavy: true, summary: 'Every user allowed an action on a resource, with the granting assignments',
       schemas: { params: s.params, body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
       handler: (r) => svc.authorizedUsers(r.scope, r.body),
     }),
     route({
-      method: 'POST', readOnly: true, path: '/user-permissions', auth: 'key', tag, summary: 'Permit PDP user permissions (environment key)',
+      method: 'POST', readOnly: true, path: '/user-permissions', auth: 'key', tag, heavy: true, summary: 'Permit PDP user permissions (environment key)',
       schemas: { body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
       handler: (r) => svc.userPermissions(envKeyScope(r), r.body),
     }),
     route({
-      method: 'POST', readOnly: true, path: '/authorized_users', auth: 'key', tag, summary: 'Permit PDP authorized users (environment key)',
+      method: 'POST', readOnly: true, path: '/authorized_users', auth: 'key', tag, heavy: true, summary: 'Permit PDP authorized users (environment key)',
       schemas: { body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
       handler: (r) => svc.authorizedUsers(envKeyScope(r), r.body),
     }),
@@ -64,12 +67,12 @@ function listObjectsRoutes(listing: ListObjectsService): RouteDef[] {
   const summary = 'Every instance of a type on which the user may do the action (paged, stable order)';
   return [
     route({
-      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id/list-objects', auth: 'env', tag, summary,
+      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id/list-objects', auth: 'env', tag, heavy: true, summary,
       schemas: { params: s.params, body: s.listObjectsQuery, response: s.listObjectsAnswer },
       handler: (r) => listing.listObjects(r.scope, r.body),
     }),
     route({
-      method: 'POST', readOnly: true, hot: true, path: '/list-objects', auth: 'key', tag, summary: `${summary} (environment key)`,
+      method: 'POST', readOnly: true, hot: true, path: '/list-objects', auth: 'key', tag, heavy: true, summary: `${summary} (environment key)`,
       schemas: { body: s.listObjectsQuery, response: s.listObjectsAnswer },
       handler: (r) => listing.listObjects(envKeyScope(r), r.body),
     }),

@@ -1,4 +1,5 @@
 import { Db, floorOf } from '../../db/db';
+import type { FairQueue } from '../../util/fairQueue';
 import { QuestionBatcher } from './batcher';
 
 export interface NormalizedCheck {
@@ -58,15 +59,14 @@ export class DecisionStore {
   constructor(
     private readonly db: Db,
     private readonly rule: RuleSettings,
-    /** Fewer queries in flight make larger batches: less work per question, a little more waiting. */
-    private readonly queriesInFlight = 4,
+    /**
+     * The batches' query slots, fair between environments (DECISION_QUERIES_IN_FLIGHT, _PER_ENV).
+     * Fewer queries in flight make larger batches: less work per question, a little more waiting.
+     */
+    private readonly slots: FairQueue,
   ) {}
 
-  private readonly batcher = new QuestionBatcher<NormalizedCheck, Decision>(
-    (env, checks, floor) => this.decide(env, checks, false, floor),
-    100,
-    this.queriesInFlight,
-  );
+  private readonly batcher = new QuestionBatcher<NormalizedCheck, Decision>((env, checks, floor) => this.decide(env, checks, false, floor), this.slots, 100);
 
   /**
    * Questions asked at about the same time share one query (see QuestionBatcher). `floor`: the

@@ -66,7 +66,7 @@ export class ElementsService {
   /** A webhook URL naming a blocked address literally is refused now (a host name is checked at each delivery). */
   private checkWebhook(w: Webhook | null | undefined): void {
     if (w && this.blocked.blocksLiteral(w.url)) {
-      throw invalidInput(`webhook url ${JSON.stringify(w.url)} points into a network webhooks may not reach (WEBHOOK_BLOCKED_NETWORKS).`, [
+      throw invalidInput(`webhook url ${JSON.stringify(w.url)} points into a network webhooks may not reach (internal and special addresses are refused unless WEBHOOK_ALLOWED_NETWORKS lists them; WEBHOOK_BLOCKED_NETWORKS always).`, [
         { path: '/body/webhook/url', message: 'is in a blocked network' },
       ]);
     }

@@ -55,7 +55,7 @@ export function factsRoutes(svc: FactsService): RouteDef[] {
       handler: (r) => svc.createUser(r.scope, r.body),
     }),
     route({
-      method: 'POST', path: `${base}/users/bulk`, auth: 'env', tag, summary: 'Create users in bulk (existing ones are left as they are)',
+      method: 'POST', path: `${base}/users/bulk`, auth: 'env', tag, heavy: true, summary: 'Create users in bulk (existing ones are left as they are)',
       schemas: { params: s.params, body: s.userBulk, response: s.userBulkAnswer },
       handler: (r) => svc.createUsersBulk(r.scope, r.body.operations),
     }),

@@ -10,7 +10,7 @@ export function graphRoutes(svc: GraphService): RouteDef[] {
   const tag = 'Graph inspection';
   return [
     route({
-      method: 'GET', path: '/v2/graph/:proj_id/:env_id', auth: 'env', adminOnly: true, tag,
+      method: 'GET', path: '/v2/graph/:proj_id/:env_id', auth: 'env', adminOnly: true, heavy: true, tag,
       summary: 'The neighbourhood of a user or instance: nodes and edges, bounded, with a truncated flag',
       schemas: {
         params: PROJ_ENV_PARAMS,
@@ -25,7 +25,7 @@ export function graphRoutes(svc: GraphService): RouteDef[] {
       handler: (r) => svc.neighbourhood(r.scope, r.query),
     }),
     route({
-      method: 'GET', path: '/v2/graph/:proj_id/:env_id/users/:user_id/effective_roles', auth: 'env', adminOnly: true, tag,
+      method: 'GET', path: '/v2/graph/:proj_id/:env_id/users/:user_id/effective_roles', auth: 'env', adminOnly: true, heavy: true, tag,
       summary: 'Each role the user holds on each instance, with the path that grants it',
       schemas: {
         params: { ...PROJ_ENV_PARAMS, user_id: factKey() },

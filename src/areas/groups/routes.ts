@@ -22,7 +22,7 @@ export function groupsRoutes(svc: GroupsService): RouteDef[] {
       handler: (r) => svc.createGroup(r.scope, r.body),
     }),
     route({
-      method: 'POST', path: `${base}/groups/bulk`, auth: 'env', tag, summary: 'Create many groups in one transaction (all or nothing)',
+      method: 'POST', path: `${base}/groups/bulk`, auth: 'env', tag, heavy: true, summary: 'Create many groups in one transaction (all or nothing)',
       schemas: { params: s.params, body: obj({ operations: arr(s.groupCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']), response: obj({ groups_created: int() }) },
       handler: (r) => svc.createGroupsBulk(r.scope, r.body.operations),
     }),

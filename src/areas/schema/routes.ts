@@ -79,7 +79,7 @@ export function instanceRoutes(svc: InstancesService): RouteDef[] {
   return [
     route({ method: 'POST', path: coll, auth: 'env', tag, summary: 'Create a resource instance',
       schemas: { params: s.params, body: s.instanceCreate, response: s.instance }, handler: (r) => svc.createInstance(r.scope, r.body) }),
-    route({ method: 'POST', path: coll.map((c) => `${c}/bulk`), auth: 'env', tag, summary: 'Create resource instances in bulk (one transaction, all or nothing)',
+    route({ method: 'POST', path: coll.map((c) => `${c}/bulk`), auth: 'env', tag, heavy: true, summary: 'Create resource instances in bulk (one transaction, all or nothing)',
       schemas: { params: s.params, body: obj({ operations: arr(s.instanceCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']), response: obj({ instances_created: int() }) },
       handler: (r) => svc.createInstancesBulk(r.scope, r.body.operations) }),
     route({ method: 'GET', path: coll, auth: 'env', tag, summary: 'List resource instances',

@@ -16,7 +16,7 @@ export interface DispatcherOptions {
   pollMs: number;
   /** The wait after the first failure; it doubles after each further one (up to an hour). */
   retryBaseMs: number;
-  /** Addresses a delivery may not go to (WEBHOOK_BLOCKED_NETWORKS); such a delivery fails as "blocked". */
+  /** Addresses a delivery may not go to (WEBHOOK_BLOCKED_NETWORKS, special ranges not in WEBHOOK_ALLOWED_NETWORKS); such a delivery fails as "blocked". */
   blocked: BlockedNetworks;
 }
 
@@ -35,6 +35,26 @@ export class WebhookDispatcher {
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.opts.pollMs);
     this.timer.unref();
+  }
+
+  /**
+   * Names in the log each stored config whose URL this version's settings refuse (after an
+   * upgrade that refuses internal addresses by default): its events stay in the outbox, each
+   * attempt failing as "blocked" (kept for retry until its 24 h pass), until the URL is changed or
+   * WEBHOOK_ALLOWED_NETWORKS lets it through. Answers those configs; a failed read only warns.
+   */
+  async reportRefusedUrls(): Promise<{ env: string; key: string; url: string; pending: number }[]> {
+    try {
+      const refused = (await this.store.configsWithWebhook()).filter((c) => this.opts.blocked.blocksLiteral(c.url));
+      for (const c of refused) {
+        this.log.warn({ env: c.env, config: c.key, host: new URL(c.url).host, pendingEvents: c.pending },
+          'webhook URL of an elements config is refused by WEBHOOK_BLOCKED_NETWORKS / WEBHOOK_ALLOWED_NETWORKS: its deliveries fail as "blocked" until the URL is changed or its network is allowed');
+      }
+      return refused;
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'could not check the stored webhook URLs at start-up');
+      return [];
+    }
   }
 
   /** Stops polling; resolves once the poll in flight (if any) has recorded its outcomes. */

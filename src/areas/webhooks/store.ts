@@ -22,6 +22,7 @@ export class WebhookStore {
     claimDue: 'webhooks/claimDue',
     markDelivered: 'webhooks/markDelivered',
     markFailed: 'webhooks/markFailed',
+    configsWithWebhook: 'webhooks/configsWithWebhook',
   });
 
   constructor(private readonly db: Db) {}
@@ -37,6 +38,12 @@ export class WebhookStore {
 
   async markDelivered(env: string, id: string) {
     await this.db.writeRows(this.q.markDelivered, { env, id });
+  }
+
+  /** Every config with a webhook, all environments, with the count of its events still pending. */
+  async configsWithWebhook(): Promise<{ env: string; key: string; url: string; pending: number }[]> {
+    const rows = await this.db.readOnce(this.q.configsWithWebhook, {});
+    return rows.map((r) => ({ env: r.env as string, key: r.key as string, url: r.url as string, pending: Number(r.pending) }));
   }
 
   async markFailed(env: string, id: string, f: { nextAttemptAt: string; error: string; dead: boolean }) {

@@ -1,0 +1,38 @@
+import type { Config } from '../config';
+import type { Req, RouteDef } from '../http/routeTable';
+import type { Metrics } from '../metrics/metrics';
+import { FairQueue } from '../util/fairQueue';
+
+/**
+ * Fair share between environments (CONTRACT section 15): two admission queues, one for the
+ * checks' batched queries (src/areas/decisions/batcher.ts) and one for heavy questions (routes
+ * marked `heavy`). Each admits at most its per-environment bound of one environment under its
+ * global bound, hands freed slots to environments in turn, and refuses with 429 after
+ * ADMISSION_WAIT_MS (or at once when ADMISSION_QUEUE_PER_ENV already wait); refusals are counted
+ * by environment in `authz_admission_refused_total`.
+ */
+export function admissionQueues(config: Config, metrics: Metrics): { checks: FairQueue; heavy: FairQueue } {
+  const common = { maxWaitMs: config.admissionWaitMs, maxQueuedPerEnv: config.admissionQueuePerEnv };
+  return {
+    checks: new FairQueue({
+      ...common, global: config.decisionQueriesInFlight, perEnv: config.decisionQueriesPerEnv, what: 'permission checks',
+      onRefused: (env, reason) => metrics.admissionRefused.inc({ queue: 'checks', env, reason }),
+    }),
+    heavy: new FairQueue({
+      ...common, global: config.heavyQueriesInFlight, perEnv: config.heavyQueriesPerEnv, what: 'heavy questions (explain, list-objects, user-permissions, authorized users, bulk, graph)',
+      onRefused: (env, reason) => metrics.admissionRefused.inc({ queue: 'heavy', env, reason }),
+    }),
+  };
+}
+
+/** The routes, each `heavy` one with its handler run under `queue` (keyed by the request's environment). */
+export function admitHeavy(routes: RouteDef[], queue: FairQueue): RouteDef[] {
+  return routes.map((route) => {
+    const heavy = route.heavy;
+    if (!heavy) return route;
+    const handler = route.handler;
+    const admitted = (req: Req) =>
+      req.scope && (heavy === true || heavy(req)) ? queue.run(req.scope.envId, () => handler(req)) : handler(req);
+    return { ...route, handler: admitted };
+  });
+}

@@ -1,0 +1,70 @@
+import { startTestService, TestService } from '../support/testService';
+
+/**
+ * Fair share between environments (CONTRACT section 15): one environment flooding heavy
+ * questions is refused with 429 (Retry-After, the error body) past its bound (here: one running,
+ * two waiting; a long wait, so a slow machine makes no check time out: timeouts are unit-tested)
+ * while another environment's checks and its own heavy question still answer. Small bounds make the flood
+ * reach them on a small graph; the benchmark (bench/fairness.mjs) measures the latencies.
+ */
+let t: TestService;
+const envs = ['flood', 'calm'];
+const facts = (env: string) => `/v2/facts/${t.proj}/${env}`;
+const schema = (env: string) => `/v2/schema/${t.proj}/${env}`;
+const allowed = (env: string) => `/v2/allowed/${t.proj}/${env}`;
+
+beforeAll(async () => {
+  t = await startTestService({ env: { HEAVY_QUERIES_IN_FLIGHT: '2', HEAVY_QUERIES_PER_ENV: '1', ADMISSION_WAIT_MS: '30000', ADMISSION_QUEUE_PER_ENV: '2' } });
+  for (const env of envs) {
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: env, name: env });
+    await t.ok('POST', `${schema(env)}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
+    await t.ok('POST', `${schema(env)}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
+    await t.ok('POST', `${facts(env)}/users`, { key: 'u' });
+    await t.ok('POST', `${facts(env)}/resource_instances/bulk`, { operations: Array.from({ length: 40 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })) });
+    await t.ok('POST', `${facts(env)}/role_assignments/bulk`, Array.from({ length: 40 }, (_, i) => ({ user: 'u', role: 'reader', tenant: 'default', resource_instance: `doc:d${i}` })));
+  }
+}, 60_000);
+afterAll(async () => t?.close());
+
+const check = (env: string, key: string, explain = false) =>
+  t.call('POST', `${allowed(env)}${explain ? '?explain=true' : ''}`, { user: 'u', action: 'read', resource: { type: 'doc', key } });
+
+it('refuses a flooding environment with 429 past its bound while another environment still answers', async () => {
+  const heavy = (i: number) =>
+    i % 3 === 0 ? check('flood', `d${i % 40}`, true)
+      : i % 3 === 1 ? t.call('POST', `${allowed('flood')}/list-objects`, { user: 'u', action: 'read', resource_type: 'doc', page_size: 100 })
+        : t.call('POST', `${allowed('flood')}/user-permissions`, { user: 'u' });
+  const flood = Promise.all(Array.from({ length: 24 }, (_, i) => heavy(i)));
+  const calm = Promise.all([
+    ...Array.from({ length: 10 }, (_, i) => check('calm', `d${i}`)),
+    t.call('POST', `${allowed('calm')}/list-objects`, { user: 'u', action: 'read', resource_type: 'doc', page_size: 100 }),
+  ]);
+  const [flooded, answered] = await Promise.all([flood, calm]);
+
+  expect(answered.map((r) => [r.status, r.body.message])).toEqual(answered.map((r) => [200, r.body.message]));
+  expect(answered.slice(0, 10).every((r) => r.body.allow === true)).toBe(true);
+  expect(answered[10].body.objects).toHaveLength(40);
+
+  const refused = flooded.filter((r) => r.status === 429);
+  expect(refused.length).toBeGreaterThan(0);
+  expect(flooded.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+  for (const r of refused) {
+    expect(r.body).toMatchObject({ error_code: 'TOO_MANY_REQUESTS', title: 'Too many requests', id: expect.any(String), message: expect.stringMatching(/retry/) });
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  }
+
+  // Counted by environment: the flooding one, not the other.
+  const ids = await Promise.all(envs.map(async (env) => (await t.ok('GET', `/v2/projects/${t.proj}/envs/${env}`)).id as string));
+  const metrics = await (await fetch(`${t.url}/metrics`)).text();
+  const count = (env: string) =>
+    metrics.split('\n').filter((l) => l.startsWith('authz_admission_refused_total{') && l.includes('queue="heavy"') && l.includes(`env="${env}"`))
+      .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  expect(count(ids[0])).toBe(refused.length);
+  expect(count(ids[1])).toBe(0);
+}, 60_000);
+
+it('admits the flooding environment again once its questions are done', async () => {
+  const res = await t.call('POST', `${allowed('flood')}/user-permissions`, { user: 'u' });
+  expect(res.status).toBe(200);
+  expect((await check('flood', 'd1', true)).body).toMatchObject({ allow: true });
+});

@@ -6,6 +6,9 @@ const instanceRef = () => str({ minLength: 3, maxLength: 400, pattern: '^[A-Za-z
 /** `expires_at` (ISO 8601, in the future): the assignment grants nothing from that instant on. */
 export const assignment = obj({ user: factKey(), role: schemaKey(), tenant: factKey(), resource_instance: instanceRef(), expires_at: str({ maxLength: 64 }) }, ['user', 'role']);
 export const assignmentBulk = arr(assignment, { maxItems: MAX_BULK_ITEMS });
+/** `POST|DELETE users/{user_id}/roles` (Permit's users.assign_role / unassign_role): an assignment without `user`. */
+export const userRoleParams = { ...PROJ_ENV_PARAMS, user_id: factKey() };
+export const userRole = obj({ role: schemaKey(), tenant: factKey(), resource_instance: instanceRef(), expires_at: str({ maxLength: 64 }) }, ['role']);
 // `detailed`, `include_total_count`: Permit's flags that permitio's getAssignedRoles always sends;
 // accepted and ignored (records as they are, in the contract's envelope).
 export const assignmentQuery = obj({

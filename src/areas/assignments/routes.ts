@@ -20,7 +20,7 @@ export function assignmentRoutes(roles: RoleAssignmentsService, tuples: TuplesSe
     route({ method: 'DELETE', path: ra, auth: 'env', tag, summary: 'Unassign a role',
       status: 204, schemas: { params: s.params, body: s.assignment }, handler: (r) => roles.unassign(r.scope, r.body) }),
     route({ method: 'GET', path: ra, auth: 'env', tag, summary: 'List role assignments',
-      schemas: { params: s.params, query: s.assignmentQuery, response: s.assignmentList }, handler: (r) => roles.list(r.scope, r.query, paging(r.query)) }),
+      schemas: { params: s.params, query: s.assignmentQuery, response: s.assignmentList }, handler: (r) => roles.list(r.scope, r.query, paging(r.query), r.query.include_total_count) }),
     route({ method: 'POST', path: `${ra}/bulk`, auth: 'env', tag, summary: 'Assign roles in bulk (one transaction, all or nothing)',
       schemas: { params: s.params, body: s.assignmentBulk, response: s.assignmentsCreated }, handler: (r) => roles.assignBulk(r.scope, r.body) }),
     route({ method: 'DELETE', path: `${ra}/bulk`, auth: 'env', tag, summary: 'Unassign roles in bulk (one transaction)',

@@ -58,7 +58,9 @@ describe('authentication and provisioning', () => {
     const byId = await t.call('GET', `/v2/facts/${scope.body.project_id}/${scope.body.environment_id}/tenants`, undefined, { key: t.envKey });
     expect(byId.status).toBe(200);
     const adminScope = await t.call('GET', '/v2/api-key/scope');
-    expect(adminScope.body).toEqual({ organization_id: 'default', project_id: null, environment_id: null });
+    // CONTRACT section 14: a UUID (Permit's SDKs refuse anything else), the same for every caller.
+    expect(adminScope.body).toEqual({ organization_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), project_id: null, environment_id: null });
+    expect(scope.body.organization_id).toBe(adminScope.body.organization_id);
   });
 
   it('creates, lists and revokes keys; a revoked key answers 401; secrets are never listed', async () => {

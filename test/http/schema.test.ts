@@ -37,7 +37,7 @@ describe('resources', () => {
     const doc = await ok('POST', `${schema()}/resources`, docBody);
     expect(doc).toEqual(expect.objectContaining({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/), key: 'document', name: 'Document', description: 'A doc',
-      project_id: expect.any(String), environment_id: expect.any(String), organization_id: 'default',
+      project_id: expect.any(String), environment_id: expect.any(String), organization_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f-]{27}$/),
       created_at: expect.any(String), updated_at: expect.any(String),
     }));
     expect(Object.keys(doc.actions)).toEqual(['read', 'edit', 'delete']);

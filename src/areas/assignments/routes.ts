@@ -20,7 +20,7 @@ export function assignmentRoutes(roles: RoleAssignmentsService, tuples: TuplesSe
     route({ method: 'DELETE', path: ra, auth: 'env', tag, summary: 'Unassign a role',
       status: 204, schemas: { params: s.params, body: s.assignment }, handler: (r) => roles.unassign(r.scope, r.body) }),
     route({ method: 'GET', path: ra, auth: 'env', tag, summary: 'List role assignments',
-      schemas: { params: s.params, query: s.assignmentQuery, response: s.assignmentList }, handler: (r) => roles.list(r.scope, r.query, paging(r.query)) }),
+      schemas: { params: s.params, query: s.assignmentQuery, response: s.assignmentList }, handler: (r) => roles.list(r.scope, r.query, paging(r.query), r.query.include_total_count) }),
     route({ method: 'POST', path: `${base}/users/:user_id/roles`, auth: 'env', tag, summary: "Assign a role to the user (Permit's users.assignRole)",
       schemas: { params: s.userRoleParams, body: s.userRole, response: s.assignmentRead }, handler: (r) => roles.assign(r.scope, { ...r.body, user: r.params.user_id }) }),
     route({ method: 'DELETE', path: `${base}/users/:user_id/roles`, auth: 'env', tag, summary: "Unassign a role from the user (Permit's users.unassignRole)",

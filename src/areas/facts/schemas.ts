@@ -53,5 +53,6 @@ export const tenantUserParams = { ...tenantParams, user_id: idOrKey() };
 export const listQuery = obj({ ...PAGING_QUERY, search: str() });
 export const userListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str() });
 export const pagingQuery = obj(PAGING_QUERY);
-export const tenantList = envelope(tenant);
+/** Permit answers tenants as a plain array; users and a tenant's users as `PaginatedResultUserRead` (CONTRACT section 14). */
+export const tenantList = arr(tenant);
 export const userList = envelope(user);

@@ -66,8 +66,9 @@ export class FactsService {
   }
 
   async listTenants(scope: Scope, search: string | undefined, page: Page) {
-    const { total, data } = await this.store.listTenants(scope.envId, search ?? null, page);
-    return envelopeOf(data.map((t) => this.tenantView(scope, t)), total, page);
+    const { data } = await this.store.listTenants(scope.envId, search ?? null, page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return data.map((t) => this.tenantView(scope, t));
   }
 
   async updateTenant(scope: Scope, ref: string, patch: { name?: string; description?: string | null; attributes?: Record<string, unknown> }) {

@@ -67,9 +67,10 @@ export class ProvisioningService {
     return this.projectView(p);
   }
 
-  async listProjects(page: Page): Promise<Envelope<ProjectView>> {
-    const { total, data } = await this.store.listProjects(page);
-    return envelopeOf(data.map(this.projectView), total, page);
+  async listProjects(page: Page): Promise<ProjectView[]> {
+    const { data } = await this.store.listProjects(page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return data.map(this.projectView);
   }
 
   async getProject(ref: string): Promise<ProjectView> {
@@ -95,10 +96,11 @@ export class ProvisioningService {
     return this.envView(e);
   }
 
-  async listEnvironments(projRef: string, page: Page): Promise<Envelope<EnvironmentView>> {
+  async listEnvironments(projRef: string, page: Page): Promise<EnvironmentView[]> {
     const project = await this.getProject(projRef);
-    const { total, data } = await this.store.listEnvironments(project.id, page);
-    return envelopeOf(data.map(this.envView), total, page);
+    const { data } = await this.store.listEnvironments(project.id, page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return data.map(this.envView);
   }
 
   async getEnvironment(projRef: string, envRef: string): Promise<EnvironmentView> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { AppError, invalidInput, notFound } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, listAnswer, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import { attributesJson } from '../../util/attributes';
 import { HierarchyService } from './hierarchyService';
@@ -77,9 +77,9 @@ export class SchemaService {
     return this.withRoleExtends(scope, resourceView(scope, await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref))));
   }
 
-  async listResources(scope: Scope, search: string | undefined, page: Page) {
+  async listResources(scope: Scope, search: string | undefined, page: Page, withTotal?: boolean) {
     const { total, data } = await this.store.listResources(scope.envId, search ?? null, page);
-    return envelopeOf(await this.hierarchy.resourcesWithExtends(scope, data.map((r) => resourceView(scope, r))), total, page);
+    return listAnswer(await this.hierarchy.resourcesWithExtends(scope, data.map((r) => resourceView(scope, r))), total, page, withTotal);
   }
 
   /** PATCH: the given actions replace the action set; given roles are upserted, given relations added. */
@@ -106,7 +106,7 @@ export class SchemaService {
   async listActions(scope: Scope, ref: string, page: Page) {
     const r = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref));
     const all = Object.values(actionsOf(r)).map((a) => ({ ...a, resource: r.key, resource_id: r.id, ...scoped(scope) }));
-    return envelopeOf(all.slice(page.skip, page.skip + page.perPage), all.length, page);
+    return all.slice(page.skip, page.skip + page.perPage);
   }
 
   async deleteResource(scope: Scope, ref: string) {
@@ -167,8 +167,9 @@ export class SchemaService {
 
   async listResourceRoles(scope: Scope, resourceRef: string, page: Page) {
     const resource = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, resourceRef));
-    const { total, data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
-    return envelopeOf(await this.hierarchy.withExtends(scope, resource.key, data.map((r) => resourceRoleView(scope, r))), total, page);
+    const { data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return this.hierarchy.withExtends(scope, resource.key, data.map((r) => resourceRoleView(scope, r)));
   }
 
   /** PATCH; a given `granted_to` replaces the role's derivations. */

@@ -6,7 +6,7 @@ Run by test/permit-python/python-sdk.test.ts, which starts the service and passe
   PERMIT_ORG_TOKEN  the admin key (projects and environments, which Permit calls with an
                     organization-level key)
   DRIVER_MODE       `full` (writes, reads and asserts everything) or `read` (only reads, on the
-                    graph that test/permit-python/fixture.ts describes: the upgrade test)
+                    graph that test/permit-python/upgradeFixture.ts describes: the upgrade test)
 
 Prints one JSON object per line:
   {"surface": [...]}                                   every public method of permit.api.* (and
@@ -420,22 +420,22 @@ async def projects_and_environments(r: Run, org: Permit) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# read mode: the reads, on a graph written by the previous version (test/permit-python/fixture.ts)
+# read mode: the reads, on a graph written by the previous version (test/permit-python/upgradeFixture.ts)
 
 
 async def read_only(r: Run, permit: Permit) -> None:
     api = permit.api
     r.area = "upgraded graph"
-    await r.call("api.tenants.list", lambda: api.tenants.list(), lambda x: eq(keys_of(x), ["acme", "globex"], "tenants"))
+    await r.call("api.tenants.list", lambda: api.tenants.list(), lambda x: expect({"acme", "globex"} <= set(keys_of(x)), f"tenants {keys_of(x)}"))
     await r.call("api.tenants.get", lambda: api.tenants.get("acme"), lambda x: eq(x.attributes, {"plan": "gold"}, "attributes"))
     await r.call("api.users.list", lambda: api.users.list(), lambda x: eq(keys_of(x.data), ["ana", "sam"], "users"))
     await r.call("api.users.get", lambda: api.users.get("ana"),
                  lambda x: eq(sorted((t.tenant, tuple(t.roles)) for t in (x.associated_tenants or [])), [("acme", ("writer",))], "associated_tenants"))
     await r.call("api.tenants.list_tenant_users", lambda: api.tenants.list_tenant_users("globex"), lambda x: eq(keys_of(x.data), ["sam"], "tenant users"))
-    await r.call("api.resources.list", lambda: api.resources.list(), lambda x: eq(keys_of(x), ["doc", "folder"], "resources"))
+    await r.call("api.resources.list", lambda: api.resources.list(), lambda x: expect({"doc", "folder"} <= set(keys_of(x)), f"resources {keys_of(x)}"))
     await r.call("api.resources.get", lambda: api.resources.get("doc"), lambda x: eq(sorted(x.actions.keys()), ["read", "write"], "actions"))
     await r.call("api.resource_actions.list", lambda: api.resource_actions.list("doc"), lambda x: eq(keys_of(x), ["read", "write"], "actions"))
-    await r.call("api.roles.list", lambda: api.roles.list(), lambda x: eq(keys_of(x), ["reader", "writer"], "roles"))
+    await r.call("api.roles.list", lambda: api.roles.list(), lambda x: expect({"reader", "writer"} <= set(keys_of(x)), f"roles {keys_of(x)}"))
     await r.call("api.roles.get", lambda: api.roles.get("writer"), lambda x: eq((x.permissions, x.extends), (["doc:write"], ["reader"]), "writer"))
     await r.call("api.resource_roles.list", lambda: api.resource_roles.list("doc"), lambda x: eq(keys_of(x), ["viewer"], "doc roles"))
     await r.call("api.resource_roles.get", lambda: api.resource_roles.get("doc", "viewer"),

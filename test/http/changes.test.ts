@@ -11,7 +11,7 @@ const feed = () => `/v2/facts/${w.t.proj}/${w.t.env}/changes`;
 
 beforeAll(async () => {
   w = await buildWorld();
-  keyId = (await ok(w.t, 'GET', `/v2/api-key/${w.t.proj}/${w.t.env}`)).data[0].id;
+  keyId = (await ok(w.t, 'GET', `/v2/api-key/${w.t.proj}/${w.t.env}/keys`)).data[0].id;
 });
 afterAll(async () => w?.t.close());
 

@@ -67,9 +67,18 @@ describe('authentication and provisioning', () => {
     const created = await t.call('POST', `/v2/api-key/${t.proj}/${t.env}`, { name: 'ci' });
     expect(created.status).toBe(200);
     expect(created.body.secret).toEqual(expect.any(String));
-    const list = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}`);
+    const list = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}/keys`);
     expect(list.body.data.map((k: any) => k.id)).toContain(created.body.id);
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
+    // CONTRACT section 14: Permit's meaning of GET /v2/api-key/{proj}/{env}: the environment's key
+    // (its oldest here, the one the test service made), as APIKeyRead, never with its secret.
+    const envKey = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}`);
+    expect(envKey.status).toBe(200);
+    expect(envKey.body).toEqual(expect.objectContaining({
+      id: list.body.data[0].id, object_type: 'env', owner_type: 'member', organization_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      project_id: list.body.data[0].project_id, environment_id: list.body.data[0].environment_id, created_at: expect.any(String),
+    }));
+    expect(envKey.body.secret).toBeUndefined();
     expect((await t.call('GET', `${facts()}/tenants`, undefined, { key: created.body.secret })).status).toBe(200);
     expect((await t.call('DELETE', `/v2/api-key/${t.proj}/${t.env}/${created.body.id}`)).status).toBe(204);
     expectError(await t.call('GET', `${facts()}/tenants`, undefined, { key: created.body.secret }), 401, 'UNAUTHORIZED');

@@ -9,7 +9,7 @@ const scoped = { organization_id: str(), project_id: str(), environment_id: str(
 
 export const tenantCreate = obj({ key: factKey(), name, description, attributes: anyObject() }, ['key', 'name']);
 export const tenantUpdate = obj({ name, description: nullable(description), attributes: anyObject() });
-export const tenant = obj({ id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped }, ['id', 'key', 'name']);
+export const tenant = obj({ id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped, last_action_at: timestamp() }, ['id', 'key', 'name', 'last_action_at']);
 
 const userFields = {
   email: nullable(email),
@@ -40,7 +40,8 @@ export const user = obj({
   key: str(),
   ...userFields,
   roles: arr(obj({ role: str(), tenant: str() })),
-  associated_tenants: arr(str()),
+  /** Permit's UserInTenant items. */
+  associated_tenants: arr(obj({ tenant: str(), roles: arr(str()), status: str({ enum: ['active', 'pending'] }) }, ['tenant', 'roles', 'status'])),
   ...scoped,
 }, ['id', 'key']);
 

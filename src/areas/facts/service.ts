@@ -35,6 +35,8 @@ export class FactsService {
     ...scoped(scope),
     created_at: t.created_at,
     updated_at: t.updated_at,
+    // Permit's TenantRead requires it; we record no per-tenant activity, so it is the tenant's last change.
+    last_action_at: t.updated_at ?? t.created_at,
   });
 
   userView = (scope: Scope, r: UserRow) => ({
@@ -45,7 +47,8 @@ export class FactsService {
     last_name: r.user.last_name ?? null,
     attributes: fromJson(r.user.attributes_json),
     roles: r.roles,
-    associated_tenants: r.tenants,
+    // Permit's UserInTenant: each tenant with the user's tenant roles there; `active` (there is no invitation step here).
+    associated_tenants: r.tenants.map((tenant) => ({ tenant, roles: r.roles.filter((x) => x.tenant === tenant).map((x) => x.role), status: 'active' as const })),
     ...scoped(scope),
     created_at: r.user.created_at,
     updated_at: r.user.updated_at,

@@ -31,6 +31,8 @@ export const apiKey = obj({
   id: str(),
   name: nullable(str()),
   prefix: str(),
+  object_type: str({ enum: ['env'] }),
+  owner_type: str({ enum: ['member'] }),
   access_level: accessLevel,
   organization_id: str(),
   project_id: str(),

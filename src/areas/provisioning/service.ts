@@ -130,16 +130,26 @@ export class ProvisioningService {
     return { ...this.keyView(k), secret };
   }
 
+  /** Permit's APIKeyRead fields (an environment key a member made), plus our `prefix`. */
   keyView = (k: ApiKeyNode) => ({
     id: k.id,
     name: k.name,
     prefix: k.prefix,
+    object_type: 'env' as const,
+    owner_type: 'member' as const,
     access_level: k.access_level ?? 'write',
     organization_id: this.orgId,
     project_id: k.project_id,
     environment_id: k.env_id,
     created_at: k.created_at,
   });
+
+  /** The environment's key as Permit's `GET /v2/api-key/{proj}/{env}` answers it: here its oldest key, without the secret. */
+  async environmentKey(scope: Scope) {
+    const { data } = await this.store.listApiKeys(scope.envId, { page: 1, perPage: 1, skip: 0 });
+    if (!data.length) throw notFound('API key of environment', scope.envKey);
+    return this.keyView(data[0]);
+  }
 
   async listApiKeys(scope: Scope, page: Page) {
     const { total, data } = await this.store.listApiKeys(scope.envId, page);

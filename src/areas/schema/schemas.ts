@@ -60,15 +60,17 @@ export const instanceListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: s
 
 const stamp = nullable(timestamp());
 const stamps = { ...SCOPED_FIELDS, created_at: stamp, updated_at: stamp };
-const ruleView = obj({ role: str(), on_resource: str(), linked_by_relation: str(), when }, ['role', 'on_resource', 'linked_by_relation']);
+/** Permit's DerivedRoleRuleRead. */
+const ruleIds = { role_id: str({ format: 'uuid' }), resource_id: str({ format: 'uuid' }), relation_id: str({ format: 'uuid' }) };
+const ruleView = obj({ ...ruleIds, role: str(), on_resource: str(), linked_by_relation: str(), when }, ['role_id', 'resource_id', 'relation_id', 'role', 'on_resource', 'linked_by_relation']);
 
 export const resourceRole = obj({
   id: str(), key: str(), name: str(), description: nullable(str()), permissions: arr(str()),
-  granted_to: obj({ users_with_role: arr(ruleView), when }), extends: arr(str()), resource: str(), resource_id: nullable(str()), ...stamps,
+  granted_to: obj({ id: str({ format: 'uuid' }), users_with_role: arr(ruleView), when }, ['id']), extends: arr(str()), resource: str(), resource_id: nullable(str()), ...stamps,
 }, ['id', 'key', 'name', 'permissions']);
 export const derivation = obj({
-  id: str(), role: str(), on_resource: str(), linked_by_relation: str(), resource: str(), resource_role: str(), when, ...SCOPED_FIELDS, created_at: stamp,
-}, ['id', 'role', 'on_resource', 'linked_by_relation']);
+  id: str(), ...ruleIds, role: str(), on_resource: str(), linked_by_relation: str(), resource: str(), resource_role: str(), when, ...SCOPED_FIELDS, created_at: stamp,
+}, ['id', 'role_id', 'resource_id', 'relation_id', 'role', 'on_resource', 'linked_by_relation']);
 export const role = obj({ id: str(), key: str(), name: str(), description: nullable(str()), permissions: arr(str()), extends: arr(str()), ...stamps }, ['id', 'key', 'name', 'permissions']);
 export const relation = obj({
   id: str(), key: str(), name: str(), description: nullable(str()), subject_resource: str(), subject_resource_id: nullable(str()),

@@ -7,6 +7,7 @@ import { now } from '../../util/time';
 import { attributesJson } from '../../util/attributes';
 import { HierarchyService } from './hierarchyService';
 import { Derivation, ResourceNode, SchemaStore } from './store';
+import { actionRecord } from './actionsService';
 import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView } from './views';
 import type { Static } from '../../http/schema';
 import type { relationCreate } from './schemas';
@@ -105,7 +106,8 @@ export class SchemaService {
 
   async listActions(scope: Scope, ref: string, page: Page) {
     const r = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref));
-    const all = Object.values(actionsOf(r)).map((a) => ({ ...a, resource: r.key, resource_id: r.id, ...scoped(scope) }));
+    const blocks = (r.actions_json ? JSON.parse(r.actions_json) : {}) as Record<string, Record<string, unknown>>;
+    const all = Object.values(actionsOf(r)).map((a) => actionRecord(scope, r, a.key, { ...blocks[a.key], ...a }));
     return all.slice(page.skip, page.skip + page.perPage);
   }
 

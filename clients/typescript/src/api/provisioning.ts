@@ -72,7 +72,7 @@ export class ApiKeysApi {
   }
   /** Key ids and prefixes, never secrets. */
   async list(params: PageParams = {}, at?: Partial<Scope>): Promise<Page<ApiKey>> {
-    return this.http.request('GET', await this.base(at), { query: { ...params } });
+    return this.http.request('GET', `${await this.base(at)}/keys`, { query: { ...params } });
   }
   /** Revokes a key: later calls with it answer 401. */
   async delete(keyId: string, at?: Partial<Scope>): Promise<void> {

@@ -5,6 +5,7 @@ Run by test/permit-python/python-sdk.test.ts, which starts the service and passe
   PERMIT_ENV_TOKEN  an environment key (every environment-level call)
   PERMIT_ORG_TOKEN  the admin key (projects and environments, which Permit calls with an
                     organization-level key)
+  PERMIT_PROJECT, PERMIT_ENV  the keys of the environment PERMIT_ENV_TOKEN belongs to
   DRIVER_MODE       `full` (writes, reads and asserts everything) or `read` (only reads, on the
                     graph that test/permit-python/upgradeFixture.ts describes: the upgrade test)
 
@@ -388,7 +389,7 @@ async def pdp(r: Run, permit: Permit) -> None:
 async def projects_and_environments(r: Run, org: Permit) -> None:
     r.area = "projects"
     pr = org.api.projects
-    key = "py-sdk-" + os.environ.get("PERMIT_SUFFIX", "x")
+    key = "py-sdk-" + os.environ.get("PERMIT_PROJECT", "x")
     p = await r.call("api.projects.create", lambda: pr.create({"key": key, "name": "SDK project"}), lambda x: eq(x.key, key, "key"))
     p_id = str(p.id) if p else "missing"
     await r.call("api.projects.get", lambda: pr.get(key), lambda x: eq(str(x.id), p_id, "id"))
@@ -406,14 +407,17 @@ async def projects_and_environments(r: Run, org: Permit) -> None:
     await r.call("api.environments.get_by_id", lambda: en.get_by_id(p_id, e_id), lambda x: eq(x.key, "stage", "key"))
     await r.call("api.environments.update", lambda: en.update(key, "stage", {"name": "Staging"}), lambda x: eq(x.name, "Staging", "name"))
     await r.call("api.environments.list", lambda: en.list(key), lambda x: eq(keys_of(x), ["stage"], "keys"))
-    # Permit's APIKeyRead of the environment's key; we answer it without its secret (secrets are
-    # shown once, at creation), so a secret is not required here; if one is answered, it must work.
-    key_read = await r.call("api.environments.get_api_key", lambda: en.get_api_key(key, "stage"),
-                            lambda x: eq((str(x.project_id), str(x.environment_id)), (p_id, e_id), "project_id, environment_id"))
+    # Permit's APIKeyRead of an environment's key, here the environment the test made a key for
+    # (an environment created through the API has none until one is made). We answer it without
+    # its secret (shown once, at creation); if one is answered, it must work.
+    home_p, home_e = os.environ.get("PERMIT_PROJECT", ""), os.environ.get("PERMIT_ENV", "")
+    home = await r.call("api.environments.get", lambda: en.get(home_p, home_e), lambda x: eq(x.key, home_e, "key"))
+    home_ids = (str(home.project_id), str(home.id)) if home else ("missing", "missing")
+    key_read = await r.call("api.environments.get_api_key", lambda: en.get_api_key(home_p, home_e),
+                            lambda x: eq((str(x.project_id), str(x.environment_id)), home_ids, "project_id, environment_id"))
     if key_read is not None and key_read.secret:
-        # The key it answers works: an SDK built on it reads the new (empty) environment.
-        staged = Permit(pdp=URL, api_url=URL, token=key_read.secret)
-        await r.call("api.tenants.list", lambda: staged.api.tenants.list(), lambda x: eq(list(x), [], "tenants of the new environment"))
+        keyed = Permit(pdp=URL, api_url=URL, token=key_read.secret)
+        await r.call("api.tenants.list", lambda: keyed.api.tenants.list(), lambda x: expect("acme" in keys_of(x), f"tenants {keys_of(x)}"))
     await r.call("api.environments.delete", lambda: en.delete(key, "stage"))
     await r.gone("api.environments.get", lambda: en.get(key, "stage"))
     r.area = "projects"

@@ -55,7 +55,7 @@ beforeAll(async () => {
   const missing = venvProblem();
   if (missing) throw new Error(missing);
   t = await startTestService();
-  run = await runDriver({ url: t.url, envToken: t.envKey, orgToken: t.adminKey, mode: 'full', suffix: t.proj });
+  run = await runDriver({ url: t.url, envToken: t.envKey, orgToken: t.adminKey, mode: 'full', project: t.proj, env: t.env });
 }, 300_000);
 afterAll(async () => t?.close());
 

@@ -29,7 +29,7 @@ export function venvProblem(): string | undefined {
     '`python3 -m venv .venv-permit && .venv-permit/bin/pip install -r test/permit-python/requirements.txt`).';
 }
 
-export async function runDriver(opts: { url: string; envToken: string; orgToken?: string; mode: 'full' | 'read'; suffix?: string }): Promise<DriverRun> {
+export async function runDriver(opts: { url: string; envToken: string; orgToken?: string; mode: 'full' | 'read'; project?: string; env?: string }): Promise<DriverRun> {
   const child = spawn(PYTHON, [DRIVER], {
     cwd: ROOT,
     env: {
@@ -37,7 +37,8 @@ export async function runDriver(opts: { url: string; envToken: string; orgToken?
       PERMIT_URL: opts.url,
       PERMIT_ENV_TOKEN: opts.envToken,
       PERMIT_ORG_TOKEN: opts.orgToken ?? '',
-      PERMIT_SUFFIX: opts.suffix ?? 'x',
+      PERMIT_PROJECT: opts.project ?? '',
+      PERMIT_ENV: opts.env ?? '',
       DRIVER_MODE: opts.mode,
       // The SDK logs through loguru on stderr; only errors, so that a failure's log stays readable.
       LOGURU_LEVEL: 'ERROR',

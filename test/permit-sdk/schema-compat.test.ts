@@ -98,7 +98,7 @@ describe('derivation conditions', () => {
     expect(await t.ok('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: false })).toEqual({ no_direct_roles_on_object: false });
     const role = await t.ok('GET', `${schema}/resources/folder/roles/viewer`);
     expect(role.granted_to.when).toBeUndefined();
-    expect(role.granted_to.users_with_role).toEqual([{ role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' }]);
+    expect(role.granted_to.users_with_role).toEqual([{ role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) }]);
     expect((await t.call('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: 'yes' })).status).toBe(422);
   });
 });

@@ -135,7 +135,7 @@ describe('resource roles and derivations', () => {
       permissions: ['read', 'push'], granted_to: { users_with_role: [{ role: 'admin', on_resource: 'org', linked_by_relation: 'owner' }] },
     });
     expect(patched.permissions).toEqual(['read', 'push']);
-    expect(patched.granted_to.users_with_role).toEqual([{ role: 'admin', on_resource: 'org', linked_by_relation: 'owner' }]);
+    expect(patched.granted_to.users_with_role).toEqual([{ role: 'admin', on_resource: 'org', linked_by_relation: 'owner', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) }]);
     const replaced = await ok('PATCH', `${schema()}/resources/repo/roles/reader`, { granted_to: { users_with_role: [] } });
     expect(replaced.granted_to.users_with_role).toEqual([]);
     const list = await ok('GET', `${schema()}/resources/repo/roles`);

@@ -52,7 +52,9 @@ export const userParams = { ...PROJ_ENV_PARAMS, user_id: idOrKey() };
 export const userSyncParams = { ...PROJ_ENV_PARAMS, user_id: factKey() };
 export const tenantUserParams = { ...tenantParams, user_id: idOrKey() };
 export const listQuery = obj({ ...PAGING_QUERY, search: str() });
-export const userListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str() });
+/** Permit's filters: `search`, `role` (users holding that tenant role); ours: `tenant`. */
+export const userListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str(), role: str({ minLength: 1, maxLength: 128 }) });
+export const tenantUserListQuery = obj({ ...PAGING_QUERY, search: str(), role: str({ minLength: 1, maxLength: 128 }) });
 export const pagingQuery = obj(PAGING_QUERY);
 /** Permit answers tenants as a plain array; users and a tenant's users as `PaginatedResultUserRead` (CONTRACT section 14). */
 export const tenantList = arr(tenant);

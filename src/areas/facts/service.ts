@@ -127,8 +127,8 @@ export class FactsService {
     return this.userView(scope, r);
   }
 
-  async listUsers(scope: Scope, filter: { search?: string; tenant?: string }, page: Page) {
-    const { total, data } = await this.store.listUsers(scope.envId, { search: filter.search ?? null, tenant: filter.tenant ?? null }, page);
+  async listUsers(scope: Scope, filter: { search?: string; tenant?: string; role?: string }, page: Page) {
+    const { total, data } = await this.store.listUsers(scope.envId, { search: filter.search ?? null, tenant: filter.tenant ?? null, role: filter.role ?? null }, page);
     return envelopeOf(data.map((r) => this.userView(scope, r)), total, page);
   }
 
@@ -159,9 +159,9 @@ export class FactsService {
     }
   }
 
-  async listTenantUsers(scope: Scope, tenantRef: string, page: Page) {
+  async listTenantUsers(scope: Scope, tenantRef: string, filter: { search?: string; role?: string }, page: Page) {
     const tenant = await this.getTenant(scope, tenantRef);
-    const { total, data } = await this.store.listTenantUsers(scope.envId, tenant.key, page);
+    const { total, data } = await this.store.listTenantUsers(scope.envId, tenant.key, { search: filter.search ?? null, role: filter.role ?? null }, page);
     return envelopeOf(data.map((r) => this.userView(scope, r)), total, page);
   }
 }

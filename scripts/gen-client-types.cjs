@@ -30,6 +30,7 @@ const NAMES = [
   ['ResourceCreate', 'post', `${S}/resources`, 'body'],
   ['ResourceUpdate', 'patch', RES, 'body'],
   ['ResourceReplace', 'put', RES, 'body'],
+  ['ResourceAction', 'get', `${RES}/actions/{action}`, 'response'],
   ['ResourceRole', 'get', `${RES}/roles/{role}`, 'response'],
   ['ResourceRoleCreate', 'post', `${RES}/roles`, 'body'],
   ['ResourceRoleUpdate', 'patch', `${RES}/roles/{role}`, 'body'],

@@ -6,7 +6,8 @@ import type { Metrics } from './metrics/metrics';
 
 /** What the application is built from (boot.ts makes it; app.ts and the areas' wiring take it). */
 export interface AppDeps {
-  config: Config;
+  /** The configuration, with the organisation id resolved (ORG_ID or the graph's, src/db/organization.ts). */
+  config: Config & { orgId: string };
   log: Logger;
   db: Db;
   /** What this process knows of each environment's revision (the Db's revision listener). */

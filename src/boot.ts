@@ -12,6 +12,7 @@ import { Db } from './db/db';
 import { Replicas } from './db/replicas';
 import { createDriver } from './db/driver';
 import { applyMigrations } from './db/migrate';
+import { resolveOrganization } from './db/organization';
 import { Conflict, Unavailable } from './db/storeErrors';
 import { Metrics } from './metrics/metrics';
 import { ChangeStore } from './areas/changes/store';
@@ -65,7 +66,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db), commitWaitMs: config.coherenceWindowMs, replicas });
   const admin = adminKeyOf(config);
   let migrated = false;
-  const app = createApp({ config, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated, metrics });
+  let app: App;
 
   try {
     await waitForDatabase(driver, log, 120_000);
@@ -73,6 +74,10 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
       applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase, config.dbTimeoutMs),
     log);
     migrated = true;
+    // The organisation id is ORG_ID or the one kept in the graph (generated at the first start).
+    let orgId = '';
+    await retryAtStart(async () => (orgId = await resolveOrganization(plainDb, config.orgId)), log);
+    app = createApp({ config: { ...config, orgId }, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated, metrics });
     if (config.coherenceWindowMs > 0) await replicas.start(log.child({ area: 'replicas' }));
     // A cold Neo4j may take longer than DB_TIMEOUT_MS for its first statements (query planning).
     await retryAtStart(() => app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv), log);

@@ -21,7 +21,8 @@ export interface Config {
   dataDir: string;
   bootstrapProject: string;
   bootstrapEnv: string;
-  orgId: string;
+  /** ORG_ID; unset, the service uses the UUID kept in the graph (the app's config always has it). */
+  orgId?: string;
   maxDerivationDepth: number;
   /** The tenant a permission question is asked in when it names neither an instance nor a tenant. */
   defaultTenant: string;
@@ -108,7 +109,8 @@ export const SETTINGS: Setting[] = [
   { env: 'DATA_DIR', key: 'dataDir', type: 'string', default: '.neo4j' },
   { env: 'BOOTSTRAP_PROJECT', key: 'bootstrapProject', type: 'string', default: 'default', pattern: '^[A-Za-z0-9_\\-]{1,128}$' },
   { env: 'BOOTSTRAP_ENV', key: 'bootstrapEnv', type: 'string', default: 'dev', pattern: '^[A-Za-z0-9_\\-]{1,128}$' },
-  { env: 'ORG_ID', key: 'orgId', type: 'string', default: 'default' },
+  // Unset: a UUID generated at the first start and kept in the graph (src/db/organization.ts).
+  { env: 'ORG_ID', key: 'orgId', type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' },
   { env: 'DEFAULT_TENANT', key: 'defaultTenant', type: 'string', default: 'default', pattern: '^[^\\u0000-\\u001f]{1,256}$' },
   { env: 'MAX_DERIVATION_DEPTH', key: 'maxDerivationDepth', type: 'integer', default: 25, min: 1, max: 100 },
   { env: 'SESSION_TTL_SECONDS', key: 'sessionTtlSeconds', type: 'integer', default: 86400, min: 60, max: 31536000 },

@@ -64,15 +64,15 @@ CALL (a, won) {
     CALL (u, t, i) {
       WITH u, t, i WHERE i IS NOT NULL
       MERGE (u)-[h:HAS_ROLE {role: $grantRole}]->(i)
-        ON CREATE SET h.tenant = t.key, h.created_at = $now, h.expires_at = $expiresAtMs
-        ON MATCH SET h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
+        ON CREATE SET h.id = randomUUID(), h.tenant = t.key, h.created_at = $now, h.expires_at = $expiresAtMs
+        ON MATCH SET h.id = coalesce(h.id, randomUUID()), h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
                                          WHEN h.expires_at > $expiresAtMs THEN h.expires_at ELSE $expiresAtMs END
     }
     CALL (u, t, i) {
       WITH u, t, i WHERE i IS NULL
       MERGE (u)-[h:HAS_TENANT_ROLE {role: $grantRole}]->(t)
-        ON CREATE SET h.created_at = $now, h.expires_at = $expiresAtMs
-        ON MATCH SET h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
+        ON CREATE SET h.id = randomUUID(), h.created_at = $now, h.expires_at = $expiresAtMs
+        ON MATCH SET h.id = coalesce(h.id, randomUUID()), h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
                                          WHEN h.expires_at > $expiresAtMs THEN h.expires_at ELSE $expiresAtMs END
     }
   }

@@ -11,7 +11,7 @@ WHERE r IS NOT NULL
 WITH r, head(collect(x)) AS x, head(collect(s)) AS s, head(collect(o)) AS o
 WITH collect({edge: r,
               key: x.subject_type + '/' + x.subject_key + '/' + x.relation + '/' + x.object_type + '/' + x.object_key + coalesce('/' + x.tenant, ''),
-              before: {id: elementId(r), subject: s.resource + ':' + s.key, relation: r.relation, object: o.resource + ':' + o.key,
+              before: {id: coalesce(r.id, elementId(r)), subject: s.resource + ':' + s.key, relation: r.relation, object: o.resource + ':' + o.key,
                        tenant: r.tenant, created_at: r.created_at,
                        expires_at: CASE WHEN r.expires_at IS NULL THEN null
                                    ELSE left(toString(datetime({epochMillis: r.expires_at})), 19) + '.' + right('00' + toString(r.expires_at % 1000), 3) + 'Z' END}}) AS found

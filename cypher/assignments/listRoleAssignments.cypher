@@ -1,19 +1,31 @@
-// Tenant-level (HAS_TENANT_ROLE) and instance-level (HAS_ROLE) assignments, oldest first.
+// Tenant-level (HAS_TENANT_ROLE) and instance-level (HAS_ROLE) assignments, oldest first, with the
+// ids of what they name (Permit's RoleAssignmentRead: user_id, role_id, tenant_id, resource_instance_id).
+// Filters ($users, $roles, $tenants: lists, null = any; $resource: instances of that type; $instance:
+// one instance, by key with $resource, or by id in $instanceId) narrow the answer.
 CALL () {
   // `key IS NOT NULL` (always true): an index seek on the environment's users, not a scan of every environment's.
   MATCH (u:User {env: $env})-[r:HAS_TENANT_ROLE]->(t:Tenant)
-  WHERE u.key IS NOT NULL AND $instance IS NULL
-    AND ($user IS NULL OR u.key = $user) AND ($role IS NULL OR r.role = $role) AND ($tenant IS NULL OR t.key = $tenant)
-  RETURN elementId(r) AS id, u.key AS user, r.role AS role, t.key AS tenant, null AS resource_instance, r.created_at AS created_at, r.expires_at AS expires_at
+  WHERE u.key IS NOT NULL AND $instance IS NULL AND $instanceId IS NULL AND $resource IS NULL
+    AND ($users IS NULL OR u.key IN $users) AND ($roles IS NULL OR r.role IN $roles) AND ($tenants IS NULL OR t.key IN $tenants)
+  OPTIONAL MATCH (role:Role {env: $env, key: r.role})
+  RETURN r.id AS id, u.key AS user, u.id AS user_id, r.role AS role, role.id AS role_id, t.key AS tenant, t.id AS tenant_id,
+         null AS resource_instance, null AS resource_instance_id, r.created_at AS created_at, r.expires_at AS expires_at
   UNION ALL
   MATCH (u:User {env: $env})-[r:HAS_ROLE]->(i:Instance)
-  WHERE u.key IS NOT NULL AND ($user IS NULL OR u.key = $user) AND ($role IS NULL OR r.role = $role)
-    AND ($tenant IS NULL OR coalesce(r.tenant, i.tenant) = $tenant)
-    AND ($instance IS NULL OR (i.resource = $resource AND i.key = $instance))
-  RETURN elementId(r) AS id, u.key AS user, r.role AS role, coalesce(r.tenant, i.tenant) AS tenant,
-         i.resource + ':' + i.key AS resource_instance, r.created_at AS created_at, r.expires_at AS expires_at
+  WHERE u.key IS NOT NULL AND ($users IS NULL OR u.key IN $users) AND ($roles IS NULL OR r.role IN $roles)
+    AND ($tenants IS NULL OR coalesce(r.tenant, i.tenant) IN $tenants)
+    AND ($resource IS NULL OR i.resource = $resource)
+    AND ($instance IS NULL OR i.key = $instance)
+    AND ($instanceId IS NULL OR i.id = $instanceId)
+  OPTIONAL MATCH (t:Tenant {env: $env, key: coalesce(r.tenant, i.tenant)})
+  OPTIONAL MATCH (rr:ResourceRole {env: $env, resource: i.resource, key: r.role})
+  OPTIONAL MATCH (tr:Role {env: $env, key: r.role})
+  RETURN r.id AS id, u.key AS user, u.id AS user_id, r.role AS role, coalesce(rr.id, tr.id) AS role_id,
+         coalesce(r.tenant, i.tenant) AS tenant, t.id AS tenant_id,
+         i.resource + ':' + i.key AS resource_instance, i.id AS resource_instance_id, r.created_at AS created_at, r.expires_at AS expires_at
 }
-WITH id, user, role, tenant, resource_instance, created_at, expires_at
+WITH id, user, user_id, role, role_id, tenant, tenant_id, resource_instance, resource_instance_id, created_at, expires_at
 ORDER BY created_at, user, role, id
-WITH collect({id: id, user: user, role: role, tenant: tenant, resource_instance: resource_instance, created_at: created_at, expires_at: expires_at}) AS items
+WITH collect({id: id, user: user, user_id: user_id, role: role, role_id: role_id, tenant: tenant, tenant_id: tenant_id,
+              resource_instance: resource_instance, resource_instance_id: resource_instance_id, created_at: created_at, expires_at: expires_at}) AS items
 RETURN size(items) AS total, items[$skip..($skip + $limit)] AS data

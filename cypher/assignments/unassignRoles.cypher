@@ -12,7 +12,7 @@ WITH a, coalesce(t, r) AS e, i
 WHERE e IS NOT NULL
 WITH e, head(collect(a)) AS a, head(collect(i)) AS i
 WITH collect({edge: e, key: a.user + '/' + a.role + '/' + a.tenant + CASE WHEN i IS NULL THEN '' ELSE '/' + i.resource + '/' + i.key END,
-              before: {id: elementId(e), user: a.user, role: e.role, tenant: a.tenant,
+              before: {id: coalesce(e.id, elementId(e)), user: a.user, role: e.role, tenant: a.tenant,
                        resource_instance: CASE WHEN i IS NULL THEN null ELSE i.resource + ':' + i.key END, created_at: e.created_at,
                        expires_at: CASE WHEN e.expires_at IS NULL THEN null
                                    ELSE left(toString(datetime({epochMillis: e.expires_at})), 19) + '.' + right('00' + toString(e.expires_at % 1000), 3) + 'Z' END}}) AS found

@@ -21,13 +21,13 @@ WITH holder, grant, target, type(grant) AS edge, coalesce(grant.tenant, target.t
 WITH grant, CASE
   WHEN edge = 'HAS_TENANT_ROLE' THEN
     {kind: 'role_assignment', key: holder.key + '/' + grant.role + '/' + target.key,
-     before: {id: elementId(grant), user: holder.key, role: grant.role, tenant: target.key, resource_instance: null, created_at: grant.created_at, expires_at: expires_at}}
+     before: {id: coalesce(grant.id, elementId(grant)), user: holder.key, role: grant.role, tenant: target.key, resource_instance: null, created_at: grant.created_at, expires_at: expires_at}}
   WHEN edge = 'HAS_ROLE' AND target:Group AND grant.role = 'member' THEN
     {kind: 'group_member', key: target.key + '/' + holder.key,
      before: {group: target.key, user: holder.key, tenant: tenant, created_at: grant.created_at, expires_at: expires_at}}
   WHEN edge = 'HAS_ROLE' THEN
     {kind: 'role_assignment', key: holder.key + '/' + grant.role + '/' + tenant + '/' + target.resource + '/' + target.key,
-     before: {id: elementId(grant), user: holder.key, role: grant.role, tenant: tenant, resource_instance: target.resource + ':' + target.key, created_at: grant.created_at, expires_at: expires_at}}
+     before: {id: coalesce(grant.id, elementId(grant)), user: holder.key, role: grant.role, tenant: tenant, resource_instance: target.resource + ':' + target.key, created_at: grant.created_at, expires_at: expires_at}}
   WHEN edge = 'RELATED' AND holder:Group AND grant.relation = 'group' THEN
     {kind: 'group_nesting', key: holder.key + '/' + target.key,
      before: {group: holder.key, parent: target.key, tenant: tenant, created_at: grant.created_at, expires_at: expires_at}}
@@ -37,7 +37,7 @@ WITH grant, CASE
               role: head(COLLECT { MATCH (d:Derivation {env: $env, resource: target.resource, on_resource: holder.resource, from_role: 'member', relation: grant.relation}) RETURN d.role })}}
   WHEN edge = 'RELATED' THEN
     {kind: 'relationship_tuple', key: holder.resource + '/' + holder.key + '/' + grant.relation + '/' + target.resource + '/' + target.key,
-     before: {id: elementId(grant), subject: holder.resource + ':' + holder.key, relation: grant.relation, object: target.resource + ':' + target.key,
+     before: {id: coalesce(grant.id, elementId(grant)), subject: holder.resource + ':' + holder.key, relation: grant.relation, object: target.resource + ':' + target.key,
               tenant: grant.tenant, created_at: grant.created_at, expires_at: expires_at}}
   ELSE
     {kind: 'group_resource', key: holder.key + '/' + target.resource + '/' + target.key,

@@ -1,4 +1,7 @@
+// Permit's filters: `search` (key or email), `role` (users holding that tenant role in this tenant).
 MATCH (u:User)-[:IN_TENANT]->(:Tenant {env: $env, key: $tenant})
+WITH * WHERE ($search IS NULL OR toLower(u.key) CONTAINS toLower($search) OR toLower(coalesce(u.email, '')) CONTAINS toLower($search))
+  AND ($role IS NULL OR EXISTS { (u)-[:HAS_TENANT_ROLE {role: $role}]->(:Tenant {env: $env, key: $tenant}) })
 WITH u ORDER BY u.created_at, u.key
 WITH collect(u) AS items
 WITH size(items) AS total, items[$skip..($skip + $limit)] AS page

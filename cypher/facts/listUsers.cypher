@@ -2,6 +2,8 @@
 MATCH (u:User {env: $env}) WHERE u.key IS NOT NULL
 WITH * WHERE ($search IS NULL OR toLower(u.key) CONTAINS toLower($search) OR toLower(coalesce(u.email, '')) CONTAINS toLower($search))
   AND ($tenant IS NULL OR EXISTS { (u)-[:IN_TENANT]->(:Tenant {env: $env, key: $tenant}) })
+  // Permit's `role`: users holding that tenant role (in the `tenant`, when one is given).
+  AND ($role IS NULL OR EXISTS { (u)-[:HAS_TENANT_ROLE {role: $role}]->(rt:Tenant) WHERE $tenant IS NULL OR rt.key = $tenant })
 WITH u ORDER BY u.created_at, u.key
 WITH collect(u) AS items
 WITH size(items) AS total, items[$skip..($skip + $limit)] AS page

@@ -13,5 +13,5 @@ MERGE (rel)-[:SUBJECT]->(type)
 MERGE (d:Derivation:InEnv {env: $env, resource: a.resource, role: 'member', on_resource: a.resource, from_role: 'member', relation: 'group'})
   ON CREATE SET d.id = $derivationId, d.created_at = $now, d.updated_at = $now
 MERGE (d)-[:DERIVES]->(rel)
-CREATE (a)-[:RELATED {relation: 'group', tenant: a.tenant, created_at: $now}]->(b)
+CREATE (a)-[:RELATED {id: randomUUID(), relation: 'group', tenant: a.tenant, created_at: $now}]->(b)
 RETURN rel.subject_resource AS subject

@@ -20,10 +20,11 @@ MERGE (d:Derivation:InEnv {env: $env, resource: $resource, role: $role, on_resou
   ON CREATE SET d.id = $derivationId, d.created_at = $now, d.updated_at = $now
 MERGE (d)-[:DERIVES]->(rel)
 MERGE (g)-[x:RELATED {relation: $relation}]->(i)
-  ON CREATE SET x.tenant = g.tenant, x.created_at = $now, x.expires_at = toInteger($expires_at)
+  ON CREATE SET x.id = randomUUID(), x.tenant = g.tenant, x.created_at = $now, x.expires_at = toInteger($expires_at)
   // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
   // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms). A live
   // one takes the $expires_at given (a later or earlier end); without one it keeps its own.
-  ON MATCH SET x.created_at = CASE WHEN x.expires_at <= $nowMs THEN $now ELSE x.created_at END,
+  ON MATCH SET x.id = CASE WHEN x.expires_at <= $nowMs OR x.id IS NULL THEN randomUUID() ELSE x.id END,
+               x.created_at = CASE WHEN x.expires_at <= $nowMs THEN $now ELSE x.created_at END,
                x.expires_at = CASE WHEN x.expires_at <= $nowMs OR $expires_at IS NOT NULL THEN toInteger($expires_at) ELSE x.expires_at END
 RETURN i.tenant AS instanceTenant, rel.subject_resource AS subject

@@ -4,4 +4,5 @@ CREATE (d:Derivation:InEnv {env: $env, id: $id, resource: $resource, role: $role
                             from_role: $from_role, relation: $relation,
                             no_direct_roles_on_object: $no_direct_roles_on_object, created_at: $now})
 CREATE (d)-[:DERIVES]->(rel)
-RETURN d {.*} AS derivation
+// #include fragments/derivationRecord
+RETURN derivationRecord AS derivation

@@ -5,5 +5,7 @@ OPTIONAL MATCH (byId:ResourceRole {env: $env, resource: $resource}) WHERE byId.i
 WITH referenced AS rr WHERE rr IS NOT NULL
 OPTIONAL MATCH (r:Resource {env: $env, key: rr.resource})
 RETURN rr {.*, resource_id: r.id, derivations: COLLECT {
-  MATCH (d:Derivation {env: $env, resource: rr.resource, role: rr.key}) RETURN d {.*} ORDER BY d.on_resource, d.from_role, d.relation
+  MATCH (d:Derivation {env: $env, resource: rr.resource, role: rr.key})
+  // #include fragments/derivationRecord
+  RETURN derivationRecord ORDER BY d.on_resource, d.from_role, d.relation
 }} AS role

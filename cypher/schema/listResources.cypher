@@ -10,7 +10,9 @@ CALL (page) {
     roles: COLLECT {
       MATCH (rr:ResourceRole {env: $env, resource: r.key})
       RETURN rr {.*, derivations: COLLECT {
-        MATCH (d:Derivation {env: $env, resource: r.key, role: rr.key}) RETURN d {.*} ORDER BY d.on_resource, d.from_role, d.relation
+        MATCH (d:Derivation {env: $env, resource: r.key, role: rr.key})
+        // #include fragments/derivationRecord
+        RETURN derivationRecord ORDER BY d.on_resource, d.from_role, d.relation
       }} ORDER BY rr.key
     },
     relations: COLLECT {

@@ -92,6 +92,12 @@ export const PAGING_QUERY = {
 export const envelope = <S extends JsonSchema>(item: S) =>
   obj({ data: arr(item), total_count: int(), page_count: int() }, ['data', 'total_count', 'page_count']);
 
+/** A list Permit answers as a plain array, or as the envelope when asked `include_total_count=true` (CONTRACT section 14). */
+export const arrayOrEnvelope = <S extends JsonSchema>(item: S) => typed<TUnion<[TArray<Typed<S>>, ReturnType<typeof envelope<S>>]>>({ anyOf: [arr(item), envelope(item)] });
+
+/** Permit's `include_total_count`: true answers the envelope `{data, total_count, page_count}` instead of the array. */
+export const INCLUDE_TOTAL_COUNT = { include_total_count: bool() };
+
 /** The organization/project/environment fields of every record view (`scoped()` in src/auth/types.ts). */
 export const SCOPED_FIELDS = { organization_id: str(), project_id: str(), environment_id: str() };
 

@@ -31,13 +31,20 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 describe('role assignments', () => {
   it('assigns a tenant role; the user joins the tenant; duplicate 409; unassign 204 then 404', async () => {
     const a = await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' });
-    expect(a).toEqual(expect.objectContaining({ user: 'alice', role: 'admin', tenant: 'acme', id: expect.any(String), created_at: expect.any(String) }));
-    expect(a.resource_instance).toBeUndefined();
+    // Permit's RoleAssignmentRead (CONTRACT section 14): a UUID id and the ids of the user, role and tenant.
     const user = await ok('GET', `${facts()}/users/alice`);
-    expect(user.associated_tenants).toContain('acme');
+    expect(a).toEqual(expect.objectContaining({
+      user: 'alice', role: 'admin', tenant: 'acme', id: expect.stringMatching(UUID), created_at: expect.any(String),
+      user_id: user.id, role_id: (await ok('GET', `${schema()}/roles/admin`)).id, tenant_id: (await ok('GET', `${facts()}/tenants/acme`)).id,
+    }));
+    expect(a.resource_instance).toBeUndefined();
+    expect(await ok('GET', `${facts()}/role_assignments?user=alice&role=admin`)).toEqual([a]);
+    expect(user.associated_tenants).toEqual([{ tenant: 'acme', roles: ['admin'], status: 'active' }]);
     expect(user.roles).toEqual([{ role: 'admin', tenant: 'acme' }]);
     expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }), 409, 'DUPLICATE_ENTITY');
     await ok('DELETE', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }, 204);
@@ -64,14 +71,30 @@ describe('role assignments', () => {
     await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', resource_instance: 'doc:g1' });
     expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'viewer', tenant: 'acme', resource_instance: 'doc:g1' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
     expectError(await t.call('POST', `${facts()}/role_assignments`, { user: ODD, role: 'viewer', tenant: 'acme', resource_instance: 'doc:d1' }), 409, 'DUPLICATE_ENTITY');
-    expect((await ok('GET', `${facts()}/users/${enc(ODD)}`)).associated_tenants).toEqual(['acme']);
+    expect((await ok('GET', `${facts()}/users/${enc(ODD)}`)).associated_tenants).toEqual([{ tenant: 'acme', roles: [], status: 'active' }]);
+    // An instance assignment names the instance's id and the resource role's.
+    expect(a).toEqual(expect.objectContaining({
+      id: expect.stringMatching(UUID), resource_instance_id: (await ok('GET', `${facts()}/resource_instances/doc:d1`)).id,
+      role_id: (await ok('GET', `${schema()}/resources/doc/roles/viewer`)).id,
+    }));
 
     const mine = await ok('GET', `${facts()}/role_assignments?user=${enc(ODD)}`);
-    expect(mine.data.map((x: any) => `${x.role}@${x.resource_instance}`).sort()).toEqual(['admin@doc:d1', 'viewer@doc:d1']);
+    expect(mine.map((x: any) => `${x.role}@${x.resource_instance}`).sort()).toEqual(['admin@doc:d1', 'viewer@doc:d1']);
     const onG1 = await ok('GET', `${facts()}/role_assignments?resource_instance=doc:g1`);
-    expect(onG1.data).toEqual([expect.objectContaining({ user: 'bob', role: 'editor', tenant: 'globex', resource_instance: 'doc:g1' })]);
+    expect(onG1).toEqual([expect.objectContaining({ user: 'bob', role: 'editor', tenant: 'globex', resource_instance: 'doc:g1' })]);
+    // Permit's filters: the instance by id, `resource` (a type), repeated user / role / tenant (any of them).
+    expect(await ok('GET', `${facts()}/role_assignments?resource_instance=${onG1[0].resource_instance_id}`)).toEqual(onG1);
+    expect((await ok('GET', `${facts()}/role_assignments?resource=doc&user=bob&user=${enc(ODD)}`)).map((x: any) => `${x.user}:${x.role}`).sort())
+      .toEqual([`${ODD}:admin`, `${ODD}:viewer`, 'bob:editor'].sort());
+    expect((await ok('GET', `${facts()}/role_assignments?user=${enc(ODD)}&role=admin&role=nope`)).map((x: any) => x.role)).toEqual(['admin']);
+    expect(await ok('GET', `${facts()}/role_assignments?resource=folder&user=bob`)).toEqual([]);
+    expect(await ok('GET', `${facts()}/role_assignments?user=bob&detailed=false&include_total_count=true`)).toMatchObject({ total_count: 1, page_count: 1, data: onG1 });
+    const detailed = await t.call('GET', `${facts()}/role_assignments?detailed=true`);
+    expectError(detailed, 422, 'INVALID_INPUT');
+    expect(detailed.body.message).toMatch(/detailed/);
+    expectError(await t.call('GET', `${facts()}/role_assignments?resource_instance=g1`), 422, 'INVALID_INPUT');
     await ok('DELETE', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', resource_instance: 'doc:g1' }, 204);
-    expect((await ok('GET', `${facts()}/role_assignments?resource_instance=doc:g1`)).total_count).toBe(0);
+    expect(await ok('GET', `${facts()}/role_assignments?resource_instance=doc:g1`)).toEqual([]);
   });
 
   it('bulk assigns in one transaction: all or nothing; bulk unassigns', async () => {
@@ -83,14 +106,15 @@ describe('role assignments', () => {
     const bad = await t.call('POST', `${facts()}/role_assignments/bulk`, [...good, { user: 'ghost', role: 'admin', tenant: 'globex' }]);
     expectError(bad, 404, 'NOT_FOUND');
     expect(bad.body.message).toMatch(/^Item 3/);
-    expect((await ok('GET', `${facts()}/role_assignments?tenant=globex`)).total_count).toBe(0);
+    expect(await ok('GET', `${facts()}/role_assignments?tenant=globex`)).toEqual([]);
     expect(await ok('POST', `${facts()}/role_assignments/bulk`, good)).toEqual({ assignments_created: 3 });
-    const page = await ok('GET', `${facts()}/role_assignments?tenant=globex&per_page=2`);
+    const page = await ok('GET', `${facts()}/role_assignments?tenant=globex&per_page=2&include_total_count=true`);
     expect(page.total_count).toBe(3);
     expect(page.page_count).toBe(2);
     expect(page.data).toHaveLength(2);
+    expect(await ok('GET', `${facts()}/role_assignments?tenant=globex&per_page=2&page=2`)).toHaveLength(1);
     expect(await ok('DELETE', `${facts()}/role_assignments/bulk`, good)).toEqual({ assignments_removed: 3 });
-    expect((await ok('GET', `${facts()}/role_assignments?tenant=globex`)).total_count).toBe(0);
+    expect(await ok('GET', `${facts()}/role_assignments?tenant=globex`)).toEqual([]);
     expectError(await t.call('POST', `${facts()}/role_assignments/bulk`, Array.from({ length: MAX_BULK_ITEMS + 1 }, () => good[0])), 422, 'INVALID_INPUT');
   });
 
@@ -102,13 +126,13 @@ describe('role assignments', () => {
     await ok('DELETE', `${schema()}/resources/doc/roles/temp`, undefined, 204);
     await ok('DELETE', `${schema()}/roles/tmp_admin`, undefined, 204);
     const left = await ok('GET', `${facts()}/role_assignments?user=alice`);
-    expect(left.data.map((x: any) => x.role)).not.toEqual(expect.arrayContaining(['temp']));
-    expect(left.data.map((x: any) => x.role)).not.toEqual(expect.arrayContaining(['tmp_admin']));
+    expect(left.map((x: any) => x.role)).not.toEqual(expect.arrayContaining(['temp']));
+    expect(left.map((x: any) => x.role)).not.toEqual(expect.arrayContaining(['tmp_admin']));
 
     await ok('POST', `${facts()}/resource_instances`, { key: 'd9', tenant: 'acme', resource: 'doc' });
     await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'doc:d9' });
     await ok('DELETE', `${facts()}/resource_instances/doc:d9`, undefined, 204);
-    expect((await ok('GET', `${facts()}/role_assignments?resource_instance=doc:d9`)).total_count).toBe(0);
+    expect(await ok('GET', `${facts()}/role_assignments?resource_instance=doc:d9`)).toEqual([]);
   });
 });
 
@@ -119,7 +143,20 @@ describe('relationship tuples', () => {
     expect((await ok('GET', `${facts()}/resource_instances/folder:f1`)).tenant).toBe('acme');
     expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }), 409, 'DUPLICATE_ENTITY');
     const list = await ok('GET', `${facts()}/relationship_tuples?object=doc:d1`);
-    expect(list.data).toEqual([expect.objectContaining({ subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme' })]);
+    expect(list).toEqual([tup]);
+    // Permit's RelationshipTupleRead (CONTRACT section 14): a UUID id, the ids of what it names, updated_at.
+    expect(tup).toEqual(expect.objectContaining({
+      id: expect.stringMatching(UUID), subject_id: (await ok('GET', `${facts()}/resource_instances/folder:f1`)).id,
+      object_id: (await ok('GET', `${facts()}/resource_instances/doc:d1`)).id, relation_id: (await ok('GET', `${schema()}/resources/doc/relations/parent`)).id,
+      tenant_id: (await ok('GET', `${facts()}/tenants/acme`)).id, created_at: expect.any(String), updated_at: tup.created_at,
+    }));
+    // Permit's subject_type / object_type filters; detailed=true is refused, naming it.
+    expect(await ok('GET', `${facts()}/relationship_tuples?subject_type=folder&object_type=doc&relation=parent`)).toEqual([tup]);
+    expect(await ok('GET', `${facts()}/relationship_tuples?subject_type=doc`)).toEqual([]);
+    expect(await ok('GET', `${facts()}/relationship_tuples?subject=folder:f1&subject_type=doc`)).toEqual([]);
+    const detailed = await t.call('GET', `${facts()}/relationship_tuples?detailed=true`);
+    expectError(detailed, 422, 'INVALID_INPUT');
+    expect(detailed.body.message).toMatch(/detailed/);
     await ok('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }, 204);
     expectError(await t.call('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }), 404, 'NOT_FOUND');
   });
@@ -148,8 +185,8 @@ describe('relationship tuples', () => {
     expectError(await t.call('GET', `${facts()}/resource_instances/folder:b1`), 404, 'NOT_FOUND');
     expect(await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: ops })).toEqual({ tuples_created: 3 });
     const page = await ok('GET', `${facts()}/relationship_tuples?relation=parent&tenant=acme&per_page=2&page=2`);
-    expect(page.total_count).toBe(3);
-    expect(page.data).toHaveLength(1);
+    expect(page).toHaveLength(1);
+    expect(await ok('GET', `${facts()}/relationship_tuples?relation=parent&tenant=acme&per_page=2&page=1`)).toHaveLength(2);
     expect(await ok('DELETE', `${facts()}/relationship_tuples/bulk`, { idents: ops.slice(0, 2) })).toEqual({ tuples_removed: 2 });
     expect(await ok('DELETE', `${facts()}/relationship_tuples/bulk`, ops)).toEqual({ tuples_removed: 1 });
   });
@@ -157,14 +194,14 @@ describe('relationship tuples', () => {
   it('deleting a relation or a resource removes its tuples and instances', async () => {
     await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:c1', relation: 'parent', object: 'doc:c1', tenant: 'acme' });
     await ok('DELETE', `${schema()}/resources/doc/relations/parent`, undefined, 204);
-    expect((await ok('GET', `${facts()}/relationship_tuples?subject=folder:c1`)).total_count).toBe(0);
+    expect(await ok('GET', `${facts()}/relationship_tuples?subject=folder:c1`)).toEqual([]);
     await ok('POST', `${schema()}/resources/doc/relations`, { key: 'parent', name: 'Parent', subject_resource: 'folder' });
     await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:c1', relation: 'parent', object: 'doc:c1' });
     await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'owner', tenant: 'acme', resource_instance: 'folder:c1' });
     await ok('DELETE', `${schema()}/resources/folder`, undefined, 204);
-    expect((await ok('GET', `${facts()}/relationship_tuples?object=doc:c1`)).total_count).toBe(0);
-    expect((await ok('GET', `${facts()}/role_assignments?resource_instance=folder:c1`)).total_count).toBe(0);
-    expect((await ok('GET', `${facts()}/resource_instances?resource=folder`)).total_count).toBe(0);
+    expect(await ok('GET', `${facts()}/relationship_tuples?object=doc:c1`)).toEqual([]);
+    expect(await ok('GET', `${facts()}/role_assignments?resource_instance=folder:c1`)).toEqual([]);
+    expect(await ok('GET', `${facts()}/resource_instances?resource=folder`)).toEqual([]);
     expect((await ok('GET', `${schema()}/resources/doc`)).relations).toEqual({});
   });
 });

@@ -11,7 +11,7 @@ const feed = () => `/v2/facts/${w.t.proj}/${w.t.env}/changes`;
 
 beforeAll(async () => {
   w = await buildWorld();
-  keyId = (await ok(w.t, 'GET', `/v2/api-key/${w.t.proj}/${w.t.env}`)).data[0].id;
+  keyId = (await ok(w.t, 'GET', `/v2/api-key/${w.t.proj}/${w.t.env}/keys`)).data[0].id;
 });
 afterAll(async () => w?.t.close());
 
@@ -149,7 +149,7 @@ it('records each record a bulk delete or replace changed, with its stored state 
     { user: 'rita', role: 'auditor', tenant: 'acme' }, { user: 'rita', role: 'approver', tenant: 'acme' },
     { user: 'rita', role: 'approver', resource_instance: 'doc:d9', expires_at: expires },
   ]);
-  const listed = (await ok(w.t, 'GET', `${w.facts}/role_assignments?user=rita`)).data as { id: string; role: string; resource_instance?: string; created_at: string }[];
+  const listed = (await ok(w.t, 'GET', `${w.facts}/role_assignments?user=rita`)) as { id: string; role: string; resource_instance?: string; created_at: string }[];
   const unassigned = byKey(await changesOf(asAdmin('DELETE', `${w.facts}/role_assignments/bulk`, [
     { user: 'rita', role: 'auditor', tenant: 'acme' }, { user: 'rita', role: 'approver', resource_instance: 'doc:d9' }, { user: 'rita', role: 'auditor', tenant: 'other' },
   ])));

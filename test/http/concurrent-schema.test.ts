@@ -47,7 +47,7 @@ describe('concurrent changes of one list', () => {
     const statuses = await all(keys.map((k) => t.call('POST', `${schema()}/resources/cacts/actions`, { key: k, name: k })));
     expect(statuses).toEqual(Array(N).fill(200));
     const listed = await t.ok('GET', `${schema()}/resources/cacts/actions`);
-    expect(listed.data.map((a: any) => a.key).sort()).toEqual([...keys].sort());
+    expect(listed.map((a: any) => a.key).sort()).toEqual([...keys].sort());
     const resource = await t.ok('GET', `${schema()}/resources/cacts`);
     expect(Object.keys(resource.actions).sort()).toEqual([...keys].sort());
   });

@@ -2,14 +2,14 @@ import { startTestService, TestService } from '../support/testService';
 
 /**
  * The decision log (CONTRACT section 12): with DECISION_LOG_SAMPLE=1 every decision is logged
- * with its answer and reason, off the request path, and read at Permit's audit_logs path with
- * filters; with the default 0 nothing is logged.
+ * with its answer and reason, off the request path, and read at /v2/decision-log with filters, and
+ * at Permit's audit_logs path in Permit's shape (CONTRACT section 14); with the default 0 nothing is logged.
  */
 let t: TestService;
 let off: TestService;
 const schema = () => `/v2/schema/${t.proj}/${t.env}`;
 const facts = () => `/v2/facts/${t.proj}/${t.env}`;
-const logs = (s: TestService) => `/v2/pdps/${s.proj}/${s.env}/audit_logs`;
+const logs = (s: TestService) => `/v2/decision-log/${s.proj}/${s.env}`;
 
 beforeAll(async () => {
   t = await startTestService({ env: { DECISION_LOG_SAMPLE: '1' } });
@@ -52,6 +52,28 @@ it('logs each decision with its answer and reason, filtered by user, resource, d
   expect((await t.call('GET', `${logs(t)}?decision=maybe`)).status).toBe(422);
   const leap = await t.call('GET', `${logs(t)}?from=2016-12-31T23:59:60Z`);
   expect({ status: leap.status, code: leap.body.error_code }).toEqual({ status: 422, code: 'INVALID_INPUT' });
+
+  // Permit's path: PaginatedResultAuditLog, each entry with the ids Permit's AuditLog requires, and Permit's filters.
+  const permit = `/v2/pdps/${t.proj}/${t.env}/audit_logs`;
+  const scope = await t.ok('GET', '/v2/api-key/scope');
+  const mine = await t.call('GET', `/v2/api-key/scope`, undefined, { key: t.envKey });
+  const since = Math.floor(Date.parse(start) / 1000);
+  const asPermit = await t.ok('GET', `${permit}?timestamp_from=${since}`);
+  expect(asPermit.total_count).toBe(4);
+  for (const e of asPermit.data) {
+    expect(e).toEqual(expect.objectContaining({
+      id: expect.any(String), timestamp: expect.any(String), pdp_config_id: mine.body.environment_id, env_id: mine.body.environment_id,
+      project_id: mine.body.project_id, org_id: scope.organization_id,
+    }));
+  }
+  expect((await t.ok('GET', `${permit}?users=bob&users=nobody`)).data.map((d: any) => d.user_key)).toEqual(['bob']);
+  expect((await t.ok('GET', `${permit}?resources=doc:d1&action=write`)).data.map((d: any) => d.decision)).toEqual([false]);
+  expect((await t.ok('GET', `${permit}?tenant=default&decision=true`)).total_count).toBe(2);
+  expect((await t.ok('GET', `${permit}?timestamp_to=946684800`)).total_count).toBe(0);
+  expect((await t.ok('GET', `${permit}?pdp_id=${mine.body.environment_id}`)).total_count).toBe(4);
+  expect((await t.ok('GET', `${permit}?pdp_id=another-pdp`)).total_count).toBe(0);
+  // Our own filters are not Permit's: refused, not ignored.
+  expect((await t.call('GET', `${permit}?user=bob`)).status).toBe(422);
 });
 
 it('logs nothing by default', async () => {

@@ -7,6 +7,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const facts = () => `/v2/facts/${t.proj}/${t.env}`;
+const schema = () => `/v2/schema/${t.proj}/${t.env}`;
 
 function expectError(res: { status: number; body: any }, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -31,8 +32,9 @@ describe('authentication and provisioning', () => {
     for (let page = 1; ; page++) {
       const res = await t.call('GET', `/v2/projects?per_page=100&page=${page}`);
       expect(res.status).toBe(200);
-      keys.push(...res.body.data.map((p: any) => p.key));
-      if (page >= res.body.page_count) break;
+      // A plain array, as Permit answers (CONTRACT section 14): the last page is the short one.
+      keys.push(...res.body.map((p: any) => p.key));
+      if (res.body.length < 100) break;
     }
     expect(keys).toEqual(expect.arrayContaining(['default', t.proj]));
   });
@@ -58,16 +60,27 @@ describe('authentication and provisioning', () => {
     const byId = await t.call('GET', `/v2/facts/${scope.body.project_id}/${scope.body.environment_id}/tenants`, undefined, { key: t.envKey });
     expect(byId.status).toBe(200);
     const adminScope = await t.call('GET', '/v2/api-key/scope');
-    expect(adminScope.body).toEqual({ organization_id: 'default', project_id: null, environment_id: null });
+    // CONTRACT section 14: a UUID (Permit's SDKs refuse anything else), the same for every caller.
+    expect(adminScope.body).toEqual({ organization_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), project_id: null, environment_id: null });
+    expect(scope.body.organization_id).toBe(adminScope.body.organization_id);
   });
 
   it('creates, lists and revokes keys; a revoked key answers 401; secrets are never listed', async () => {
     const created = await t.call('POST', `/v2/api-key/${t.proj}/${t.env}`, { name: 'ci' });
     expect(created.status).toBe(200);
     expect(created.body.secret).toEqual(expect.any(String));
-    const list = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}`);
+    const list = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}/keys`);
     expect(list.body.data.map((k: any) => k.id)).toContain(created.body.id);
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
+    // CONTRACT section 14: Permit's meaning of GET /v2/api-key/{proj}/{env}: the environment's key
+    // (its oldest here, the one the test service made), as APIKeyRead, never with its secret.
+    const envKey = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}`);
+    expect(envKey.status).toBe(200);
+    expect(envKey.body).toEqual(expect.objectContaining({
+      id: list.body.data[0].id, object_type: 'env', owner_type: 'member', organization_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      project_id: list.body.data[0].project_id, environment_id: list.body.data[0].environment_id, created_at: expect.any(String),
+    }));
+    expect(envKey.body.secret).toBeUndefined();
     expect((await t.call('GET', `${facts()}/tenants`, undefined, { key: created.body.secret })).status).toBe(200);
     expect((await t.call('DELETE', `/v2/api-key/${t.proj}/${t.env}/${created.body.id}`)).status).toBe(204);
     expectError(await t.call('GET', `${facts()}/tenants`, undefined, { key: created.body.secret }), 401, 'UNAUTHORIZED');
@@ -136,16 +149,23 @@ describe('tenants and users', () => {
     expect(all.body.data.map((u: any) => u.key)).toEqual(expect.arrayContaining(odd));
   });
 
-  it('pages with total_count and page_count', async () => {
+  it('pages: tenants as a plain array (Permit), users with total_count and page_count (PaginatedResultUserRead)', async () => {
     for (let i = 0; i < 7; i++) await t.call('POST', `${facts()}/tenants`, { key: `page-${i}`, name: `Page ${i}` });
     const p1 = await t.call('GET', `${facts()}/tenants?search=page-&per_page=3`);
-    expect(p1.body.total_count).toBe(7);
-    expect(p1.body.page_count).toBe(3);
-    expect(p1.body.data).toHaveLength(3);
+    expect(p1.body.map((x: any) => x.key)).toEqual(['page-0', 'page-1', 'page-2']);
     const p3 = await t.call('GET', `${facts()}/tenants?search=page-&per_page=3&page=3`);
-    expect(p3.body.data).toHaveLength(1);
+    expect(p3.body.map((x: any) => x.key)).toEqual(['page-6']);
     const past = await t.call('GET', `${facts()}/tenants?search=page-&per_page=3&page=9`);
-    expect(past.body).toEqual({ data: [], total_count: 7, page_count: 3 });
+    expect(past.body).toEqual([]);
+    // Permit's listTenants takes no include_total_count: refused, not ignored.
+    expect((await t.call('GET', `${facts()}/tenants?include_total_count=true`)).status).toBe(422);
+    for (let i = 0; i < 7; i++) await t.call('POST', `${facts()}/users`, { key: `pager-${i}` });
+    const u1 = await t.call('GET', `${facts()}/users?search=pager-&per_page=3`);
+    expect(u1.body.total_count).toBe(7);
+    expect(u1.body.page_count).toBe(3);
+    expect(u1.body.data).toHaveLength(3);
+    const upast = await t.call('GET', `${facts()}/users?search=pager-&per_page=3&page=9`);
+    expect(upast.body).toEqual({ data: [], total_count: 7, page_count: 3 });
   });
 
   it('updates and deletes tenants and users, and manages tenant users', async () => {
@@ -155,12 +175,22 @@ describe('tenants and users', () => {
 
     const added = await t.call('POST', `${facts()}/tenants/acme/users`, { key: 'ann', email: 'ann@acme.test', first_name: 'Ann' });
     expect(added.status).toBe(200);
-    expect(added.body.associated_tenants).toEqual(['acme']);
+    // Permit's UserInTenant items (CONTRACT section 14).
+    expect(added.body.associated_tenants).toEqual([{ tenant: 'acme', roles: [], status: 'active' }]);
     const tu = await t.call('GET', `${facts()}/tenants/acme/users`);
     expect(tu.body.data.map((u: any) => u.key)).toEqual(['ann']);
     const patched = await t.call('PATCH', `${facts()}/users/ann`, { last_name: 'Lee' });
     expect(patched.body).toEqual(expect.objectContaining({ first_name: 'Ann', last_name: 'Lee', email: 'ann@acme.test' }));
     expect((await t.call('GET', `${facts()}/users?tenant=acme`)).body.total_count).toBe(1);
+    // Permit's `role` and `search` filters on users and a tenant's users.
+    await t.call('POST', `${schema()}/roles`, { key: 'tu_admin', name: 'TU admin', permissions: [] });
+    await t.call('POST', `${facts()}/tenants/acme/users`, { key: 'bo' });
+    await t.call('POST', `${facts()}/role_assignments`, { user: 'bo', role: 'tu_admin', tenant: 'acme' });
+    expect((await t.call('GET', `${facts()}/users?role=tu_admin`)).body.data.map((u: any) => u.key)).toEqual(['bo']);
+    expect((await t.call('GET', `${facts()}/tenants/acme/users?role=tu_admin`)).body.data.map((u: any) => u.key)).toEqual(['bo']);
+    expect((await t.call('GET', `${facts()}/tenants/acme/users?search=ann`)).body.data.map((u: any) => u.key)).toEqual(['ann']);
+    expect((await t.call('GET', `${facts()}/users/bo`)).body.associated_tenants).toEqual([{ tenant: 'acme', roles: ['tu_admin'], status: 'active' }]);
+    expect((await t.call('DELETE', `${facts()}/users/bo`)).status).toBe(204);
 
     expect((await t.call('DELETE', `${facts()}/tenants/acme/users/ann`)).status).toBe(204);
     expect((await t.call('GET', `${facts()}/tenants/acme/users`)).body.total_count).toBe(0);

@@ -203,13 +203,13 @@ describe('visible through the schema endpoints and the decision engine', () => {
       expect.objectContaining({ key: 'group_editor_group', subject_resource: 'group', object_resource: 'folder' }),
     ]));
     const viewer = await t.call('GET', `${schema()}/resources/folder/roles/viewer`);
-    expect(viewer.body.granted_to.users_with_role).toContainEqual({ role: 'member', on_resource: 'group', linked_by_relation: 'group_viewer_group' });
+    expect(viewer.body.granted_to.users_with_role).toContainEqual({ role: 'member', on_resource: 'group', linked_by_relation: 'group_viewer_group', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) });
     expect(viewer.body.granted_to.users_with_role).not.toContainEqual(expect.objectContaining({ linked_by_relation: 'group_editor_group' }));
     const groupRels = await t.call('GET', `${schema()}/resources/group/relations?per_page=100`);
     expect(groupRels.body.data).toContainEqual(expect.objectContaining({ key: 'group', subject_resource: 'group', object_resource: 'group' }));
     const member = await t.call('GET', `${schema()}/resources/group/roles/member`);
     expect(member.status).toBe(200);
-    expect(member.body.granted_to.users_with_role).toContainEqual({ role: 'member', on_resource: 'group', linked_by_relation: 'group' });
+    expect(member.body.granted_to.users_with_role).toContainEqual({ role: 'member', on_resource: 'group', linked_by_relation: 'group', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) });
     const inst = await t.call('GET', `${schema()}/resource_instances/${enc('folder:v1')}`);
     expect(inst.status).toBe(200);
     expect(inst.body.tenant).toBe('acme');

@@ -1,6 +1,6 @@
-import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { OwnNeo4j, startOwnNeo4j, stopLeftover } from '../support/ownNeo4j';
 import { ApiResponse, startTestService, TestService } from '../support/testService';
 
 /**
@@ -16,72 +16,15 @@ const DB_TIMEOUT_MS = 4000;
 process.env.DB_TIMEOUT_MS = String(DB_TIMEOUT_MS); // this file's own copy of the environment
 
 const ROOT = resolve(__dirname, '../..');
-const LAUNCHER = resolve(ROOT, 'scripts/neo4j-local.mjs');
 const PORT = Number(process.env.OUTAGE_NEO4J_PORT ?? 7711);
 const DATA_DIR = resolve(ROOT, '.neo4j', 'outage-test');
-
-/**
- * startLocalNeo4j() in a child node process (the launcher is an ES module, which jest's CommonJS
- * sandbox cannot import). The child stops Neo4j on SIGTERM, and also when our end of its stdin
- * closes, so a crashed test run leaves no Neo4j behind.
- */
-const CHILD = `
-const [launcher, port, dataDir] = process.argv.slice(1);
-const m = await import(launcher);
-const s = await m.startLocalNeo4j({ port: Number(port), dataDir, log: (l) => process.stderr.write(l + '\\n') });
-process.stdout.write('READY ' + s.uri + ' ' + s.reused + '\\n');
-let stopping = false;
-const stop = () => { if (stopping) return; stopping = true; s.stop().then(() => process.exit(0), () => process.exit(1)); };
-process.on('SIGTERM', stop);
-process.stdin.on('end', stop);
-process.stdin.resume();
-`;
-
-interface OwnNeo4j {
-  uri: string;
-  stop(): Promise<void>;
-}
-
-async function startOwnNeo4j(): Promise<OwnNeo4j> {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    ['--input-type=module', '-e', CHILD, `file://${LAUNCHER}`, String(PORT), DATA_DIR],
-    { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d) => (err = (err + d).slice(-8000)));
-  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
-  const uri = await new Promise<string>((ok, fail) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /READY (\S+) (true|false)/.exec(out);
-      if (!m) return;
-      if (m[2] === 'true') fail(new Error(`port ${PORT} is already served by a Neo4j this test did not start; stop it first`));
-      else ok(m[1]);
-    });
-    void exited.then((code) => fail(new Error(`the Neo4j launcher exited (${code}) before it was ready:\n${err}`)));
-  });
-  return {
-    uri,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** A leftover Neo4j of an earlier, interrupted run on our port (found through its pid file). */
-function stopLeftover(): void {
-  spawnSync(process.execPath, [LAUNCHER, 'stop', '--port', String(PORT)], { cwd: ROOT, stdio: 'ignore', timeout: 60_000 });
-}
 
 let neo4j: OwnNeo4j | undefined;
 let t: TestService | undefined;
 
 beforeAll(async () => {
-  stopLeftover();
-  neo4j = await startOwnNeo4j();
+  stopLeftover(PORT);
+  neo4j = await startOwnNeo4j(PORT, DATA_DIR);
   t = await startTestService({ neo4jUri: neo4j.uri });
 });
 
@@ -233,7 +176,7 @@ it('answers 503 quickly while Neo4j is down and recovers by itself when it is ba
   expect(burst.ms).toBeLessThan(5000);
 
   // Back on the same port and data, without restarting the service.
-  neo4j = await startOwnNeo4j();
+  neo4j = await startOwnNeo4j(PORT, DATA_DIR);
   const back = Date.now();
   let last = 0;
   // A restarted Neo4j is cold (every statement planned again); on a busy machine that takes a while.
@@ -247,8 +190,8 @@ it('answers 503 quickly while Neo4j is down and recovers by itself when it is ba
   console.log(`outage: recovered ${Date.now() - back} ms after Neo4j was back`);
 
   const list = await svc.call('GET', `${tenants}?per_page=100`);
-  expect(list.body.data.map((x: { key: string }) => x.key)).toContain('before-outage');
-  expect(list.body.data.map((x: { key: string }) => x.key)).not.toContain('during-outage');
+  expect(list.body.map((x: { key: string }) => x.key)).toContain('before-outage');
+  expect(list.body.map((x: { key: string }) => x.key)).not.toContain('during-outage');
   expect((await svc.call('GET', '/readyz', undefined, { key: null })).status).toBe(200);
   expect((await svc.call('GET', tenants, undefined, { key: svc.envKey })).status).toBe(200);
 });

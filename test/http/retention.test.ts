@@ -30,7 +30,7 @@ it('sweeps what is older than the retention, batch by batch, and keeps the rest'
   const count = async () => ({
     changes: (await t.ok('GET', feed(t.env))).changes.length,
     audit: (await t.ok('GET', `/v2/audit/${t.proj}/${t.env}`)).total_count,
-    decisions: (await t.ok('GET', `/v2/pdps/${t.proj}/${t.env}/audit_logs`)).total_count,
+    decisions: (await t.ok('GET', `/v2/decision-log/${t.proj}/${t.env}`)).total_count,
   });
   const before = await count();
   expect(before.changes).toBeGreaterThanOrEqual(8);

@@ -39,7 +39,7 @@ describe('creating keys', () => {
       project_id: scope.project_id, environment_id: scope.environment_id,
     });
     expect((await t.call('POST', keys(), {})).body).toMatchObject({ access_level: 'write', name: null });
-    const listed = await t.call('GET', keys());
+    const listed = await t.call('GET', `${keys()}/keys`);
     const mine = listed.body.data.find((k: any) => k.id === created.body.id);
     expect(mine).toMatchObject({ access_level: 'read', name: 'ci' });
     expect(JSON.stringify(listed.body)).not.toContain(created.body.secret);
@@ -106,6 +106,7 @@ describe('admin only', () => {
     for (const key of [writeKey, readKey, t.envKey]) {
       expectError(await t.call('POST', keys(), {}, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
       expectError(await t.call('GET', keys(), undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
+      expectError(await t.call('GET', `${keys()}/keys`, undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
       expectError(await t.call('DELETE', `${keys()}/${created.id}`, undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
       expectError(await t.call('POST', `/v2/api-key/${created.id}/rotate-secret`, undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
     }
@@ -134,7 +135,7 @@ describe('rotation', () => {
     expectError(await t.call('POST', '/allowed', q, { key: k.secret }), 401, 'UNAUTHORIZED');
     expect((await t.call('POST', '/allowed', q, { key: rotated.body.secret })).body).toEqual({ allow: true });
     expectError(await t.call('POST', `${facts()}/users`, { key: 'x' }, { key: rotated.body.secret }), 403, 'FORBIDDEN_ACCESS');
-    const listed = (await t.call('GET', keys())).body.data.find((x: any) => x.id === k.id);
+    const listed = (await t.call('GET', `${keys()}/keys`)).body.data.find((x: any) => x.id === k.id);
     expect(listed).toMatchObject({ access_level: 'read', name: 'rotating' });
   });
 

@@ -42,9 +42,9 @@ describe('PUT users/{key} (sync)', () => {
       role_assignments: [{ role: 'viewer', tenant: 'acme' }, { role: 'viewer', tenant: 'acme', resource_instance: 'doc:d-sync' }],
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ key: 'ra-user', email: 'ra@x.io', roles: [{ role: 'viewer', tenant: 'acme' }], associated_tenants: ['acme'] });
+    expect(res.body).toMatchObject({ key: 'ra-user', email: 'ra@x.io', roles: [{ role: 'viewer', tenant: 'acme' }], associated_tenants: [{ tenant: 'acme', roles: ['viewer'], status: 'active' }] });
     const listed = await t.ok('GET', `${facts}/role_assignments?user=ra-user`);
-    expect(listed.data.map((a: any) => [a.role, a.tenant, a.resource_instance ?? null]).sort()).toEqual([
+    expect(listed.map((a: any) => [a.role, a.tenant, a.resource_instance ?? null]).sort()).toEqual([
       ['viewer', 'acme', null], ['viewer', 'acme', 'doc:d-sync'],
     ]);
     const allowed = await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'ra-user', action: 'read', resource: { type: 'doc', tenant: 'acme' } });
@@ -68,7 +68,7 @@ describe('PUT users/{key} (sync)', () => {
     const res = await t.call('PUT', `${facts}/users/ra-user`, { email: 'changed@x.io', role_assignments: [{ role: 'no-such-role', tenant: 'acme' }] });
     expect(res.status).toBe(404);
     expect(await t.ok('GET', `${facts}/users/ra-user`)).toMatchObject({ email: 'ra@x.io', roles: [{ role: 'viewer', tenant: 'acme' }] });
-    expect((await t.ok('GET', `${facts}/role_assignments?user=ra-bad`)).data).toEqual([]);
+    expect(await t.ok('GET', `${facts}/role_assignments?user=ra-bad`)).toEqual([]);
   });
 
   it('caps attributes on tenants and instances too', async () => {

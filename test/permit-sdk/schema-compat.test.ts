@@ -45,7 +45,7 @@ describe('tenant role hierarchy', () => {
     expect((await t.call('DELETE', `${schema}/roles/admin/parents/writer`)).status).toBe(404);
     expect(await t.ok('GET', `${schema}/roles/admin/ancestors`)).toEqual([]);
     const list = await t.ok('GET', `${schema}/roles`);
-    expect(list.data.find((r: any) => r.key === 'writer').extends).toEqual(['reader']);
+    expect(list.find((r: any) => r.key === 'writer').extends).toEqual(['reader']);
   });
 
   it('assigns and removes permissions', async () => {
@@ -98,7 +98,7 @@ describe('derivation conditions', () => {
     expect(await t.ok('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: false })).toEqual({ no_direct_roles_on_object: false });
     const role = await t.ok('GET', `${schema}/resources/folder/roles/viewer`);
     expect(role.granted_to.when).toBeUndefined();
-    expect(role.granted_to.users_with_role).toEqual([{ role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' }]);
+    expect(role.granted_to.users_with_role).toEqual([{ role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) }]);
     expect((await t.call('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: 'yes' })).status).toBe(422);
   });
 });
@@ -127,7 +127,7 @@ describe('extends inline in a resource', () => {
     } });
     expect((await t.ok('GET', `${schema}/resources/wiki`)).roles.editor.extends).toEqual(['reader']);
     const list = await t.ok('GET', `${schema}/resources?search=wiki`);
-    expect(list.data[0].roles).toMatchObject({ editor: { extends: ['reader'] }, reader: { extends: [] } });
+    expect(list[0].roles).toMatchObject({ editor: { extends: ['reader'] }, reader: { extends: [] } });
     const bad = await t.call('POST', `${schema}/resources`, { key: 'wiki2', name: 'Wiki', actions: { read: {} }, roles: {
       a: { name: 'A', extends: ['b'] }, b: { name: 'B', extends: ['a'] },
     } });

@@ -52,7 +52,7 @@ describe('loginAs', () => {
     expect(aliceLogin.setCookie).toMatch(/^authz_session=[^;]+;.*HttpOnly/i);
     expect(aliceLogin).toMatchObject({
       token: expect.any(String), element_bearer_token: aliceLogin.token, redirect_url: expect.stringContaining(t.url),
-      content: { url: aliceLogin.redirect_url }, user_id: 'alice', tenant_id: 'acme',
+      user_id: 'alice', tenant_id: 'acme',
     });
   });
 

@@ -149,8 +149,10 @@ describe('OpenAPI building blocks', () => {
           // Pages and files (the console) are documented by their media type, not a JSON shape.
           if (res.content && !res.content['application/json']) continue;
           const schema = res.content?.['application/json']?.schema ?? {};
-          // A documented shape names its fields (or the shape of a map's values), never a bare object.
-          if (!schema.properties && typeof schema.additionalProperties !== 'object' && !schema.items) loose.push(`${m} ${path} ${status}`);
+          // A documented shape names its fields (or the shape of a map's values), never a bare object;
+          // a choice (a Permit list: the array, or the envelope on include_total_count) is concrete when each choice is.
+          const concrete = (s: any): boolean => !!(s.properties || typeof s.additionalProperties === 'object' || s.items || (s.anyOf ?? s.oneOf)?.every(concrete));
+          if (!concrete(schema)) loose.push(`${m} ${path} ${status}`);
         }
       }
     }

@@ -47,7 +47,6 @@ export interface LoginResult {
   token: string;
   element_bearer_token: string;
   redirect_url: string;
-  content: { url: string };
   user_id: string;
   tenant_id: string;
   expires_at: string;

@@ -35,7 +35,8 @@ export interface PageParams {
   per_page?: number;
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
+/** A list repeats the parameter (`?user=a&user=b`). */
+export type QueryValue = string | number | boolean | null | undefined | readonly string[];
 
 export interface RequestOptions {
   body?: unknown;
@@ -62,7 +63,10 @@ export function path(strings: TemplateStringsArray, ...values: Array<string | nu
 function queryString(query: Record<string, QueryValue> | undefined): string {
   if (!query) return '';
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) q.append(k, String(v));
+  for (const [k, v] of Object.entries(query)) {
+    if (Array.isArray(v)) for (const item of v) q.append(k, item);
+    else if (v !== undefined && v !== null) q.append(k, String(v));
+  }
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -32,6 +32,8 @@ export type ApiKey = {
   id: string;
   name?: string | null;
   prefix: string;
+  object_type?: "env";
+  owner_type?: "member";
   access_level?: "write" | "read";
   organization_id?: string;
   project_id?: string;
@@ -52,6 +54,7 @@ export type Tenant = {
   environment_id?: string;
   created_at?: string;
   updated_at?: string;
+  last_action_at: string;
 };
 
 /** Body of POST /v2/facts/{proj_id}/{env_id}/tenants */
@@ -81,7 +84,11 @@ export type User = {
     role?: string;
     tenant?: string;
   }[];
-  associated_tenants?: string[];
+  associated_tenants?: Array<{
+    tenant: string;
+    roles: string[];
+    status: "active" | "pending";
+  }>;
   organization_id?: string;
   project_id?: string;
   environment_id?: string;
@@ -132,7 +139,11 @@ export type Resource = {
     description?: string | null;
     permissions: string[];
     granted_to?: {
+      id: string;
       users_with_role?: {
+        role_id: string;
+        resource_id: string;
+        relation_id: string;
         role: string;
         on_resource: string;
         linked_by_relation: string;
@@ -255,6 +266,23 @@ export type ResourceReplace = {
   attributes?: Record<string, unknown>;
 };
 
+/** Answer of GET /v2/schema/{proj_id}/{env_id}/resources/{resource}/actions/{action} */
+export type ResourceAction = {
+  id?: string;
+  key: string;
+  name: string;
+  description?: string | null;
+  attributes?: Record<string, unknown>;
+  permission_name?: string;
+  resource?: string;
+  resource_id?: string;
+  organization_id?: string;
+  project_id?: string;
+  environment_id?: string;
+  created_at?: string | null;
+  updated_at?: string | null;
+};
+
 /** Answer of GET /v2/schema/{proj_id}/{env_id}/resources/{resource}/roles/{role} */
 export type ResourceRole = {
   id: string;
@@ -263,7 +291,11 @@ export type ResourceRole = {
   description?: string | null;
   permissions: string[];
   granted_to?: {
+    id: string;
     users_with_role?: {
+      role_id: string;
+      resource_id: string;
+      relation_id: string;
       role: string;
       on_resource: string;
       linked_by_relation: string;
@@ -341,6 +373,9 @@ export type DerivationRule = {
 /** Answer of POST /v2/schema/{proj_id}/{env_id}/resources/{resource}/roles/{role}/implicit_grants */
 export type RoleDerivation = {
   id: string;
+  role_id: string;
+  resource_id: string;
+  relation_id: string;
   role: string;
   on_resource: string;
   linked_by_relation: string;
@@ -449,10 +484,14 @@ export type RoleAssignment = {
   role: string;
   tenant: string;
   resource_instance?: string;
-  organization_id?: string;
-  project_id?: string;
-  environment_id?: string;
-  created_at?: string | null;
+  resource_instance_id?: string;
+  user_id: string;
+  role_id: string;
+  tenant_id: string;
+  organization_id: string;
+  project_id: string;
+  environment_id: string;
+  created_at: string;
   expires_at?: string | null;
 };
 
@@ -480,11 +519,16 @@ export type RelationshipTuple = {
   subject: string;
   relation: string;
   object: string;
-  tenant?: string | null;
-  organization_id?: string;
-  project_id?: string;
-  environment_id?: string;
-  created_at?: string | null;
+  tenant: string;
+  subject_id: string;
+  relation_id: string;
+  object_id: string;
+  tenant_id: string;
+  organization_id: string;
+  project_id: string;
+  environment_id: string;
+  created_at: string;
+  updated_at: string;
   expires_at?: string | null;
 };
 

@@ -1,14 +1,17 @@
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { concurrentChange, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { listAnswer, Page, refuseFilter } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
 import { now } from '../../util/time';
+import { UUID_PATTERN } from '../../db/organization';
 import { expiryOf, expiryView } from '../../util/expiry';
 import type { Static } from '../../http/schema';
 import type { assignment } from './schemas';
 import { AssignmentKeys, AssignmentRef, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
+
+const UUID_RE = new RegExp(UUID_PATTERN);
 
 /** A role assignment as its route schema admits it. */
 export type AssignmentInput = Static<typeof assignment>;
@@ -24,12 +27,16 @@ export function splitRef(ref: string, path: string): { type: string; key: string
 export class RoleAssignmentsService {
   constructor(private readonly store: AssignmentsStore) {}
 
+  /** Permit's RoleAssignmentRead (CONTRACT section 14), plus `expires_at`. */
   view = (scope: Scope, a: AssignmentRow) => ({
     id: a.id,
     user: a.user,
     role: a.role,
     tenant: a.tenant,
-    ...(a.resource_instance ? { resource_instance: a.resource_instance } : {}),
+    ...(a.resource_instance ? { resource_instance: a.resource_instance, resource_instance_id: a.resource_instance_id } : {}),
+    user_id: a.user_id,
+    role_id: a.role_id,
+    tenant_id: a.tenant_id,
     ...scoped(scope),
     created_at: a.created_at ?? null,
     ...(a.expires_at != null ? { expires_at: expiryView(a.expires_at) } : {}),
@@ -40,8 +47,11 @@ export class RoleAssignmentsService {
       const done = await this.assignIn(tx, scope, [input]);
       const keys = { ...refOf(input), tenant: done.first!.tenant };
       if (done.created === 0) throw duplicate('Role assignment', describe(keys));
-      const expires_at = refOf(input).expires_at;
-      return this.view(scope, { ...keys, id: done.first!.id, created_at: done.first!.created_at, resource_instance: input.resource_instance ?? null, expires_at });
+      // Read back in the same transaction, with the ids of what it names.
+      const { data } = await this.store.listRoleAssignments(scope.envId, {
+        users: [keys.user], roles: [keys.role], tenants: [keys.tenant], resource: keys.resource, instance: keys.instance, instanceId: null,
+      }, { page: 1, perPage: 1, skip: 0 }, tx);
+      return this.view(scope, data[0]);
     });
   }
 
@@ -71,12 +81,24 @@ export class RoleAssignmentsService {
     });
   }
 
-  async list(scope: Scope, f: { user?: string; role?: string; tenant?: string; resource_instance?: string }, page: Page) {
-    const inst = f.resource_instance ? splitRef(f.resource_instance, '/query/resource_instance') : null;
+  /**
+   * Permit's filters: `user`, `role`, `tenant` match any of the keys given; `resource` the
+   * assignments on instances of that type; `resource_instance` is "type:key" or the instance's id.
+   */
+  async list(scope: Scope, f: { user?: string[]; role?: string[]; tenant?: string[]; resource?: string; resource_instance?: string; detailed?: boolean }, page: Page, withTotal?: boolean) {
+    if (f.detailed) refuseFilter('detailed', 'detailed=true (RoleAssignmentDetailedRead) is not served; send detailed=false or leave it out');
+    const ref = f.resource_instance;
+    const byId = ref !== undefined && !ref.includes(':');
+    if (byId && !UUID_RE.test(ref)) {
+      throw invalidInput(`${JSON.stringify(ref)} is neither "<resource>:<key>" nor an instance id.`, [{ path: '/query/resource_instance', message: 'must be "<resource>:<key>" or a UUID' }]);
+    }
+    const inst = ref !== undefined && !byId ? splitRef(ref, '/query/resource_instance') : null;
+    if (inst && f.resource !== undefined && f.resource !== inst.type) return listAnswer([], 0, page, withTotal);
     const { total, data } = await this.store.listRoleAssignments(scope.envId, {
-      user: f.user ?? null, role: f.role ?? null, tenant: f.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null,
+      users: f.user ?? null, roles: f.role ?? null, tenants: f.tenant ?? null, resource: inst?.type ?? f.resource ?? null,
+      instance: inst?.key ?? null, instanceId: byId ? ref : null,
     }, page);
-    return envelopeOf(data.map((a) => this.view(scope, a)), total, page);
+    return listAnswer(data.map((a) => this.view(scope, a)), total, page, withTotal);
   }
 
   /**

@@ -27,6 +27,11 @@ export interface AssignmentRow {
   role: string;
   tenant: string;
   resource_instance: string | null;
+  /** Ids of the records it names (Permit's RoleAssignmentRead); read by the list statement. */
+  user_id?: string | null;
+  role_id?: string | null;
+  tenant_id?: string | null;
+  resource_instance_id?: string | null;
   created_at: string | null;
   /** Epoch ms; null: never expires. */
   expires_at?: number | null;
@@ -37,10 +42,25 @@ export interface TupleRow {
   relation: string;
   object: string;
   tenant: string | null;
+  /** Ids of the records it names (Permit's RelationshipTupleRead); read by the list statement. */
+  subject_id?: string | null;
+  relation_id?: string | null;
+  object_id?: string | null;
+  tenant_id?: string | null;
   created_at: string | null;
   /** Epoch ms; null: never expires. */
   expires_at?: number | null;
 }
+/** Filters of the role assignment list: null = any; `users`, `roles`, `tenants` match any of their keys. */
+export interface AssignmentFilter {
+  users: string[] | null;
+  roles: string[] | null;
+  tenants: string[] | null;
+  resource: string | null;
+  instance: string | null;
+  instanceId: string | null;
+}
+export interface TupleFilter { subject_type: string | null; subject_key: string | null; relation: string | null; object_type: string | null; object_key: string | null; tenant: string | null }
 /** Assignment keys; `resource`/`instance` are the two halves of `resource_instance` (null for a tenant role). */
 export interface AssignmentKeys {
   user: string;
@@ -131,8 +151,10 @@ export class AssignmentsStore {
     return ((await tx.one(this.q.unassignRoles, { env, items }))?.removed as number) ?? 0;
   }
 
-  async listRoleAssignments(env: string, f: { user: string | null; role: string | null; tenant: string | null; resource: string | null; instance: string | null }, page: Page) {
-    return listOf<AssignmentRow>(await this.db.readRows(this.q.listRoleAssignments, { env, ...f, skip: page.skip, limit: page.perPage }));
+  /** In `tx` when given (an assignment's answer, read back in the transaction that wrote it). */
+  async listRoleAssignments(env: string, f: AssignmentFilter, page: Page, tx?: Tx) {
+    const params = { env, ...f, skip: page.skip, limit: page.perPage };
+    return listOf<AssignmentRow>(tx ? await tx.rows(this.q.listRoleAssignments, params) : await this.db.readRows(this.q.listRoleAssignments, params));
   }
 
   async resolveTuples(tx: Tx, env: string, items: TupleKeys[]): Promise<TupleRefs[]> {
@@ -158,8 +180,10 @@ export class AssignmentsStore {
     return ((await tx.one(this.q.deleteTuples, { env, items }))?.removed as number) ?? 0;
   }
 
-  async listTuples(env: string, f: { subject_type: string | null; subject_key: string | null; relation: string | null; object_type: string | null; object_key: string | null; tenant: string | null }, page: Page) {
-    return listOf<TupleRow>(await this.db.readRows(this.q.listTuples, { env, ...f, skip: page.skip, limit: page.perPage }));
+  /** In `tx` when given (a tuple's answer, read back in the transaction that wrote it). */
+  async listTuples(env: string, f: TupleFilter, page: Page, tx?: Tx) {
+    const params = { env, ...f, skip: page.skip, limit: page.perPage };
+    return listOf<TupleRow>(tx ? await tx.rows(this.q.listTuples, params) : await this.db.readRows(this.q.listTuples, params));
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { concurrentChange, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { Page, refuseFilter } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
 import { splitRef } from './service';
@@ -17,14 +17,20 @@ export type TupleInput = Static<typeof tuple>;
 export class TuplesService {
   constructor(private readonly store: AssignmentsStore) {}
 
+  /** Permit's RelationshipTupleRead (CONTRACT section 14), plus `expires_at`; a tuple is never updated in place. */
   view = (scope: Scope, t: TupleRow) => ({
     id: t.id,
     subject: t.subject,
     relation: t.relation,
     object: t.object,
     tenant: t.tenant,
+    subject_id: t.subject_id,
+    relation_id: t.relation_id,
+    object_id: t.object_id,
+    tenant_id: t.tenant_id,
     ...scoped(scope),
     created_at: t.created_at ?? null,
+    updated_at: t.created_at ?? null,
     ...(t.expires_at != null ? { expires_at: expiryView(t.expires_at) } : {}),
   });
 
@@ -32,8 +38,12 @@ export class TuplesService {
     return this.store.write(async (tx) => {
       const written = await this.createIn(tx, scope, [input]);
       if (written.created === 0) throw duplicate('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
-      return this.view(scope, { id: written.first!.id, subject: input.subject, relation: input.relation, object: input.object, tenant: written.first!.tenant, created_at: written.first!.created_at,
-        expires_at: keysOf(input).expires_at });
+      // Read back in the same transaction, with the ids of what it names.
+      const k = keysOf(input);
+      const { data } = await this.store.listTuples(scope.envId, {
+        subject_type: k.subject_type, subject_key: k.subject_key, relation: k.relation, object_type: k.object_type, object_key: k.object_key, tenant: null,
+      }, { page: 1, perPage: 1, skip: 0 }, tx);
+      return this.view(scope, data[0]);
     });
   }
 
@@ -55,14 +65,18 @@ export class TuplesService {
     return this.store.write(async (tx) => ({ tuples_removed: await this.store.deleteTuples(tx, scope.envId, keys) }));
   }
 
-  async list(scope: Scope, f: { subject?: string; relation?: string; object?: string; tenant?: string }, page: Page) {
+  /** Permit's filters; `subject_type` / `object_type` narrow to instances of a type (with `subject` / `object`, both must hold). */
+  async list(scope: Scope, f: { subject?: string; relation?: string; object?: string; tenant?: string; subject_type?: string; object_type?: string; detailed?: boolean }, page: Page) {
+    if (f.detailed) refuseFilter('detailed', 'detailed=true (RelationshipTupleDetailedRead) is not served; send detailed=false or leave it out');
     const s = f.subject ? splitRef(f.subject, '/query/subject') : null;
     const o = f.object ? splitRef(f.object, '/query/object') : null;
-    const { total, data } = await this.store.listTuples(scope.envId, {
-      subject_type: s?.type ?? null, subject_key: s?.key ?? null, relation: f.relation ?? null,
-      object_type: o?.type ?? null, object_key: o?.key ?? null, tenant: f.tenant ?? null,
+    if ((s && f.subject_type !== undefined && s.type !== f.subject_type) || (o && f.object_type !== undefined && o.type !== f.object_type)) return [];
+    const { data } = await this.store.listTuples(scope.envId, {
+      subject_type: s?.type ?? f.subject_type ?? null, subject_key: s?.key ?? null, relation: f.relation ?? null,
+      object_type: o?.type ?? f.object_type ?? null, object_key: o?.key ?? null, tenant: f.tenant ?? null,
     }, page);
-    return envelopeOf(data.map((t) => this.view(scope, t)), total, page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return data.map((t) => this.view(scope, t));
   }
 
   /**

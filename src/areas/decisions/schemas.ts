@@ -7,18 +7,27 @@ const userRef = {
     { type: 'object', properties: { key: factKey() }, required: ['key'], additionalProperties: true },
   ],
 };
+/**
+ * Decision requests take what Permit's PDP takes (CONTRACT section 14): a resource named by `id`
+ * as well as by `key` (Permit's SDKs send either), and fields we do not know are ignored, not
+ * refused (the SDKs add their own, e.g. `context` and `sdk`, and newer ones may add more).
+ */
+const PDP_LENIENT = { additionalProperties: true };
 const resourceRef = {
   type: 'object',
   properties: {
     type: str({ minLength: 1, maxLength: 128 }),
     key: { type: ['string', 'null'], maxLength: 256 },
+    id: { type: ['string', 'null'], maxLength: 256 },
     tenant: { type: ['string', 'null'], maxLength: 256 },
-    attributes: anyObject(),
-    context: anyObject(),
+    attributes: nullable(anyObject()),
+    context: nullable(anyObject()),
   },
   required: ['type'],
-  additionalProperties: false,
+  ...PDP_LENIENT,
 };
+/** A filter list where null means "not sent" (the Python SDK sends `tenants: null`). */
+const filterList = () => nullable(arr(str(), { maxItems: 1000 }));
 
 const consistency = {
   oneOf: [
@@ -28,8 +37,9 @@ const consistency = {
 };
 
 export const checkQuery = obj(
-  { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str(), explain: bool(), consistency },
+  { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: nullable(anyObject()), sdk: str(), explain: bool(), consistency },
   ['user', 'action', 'resource'],
+  PDP_LENIENT,
 );
 export const bulkQuery = arr(checkQuery, { maxItems: 100 });
 export const explanation = obj({
@@ -45,13 +55,14 @@ export const bulkAnswer = obj({ allow: arr(checkAnswer) }, ['allow']);
 export const params = PROJ_ENV_PARAMS;
 
 export const userPermissionsQuery = obj(
-  { user: userRef, tenants: arr(str(), { maxItems: 1000 }), resources: arr(str(), { maxItems: 1000 }), resource_types: arr(str(), { maxItems: 1000 }), context: anyObject(), sdk: str() },
+  { user: userRef, tenants: filterList(), resources: filterList(), resource_types: filterList(), context: nullable(anyObject()), sdk: str() },
   ['user'],
+  PDP_LENIENT,
 );
 const tenantRead = obj({ key: str(), attributes: freeObject() }, ['key']);
 const instanceRead = obj({ type: str(), key: str(), attributes: freeObject() }, ['type', 'key']);
 export const userPermissionsAnswer = mapOf(obj({ tenant: tenantRead, resource: nullable(instanceRead), permissions: arr(str()), roles: arr(str()) }, ['tenant', 'permissions']));
-export const authorizedUsersQuery = obj({ action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str() }, ['action', 'resource']);
+export const authorizedUsersQuery = obj({ action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: nullable(anyObject()), sdk: str() }, ['action', 'resource'], PDP_LENIENT);
 const assignment = obj({ user: str(), tenant: str(), resource: str(), role: str() });
 export const authorizedUsersAnswer = obj({ resource: str(), tenant: str(), users: { type: 'object', additionalProperties: arr(assignment) } });
 

@@ -15,17 +15,22 @@ export type Consistency = 'minimize_latency' | 'fully_consistent' | { at_least: 
 export interface CheckQuery {
   user: string | { key: string };
   action: string;
-  resource: { type: string; key?: string | null; tenant?: string | null };
+  /** `id` is Permit's other name for the instance's key (its SDKs send either). */
+  resource: { type: string; key?: string | null; id?: string | null; tenant?: string | null };
   explain?: boolean;
   consistency?: Consistency;
 }
 
 export interface UserPermissionsQuery {
   user: string | { key: string };
-  tenants?: string[];
-  resources?: string[];
-  resource_types?: string[];
+  /** null means not sent (CONTRACT section 14). */
+  tenants?: string[] | null;
+  resources?: string[] | null;
+  resource_types?: string[] | null;
 }
+
+/** The instance a decision names: by `key`, else by `id` (Permit's PDP takes either). */
+export const instanceKeyOf = (resource: { key?: string | null; id?: string | null }): string | null => resource.key ?? resource.id ?? null;
 
 export interface Explanation {
   paths: string[];
@@ -40,7 +45,7 @@ export function normalizeCheck(q: CheckQuery): NormalizedCheck {
     user: typeof q.user === 'string' ? q.user : q.user.key,
     action: q.action,
     type: q.resource.type,
-    key: q.resource.key ?? null,
+    key: instanceKeyOf(q.resource),
     tenant: q.resource.tenant ?? null,
   };
 }
@@ -108,8 +113,8 @@ export class DecisionService {
   }
 
   /** Permit's authorized_users: every user allowed `action` on the resource, with the assignments that grant it. */
-  async authorizedUsers(scope: Scope, q: { action: string; resource: { type: string; key?: string | null; tenant?: string | null } }) {
-    const key = q.resource.key ?? null;
+  async authorizedUsers(scope: Scope, q: { action: string; resource: { type: string; key?: string | null; id?: string | null; tenant?: string | null } }) {
+    const key = instanceKeyOf(q.resource);
     const { tenant, assignments } = await this.store.authorizedUsers(scope.envId, {
       action: q.action, type: q.resource.type, key, tenant: q.resource.tenant ?? null,
     }, await this.floor(scope));

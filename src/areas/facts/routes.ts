@@ -36,8 +36,8 @@ export function factsRoutes(svc: FactsService): RouteDef[] {
     }),
     route({
       method: 'GET', path: `${base}/tenants/:tenant_id/users`, auth: 'env', tag, summary: "List a tenant's users",
-      schemas: { params: s.tenantParams, query: s.pagingQuery, response: s.userList },
-      handler: (r) => svc.listTenantUsers(r.scope, r.params.tenant_id, paging(r.query)),
+      schemas: { params: s.tenantParams, query: s.tenantUserListQuery, response: s.userList },
+      handler: (r) => svc.listTenantUsers(r.scope, r.params.tenant_id, r.query, paging(r.query)),
     }),
     route({
       method: 'POST', path: `${base}/tenants/:tenant_id/users`, auth: 'env', tag, summary: 'Add a user to a tenant (creates the user if missing)',

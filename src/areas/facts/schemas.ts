@@ -9,7 +9,7 @@ const scoped = { organization_id: str(), project_id: str(), environment_id: str(
 
 export const tenantCreate = obj({ key: factKey(), name, description, attributes: anyObject() }, ['key', 'name']);
 export const tenantUpdate = obj({ name, description: nullable(description), attributes: anyObject() });
-export const tenant = obj({ id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped }, ['id', 'key', 'name']);
+export const tenant = obj({ id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped, last_action_at: timestamp() }, ['id', 'key', 'name', 'last_action_at']);
 
 const userFields = {
   email: nullable(email),
@@ -40,7 +40,8 @@ export const user = obj({
   key: str(),
   ...userFields,
   roles: arr(obj({ role: str(), tenant: str() })),
-  associated_tenants: arr(str()),
+  /** Permit's UserInTenant items. */
+  associated_tenants: arr(obj({ tenant: str(), roles: arr(str()), status: str({ enum: ['active', 'pending'] }) }, ['tenant', 'roles', 'status'])),
   ...scoped,
 }, ['id', 'key']);
 
@@ -51,7 +52,10 @@ export const userParams = { ...PROJ_ENV_PARAMS, user_id: idOrKey() };
 export const userSyncParams = { ...PROJ_ENV_PARAMS, user_id: factKey() };
 export const tenantUserParams = { ...tenantParams, user_id: idOrKey() };
 export const listQuery = obj({ ...PAGING_QUERY, search: str() });
-export const userListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str() });
+/** Permit's filters: `search`, `role` (users holding that tenant role); ours: `tenant`. */
+export const userListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str(), role: str({ minLength: 1, maxLength: 128 }) });
+export const tenantUserListQuery = obj({ ...PAGING_QUERY, search: str(), role: str({ minLength: 1, maxLength: 128 }) });
 export const pagingQuery = obj(PAGING_QUERY);
-export const tenantList = envelope(tenant);
+/** Permit answers tenants as a plain array; users and a tenant's users as `PaginatedResultUserRead` (CONTRACT section 14). */
+export const tenantList = arr(tenant);
 export const userList = envelope(user);

@@ -35,6 +35,8 @@ export class FactsService {
     ...scoped(scope),
     created_at: t.created_at,
     updated_at: t.updated_at,
+    // Permit's TenantRead requires it; we record no per-tenant activity, so it is the tenant's last change.
+    last_action_at: t.updated_at ?? t.created_at,
   });
 
   userView = (scope: Scope, r: UserRow) => ({
@@ -45,7 +47,8 @@ export class FactsService {
     last_name: r.user.last_name ?? null,
     attributes: fromJson(r.user.attributes_json),
     roles: r.roles,
-    associated_tenants: r.tenants,
+    // Permit's UserInTenant: each tenant with the user's tenant roles there; `active` (there is no invitation step here).
+    associated_tenants: r.tenants.map((tenant) => ({ tenant, roles: r.roles.filter((x) => x.tenant === tenant).map((x) => x.role), status: 'active' as const })),
     ...scoped(scope),
     created_at: r.user.created_at,
     updated_at: r.user.updated_at,
@@ -66,8 +69,9 @@ export class FactsService {
   }
 
   async listTenants(scope: Scope, search: string | undefined, page: Page) {
-    const { total, data } = await this.store.listTenants(scope.envId, search ?? null, page);
-    return envelopeOf(data.map((t) => this.tenantView(scope, t)), total, page);
+    const { data } = await this.store.listTenants(scope.envId, search ?? null, page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return data.map((t) => this.tenantView(scope, t));
   }
 
   async updateTenant(scope: Scope, ref: string, patch: { name?: string; description?: string | null; attributes?: Record<string, unknown> }) {
@@ -123,8 +127,8 @@ export class FactsService {
     return this.userView(scope, r);
   }
 
-  async listUsers(scope: Scope, filter: { search?: string; tenant?: string }, page: Page) {
-    const { total, data } = await this.store.listUsers(scope.envId, { search: filter.search ?? null, tenant: filter.tenant ?? null }, page);
+  async listUsers(scope: Scope, filter: { search?: string; tenant?: string; role?: string }, page: Page) {
+    const { total, data } = await this.store.listUsers(scope.envId, { search: filter.search ?? null, tenant: filter.tenant ?? null, role: filter.role ?? null }, page);
     return envelopeOf(data.map((r) => this.userView(scope, r)), total, page);
   }
 
@@ -155,9 +159,9 @@ export class FactsService {
     }
   }
 
-  async listTenantUsers(scope: Scope, tenantRef: string, page: Page) {
+  async listTenantUsers(scope: Scope, tenantRef: string, filter: { search?: string; role?: string }, page: Page) {
     const tenant = await this.getTenant(scope, tenantRef);
-    const { total, data } = await this.store.listTenantUsers(scope.envId, tenant.key, page);
+    const { total, data } = await this.store.listTenantUsers(scope.envId, tenant.key, { search: filter.search ?? null, role: filter.role ?? null }, page);
     return envelopeOf(data.map((r) => this.userView(scope, r)), total, page);
   }
 }

@@ -121,7 +121,7 @@ export class FactsStore {
     return keyed(row?.user) ? (row as unknown as UserRow) : undefined;
   }
 
-  async listUsers(env: string, filter: { search: string | null; tenant: string | null }, page: Page) {
+  async listUsers(env: string, filter: { search: string | null; tenant: string | null; role: string | null }, page: Page) {
     return listOf<UserRow>(await this.db.readRows(this.q.listUsers, { env, ...filter, skip: page.skip, limit: page.perPage }));
   }
 
@@ -150,7 +150,7 @@ export class FactsStore {
     return (row?.removed as number) > 0;
   }
 
-  async listTenantUsers(env: string, tenant: string, page: Page) {
-    return listOf<UserRow>(await this.db.readRows(this.q.listTenantUsers, { env, tenant, skip: page.skip, limit: page.perPage }));
+  async listTenantUsers(env: string, tenant: string, filter: { search: string | null; role: string | null }, page: Page) {
+    return listOf<UserRow>(await this.db.readRows(this.q.listTenantUsers, { env, tenant, ...filter, skip: page.skip, limit: page.perPage }));
   }
 }

@@ -19,7 +19,7 @@ import { SESSION_COOKIE } from '../sessions/service';
 export function routesWithoutDatabase(): RouteDef[] {
   const db = new Db({} as Driver, new CypherRegistry(CYPHER_DIR), { timeoutMs: 1000 });
   const areas = buildAreas({
-    config: loadConfig({}), log: pino({ level: 'silent' }), db, revisions: new Revisions(db),
+    config: { ...loadConfig({}), orgId: '00000000-0000-0000-0000-000000000000' }, log: pino({ level: 'silent' }), db, revisions: new Revisions(db),
     adminKeyHash: 'x', isMigrated: () => true, metrics: new Metrics({ processMetrics: false }),
   });
   areas.revisions.stop();

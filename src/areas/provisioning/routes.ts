@@ -63,8 +63,16 @@ export function provisioningRoutes(svc: ProvisioningService, orgId: string): Rou
       schemas: { params: s.projEnvParams, body: s.apiKeyCreate, response: s.apiKey },
       handler: (r) => svc.createApiKey(r.scope, r.body),
     }),
+    // CONTRACT section 14: at Permit this path is the environment's key (the SDKs'
+    // environments.getApiKey); our list of an environment's keys lives at `.../keys`.
     route({
-      method: 'GET', path: '/v2/api-key/:proj_id/:env_id', auth: 'env', adminOnly: true, tag, summary: 'List environment keys (never secrets)',
+      method: 'GET', path: '/v2/api-key/:proj_id/:env_id', auth: 'env', adminOnly: true, tag,
+      summary: "The environment's key (Permit's APIKeyRead): its oldest key, without the secret (secrets are shown once, at creation)",
+      schemas: { params: s.projEnvParams, response: s.apiKey },
+      handler: (r) => svc.environmentKey(r.scope),
+    }),
+    route({
+      method: 'GET', path: '/v2/api-key/:proj_id/:env_id/keys', auth: 'env', adminOnly: true, tag, summary: 'List environment keys (never secrets)',
       schemas: { params: s.projEnvParams, query: s.pagingQuery, response: s.apiKeyList },
       handler: (r) => svc.listApiKeys(r.scope, paging(r.query)),
     }),

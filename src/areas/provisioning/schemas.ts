@@ -1,5 +1,5 @@
 import { ACCESS_LEVELS } from '../../auth/types';
-import { envelope, idOrKey, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
+import { arr, envelope, idOrKey, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
 
 export const projectCreate = obj(
   { key: schemaKey(), name: str({ minLength: 1, maxLength: 256 }), description: str({ maxLength: 4096 }) },
@@ -31,6 +31,8 @@ export const apiKey = obj({
   id: str(),
   name: nullable(str()),
   prefix: str(),
+  object_type: str({ enum: ['env'] }),
+  owner_type: str({ enum: ['member'] }),
   access_level: accessLevel,
   organization_id: str(),
   project_id: str(),
@@ -51,6 +53,7 @@ export const projParams = { proj_id: idOrKey() };
 export const projEnvParams = { proj_id: idOrKey(), env_id: idOrKey() };
 export const keyParams = { ...projEnvParams, key_id: str() };
 export const keyIdParams = { key_id: str({ minLength: 1, maxLength: 128 }) };
-export const projectList = envelope(project);
-export const environmentList = envelope(environment);
+/** Permit answers projects and environments as plain arrays (CONTRACT section 14). */
+export const projectList = arr(project);
+export const environmentList = arr(environment);
 export const apiKeyList = envelope(apiKey);

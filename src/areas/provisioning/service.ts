@@ -67,9 +67,10 @@ export class ProvisioningService {
     return this.projectView(p);
   }
 
-  async listProjects(page: Page): Promise<Envelope<ProjectView>> {
-    const { total, data } = await this.store.listProjects(page);
-    return envelopeOf(data.map(this.projectView), total, page);
+  async listProjects(page: Page): Promise<ProjectView[]> {
+    const { data } = await this.store.listProjects(page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return data.map(this.projectView);
   }
 
   async getProject(ref: string): Promise<ProjectView> {
@@ -95,10 +96,11 @@ export class ProvisioningService {
     return this.envView(e);
   }
 
-  async listEnvironments(projRef: string, page: Page): Promise<Envelope<EnvironmentView>> {
+  async listEnvironments(projRef: string, page: Page): Promise<EnvironmentView[]> {
     const project = await this.getProject(projRef);
-    const { total, data } = await this.store.listEnvironments(project.id, page);
-    return envelopeOf(data.map(this.envView), total, page);
+    const { data } = await this.store.listEnvironments(project.id, page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return data.map(this.envView);
   }
 
   async getEnvironment(projRef: string, envRef: string): Promise<EnvironmentView> {
@@ -128,16 +130,26 @@ export class ProvisioningService {
     return { ...this.keyView(k), secret };
   }
 
+  /** Permit's APIKeyRead fields (an environment key a member made), plus our `prefix`. */
   keyView = (k: ApiKeyNode) => ({
     id: k.id,
     name: k.name,
     prefix: k.prefix,
+    object_type: 'env' as const,
+    owner_type: 'member' as const,
     access_level: k.access_level ?? 'write',
     organization_id: this.orgId,
     project_id: k.project_id,
     environment_id: k.env_id,
     created_at: k.created_at,
   });
+
+  /** The environment's key as Permit's `GET /v2/api-key/{proj}/{env}` answers it: here its oldest key, without the secret. */
+  async environmentKey(scope: Scope) {
+    const { data } = await this.store.listApiKeys(scope.envId, { page: 1, perPage: 1, skip: 0 });
+    if (!data.length) throw notFound('API key of environment', scope.envKey);
+    return this.keyView(data[0]);
+  }
 
   async listApiKeys(scope: Scope, page: Page) {
     const { total, data } = await this.store.listApiKeys(scope.envId, page);

@@ -6,7 +6,7 @@ import { attributesJson } from '../../util/attributes';
 import { ResourceNode, SchemaStore } from './store';
 import { scoped } from '../../auth/types';
 
-interface StoredAction {
+export interface StoredAction {
   id?: string;
   name?: string;
   description?: string | null;
@@ -21,6 +21,15 @@ export interface ActionInput {
   attributes?: Record<string, unknown>;
 }
 
+/** An action as Permit's ResourceActionRead (the list and the single-action routes answer it). */
+export function actionRecord(scope: Scope, r: ResourceNode, key: string, a: StoredAction) {
+  return {
+    id: a.id ?? null, key, name: a.name ?? key, description: a.description ?? null, attributes: a.attributes ?? {},
+    permission_name: `${r.key}:${key}`, resource: r.key, resource_id: r.id, ...scoped(scope),
+    created_at: a.created_at ?? r.created_at ?? null, updated_at: a.updated_at ?? r.updated_at ?? null,
+  };
+}
+
 /**
  * A resource's actions one at a time (Permit's `/resources/{r}/actions[/{a}]`). They live on
  * the resource node (`actions`, `actions_json`); removing one drops it from every role's
@@ -30,11 +39,7 @@ export class ActionsService {
   constructor(private readonly store: SchemaStore) {}
 
   private view(scope: Scope, r: ResourceNode, key: string, a: StoredAction) {
-    return {
-      id: a.id ?? null, key, name: a.name ?? key, description: a.description ?? null, attributes: a.attributes ?? {},
-      permission_name: `${r.key}:${key}`, resource: r.key, resource_id: r.id, ...scoped(scope),
-      created_at: a.created_at ?? r.created_at ?? null, updated_at: a.updated_at ?? r.updated_at ?? null,
-    };
+    return actionRecord(scope, r, key, a);
   }
 
   /** The resource and its actions; for a write (`forUpdate`), read under the resource's lock. */

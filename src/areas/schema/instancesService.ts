@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
 import { notFound, tenantMismatch } from '../../errors';
 import { at } from '../../util/bulkItem';
-import { envelopeOf, Page } from '../../http/paging';
+import { Page } from '../../http/paging';
 import { attributesJson } from '../../util/attributes';
 import { fromJson } from '../../util/json';
 import { SchemaStore } from './store';
@@ -69,10 +69,11 @@ export class InstancesService {
   }
 
   async listInstances(scope: Scope, filter: { tenant?: string; resource?: string; search?: string }, page: Page) {
-    const { total, data } = await this.store.listInstances(scope.envId, {
+    const { data } = await this.store.listInstances(scope.envId, {
       tenant: filter.tenant ?? null, resource: filter.resource ?? null, search: filter.search ?? null,
     }, page);
-    return envelopeOf(data.map((i) => instanceView(scope, i)), total, page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return data.map((i) => instanceView(scope, i));
   }
 
   async updateInstance(scope: Scope, ref: string, patch: { attributes?: Record<string, unknown> }) {

@@ -3,7 +3,7 @@ import type { Scope } from '../../auth/types';
 import type { Statement, Tx } from '../../db/db';
 import { changeRolePermissions } from './resourceRoleExtras';
 import { invalidInput, notFound } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { listAnswer, Page } from '../../http/paging';
 import { unique } from '../../util/unique';
 import { HierarchyService } from './hierarchyService';
 import { SchemaStore } from './store';
@@ -45,9 +45,9 @@ export class RolesService {
     return (await this.hierarchy.withExtends(scope, null, [roleView(scope, role)]))[0];
   }
 
-  async listRoles(scope: Scope, search: string | undefined, page: Page) {
+  async listRoles(scope: Scope, search: string | undefined, page: Page, withTotal?: boolean) {
     const { total, data } = await this.store.listRoles(scope.envId, search ?? null, page);
-    return envelopeOf(await this.hierarchy.withExtends(scope, null, data.map((r) => roleView(scope, r))), total, page);
+    return listAnswer(await this.hierarchy.withExtends(scope, null, data.map((r) => roleView(scope, r))), total, page, withTotal);
   }
 
   async updateRole(scope: Scope, ref: string, patch: Omit<Partial<RoleInput>, 'key'>) {

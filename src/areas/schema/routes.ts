@@ -1,4 +1,4 @@
-import { paging } from '../../http/paging';
+import { paging, refuseFilter } from '../../http/paging';
 import type { RouteDef } from '../../http/routeTable';
 import { route } from '../../http/routeTable';
 import { arr, int, MAX_BULK_ITEMS, obj } from '../../http/schema';
@@ -16,7 +16,7 @@ export function schemaRoutes(svc: SchemaService, roles: RolesService): RouteDef[
     route({ method: 'POST', path: `${base}/resources`, auth: 'env', tag, summary: 'Create a resource (with inline roles and relations)',
       schemas: { params: s.params, body: s.resourceCreate, response: s.resource }, handler: (r) => svc.createResource(r.scope, r.body) }),
     route({ method: 'GET', path: `${base}/resources`, auth: 'env', tag, summary: 'List resources',
-      schemas: { params: s.params, query: s.listQuery, response: s.resourceList }, handler: (r) => svc.listResources(r.scope, r.query.search, paging(r.query)) }),
+      schemas: { params: s.params, query: s.resourceListQuery, response: s.resourceList }, handler: (r) => svc.listResources(r.scope, r.query.search, paging(r.query), r.query.include_total_count) }),
     route({ method: 'GET', path: res, auth: 'env', tag, summary: 'Get a resource',
       schemas: { params: s.resourceParams, response: s.resource }, handler: (r) => svc.getResource(r.scope, r.params.resource) }),
     route({ method: 'PATCH', path: res, auth: 'env', tag, summary: 'Update a resource (given actions replace the action set)',
@@ -61,7 +61,7 @@ export function schemaRoutes(svc: SchemaService, roles: RolesService): RouteDef[
     route({ method: 'POST', path: `${base}/roles`, auth: 'env', tag, summary: 'Create a tenant role',
       schemas: { params: s.params, body: s.roleCreate, response: s.role }, handler: (r) => roles.createRole(r.scope, r.body) }),
     route({ method: 'GET', path: `${base}/roles`, auth: 'env', tag, summary: 'List tenant roles',
-      schemas: { params: s.params, query: s.listQuery, response: s.roleList }, handler: (r) => roles.listRoles(r.scope, r.query.search, paging(r.query)) }),
+      schemas: { params: s.params, query: s.roleListQuery, response: s.roleList }, handler: (r) => roles.listRoles(r.scope, r.query.search, paging(r.query), r.query.include_total_count) }),
     route({ method: 'GET', path: `${base}/roles/:role`, auth: 'env', tag, summary: 'Get a tenant role',
       schemas: { params: s.roleParams, response: s.role }, handler: (r) => roles.getRole(r.scope, r.params.role) }),
     route({ method: 'PATCH', path: `${base}/roles/:role`, auth: 'env', tag, summary: 'Update a tenant role',
@@ -83,7 +83,8 @@ export function instanceRoutes(svc: InstancesService): RouteDef[] {
       schemas: { params: s.params, body: obj({ operations: arr(s.instanceCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']), response: obj({ instances_created: int() }) },
       handler: (r) => svc.createInstancesBulk(r.scope, r.body.operations) }),
     route({ method: 'GET', path: coll, auth: 'env', tag, summary: 'List resource instances',
-      schemas: { params: s.params, query: s.instanceListQuery, response: s.instanceList }, handler: (r) => svc.listInstances(r.scope, r.query, paging(r.query)) }),
+      schemas: { params: s.params, query: s.instanceListQuery, response: s.instanceList },
+      handler: (r) => (r.query.detailed ? refuseFilter('detailed', 'detailed=true (ResourceInstanceDetailedRead) is not served; send detailed=false or leave it out') : svc.listInstances(r.scope, r.query, paging(r.query))) }),
     route({ method: 'GET', path: one, auth: 'env', tag, summary: 'Get a resource instance by "type:key" or id',
       schemas: { params: s.instanceParams, response: s.instance }, handler: (r) => svc.getInstance(r.scope, r.params.instance_id) }),
     route({ method: 'PATCH', path: one, auth: 'env', tag, summary: "Update a resource instance's attributes",

@@ -1,4 +1,4 @@
-import { anyObject, arr, bool, envelope, factKey, freeObject, idOrKey, mapOf, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, SCOPED_FIELDS, schemaKey, str, timestamp } from '../../http/schema';
+import { anyObject, arr, arrayOrEnvelope, bool, envelope, INCLUDE_TOTAL_COUNT, factKey, freeObject, idOrKey, mapOf, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, SCOPED_FIELDS, schemaKey, str, timestamp } from '../../http/schema';
 
 const name = str({ minLength: 1, maxLength: 256 });
 const description = str({ maxLength: 4096 });
@@ -51,20 +51,26 @@ export const resourceRoleParentParams = { ...resourceRoleParams, parent: idOrKey
 export const actionParams = { ...resourceParams, action: idOrKey() };
 export const instanceParams = { ...PROJ_ENV_PARAMS, instance_id: str({ minLength: 1, maxLength: 400 }) };
 export const listQuery = obj({ ...PAGING_QUERY, search: str() });
+/** Permit's `include_built_in`: we define no built-in resources, so either value lists the same ones. */
+export const resourceListQuery = obj({ ...PAGING_QUERY, search: str(), include_built_in: bool(), ...INCLUDE_TOTAL_COUNT });
+export const roleListQuery = obj({ ...PAGING_QUERY, search: str(), ...INCLUDE_TOTAL_COUNT });
 export const pagingQuery = obj(PAGING_QUERY);
-export const instanceListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str(), resource: str() });
+/** `detailed=true` (Permit's ResourceInstanceDetailedRead) is refused with 422: we do not answer that shape. */
+export const instanceListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str(), resource: str(), detailed: bool() });
 
 const stamp = nullable(timestamp());
 const stamps = { ...SCOPED_FIELDS, created_at: stamp, updated_at: stamp };
-const ruleView = obj({ role: str(), on_resource: str(), linked_by_relation: str(), when }, ['role', 'on_resource', 'linked_by_relation']);
+/** Permit's DerivedRoleRuleRead. */
+const ruleIds = { role_id: str({ format: 'uuid' }), resource_id: str({ format: 'uuid' }), relation_id: str({ format: 'uuid' }) };
+const ruleView = obj({ ...ruleIds, role: str(), on_resource: str(), linked_by_relation: str(), when }, ['role_id', 'resource_id', 'relation_id', 'role', 'on_resource', 'linked_by_relation']);
 
 export const resourceRole = obj({
   id: str(), key: str(), name: str(), description: nullable(str()), permissions: arr(str()),
-  granted_to: obj({ users_with_role: arr(ruleView), when }), extends: arr(str()), resource: str(), resource_id: nullable(str()), ...stamps,
+  granted_to: obj({ id: str({ format: 'uuid' }), users_with_role: arr(ruleView), when }, ['id']), extends: arr(str()), resource: str(), resource_id: nullable(str()), ...stamps,
 }, ['id', 'key', 'name', 'permissions']);
 export const derivation = obj({
-  id: str(), role: str(), on_resource: str(), linked_by_relation: str(), resource: str(), resource_role: str(), when, ...SCOPED_FIELDS, created_at: stamp,
-}, ['id', 'role', 'on_resource', 'linked_by_relation']);
+  id: str(), ...ruleIds, role: str(), on_resource: str(), linked_by_relation: str(), resource: str(), resource_role: str(), when, ...SCOPED_FIELDS, created_at: stamp,
+}, ['id', 'role_id', 'resource_id', 'relation_id', 'role', 'on_resource', 'linked_by_relation']);
 export const role = obj({ id: str(), key: str(), name: str(), description: nullable(str()), permissions: arr(str()), extends: arr(str()), ...stamps }, ['id', 'key', 'name', 'permissions']);
 export const relation = obj({
   id: str(), key: str(), name: str(), description: nullable(str()), subject_resource: str(), subject_resource_id: nullable(str()),
@@ -79,15 +85,17 @@ export const resource = obj({
 export const instance = obj({
   id: str(), key: str(), resource: str(), resource_id: nullable(str()), tenant: str(), tenant_id: nullable(str()), attributes: freeObject(), ...stamps,
 }, ['id', 'key', 'resource', 'tenant']);
-export const resourceList = envelope(resource);
+/** Lists (CONTRACT section 14): plain arrays as Permit answers, the envelope on `include_total_count=true` where Permit takes it. */
+export const resourceList = arrayOrEnvelope(resource);
 /** Ancestors / descendants of a role (Permit answers plain arrays there). */
 export const roleArray = arr(role);
 export const resourceRoleArray = arr(resourceRole);
-export const resourceRoleList = envelope(resourceRole);
-export const roleList = envelope(role);
+export const resourceRoleList = arr(resourceRole);
+export const roleList = arrayOrEnvelope(role);
+/** Permit answers a resource's relations as `PaginatedResultRelationRead`. */
 export const relationList = envelope(relation);
-export const instanceList = envelope(instance);
+export const instanceList = arr(instance);
 export const actionView = obj({
   id: str(), key: str(), name: str(), description: nullable(str()), attributes: freeObject(), permission_name: str(), resource: str(), resource_id: str(), ...stamps,
 }, ['key', 'name']);
-export const actionList = envelope(actionView);
+export const actionList = arr(actionView);

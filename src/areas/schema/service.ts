@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { AppError, invalidInput, notFound } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, listAnswer, Page } from '../../http/paging';
 import { now } from '../../util/time';
 import { attributesJson } from '../../util/attributes';
 import { HierarchyService } from './hierarchyService';
 import { Derivation, ResourceNode, SchemaStore } from './store';
+import { actionRecord } from './actionsService';
 import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView } from './views';
 import type { Static } from '../../http/schema';
 import type { relationCreate } from './schemas';
@@ -77,9 +78,9 @@ export class SchemaService {
     return this.withRoleExtends(scope, resourceView(scope, await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref))));
   }
 
-  async listResources(scope: Scope, search: string | undefined, page: Page) {
+  async listResources(scope: Scope, search: string | undefined, page: Page, withTotal?: boolean) {
     const { total, data } = await this.store.listResources(scope.envId, search ?? null, page);
-    return envelopeOf(await this.hierarchy.resourcesWithExtends(scope, data.map((r) => resourceView(scope, r))), total, page);
+    return listAnswer(await this.hierarchy.resourcesWithExtends(scope, data.map((r) => resourceView(scope, r))), total, page, withTotal);
   }
 
   /** PATCH: the given actions replace the action set; given roles are upserted, given relations added. */
@@ -105,8 +106,9 @@ export class SchemaService {
 
   async listActions(scope: Scope, ref: string, page: Page) {
     const r = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref));
-    const all = Object.values(actionsOf(r)).map((a) => ({ ...a, resource: r.key, resource_id: r.id, ...scoped(scope) }));
-    return envelopeOf(all.slice(page.skip, page.skip + page.perPage), all.length, page);
+    const blocks = (r.actions_json ? JSON.parse(r.actions_json) : {}) as Record<string, Record<string, unknown>>;
+    const all = Object.values(actionsOf(r)).map((a) => actionRecord(scope, r, a.key, { ...blocks[a.key], ...a }));
+    return all.slice(page.skip, page.skip + page.perPage);
   }
 
   async deleteResource(scope: Scope, ref: string) {
@@ -167,8 +169,9 @@ export class SchemaService {
 
   async listResourceRoles(scope: Scope, resourceRef: string, page: Page) {
     const resource = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, resourceRef));
-    const { total, data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
-    return envelopeOf(await this.hierarchy.withExtends(scope, resource.key, data.map((r) => resourceRoleView(scope, r))), total, page);
+    const { data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
+    // A plain array, as Permit answers (CONTRACT section 14).
+    return this.hierarchy.withExtends(scope, resource.key, data.map((r) => resourceRoleView(scope, r)));
   }
 
   /** PATCH; a given `granted_to` replaces the role's derivations. */

@@ -20,6 +20,10 @@ export interface DerivationNode {
   /** Permit's `when: {no_direct_roles_on_object}`: the derived role does not apply where the user holds a direct role. */
   no_direct_roles_on_object?: boolean | null;
   created_at?: string;
+  /** Ids of what it names (fragments/derivationRecord): the role required on `on_resource`, that resource, the relation. */
+  role_id?: string | null;
+  resource_id?: string | null;
+  relation_id?: string | null;
 }
 export interface ResourceRoleNode extends Stamped {
   resource: string;

@@ -19,14 +19,19 @@ export function actionsOf(r: Pick<ResourceNode, 'actions' | 'actions_json'>): Re
   return out;
 }
 
-/** A derivation as Permit's DerivedRoleRuleRead: `role` is the role required on `on_resource`. */
+/** A derivation as Permit's DerivedRoleRuleRead: `role` is the role required on `on_resource`, with the ids of what it names. */
 export const ruleView = (d: DerivationNode) => ({
+  role_id: d.role_id ?? null, resource_id: d.resource_id ?? null, relation_id: d.relation_id ?? null,
   role: d.from_role, on_resource: d.on_resource, linked_by_relation: d.relation,
   ...(d.no_direct_roles_on_object ? { when: { no_direct_roles_on_object: true } } : {}),
 });
 
-/** Permit's DerivedRoleBlockRead: the rules, and `when` when every rule carries it. */
-const grantedToView = (ds: DerivationNode[]) => ({
+/**
+ * Permit's DerivedRoleBlockRead: the rules, and `when` when every rule carries it. Its `id` (Permit:
+ * "the id of the derived role") is the id of the role the block belongs to: one block per role.
+ */
+const grantedToView = (roleId: string, ds: DerivationNode[]) => ({
+  id: roleId,
   users_with_role: ds.map(ruleView),
   ...(ds.length && ds.every((d) => d.no_direct_roles_on_object) ? { when: { no_direct_roles_on_object: true } } : {}),
 });
@@ -46,7 +51,7 @@ export const resourceRoleView = (scope: Scope, rr: ResourceRoleNode, resourceId?
   name: rr.name ?? rr.key,
   description: rr.description ?? null,
   permissions: rr.permissions ?? [],
-  granted_to: grantedToView(rr.derivations ?? []),
+  granted_to: grantedToView(rr.id, rr.derivations ?? []),
   resource: rr.resource,
   resource_id: resourceId ?? rr.resource_id ?? null,
   ...scoped(scope),

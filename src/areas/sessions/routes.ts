@@ -18,8 +18,10 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
         r.ctx.set('Cache-Control', 'no-store');
         // The token only in this answer to the backend; the URL (for a browser) carries a one-time code.
         const url = `${r.ctx.origin}/v2/auth/login_by_token?code=${encodeURIComponent(code)}`;
+        // Permit's fields without `content`: the SDKs build it from redirect_url themselves, and the
+        // Python SDK fails when the answer already has it (CONTRACT section 14).
         return {
-          redirect_url: url, token, element_bearer_token: token, content: { url },
+          redirect_url: url, token, element_bearer_token: token,
           user_id: session.user, tenant_id: session.tenant, expires_at: session.expires_at,
         };
       },

@@ -13,7 +13,6 @@ export const loginAnswer = obj({
   redirect_url: str(),
   token: str(),
   element_bearer_token: str(),
-  content: obj({ url: str() }),
   user_id: str(),
   tenant_id: str(),
   expires_at: timestamp(),

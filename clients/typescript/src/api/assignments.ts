@@ -1,14 +1,17 @@
-import type { Page, PageParams } from '../http.js';
+import type { PageParams } from '../http.js';
 import type {
   RelationshipTuple, RelationshipTupleCreate, RelationshipTupleDelete, RoleAssignment, RoleAssignmentCreate, RoleAssignmentRemove,
 } from '../types.js';
 import { FactsPart } from './base.js';
 
 export interface RoleAssignmentListParams extends PageParams {
-  user?: string;
-  role?: string;
-  tenant?: string;
-  /** `"<resource>:<key>"` */
+  /** Several: any of them. */
+  user?: string | string[];
+  role?: string | string[];
+  tenant?: string | string[];
+  /** Assignments on instances of this resource type. */
+  resource?: string;
+  /** `"<resource>:<key>"`, or the instance's id */
   resource_instance?: string;
 }
 
@@ -21,7 +24,8 @@ export class RoleAssignmentsApi extends FactsPart {
   async unassign(assignment: RoleAssignmentRemove): Promise<void> {
     return this.http.request('DELETE', await this.at('/role_assignments'), { body: assignment });
   }
-  async list(params: RoleAssignmentListParams = {}): Promise<Page<RoleAssignment>> {
+  /** A plain array, as Permit answers (CONTRACT section 14). */
+  async list(params: RoleAssignmentListParams = {}): Promise<RoleAssignment[]> {
     return this.http.request('GET', await this.at('/role_assignments'), { query: { ...params } });
   }
   /** One transaction, all or nothing; existing assignments are left as they are. */
@@ -39,6 +43,9 @@ export interface TupleListParams extends PageParams {
   relation?: string;
   object?: string;
   tenant?: string;
+  /** Tuples whose subject / object is an instance of this type. */
+  subject_type?: string;
+  object_type?: string;
 }
 
 /** Relationship tuples: `/v2/facts/{project}/{env}/relationship_tuples`. */
@@ -50,7 +57,8 @@ export class RelationshipTuplesApi extends FactsPart {
   async delete(tuple: RelationshipTupleDelete): Promise<void> {
     return this.http.request('DELETE', await this.at('/relationship_tuples'), { body: tuple });
   }
-  async list(params: TupleListParams = {}): Promise<Page<RelationshipTuple>> {
+  /** A plain array, as Permit answers. */
+  async list(params: TupleListParams = {}): Promise<RelationshipTuple[]> {
     return this.http.request('GET', await this.at('/relationship_tuples'), { query: { ...params } });
   }
   /** One transaction, all or nothing. */

@@ -11,7 +11,8 @@ export class TenantsApi extends FactsPart {
   async create(data: TenantCreate): Promise<Tenant> {
     return this.http.request('POST', await this.at('/tenants'), { body: data });
   }
-  async list(params: SearchParams = {}): Promise<Page<Tenant>> {
+  /** A plain array, as Permit answers (CONTRACT section 14). */
+  async list(params: SearchParams = {}): Promise<Tenant[]> {
     return this.http.request('GET', await this.at('/tenants'), { query: { ...params } });
   }
   async get(tenant: string): Promise<Tenant> {
@@ -79,7 +80,8 @@ export class ResourceInstancesApi extends FactsPart {
   async create(data: ResourceInstanceCreate): Promise<ResourceInstance> {
     return this.http.request('POST', await this.at('/resource_instances'), { body: data });
   }
-  async list(params: InstanceListParams = {}): Promise<Page<ResourceInstance>> {
+  /** A plain array, as Permit answers. */
+  async list(params: InstanceListParams = {}): Promise<ResourceInstance[]> {
     return this.http.request('GET', await this.at('/resource_instances'), { query: { ...params } });
   }
   /** By `"<resource>:<key>"` or id. */

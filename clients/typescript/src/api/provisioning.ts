@@ -18,7 +18,8 @@ export class ProjectsApi {
   create(data: ProjectCreate): Promise<Project> {
     return this.http.request('POST', '/v2/projects', { body: data });
   }
-  list(params: PageParams = {}): Promise<Page<Project>> {
+  /** A plain array, as Permit answers (CONTRACT section 14). */
+  list(params: PageParams = {}): Promise<Project[]> {
     return this.http.request('GET', '/v2/projects', { query: { ...params } });
   }
   /** By id or key. */
@@ -38,7 +39,8 @@ export class EnvironmentsApi {
   create(project: string, data: EnvironmentCreate): Promise<Environment> {
     return this.http.request('POST', path`/v2/projects/${project}/envs`, { body: data });
   }
-  list(project: string, params: PageParams = {}): Promise<Page<Environment>> {
+  /** A plain array, as Permit answers. */
+  list(project: string, params: PageParams = {}): Promise<Environment[]> {
     return this.http.request('GET', path`/v2/projects/${project}/envs`, { query: { ...params } });
   }
   get(project: string, env: string): Promise<Environment> {
@@ -72,7 +74,7 @@ export class ApiKeysApi {
   }
   /** Key ids and prefixes, never secrets. */
   async list(params: PageParams = {}, at?: Partial<Scope>): Promise<Page<ApiKey>> {
-    return this.http.request('GET', await this.base(at), { query: { ...params } });
+    return this.http.request('GET', `${await this.base(at)}/keys`, { query: { ...params } });
   }
   /** Revokes a key: later calls with it answer 401. */
   async delete(keyId: string, at?: Partial<Scope>): Promise<void> {

@@ -1,6 +1,6 @@
 import { type Page, type PageParams, path } from '../http.js';
 import type {
-  DerivationRule, Relation, RelationCreate, RelationUpdate, Resource, ResourceCreate, ResourceReplace, ResourceRole,
+  DerivationRule, Relation, RelationCreate, ResourceAction, RelationUpdate, Resource, ResourceCreate, ResourceReplace, ResourceRole,
   ResourceRoleCreate, ResourceRoleUpdate, ResourceUpdate, Role, RoleCreate, RoleDerivation, RoleUpdate,
 } from '../types.js';
 import { SchemaPart } from './base.js';
@@ -14,7 +14,8 @@ export class ResourcesApi extends SchemaPart {
   async create(data: ResourceCreate): Promise<Resource> {
     return this.http.request('POST', await this.at('/resources'), { body: data });
   }
-  async list(params: SearchParams = {}): Promise<Page<Resource>> {
+  /** A plain array, as Permit answers (CONTRACT section 14). */
+  async list(params: SearchParams = {}): Promise<Resource[]> {
     return this.http.request('GET', await this.at('/resources'), { query: { ...params } });
   }
   async get(resource: string): Promise<Resource> {
@@ -32,7 +33,7 @@ export class ResourcesApi extends SchemaPart {
   async delete(resource: string): Promise<void> {
     return this.http.request('DELETE', await this.at(path`/resources/${resource}`));
   }
-  async listActions(resource: string, params: PageParams = {}): Promise<Page<{ key: string; name: string; description: string | null }>> {
+  async listActions(resource: string, params: PageParams = {}): Promise<ResourceAction[]> {
     return this.http.request('GET', await this.at(path`/resources/${resource}/actions`), { query: { ...params } });
   }
 }
@@ -42,7 +43,8 @@ export class RolesApi extends SchemaPart {
   async create(data: RoleCreate): Promise<Role> {
     return this.http.request('POST', await this.at('/roles'), { body: data });
   }
-  async list(params: SearchParams = {}): Promise<Page<Role>> {
+  /** A plain array, as Permit answers. */
+  async list(params: SearchParams = {}): Promise<Role[]> {
     return this.http.request('GET', await this.at('/roles'), { query: { ...params } });
   }
   async get(role: string): Promise<Role> {
@@ -74,7 +76,8 @@ export class ResourceRolesApi extends SchemaPart {
   async create(resource: string, data: ResourceRoleCreate): Promise<ResourceRole> {
     return this.http.request('POST', await this.at(path`/resources/${resource}/roles`), { body: data });
   }
-  async list(resource: string, params: PageParams = {}): Promise<Page<ResourceRole>> {
+  /** A plain array, as Permit answers. */
+  async list(resource: string, params: PageParams = {}): Promise<ResourceRole[]> {
     return this.http.request('GET', await this.at(path`/resources/${resource}/roles`), { query: { ...params } });
   }
   async get(resource: string, role: string): Promise<ResourceRole> {

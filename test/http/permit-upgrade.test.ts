@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { readMigrations } from '../../src/db/migrate';
+import { startTestService, TestService } from '../support/testService';
+
+/**
+ * CONTRACT section 14 on an upgraded graph: what 91c0a63 wrote (projects with org_id "default",
+ * role assignments and tuples as edges without an `id`) answers like a new graph once migrated:
+ * V0009 gives every grant edge a UUID (once: running it again changes none), and a start gives the
+ * projects the organisation's UUID. The old shapes are written here as 91c0a63's statements wrote
+ * them (cypher/assignments/assign*Roles.cypher, createTuples.cypher at that commit).
+ */
+let t: TestService;
+let upgraded: TestService | undefined;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+beforeAll(async () => {
+  t = await startTestService();
+  const schema = `/v2/schema/${t.proj}/${t.env}`;
+  const facts = `/v2/facts/${t.proj}/${t.env}`;
+  await t.ok('POST', `${schema}/resources`, { key: 'folder', name: 'Folder', actions: { read: {} } });
+  await t.ok('POST', `${schema}/resources`, {
+    key: 'doc', name: 'Doc', actions: { read: {} }, roles: { viewer: { name: 'Viewer', permissions: ['read'] } }, relations: { parent: 'folder' },
+  });
+  await t.ok('POST', `${schema}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
+  await t.ok('POST', `${facts}/tenants`, { key: 'acme', name: 'Acme' });
+  await t.ok('POST', `${facts}/tenants/acme/users`, { key: 'ann' });
+  await t.ok('POST', `${facts}/resource_instances`, { key: 'd1', resource: 'doc', tenant: 'acme' });
+  await t.ok('POST', `${facts}/resource_instances`, { key: 'f1', resource: 'folder', tenant: 'acme' });
+});
+afterAll(async () => {
+  await upgraded?.close();
+  await t?.close();
+});
+
+async function cypher(text: string, params: Record<string, unknown> = {}): Promise<Record<string, any>[]> {
+  const session = t.service.driver.session();
+  try {
+    return (await session.run(text, params)).records.map((r) => r.toObject());
+  } finally {
+    await session.close();
+  }
+}
+
+it('a graph written by 91c0a63 answers UUID ids and the UUID organisation after the upgrade', async () => {
+  const scope = (await t.call('GET', '/v2/api-key/scope', undefined, { key: t.envKey })).body;
+  const env = scope.environment_id;
+  const now = new Date().toISOString();
+  // 91c0a63's grant edges: no `id` (its answers used elementId()), and its project org id.
+  await cypher(`
+    MATCH (u:User {env: $env, key: 'ann'}), (t:Tenant {env: $env, key: 'acme'}),
+          (d:Instance {env: $env, resource: 'doc', key: 'd1'}), (f:Instance {env: $env, resource: 'folder', key: 'f1'})
+    CREATE (u)-[:HAS_TENANT_ROLE {role: 'reader', created_at: $now, expires_at: null}]->(t)
+    CREATE (u)-[:HAS_ROLE {role: 'viewer', tenant: 'acme', created_at: $now, expires_at: null}]->(d)
+    CREATE (f)-[:RELATED {relation: 'parent', tenant: 'acme', created_at: $now, expires_at: null}]->(d)`, { env, now });
+  await cypher("MATCH (p:Project {key: $proj}) SET p.org_id = 'default'", { proj: t.proj });
+  const [before] = await cypher(`
+    MATCH (:User {env: $env})-[r:HAS_ROLE|HAS_TENANT_ROLE]->() WITH count(r.id) AS ids, count(r) AS all
+    MATCH (:Instance {env: $env})-[x:RELATED]->() RETURN ids, all, count(x.id) AS tupleIds`, { env });
+  expect({ ids: Number(before.ids), all: Number(before.all), tupleIds: Number(before.tupleIds) }).toEqual({ ids: 0, all: 2, tupleIds: 0 });
+
+  // The upgrade: V0009's statements (the shared test database recorded V0009 when it had none of
+  // these edges), twice: the second run finds nothing to give an id; then a start of the new version.
+  const [v9] = readMigrations(join(__dirname, '..', '..', 'cypher', 'migrations')).filter((m) => m.version === 9);
+  expect(v9.statements).toHaveLength(2);
+  for (const s of v9.statements) await cypher(s);
+  const ids = async () => (await cypher(`
+    MATCH (:User {env: $env})-[r:HAS_ROLE|HAS_TENANT_ROLE]->() RETURN r.id AS id
+    UNION ALL MATCH (:Instance {env: $env})-[x:RELATED]->() RETURN x.id AS id`, { env })).map((r) => r.id as string).sort();
+  const first = await ids();
+  for (const s of v9.statements) await cypher(s);
+  expect(await ids()).toEqual(first);
+  expect(first).toHaveLength(3);
+  for (const id of first) expect(id).toMatch(UUID);
+  upgraded = await startTestService();
+
+  const facts = `/v2/facts/${t.proj}/${t.env}`;
+  const org = (await upgraded.ok('GET', '/v2/api-key/scope')).organization_id;
+  expect(org).toMatch(UUID);
+  expect((await upgraded.ok('GET', `/v2/projects/${t.proj}`)).organization_id).toBe(org);
+  const assignments = await upgraded.ok('GET', `${facts}/role_assignments?user=ann`);
+  const ann = await upgraded.ok('GET', `${facts}/users/ann`);
+  const acme = await upgraded.ok('GET', `${facts}/tenants/acme`);
+  expect(assignments).toHaveLength(2);
+  for (const a of assignments) {
+    expect(a).toEqual(expect.objectContaining({ id: expect.stringMatching(UUID), user_id: ann.id, tenant_id: acme.id, role_id: expect.stringMatching(UUID), organization_id: org }));
+    expect(first).toContain(a.id);
+  }
+  const tuples = await upgraded.ok('GET', `${facts}/relationship_tuples?object=doc:d1`);
+  expect(tuples).toEqual([expect.objectContaining({
+    id: expect.stringMatching(UUID), subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme', tenant_id: acme.id,
+    subject_id: expect.stringMatching(UUID), object_id: expect.stringMatching(UUID), relation_id: expect.stringMatching(UUID), updated_at: now,
+  })]);
+  expect(ann.associated_tenants).toEqual([{ tenant: 'acme', roles: ['reader'], status: 'active' }]);
+  // Decisions read the same grants as before.
+  expect((await upgraded.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1', tenant: 'acme' } })).allow).toBe(true);
+}, 120_000);

@@ -51,7 +51,7 @@ async function poll(base, untilDone) {
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} polls)`;
 
-const ours = await startOurs({ port, neoPort: undefined, neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7781), concurrency: 4 });
+const ours = await startOurs({ port, neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7781), concurrency: 4 });
 try {
   let stop = false;
   setTimeout(() => (stop = true), 2000);

@@ -22,14 +22,19 @@ function floodOne(base) {
       res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
     });
     req.on('error', (err) => resolve({ status: err.code ?? 'error', ms: performance.now() - started }));
-    const chunk = Buffer.alloc(256 * 1024, 0x20);
-    chunk[0] = 0x5b; // "[" then spaces: JSON the old parser reads to the end
+    // "[", spaces, "]": valid JSON that a parser reads to the end.
+    const spaces = Buffer.alloc(256 * 1024, 0x20);
     let sent = 0;
     const write = () => {
       while (sent < bodyBytes) {
-        const c = sent === 0 ? chunk : chunk.subarray(0, Math.min(chunk.length, bodyBytes - sent));
-        sent += c.length;
-        if (sent >= bodyBytes) return req.end(c.subarray(0, c.length - 1).toString() + ']');
+        const n = Math.min(spaces.length, bodyBytes - sent);
+        const c = Buffer.from(spaces.subarray(0, n));
+        if (sent === 0) c[0] = 0x5b;
+        sent += n;
+        if (sent >= bodyBytes) {
+          c[n - 1] = 0x5d;
+          return req.end(c);
+        }
         if (!req.write(c)) return req.once('drain', write);
       }
     };

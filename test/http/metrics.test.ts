@@ -120,6 +120,7 @@ it('counts write transactions, sessions and approvals', async () => {
 it('answers a scrape from memory: scrapes run no Cypher (CONTRACT section 15)', async () => {
   const gauges = t.service.app.areas.metricsGauges;
   gauges?.stop(); // the background refresh is the only reader of the gauges; without it, nothing may read
+  await gauges?.settled();
   const reads = jest.spyOn(t.service.db, 'readOnce');
   try {
     for (let i = 0; i < 20; i++) expect(value(await scrape(), 'authz_sessions_active')).toBeGreaterThanOrEqual(1);

@@ -22,7 +22,9 @@ beforeAll(async () => {
   // The revision poll of every environment is slowed too: it would make this service know the
   // environments other test files write to at the same time, and lag behind them by their writes.
   // The gauges read from Neo4j are refreshed in the background: often here, so a test sees them move.
-  t = await startTestService({ env: { WEBHOOK_POLL_MS: '600000', REVISION_POLL_MS: '600000', METRICS_REFRESH_MS: '1000' } });
+  // No replica heartbeats either (COHERENCE_WINDOW_MS=0): each is a write transaction, one a second,
+  // which a slow first check on a cold Neo4j (seconds) would add to the counts of writes below.
+  t = await startTestService({ env: { WEBHOOK_POLL_MS: '600000', REVISION_POLL_MS: '600000', METRICS_REFRESH_MS: '1000', COHERENCE_WINDOW_MS: '0' } });
   await t.ok('POST', `${schema()}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
   await t.ok('POST', `${schema()}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
   await t.ok('POST', `${facts()}/users`, { key: 'ann' });

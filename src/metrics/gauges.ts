@@ -21,7 +21,7 @@ export const GAUGES_MAX_AGE_MS = 15_000;
 export class DbGauges {
   private readonly q = this.db.statements({ counts: 'metrics/operatorCounts', revisions: 'revisions/readRevisions' });
   private timer?: NodeJS.Timeout;
-  private running = false;
+  private running?: Promise<void>;
   private readAt = 0;
 
   constructor(
@@ -33,10 +33,9 @@ export class DbGauges {
   start(intervalMs: number, log: Logger): void {
     const tick = () => {
       if (this.running) return;
-      this.running = true;
-      this.refresh()
+      this.running = this.refresh()
         .catch((err) => log.debug({ err: (err as Error).message }, 'metrics gauges not refreshed'))
-        .finally(() => (this.running = false));
+        .finally(() => (this.running = undefined));
     };
     tick();
     this.timer = setInterval(tick, intervalMs);
@@ -46,6 +45,11 @@ export class DbGauges {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** Resolves once no refresh runs (after `stop`: none will). */
+  async settled(): Promise<void> {
+    await this.running;
   }
 
   /** One read of the gauges (two statements); a failed read leaves the last values. */

@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import pino from 'pino';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { httpMetrics } from '../../src/metrics/httpMetrics';
 import { Metrics } from '../../src/metrics/metrics';
@@ -20,7 +21,10 @@ beforeAll(async () => {
   // Background writers (the webhook dispatcher's polls) would blur the counts of write transactions.
   // The revision poll of every environment is slowed too: it would make this service know the
   // environments other test files write to at the same time, and lag behind them by their writes.
-  t = await startTestService({ env: { WEBHOOK_POLL_MS: '600000', REVISION_POLL_MS: '600000' } });
+  // The gauges read from Neo4j are refreshed in the background: often here, so a test sees them move.
+  // No replica heartbeats either (COHERENCE_WINDOW_MS=0): each is a write transaction, one a second,
+  // which a slow first check on a cold Neo4j (seconds) would add to the counts of writes below.
+  t = await startTestService({ env: { WEBHOOK_POLL_MS: '600000', REVISION_POLL_MS: '600000', METRICS_REFRESH_MS: '1000', COHERENCE_WINDOW_MS: '0' } });
   await t.ok('POST', `${schema()}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
   await t.ok('POST', `${schema()}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
   await t.ok('POST', `${facts()}/users`, { key: 'ann' });
@@ -104,8 +108,32 @@ it('counts write transactions, sessions and approvals', async () => {
   expect(login.status).toBe(200);
   const after = await scrape();
   expect(value(after, 'authz_neo4j_transaction_duration_seconds', { mode: 'write' }) - value(before, 'authz_neo4j_transaction_duration_seconds', { mode: 'write' })).toBe(2);
-  expect(value(after, 'authz_sessions_active') - value(before, 'authz_sessions_active')).toBeGreaterThanOrEqual(1);
-  expect(value(after, 'authz_revision_lag')).toBe(0);
+  // The session shows within the refresh period (METRICS_REFRESH_MS, 1 s here).
+  let later = after;
+  for (const until = Date.now() + 3000; value(later, 'authz_sessions_active') <= value(before, 'authz_sessions_active') && Date.now() < until; ) {
+    await new Promise((ok) => setTimeout(ok, 100));
+    later = await scrape();
+  }
+  expect(value(later, 'authz_sessions_active') - value(before, 'authz_sessions_active')).toBeGreaterThanOrEqual(1);
+  expect(value(later, 'authz_revision_lag')).toBe(0);
+  expect(Date.now() / 1000 - value(later, 'authz_metrics_refreshed_timestamp_seconds')).toBeLessThan(15);
+});
+
+it('answers a scrape from memory: scrapes run no Cypher (CONTRACT section 15)', async () => {
+  const gauges = t.service.app.areas.metricsGauges;
+  gauges?.stop(); // the background refresh is the only reader of the gauges; without it, nothing may read
+  await gauges?.settled();
+  const reads = jest.spyOn(t.service.db, 'readOnce');
+  try {
+    for (let i = 0; i < 20; i++) expect(value(await scrape(), 'authz_sessions_active')).toBeGreaterThanOrEqual(1);
+    expect(reads).not.toHaveBeenCalled();
+    // Values not read for 15 s are shown as unknown (NaN), not as current.
+    gauges?.hideStale(Date.now() + 16_000);
+    expect(value(await scrape(), 'authz_sessions_active')).toBeNaN();
+  } finally {
+    reads.mockRestore();
+    gauges?.start(1000, pino({ level: 'silent' }));
+  }
 });
 
 it('counts answers marked depth-limited by the decision endpoints', async () => {

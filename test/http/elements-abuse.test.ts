@@ -11,10 +11,12 @@ let w: World;
 let alice: Client;
 let bob: Client;
 let accessBase: string;
+let accessId: string;
 
 const revision = () => w.t.service.app.areas.revisions.latest(w.envId);
 const instance = (key: string) => w.t.call('GET', `${w.facts}/resource_instances/${encodeURIComponent(`doc:${key}`)}`);
-const withAccess = (c: Client) => ({ call: (method: string, path: string, body?: unknown) => c.call(method, `${accessBase}${path}`, body) });
+/** The client on the access-request config (its own element_id). */
+const withAccess = (c: Client) => ({ call: (method: string, path: string, body?: unknown) => c.call(method, `${accessBase}${path}`, body, { element_id: accessId }) });
 
 beforeAll(async () => {
   w = await buildWorld({ env: { ELEMENTS_REQUESTS_PER_HOUR: '6' } });
@@ -25,9 +27,10 @@ beforeAll(async () => {
     key: 'access', name: 'Access requests', elements_type: 'access_request', settings: { resources: ['doc'] },
     roles_to_levels: { LEVEL_1: ['approver'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
   });
+  accessId = access.id;
   accessBase = `/v2/elements/${w.t.proj}/${w.t.env}/config/${access.id}/access_requests`;
   [alice, bob] = await Promise.all([login(w, 'alice'), login(w, 'bob')]);
-}, 60_000);
+}, 180_000);
 afterAll(async () => w?.t.close());
 
 /** The error body without its id, with the instance key named in it replaced. */

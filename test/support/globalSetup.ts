@@ -20,6 +20,10 @@ export default async function globalSetup(): Promise<void> {
   // Every Neo4j call gives up after DB_TIMEOUT_MS (default 4 s). Test files share a busy machine,
   // where a call may take longer without anything being wrong; only the outage test sets it low.
   process.env.DB_TIMEOUT_MS ??= '30000';
+  // Likewise a question may wait longer for its environment's turn (fair share, CONTRACT section
+  // 15) than the default ADMISSION_WAIT_MS; test/http/fair-share.test.ts and the unit tests of the
+  // fair queue check the bound itself.
+  process.env.ADMISSION_WAIT_MS ??= '30000';
   // Every service of the run delivers the webhooks of every environment in the shared Neo4j (as
   // replicas do): they all poll and retry at the pace test/http/webhooks.test.ts waits for.
   process.env.WEBHOOK_POLL_MS ??= '100';

@@ -1,7 +1,7 @@
 // Tenant-level (HAS_TENANT_ROLE) and instance-level (HAS_ROLE) assignments, oldest first, with the
 // ids of what they name (Permit's RoleAssignmentRead: user_id, role_id, tenant_id, resource_instance_id).
 // Filters ($users, $roles, $tenants: lists, null = any; $resource: instances of that type; $instance:
-// one instance, by key with $resource, or by id in $instanceId) narrow the answer.
+// one instance, by key with $resource, or by id in $instanceId; $tenantLevelOnly: tenant-level ones only) narrow the answer.
 CALL () {
   // `key IS NOT NULL` (always true): an index seek on the environment's users, not a scan of every environment's.
   MATCH (u:User {env: $env})-[r:HAS_TENANT_ROLE]->(t:Tenant)
@@ -12,7 +12,7 @@ CALL () {
          null AS resource_instance, null AS resource_instance_id, r.created_at AS created_at, r.expires_at AS expires_at
   UNION ALL
   MATCH (u:User {env: $env})-[r:HAS_ROLE]->(i:Instance)
-  WHERE u.key IS NOT NULL AND ($users IS NULL OR u.key IN $users) AND ($roles IS NULL OR r.role IN $roles)
+  WHERE u.key IS NOT NULL AND NOT $tenantLevelOnly AND ($users IS NULL OR u.key IN $users) AND ($roles IS NULL OR r.role IN $roles)
     AND ($tenants IS NULL OR coalesce(r.tenant, i.tenant) IN $tenants)
     AND ($resource IS NULL OR i.resource = $resource)
     AND ($instance IS NULL OR i.key = $instance)

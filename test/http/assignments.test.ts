@@ -51,6 +51,16 @@ describe('role assignments', () => {
     expectError(await t.call('DELETE', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }), 404, 'NOT_FOUND');
   });
 
+  it('answers the assignment it made, not another of the same role the user holds on an instance', async () => {
+    await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'admin', tenant: 'acme', resource_instance: 'doc:d1' });
+    const a = await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'admin', tenant: 'acme' });
+    expect(a.resource_instance).toBeUndefined();
+    expect(a.resource_instance_id).toBeUndefined();
+    expect((await ok('GET', `${facts()}/role_assignments?user=bob&role=admin`)).find((x: any) => x.resource_instance === undefined).id).toBe(a.id);
+    await ok('DELETE', `${facts()}/role_assignments`, { user: 'bob', role: 'admin', tenant: 'acme' }, 204);
+    await ok('DELETE', `${facts()}/role_assignments`, { user: 'bob', role: 'admin', tenant: 'acme', resource_instance: 'doc:d1' }, 204);
+  });
+
   it('answers 404 for an unknown user, tenant, role or instance', async () => {
     expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'ghost', role: 'admin', tenant: 'acme' }), 404, 'NOT_FOUND');
     expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'ghost' }), 404, 'NOT_FOUND');

@@ -67,7 +67,7 @@ describe('bulk loading', () => {
     expect(refused.body.error_code).toBe('MISMATCH_RESOURCE_INSTANCES_TENANTS');
     expect(refused.body.message).toMatch(/^Item 2:/);
     const listed = await t.call('GET', `${facts()}/role_assignments?user=solo`);
-    expect(listed.body.total_count).toBe(0);
+    expect(listed.body).toEqual([]);
     // The same batch without the foreign item: a tenant role and an instance role (its tenant taken from the instance), repeats counted once.
     const ok = await t.call('POST', `${facts()}/role_assignments/bulk`, [...batch.slice(0, 2), batch[1]]);
     expect(ok.body).toEqual({ assignments_created: 2 });

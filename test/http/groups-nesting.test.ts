@@ -218,12 +218,12 @@ describe('visible through the schema endpoints and the decision engine', () => {
   it('shows the automatic relationships and memberships in the facts', async () => {
     const toV2 = await t.call('GET', `${facts()}/relationship_tuples?object=${enc('folder:v2')}`);
     expect(toV2.status).toBe(200);
-    expect(toV2.body.data).toEqual([expect.objectContaining({ subject: 'group:vis-b', relation: 'group_editor_group', object: 'folder:v2', tenant: 'acme' })]);
+    expect(toV2.body).toEqual([expect.objectContaining({ subject: 'group:vis-b', relation: 'group_editor_group', object: 'folder:v2', tenant: 'acme' })]);
     const nested = await t.call('GET', `${facts()}/relationship_tuples?subject=${enc('group:vis-child')}&relation=group`);
-    expect(nested.body.data).toEqual([expect.objectContaining({ subject: 'group:vis-child', relation: 'group', object: 'group:vis-a', tenant: 'acme' })]);
+    expect(nested.body).toEqual([expect.objectContaining({ subject: 'group:vis-child', relation: 'group', object: 'group:vis-a', tenant: 'acme' })]);
     const ra = await t.call('GET', `${facts()}/role_assignments?user=vince`);
     expect(ra.status).toBe(200);
-    expect(ra.body.data ?? ra.body).toContainEqual(expect.objectContaining({ user: 'vince', role: 'member', tenant: 'acme', resource_instance: 'group:vis-b' }));
+    expect(ra.body).toContainEqual(expect.objectContaining({ user: 'vince', role: 'member', tenant: 'acme', resource_instance: 'group:vis-b' }));
   });
 
   it('gives members exactly the group role, nested members the ancestors\' roles, and revokes on removal', async () => {

@@ -36,6 +36,8 @@ describe('provisioning with the admin key', () => {
     expect((await admin.api.environments.list(P)).map((x) => x.key)).toEqual(['staging']);
 
     const key = await admin.api.apiKeys.create({ name: 'ci' }, { project: P, env: 'staging' });
+    const { secret: _secret, ...record } = key;
+    expect(await admin.api.apiKeys.environmentKey({ project: P, env: 'staging' })).toEqual(record);
     expect(key.secret).toEqual(expect.any(String));
     const listed = await admin.api.apiKeys.list({}, { project: P, env: 'staging' });
     expect(listed.data.map((k) => k.id)).toEqual([key.id]);

@@ -50,6 +50,7 @@ export class RoleAssignmentsService {
       // Read back in the same transaction, with the ids of what it names.
       const { data } = await this.store.listRoleAssignments(scope.envId, {
         users: [keys.user], roles: [keys.role], tenants: [keys.tenant], resource: keys.resource, instance: keys.instance, instanceId: null,
+        tenantLevelOnly: keys.instance === null,
       }, { page: 1, perPage: 1, skip: 0 }, tx);
       return this.view(scope, data[0]);
     });
@@ -96,7 +97,7 @@ export class RoleAssignmentsService {
     if (inst && f.resource !== undefined && f.resource !== inst.type) return listAnswer([], 0, page, withTotal);
     const { total, data } = await this.store.listRoleAssignments(scope.envId, {
       users: f.user ?? null, roles: f.role ?? null, tenants: f.tenant ?? null, resource: inst?.type ?? f.resource ?? null,
-      instance: inst?.key ?? null, instanceId: byId ? ref : null,
+      instance: inst?.key ?? null, instanceId: byId ? ref : null, tenantLevelOnly: false,
     }, page);
     return listAnswer(data.map((a) => this.view(scope, a)), total, page, withTotal);
   }

@@ -59,6 +59,8 @@ export interface AssignmentFilter {
   resource: string | null;
   instance: string | null;
   instanceId: string | null;
+  /** Tenant-level assignments only (an assignment's answer, read back). */
+  tenantLevelOnly: boolean;
 }
 export interface TupleFilter { subject_type: string | null; subject_key: string | null; relation: string | null; object_type: string | null; object_key: string | null; tenant: string | null }
 /** Assignment keys; `resource`/`instance` are the two halves of `resource_instance` (null for a tenant role). */

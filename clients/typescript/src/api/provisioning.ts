@@ -72,6 +72,10 @@ export class ApiKeysApi {
   rotate(keyId: string): Promise<{ id: string; secret: string }> {
     return this.http.request('POST', path`/v2/api-key/${keyId}/rotate-secret`);
   }
+  /** The environment's key as Permit's `APIKeyRead` (its oldest key), never its secret (admin key). */
+  async environmentKey(at?: Partial<Scope>): Promise<ApiKey> {
+    return this.http.request('GET', await this.base(at));
+  }
   /** Key ids and prefixes, never secrets. */
   async list(params: PageParams = {}, at?: Partial<Scope>): Promise<Page<ApiKey>> {
     return this.http.request('GET', `${await this.base(at)}/keys`, { query: { ...params } });

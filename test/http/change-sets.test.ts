@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readMigrations } from '../../src/db/migrate';
-import { startTestService, TestService } from '../support/testService';
+import { runCypher, startTestService, TestService } from '../support/testService';
 
 /**
  * A write transaction's change events are one ChangeSet node per (environment, revision), not one
@@ -21,14 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function cypher(text: string, params: Record<string, unknown> = {}): Promise<Record<string, any>[]> {
-  const session = t.service.driver.session();
-  try {
-    return (await session.run(text, params)).records.map((r) => r.toObject());
-  } finally {
-    await session.close();
-  }
-}
+const cypher = (text: string, params: Record<string, unknown> = {}) => runCypher(t, text, params);
 
 const num = (v: any) => (typeof v === 'number' ? v : v.toNumber());
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readMigrations } from '../../src/db/migrate';
-import { startTestService, TestService } from '../support/testService';
+import { runCypher, startTestService, TestService } from '../support/testService';
 
 /**
  * CONTRACT section 14 on an upgraded graph: what 91c0a63 wrote (projects with org_id "default",
@@ -32,14 +32,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function cypher(text: string, params: Record<string, unknown> = {}): Promise<Record<string, any>[]> {
-  const session = t.service.driver.session();
-  try {
-    return (await session.run(text, params)).records.map((r) => r.toObject());
-  } finally {
-    await session.close();
-  }
-}
+const cypher = (text: string, params: Record<string, unknown> = {}) => runCypher(t, text, params);
 
 it('a graph written by 91c0a63 answers UUID ids and the UUID organisation after the upgrade', async () => {
   const scope = (await t.call('GET', '/v2/api-key/scope', undefined, { key: t.envKey })).body;

@@ -111,3 +111,16 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     },
   };
 }
+
+/**
+ * Runs Cypher on the service's own Neo4j, for tests that write a graph as an older version did
+ * (migration and upgrade tests): the rows as plain objects.
+ */
+export async function runCypher(t: TestService, text: string, params: Record<string, unknown> = {}): Promise<Record<string, any>[]> {
+  const session = t.service.driver.session();
+  try {
+    return (await session.run(text, params)).records.map((r) => r.toObject());
+  } finally {
+    await session.close();
+  }
+}

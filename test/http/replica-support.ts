@@ -25,8 +25,8 @@ export async function untilWindowOpen(service: Service): Promise<void> {
 }
 
 /** Its revision poll is slow (10 min) so that only the read-your-revoke rule can make it see another replica's writes. */
-export async function startReplica(): Promise<Replica> {
-  const config = loadConfig({ ...process.env, ADMIN_API_KEY: 'replica-b-admin-key-0123456789', LOG_LEVEL: 'silent', REVISION_POLL_MS: '600000' });
+export async function startReplica(env: Record<string, string> = {}): Promise<Replica> {
+  const config = loadConfig({ ...process.env, ...env, ADMIN_API_KEY: 'replica-b-admin-key-0123456789', LOG_LEVEL: 'silent', REVISION_POLL_MS: '600000' });
   const service = await bootService(config, pino({ level: 'silent' }), {
     uri: process.env.NEO4J_URI!, user: process.env.NEO4J_USER ?? 'neo4j', password: process.env.NEO4J_PASSWORD ?? 'neo4j',
   });

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { FairQueue } from '../util/fairQueue';
 import { LruCache } from '../util/lruCache';
 
 /** Digests remembered as failed, and as succeeded: a bound on memory. */
@@ -16,9 +16,6 @@ export interface SecretGateSettings {
   waitMs: number;
 }
 
-export const lookupsBusy = (retryAfterSeconds: number) =>
-  new AppError(429, 'TOO_MANY_REQUESTS', 'Too many requests with credentials this service has not seen are being checked; retry shortly.', undefined, retryAfterSeconds);
-
 /**
  * Keeps unknown secrets from becoming the next flood (CONTRACT section 15), for API keys and
  * session tokens alike, by their SHA-256 digest (never the secret):
@@ -32,11 +29,16 @@ export const lookupsBusy = (retryAfterSeconds: number) =>
 export class SecretGate {
   private readonly failed: LruCache<true>;
   private readonly succeeded = new LruCache<true>(REMEMBERED);
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** The global bound: one line for every caller (the fair queue's per-environment bound is the global one). */
+  private readonly lookups: FairQueue;
 
-  constructor(private readonly settings: SecretGateSettings) {
+  constructor(settings: SecretGateSettings) {
     this.failed = new LruCache<true>(settings.failureTtlMs > 0 ? REMEMBERED : 0, settings.failureTtlMs);
+    const slots = settings.lookupsInFlight;
+    this.lookups = new FairQueue({
+      perEnv: slots, global: slots, maxWaitMs: settings.waitMs, maxQueuedPerEnv: slots * WAITING_PER_SLOT,
+      message: (seconds) => `Too many requests with credentials this service has not seen are being checked; retry after ${seconds} s.`,
+    });
   }
 
   /** True when this digest failed within AUTH_FAILURE_TTL_MS. */
@@ -56,38 +58,7 @@ export class SecretGate {
   }
 
   /** Runs `lookup`, under the global bound unless the digest succeeded before. */
-  async lookup<T>(digest: string, lookup: () => Promise<T>): Promise<T> {
-    if (this.succeeded.get(digest)) return lookup();
-    await this.slot();
-    try {
-      return await lookup();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
-  }
-
-  private slot(): Promise<void> {
-    if (this.running < this.settings.lookupsInFlight) {
-      this.running++;
-      return Promise.resolve();
-    }
-    const retryAfter = Math.max(1, Math.ceil(this.settings.waitMs / 1000));
-    if (this.waiting.length >= this.settings.lookupsInFlight * WAITING_PER_SLOT || this.settings.waitMs === 0) {
-      return Promise.reject(lookupsBusy(retryAfter));
-    }
-    return new Promise<void>((ok, fail) => {
-      const granted = () => {
-        clearTimeout(timer);
-        this.running++;
-        ok();
-      };
-      const timer = setTimeout(() => {
-        const at = this.waiting.indexOf(granted);
-        if (at >= 0) this.waiting.splice(at, 1);
-        fail(lookupsBusy(retryAfter));
-      }, this.settings.waitMs);
-      this.waiting.push(granted);
-    });
+  lookup<T>(digest: string, lookup: () => Promise<T>): Promise<T> {
+    return this.succeeded.get(digest) ? lookup() : this.lookups.run('', lookup);
   }
 }

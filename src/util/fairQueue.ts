@@ -18,6 +18,8 @@ export interface FairQueueOptions {
   onRefused?: (env: string, reason: 'timeout' | 'queue_full') => void;
   /** Names the work in the refusal's message ("heavy questions", "permission checks"). */
   what?: string;
+  /** The refusal's whole message instead (a queue not kept per environment), given the seconds to wait. */
+  message?: (retryAfterSeconds: number) => string;
 }
 
 interface Waiter {
@@ -124,8 +126,9 @@ export class FairQueue {
     this.opts.onRefused?.(env, reason);
     const seconds = Math.max(1, Math.ceil(this.opts.maxWaitMs / 1000));
     return tooManyRequests(
-      `This environment has too many ${this.opts.what ?? 'requests'} in progress (at most ${this.opts.perEnv} at once, ` +
-        `the others wait up to ${this.opts.maxWaitMs} ms); retry after ${seconds} s.`,
+      this.opts.message?.(seconds) ??
+        `This environment has too many ${this.opts.what ?? 'requests'} in progress (at most ${this.opts.perEnv} at once, ` +
+          `the others wait up to ${this.opts.maxWaitMs} ms); retry after ${seconds} s.`,
       seconds,
     );
   }

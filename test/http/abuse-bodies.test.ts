@@ -203,10 +203,24 @@ describe('unknown secrets', () => {
 
   it('looks up unknown secrets under a global bound: past it 429 with Retry-After, while known keys are served', async () => {
     expect((await t.call('GET', `${facts()}/users/ann`, undefined, { key: t.envKey })).status).toBe(200); // now a known key
-    const flood = Array.from({ length: 40 }, (_, i) => t.call('GET', `${facts()}/users`, undefined, { key: `flood_key_${i}_${Date.now()}_abcdef` }));
-    const known = Array.from({ length: 10 }, () => t.call('POST', allowed(), { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } }, { key: t.envKey }));
-    const answers = await Promise.all(flood);
-    for (const k of await Promise.all(known)) expect(k.body).toEqual({ allow: true });
+    // Each key lookup takes 300 ms here (a busy database), so the 40 made-up keys overlap the
+    // two slots whatever this machine's speed: a fast lookup would free its slot before the next
+    // request arrives and the bound would never be reached (a CI run saw no 429 that way).
+    const db = t.service.db;
+    const original = db.readOnce.bind(db);
+    const slow = jest.spyOn(db, 'readOnce').mockImplementation(async (stmt: any, ...rest: any[]) => {
+      if (String(stmt.name).startsWith('provisioning/')) await new Promise((r) => setTimeout(r, 300));
+      return (original as any)(stmt, ...rest);
+    });
+    let answers: Awaited<ReturnType<typeof t.call>>[];
+    try {
+      const flood = Array.from({ length: 40 }, (_, i) => t.call('GET', `${facts()}/users`, undefined, { key: `flood_key_${i}_${Date.now()}_abcdef` }));
+      const known = Array.from({ length: 10 }, () => t.call('POST', allowed(), { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } }, { key: t.envKey }));
+      answers = await Promise.all(flood);
+      for (const k of await Promise.all(known)) expect(k.body).toEqual({ allow: true });
+    } finally {
+      slow.mockRestore();
+    }
     const statuses = answers.map((a) => a.status);
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
     const busy = answers.find((a) => a.status === 429)!;

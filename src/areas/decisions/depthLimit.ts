@@ -2,8 +2,9 @@ import type { Req } from '../../http/routeTable';
 
 /**
  * Answers cut short by MAX_DERIVATION_DEPTH (CONTRACT section 8): the header
- * `X-Authz-Depth-Limited: true`, a `warn` line, and a process counter that the metrics
- * (`authz_depth_limited_total`) can read.
+ * `X-Authz-Depth-Limited: true`, and a `warn` line carrying this process's count of them. The
+ * metric `authz_depth_limited_total` counts the header (src/metrics/httpMetrics.ts, and the hot
+ * path's own observation), not this counter.
  */
 let depthLimitedAnswers = 0;
 

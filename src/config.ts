@@ -3,7 +3,7 @@ import { BlockedNetworks } from './util/networks';
 
 /**
  * Every setting comes from an environment variable, is validated at boot, and has a
- * documented default (README "Configuration"). A bad value stops the boot with a clear message.
+ * documented default (docs/configuration.md). A bad value stops the boot with a clear message.
  */
 export interface Config {
   host: string;

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\nSee README.md "Configuration" for every variable and its default.\n`);
+      process.stderr.write(`${err.message}\nSee docs/configuration.md for every variable and its default.\n`);
       process.exit(2);
     }
     throw err;

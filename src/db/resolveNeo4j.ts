@@ -26,7 +26,7 @@ export interface ResolveOptions {
 }
 
 /**
- * Resolution order (README "Neo4j"): NEO4J_URI when set; else a Docker engine through
+ * Resolution order (docs/operations.md, "Neo4j"): NEO4J_URI when set; else a Docker engine through
  * testcontainers when one answers; else the local launcher (real Neo4j from Maven Central).
  */
 export async function resolveNeo4j(opts: ResolveOptions): Promise<ResolvedNeo4j> {

@@ -4,11 +4,11 @@ import * as ts from 'typescript';
 import { startTestService } from '../support/testService';
 import { AuthzClient } from './sdk';
 
-/** The example of the README's "Client library" section runs as written against the service. */
-it('runs the README example: both checks answer true', async () => {
+/** The example of docs/api.md's "Client library" section runs as written against the service. */
+it('runs the client library example of docs/api.md: both checks answer true', async () => {
   const t = await startTestService();
   try {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'api.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Client library'));
     const start = section.indexOf('```ts\n') + 6;
     const example = section.slice(start, section.indexOf('\n```', start))

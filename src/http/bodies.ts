@@ -31,7 +31,7 @@ export function isBulk(route: RouteDef): boolean {
 }
 
 export function bodyLimitOf(route: RouteDef, bounds: BodyBounds): number {
-  return isBulk(route) ? bounds.bulkBytes : bounds.bytes;
+  return route.bodyLimitBytes ?? (isBulk(route) ? bounds.bulkBytes : bounds.bytes);
 }
 
 export const bodyTooLarge = (limit: number) =>
@@ -118,4 +118,16 @@ function lingerThenCut(socket: Socket): void {
     s.resume = () => s;
     setTimeout(() => s.destroy(), UNREAD_LINGER_MS).unref();
   };
+}
+
+/**
+ * A client that sent `Expect: 100-continue` waits for `100 Continue` before it sends its body.
+ * Node would send it as soon as the headers arrive (before the caller is known); the server
+ * hands such requests to the app instead (`checkContinue`, src/http/server.ts), and the body
+ * reader calls this once the route and the caller were accepted. A request refused before
+ * (404, 401, 403, 413 on its declared length) gets its final answer without a `100`, and its
+ * body is never sent (RFC 9110, section 10.1.1).
+ */
+export function continueIfExpected(req: IncomingMessage, res: ServerResponse): void {
+  if (!res.headersSent && /^100-continue$/i.test(String(req.headers.expect ?? '').trim())) res.writeContinue();
 }

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import bodyParser from 'koa-bodyparser';
-import { BodyBounds, bodyLimitOf, bodyTooDeep, nestsDeeperThan } from './bodies';
+import { BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
 import { unrouted } from './methods';
 import { Authenticator, routeOf } from './routeTable';
 
@@ -34,11 +34,15 @@ export function credentialsFirst(router: Router, auth: Authenticator) {
  */
 export function boundedBody(bounds: BodyBounds) {
   const parser = (limit: number) => bodyParser({ enableTypes: ['json'], jsonLimit: `${limit}b`, strict: true });
-  const plain = parser(bounds.bytes);
-  const bulk = parser(bounds.bulkBytes);
+  /** One parser per limit (plain, bulk, and the routes with their own). */
+  const parsers = new Map<number, ReturnType<typeof parser>>();
   return async (ctx: Context, next: Next) => {
     const limit = ctx.state.route ? bodyLimitOf(ctx.state.route, bounds) : bounds.bytes;
-    await (limit === bounds.bytes ? plain : bulk)(ctx, async () => {
+    // A declared length past the limit is refused by the parser before the client is told to send.
+    if (!(Number(ctx.request.length) > limit)) continueIfExpected(ctx.req, ctx.res);
+    let parse = parsers.get(limit);
+    if (!parse) parsers.set(limit, (parse = parser(limit)));
+    await parse(ctx, async () => {
       const raw = (ctx.request as { rawBody?: string }).rawBody;
       if (raw && nestsDeeperThan(raw, bounds.depth)) throw bodyTooDeep(bounds.depth);
       await next();

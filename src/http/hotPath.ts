@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { observeRequest } from '../metrics/httpMetrics';
 import type { Metrics } from '../metrics/metrics';
 import { errorAnswer, requestIdOf } from './middleware';
-import { BodyBounds, bodyLimitOf, bodyTooDeep, nestsDeeperThan } from './bodies';
+import { BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
 import { answer, Authenticator, Req, RevisionOf, RouteDef } from './routeTable';
 
 /** A `__proto__` key, written plainly or with escapes (the test bourne makes before it looks closer). */
@@ -65,7 +65,8 @@ export function hotPath(
   };
 
   /** The body, read whole (Node holds it to its declared length, within the route's limit: checked above). */
-  function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  function bodyOf(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
+    continueIfExpected(req, res);
     return new Promise((ok, fail) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -102,7 +103,7 @@ export function hotPath(
       const who: Partial<Req> = await deps.auth.authenticate(ctx, found.route, found.params);
       let raw: Buffer;
       try {
-        raw = await bodyOf(req);
+        raw = await bodyOf(req, res);
       } catch {
         res.destroy();
         return;

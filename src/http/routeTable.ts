@@ -71,6 +71,12 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
    * between environments (src/areas/admission.ts, CONTRACT section 15). A function decides per request.
    */
   heavy?: boolean | ((req: Req) => boolean);
+  /**
+   * The largest body of this route, when it is not BODY_LIMIT_BYTES / BULK_BODY_LIMIT_BYTES
+   * (src/http/bodies.ts): a route that reads its credentials from the body takes no more than an
+   * unauthenticated caller may make the service read.
+   */
+  bodyLimitBytes?: number;
   handler: (req: ReqOf<S>) => Promise<unknown>;
 }
 

@@ -15,6 +15,10 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  */
 export function createHttpServer(handler: RequestListener, log?: Logger): Server {
   const server = createServer(handler);
+  // `Expect: 100-continue`: no automatic `100 Continue` before the caller is known (who first,
+  // then what); the body reader sends it once the route and the credentials were accepted
+  // (continueIfExpected in src/http/bodies.ts).
+  server.on('checkContinue', handler);
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;

@@ -148,6 +148,72 @@ describe('who first, then what', () => {
   });
 });
 
+/**
+ * One request with `Expect: 100-continue`: the headers, then the body only if the server says
+ * `100 Continue` (or if it says nothing within 1.5 s, as curl does after 1 s). What the server
+ * sent first, and its final answer's status.
+ */
+function expecting(head: string[], body: string): Promise<{ first: string; final?: number }> {
+  return new Promise((resolve) => {
+    const socket: Socket = connect(port, '127.0.0.1');
+    let received = '';
+    let first: string | undefined;
+    let sentBody = false;
+    const sendBody = () => {
+      if (sentBody) return;
+      sentBody = true;
+      socket.write(body);
+    };
+    const done = (final?: number) => {
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve({ first: first ?? '(nothing)', final });
+    };
+    const giveUp = setTimeout(() => done(), 20_000); // a cold decision on a loaded box takes seconds
+    const silence = setTimeout(sendBody, 1500);
+    socket.on('error', () => undefined);
+    socket.on('close', () => done());
+    socket.on('data', (c: Buffer) => {
+      received += c.toString('latin1');
+      first ??= received.slice(0, received.indexOf('\r\n'));
+      if (first.startsWith('HTTP/1.1 100')) {
+        clearTimeout(silence);
+        sendBody();
+        const rest = received.slice(received.indexOf('\r\n\r\n') + 4);
+        if (/^HTTP\/1\.1 \d{3}/.test(rest) && rest.includes('\r\n\r\n')) done(Number(rest.split(' ')[1]));
+      } else if (received.includes('\r\n\r\n')) {
+        clearTimeout(silence);
+        done(Number(first.split(' ')[1]));
+      }
+    });
+    socket.on('connect', () => socket.write(`${head.join('\r\n')}\r\n\r\n`));
+  });
+}
+
+describe('Expect: 100-continue', () => {
+  const question = JSON.stringify({ user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } });
+  const user = JSON.stringify({ key: 'continued' });
+  const head = (path: string, body: string, extra: string[]) => json(path, [`Content-Length: ${Buffer.byteLength(body)}`, 'Expect: 100-continue', ...extra]);
+
+  it('answers a caller without a key 401 at once, never telling it to send its body (koa routes and the hot path)', async () => {
+    for (const [path, body] of [[`${facts()}/users`, user], [allowed(), question]]) {
+      const res = await expecting(head(path, body, []), body);
+      expect(res).toEqual({ first: expect.stringMatching(/^HTTP\/1\.1 401 /), final: 401 });
+    }
+    const unknown = await expecting(head('/v2/nowhere', user, []), user);
+    expect(unknown).toEqual({ first: expect.stringMatching(/^HTTP\/1\.1 404 /), final: 404 });
+  });
+
+  it('tells a caller with a good key to continue, then answers its body', async () => {
+    const key = [`Authorization: Bearer ${t.envKey}`];
+    const created = await expecting(head(`${facts()}/users`, user, key), user);
+    expect(created).toEqual({ first: 'HTTP/1.1 100 Continue', final: 200 }); // Permit answers a created user 200
+    expect((await t.call('GET', `${facts()}/users/continued`, undefined, { key: t.envKey })).status).toBe(200);
+    const asked = await expecting(head(allowed(), question, key), question);
+    expect(asked).toEqual({ first: 'HTTP/1.1 100 Continue', final: 200 });
+  });
+});
+
 describe('body limits', () => {
   const auth = () => `Authorization: Bearer ${t.envKey}`;
 
@@ -156,6 +222,12 @@ describe('body limits', () => {
     expectError(res as any, 413, 'INVALID_INPUT', /1 MiB/);
     expect(res.headers.connection).toBe('close');
     expect(res.ms).toBeLessThan(3000);
+  });
+
+  it('takes at most 64 KiB on the PDP all-tenants path, whose key may come in the body (read before the caller is known)', async () => {
+    const res = await raw(json('/allowed/all-tenants', ['Content-Length: 100000']), '{"user":');
+    expectError(res as any, 413, 'INVALID_INPUT', /64 KiB/);
+    expect(res.sentWhenAnswered).toBeLessThan(100000);
   });
 
   it('refuses a chunked body as soon as it passes 1 MiB, not after reading all of it', async () => {

@@ -1,3 +1,4 @@
+import { UNREAD_BODY_BUDGET } from '../../http/bodies';
 import type { Context } from 'koa';
 import type { Scope } from '../../auth/types';
 import { forbidden, invalidInput } from '../../errors';
@@ -56,6 +57,9 @@ export function tenantAccessRoutes(svc: TenantAccessService, auth: Authenticator
     {
       method: 'POST', readOnly: true, path: '/allowed/all-tenants', auth: 'public', tag,
       summary: 'Permit PDP all-tenants check (environment key, in the Authorization header or the body\'s headers.Authorization)',
+      // Its key may come in the body, so the body is read before the caller is known: at most
+      // what any unknown caller may make the service read (CONTRACT section 15), 64 KiB.
+      bodyLimitBytes: UNREAD_BODY_BUDGET,
       schemas: { body: { oneOf: [allTenantsQuery, sdk276Query] }, response: allTenantsAnswer },
       handler: async (r) => {
         const { scope, q } = await pdpScope(r);

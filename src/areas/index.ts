@@ -94,12 +94,12 @@ export function buildAreas(deps: AppDeps) {
   const retention = new RetentionSweeper(deps.db, deps.config.auditRetentionDays);
   retention.start(RETENTION_SWEEP_MS, deps.log);
 
-  const elements = new ElementsService(new ElementsStore(deps.db), deps.config.webhookBlockedNetworks);
   const sessions = new SessionService(new SessionStore(deps.db), {
     ttlSeconds: deps.config.sessionTtlSeconds, cookieSecure: deps.config.cookieSecure, orgId: deps.config.orgId,
   }, secretGate);
   authenticator.sessions = sessions;
   const webhookStore = new WebhookStore(deps.db);
+  const elements = new ElementsService(new ElementsStore(deps.db), deps.config.webhookBlockedNetworks, webhookStore);
   const outbox = new WebhookOutbox(webhookStore);
   const webhooks = new WebhookDispatcher(webhookStore, { pollMs: deps.config.webhookPollMs, retryBaseMs: deps.config.webhookRetryBaseMs, blocked: deps.config.webhookBlockedNetworks }, deps.log.child({ area: 'webhooks' }));
   webhooks.start();

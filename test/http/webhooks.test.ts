@@ -7,7 +7,7 @@ import pino from 'pino';
 import { bootService } from '../../src/boot';
 import { loadConfig } from '../../src/config';
 import { BlockedNetworks } from '../../src/util/networks';
-import { startTestService, TestService } from '../support/testService';
+import { runCypher, startTestService, TestService } from '../support/testService';
 import { buildWorld, Client, expectError, login, ok, request, World } from './approvals-support';
 
 /**
@@ -114,6 +114,37 @@ describe('webhooks', () => {
     }
     expect(() => verify({ ...attempts[0], body: attempts[0].body + ' ' }, secret)).toThrow();
   });
+
+  it("shows a config's delivery status: an event whose stored URL is refused stays pending, failing as blocked", async () => {
+    const cfgPath = `/v2/elements/${w.t.proj}/${w.t.env}/config`;
+    const legacy = await ok(w.t, 'POST', cfgPath, {
+      key: 'legacy-status', name: 'Legacy', elements_type: 'access_request', roles_to_levels: { LEVEL_1: ['approver'] }, webhook: { url: receiver.url },
+    });
+    // As an earlier version could store it: a URL now refused (the metadata address, blocked by
+    // default in every service, whatever WEBHOOK_ALLOWED_NETWORKS says).
+    await runCypher(w.t, 'MATCH (c:ElementsConfig {id: $id}) SET c.webhook_url = $url', { id: legacy.id, url: 'http://169.254.169.254/hooks' });
+    const h = { element_id: legacy.id };
+    const r = (await alice.call('POST', `${cfgPath}/${legacy.id}/access_requests`, { access_request_details: { tenant: 'acme', role: 'viewer' }, reason: 'status' }, h)).body;
+    const status = `${cfgPath}/legacy-status/webhook_deliveries`;
+    let page: any;
+    for (const until = Date.now() + 20_000; Date.now() < until; await new Promise((ok) => setTimeout(ok, 100))) {
+      page = await ok(w.t, 'GET', status);
+      if (page.data[0]?.attempts >= 2) break;
+    }
+    expect(page).toMatchObject({ total_count: 1, page_count: 1 });
+    expect(page.data).toEqual([expect.objectContaining({
+      request_id: r.id, event: 'created', status: 'pending',
+      last_error: 'blocked: 169.254.169.254 is in a blocked network',
+      next_attempt_at: expect.any(String), give_up_at: expect.any(String), created_at: expect.any(String),
+    })]);
+    expect(page.data[0].attempts).toBeGreaterThanOrEqual(2); // retried, still held
+    expect(receiver.hits.filter((x) => JSON.parse(x.body).data.id === r.id)).toEqual([]);
+    // An environment key reads it too; `status` narrows; another config's events are not in it.
+    expect((await w.t.call('GET', `${status}?status=dead`, undefined, { key: w.t.envKey })).body).toEqual({ data: [], total_count: 0, page_count: 0 });
+    expect((await ok(w.t, 'GET', `${cfgPath}/${accessConfig}/webhook_deliveries`)).data.map((d: any) => d.request_id)).not.toContain(r.id);
+    expectError(await w.t.call('GET', `${cfgPath}/no-such-config/webhook_deliveries`), 404, 'NOT_FOUND');
+    expectError(await w.t.call('GET', `${status}?status=sent`), 422, 'INVALID_INPUT');
+  }, 60_000);
 
   it('announces operation approval events with the bearer token; denied and canceled too', async () => {
     const a = (await alice.call('POST', '', request())).body;

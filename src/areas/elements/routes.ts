@@ -30,6 +30,12 @@ export function elementsRoutes(svc: ElementsService): RouteDef[] {
       handler: (r) => svc.update(r.scope, r.params.elements_config_id, r.body),
     }),
     route({
+      method: 'GET', path: `${base}/:elements_config_id/webhook_deliveries`, auth: 'env', tag,
+      summary: "The config's webhook delivery status: its events not yet delivered (pending, with attempts and last error) or given up, newest first",
+      schemas: { params: s.configParams, query: s.deliveriesQuery, response: s.deliveryList },
+      handler: (r) => svc.deliveries(r.scope, r.params.elements_config_id, r.query.status, paging(r.query)),
+    }),
+    route({
       // Also at Permit's path without `/config`.
       method: 'DELETE', path: [`${base}/:elements_config_id`, '/v2/elements/:proj_id/:env_id/:elements_config_id'], auth: 'env', tag, summary: 'Delete an elements config and its operation approvals',
       status: 204, schemas: { params: s.configParams },

@@ -37,3 +37,18 @@ export const config = obj({
 export const configList = envelope(config);
 /** Create (and the PATCH that gives an older config its first secret) also answer the webhook secret: the only time it is shown. */
 export const configWithSecret = obj({ ...(config.properties as typeof config.properties), webhook_secret: str() });
+
+/** An event of a config's webhook still in the outbox (its delivery status). */
+export const delivery = obj({
+  id: str(),
+  request_id: str(),
+  event: str({ enum: ['created', 'approved', 'denied', 'canceled'] as const }),
+  status: str({ enum: ['pending', 'dead'] as const }),
+  attempts: { type: 'integer', minimum: 0 },
+  last_error: nullable(str()),
+  next_attempt_at: timestamp(),
+  give_up_at: timestamp(),
+  created_at: timestamp(),
+});
+export const deliveryList = envelope(delivery);
+export const deliveriesQuery = obj({ ...PAGING_QUERY, status: str({ enum: ['pending', 'dead'] as const }) });

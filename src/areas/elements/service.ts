@@ -5,6 +5,7 @@ import { envelopeOf, Page } from '../../http/paging';
 import type { BlockedNetworks } from '../../util/networks';
 import { now } from '../../util/time';
 import { newWebhookSecret } from '../webhooks/outbox';
+import type { HeldDelivery, WebhookStore } from '../webhooks/store';
 import { unique } from '../../util/unique';
 import { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
 
@@ -61,7 +62,7 @@ export function configOf(c: ElementsConfigNode): ElementsConfig {
 
 /** Elements configs (CONTRACT section 7): which resources an approval flow governs, and who reviews. */
 export class ElementsService {
-  constructor(private readonly store: ElementsStore, private readonly blocked: BlockedNetworks) {}
+  constructor(private readonly store: ElementsStore, private readonly blocked: BlockedNetworks, private readonly webhooks: WebhookStore) {}
 
   /** A webhook URL naming a blocked address literally is refused now (a host name is checked at each delivery). */
   private checkWebhook(w: Webhook | null | undefined): void {
@@ -138,6 +139,16 @@ export class ElementsService {
   async remove(scope: Scope, ref: string) {
     const current = await this.node(scope, ref);
     if (!(await this.store.deleteConfig(scope.envId, current.id))) throw notFound('Elements config', ref);
+  }
+
+  /**
+   * The config's webhook delivery status: its events still in the outbox (pending, with their
+   * attempts and last error, or given up), newest first. A delivered event leaves the outbox.
+   */
+  async deliveries(scope: Scope, ref: string, status: HeldDelivery['status'] | undefined, page: Page) {
+    const current = await this.node(scope, ref);
+    const { total, data } = await this.webhooks.listDeliveries(scope.envId, current.id, status ?? null, page);
+    return envelopeOf(data, total, page);
   }
 
   /** The parsed config, for the approvals area; undefined when there is none. */

@@ -1,4 +1,5 @@
 import { Db, Tx } from '../../db/db';
+import type { Page } from '../../http/paging';
 
 export type WebhookEvent = 'created' | 'approved' | 'denied' | 'canceled';
 
@@ -15,6 +16,19 @@ export interface DueDelivery {
   secret: string;
 }
 
+/** An event still in the outbox, as its config's delivery status shows it. */
+export interface HeldDelivery {
+  id: string;
+  request_id: string;
+  event: WebhookEvent;
+  status: 'pending' | 'dead';
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string;
+  give_up_at: string;
+  created_at: string;
+}
+
 /** The durable webhook outbox: rows written in the transaction of the change they announce. */
 export class WebhookStore {
   private readonly q = this.db.statements({
@@ -23,6 +37,7 @@ export class WebhookStore {
     markDelivered: 'webhooks/markDelivered',
     markFailed: 'webhooks/markFailed',
     configsWithWebhook: 'webhooks/configsWithWebhook',
+    listDeliveries: 'webhooks/listDeliveries',
   });
 
   constructor(private readonly db: Db) {}
@@ -48,5 +63,12 @@ export class WebhookStore {
 
   async markFailed(env: string, id: string, f: { nextAttemptAt: string; error: string; dead: boolean }) {
     await this.db.writeRows(this.q.markFailed, { env, id, ...f });
+  }
+
+  /** The events of one config still in the outbox, newest first (`status` narrows). */
+  async listDeliveries(env: string, configId: string, status: HeldDelivery['status'] | null, page: Page): Promise<{ total: number; data: HeldDelivery[] }> {
+    const [row] = await this.db.readOnce(this.q.listDeliveries, { env, configId, status, skip: page.skip, limit: page.perPage });
+    const data = (row.data as Record<string, unknown>[]).map((d) => ({ ...d, attempts: Number(d.attempts) }) as unknown as HeldDelivery);
+    return { total: Number(row.total), data };
   }
 }

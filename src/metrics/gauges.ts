@@ -19,7 +19,7 @@ export const GAUGES_MAX_AGE_MS = 15_000;
  * as old numbers; `authz_metrics_refreshed_timestamp_seconds` says when they were last read.
  */
 export class DbGauges {
-  private readonly q = this.db.statements({ counts: 'metrics/operatorCounts', revisions: 'revisions/readRevisions' });
+  private readonly q;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private readAt = 0;
@@ -28,7 +28,9 @@ export class DbGauges {
     private readonly metrics: Metrics,
     private readonly db: Db,
     private readonly revisions: KnownRevisions,
-  ) {}
+  ) {
+    this.q = this.db.statements({ counts: 'metrics/operatorCounts', revisions: 'revisions/readRevisions' });
+  }
 
   start(intervalMs: number, log: Logger): void {
     const tick = () => {

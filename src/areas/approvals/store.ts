@@ -67,25 +67,27 @@ export interface Transition {
 
 /** Operation approvals in the graph; transitions are single conditional updates. */
 export class ApprovalStore {
-  private readonly q = this.db.statements({
-    holdsTenantRole: 'approvals/holdsTenantRole',
-    mayReviewInstances: 'approvals/mayReviewInstances',
-    ensureInstance: 'approvals/ensureInstance',
-    instanceTenant: 'approvals/instanceTenant',
-    lockRequester: 'approvals/lockRequesterRecentRequests',
-    createApproval: 'approvals/createApproval',
-    getApproval: 'approvals/getApproval',
-    reviewCandidates: 'approvals/reviewCandidates',
-    listApprovals: 'approvals/listApprovals',
-    setReviewerComment: 'approvals/setReviewerComment',
-    transition: 'approvals/transition',
-  });
+  private readonly q;
 
   constructor(
     private readonly db: Db,
     /** Requests one user may create per elements config per hour (ELEMENTS_REQUESTS_PER_HOUR). */
     private readonly requestsPerHour = 100,
-  ) {}
+  ) {
+    this.q = this.db.statements({
+      holdsTenantRole: 'approvals/holdsTenantRole',
+      mayReviewInstances: 'approvals/mayReviewInstances',
+      ensureInstance: 'approvals/ensureInstance',
+      instanceTenant: 'approvals/instanceTenant',
+      lockRequester: 'approvals/lockRequesterRecentRequests',
+      createApproval: 'approvals/createApproval',
+      getApproval: 'approvals/getApproval',
+      reviewCandidates: 'approvals/reviewCandidates',
+      listApprovals: 'approvals/listApprovals',
+      setReviewerComment: 'approvals/setReviewerComment',
+      transition: 'approvals/transition',
+    });
+  }
 
   /**
    * Inside a create's transaction: refuses (429) a user who created `requestsPerHour` requests of

@@ -8,10 +8,7 @@ import type { Db } from '../../db/db';
  * edge from its expiry instant; the sweep keeps the graph from growing with dead edges.
  */
 export class ExpirySweep {
-  private readonly q = this.db.statements({
-    environments: 'expiry/environmentsWithExpired',
-    deleteExpired: 'expiry/deleteExpired',
-  });
+  private readonly q;
   private timer?: NodeJS.Timeout;
   private running = false;
 
@@ -20,7 +17,12 @@ export class ExpirySweep {
     private readonly batch = 500,
     /** Batches per environment and round, so one environment cannot hold the sweep. */
     private readonly maxBatches = 20,
-  ) {}
+  ) {
+    this.q = this.db.statements({
+      environments: 'expiry/environmentsWithExpired',
+      deleteExpired: 'expiry/deleteExpired',
+    });
+  }
 
   start(intervalMs: number, log: Logger): void {
     this.timer = setInterval(() => {

@@ -27,9 +27,11 @@ const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefine
  * and logouts (their own events), approval transitions and schema changes (a view of the change events).
  */
 export class AuditService {
-  private readonly q = this.db.statements({ list: 'audit/listAudit' });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({ list: 'audit/listAudit' });
+  }
 
   async list(scope: Scope, f: AuditQuery, p: Page) {
     const [row] = await this.db.readRows(this.q.list, {

@@ -10,12 +10,14 @@ const DAY_MS = 86_400_000;
  * oldest kept revision.
  */
 export class RetentionSweeper {
-  private readonly q = this.db.statements({
-    changes: 'changes/sweepChanges', audit: 'changes/sweepAuditEvents', decisions: 'decisionLog/sweepDecisionLogs',
-  });
+  private readonly q;
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly db: Db, private readonly retentionDays: number, private readonly batch = 1000) {}
+  constructor(private readonly db: Db, private readonly retentionDays: number, private readonly batch = 1000) {
+    this.q = this.db.statements({
+      changes: 'changes/sweepChanges', audit: 'changes/sweepAuditEvents', decisions: 'decisionLog/sweepDecisionLogs',
+    });
+  }
 
   start(everyMs: number, log: Logger): void {
     const run = () => this.sweep().catch((err) => log.warn({ err: (err as Error).message }, 'retention sweep failed; retried at the next one'));

@@ -12,8 +12,10 @@ interface QueuedApproval {
 
 /** The approvals of every elements config of an environment, read-only, for the admin console. */
 export class ApprovalsQueueStore {
-  private readonly q = this.db.statements({ approvalsQueue: 'console/approvalsQueue' });
-  constructor(private readonly db: Db) {}
+  private readonly q;
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({ approvalsQueue: 'console/approvalsQueue' });
+  }
 
   async list(env: string, filter: { config: string | null; status: string | null }, page: Page) {
     return listOf<QueuedApproval>(await this.db.readRows(this.q.approvalsQueue, { env, ...filter, skip: page.skip, limit: page.perPage }));

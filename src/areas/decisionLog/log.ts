@@ -47,11 +47,12 @@ export class DecisionLog {
   private timer?: NodeJS.Timeout;
   /** The write in progress, if any. */
   private writing?: Promise<void>;
-  private readonly insert = this.db.statement('decisionLog/insertDecisionLogs');
+  private readonly insert;
   readonly queueMax: number;
   private readonly batchSize: number;
 
   constructor(private readonly db: Db, private readonly opts: DecisionLogOptions, private readonly log?: Logger) {
+    this.insert = this.db.statement('decisionLog/insertDecisionLogs');
     this.queueMax = opts.queueMax ?? 100_000;
     this.batchSize = opts.batchSize ?? 20_000;
   }

@@ -18,9 +18,11 @@ interface Filters { users?: string[]; resources?: string[]; decision?: boolean; 
 
 /** Reads the decision log (the writes are src/areas/decisionLog/log.ts, off the request path). */
 export class DecisionLogReader {
-  private readonly q = this.db.statements({ list: 'decisionLog/listDecisionLogs' });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({ list: 'decisionLog/listDecisionLogs' });
+  }
 
   /**
    * Newest first (then by id), filtered, one page and the total; the instants compare as instants,

@@ -29,12 +29,14 @@ export interface ListedObject {
 export const DEFAULT_PAGE_SIZE = 100;
 
 export class ListObjectsStore {
-  private readonly q = this.db.statements({ listObjects: 'decisions/listObjects' });
+  private readonly q;
 
   constructor(
     private readonly db: Db,
     private readonly rule: RuleSettings,
-  ) {}
+  ) {
+    this.q = this.db.statements({ listObjects: 'decisions/listObjects' });
+  }
 
   /** `floor`: the revision of `env` the page must include (a cluster's secondary may lag; Db.readOnce). */
   async page(env: string, p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number }, floor?: number): Promise<ListedObject[]> {

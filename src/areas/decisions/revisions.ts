@@ -29,14 +29,16 @@ export class Revisions implements RevisionListener {
   /** performance.now() when the newest read that included each environment was sent. */
   private readonly readSent = new Map<string, number>();
   private readonly reads = new SharedReads<number>();
-  private readonly q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
+  private readonly q;
   private timer?: NodeJS.Timeout;
   private windowMs = 0;
   private replicas?: Replicas;
   private lastPollSent = -Infinity;
   private polling = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
+  }
 
   /** COHERENCE_WINDOW_MS, the same as the commit wait of the service's writes (0: every question reads). */
   useWindow(ms: number): void {

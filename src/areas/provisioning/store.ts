@@ -40,27 +40,29 @@ export interface ScopeRow {
 }
 
 export class ProvisioningStore {
-  private readonly q = this.db.statements({
-    createProject: 'provisioning/createProject',
-    ensureProject: 'provisioning/ensureProject',
-    listProjects: 'provisioning/listProjects',
-    getProject: 'provisioning/getProject',
-    deleteProject: 'provisioning/deleteProject',
-    createEnvironment: 'provisioning/createEnvironment',
-    ensureEnvironment: 'provisioning/ensureEnvironment',
-    listEnvironments: 'provisioning/listEnvironments',
-    getEnvironment: 'provisioning/getEnvironment',
-    deleteEnvironment: 'provisioning/deleteEnvironment',
-    resolveScope: 'provisioning/resolveScope',
-    scopeOfKey: 'provisioning/scopeOfKey',
-    createApiKey: 'provisioning/createApiKey',
-    listApiKeys: 'provisioning/listApiKeys',
-    revokeApiKey: 'provisioning/revokeApiKey',
-    rotateApiKey: 'provisioning/rotateApiKey',
-    envOfApiKey: 'provisioning/envOfApiKey',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createProject: 'provisioning/createProject',
+      ensureProject: 'provisioning/ensureProject',
+      listProjects: 'provisioning/listProjects',
+      getProject: 'provisioning/getProject',
+      deleteProject: 'provisioning/deleteProject',
+      createEnvironment: 'provisioning/createEnvironment',
+      ensureEnvironment: 'provisioning/ensureEnvironment',
+      listEnvironments: 'provisioning/listEnvironments',
+      getEnvironment: 'provisioning/getEnvironment',
+      deleteEnvironment: 'provisioning/deleteEnvironment',
+      resolveScope: 'provisioning/resolveScope',
+      scopeOfKey: 'provisioning/scopeOfKey',
+      createApiKey: 'provisioning/createApiKey',
+      listApiKeys: 'provisioning/listApiKeys',
+      revokeApiKey: 'provisioning/revokeApiKey',
+      rotateApiKey: 'provisioning/rotateApiKey',
+      envOfApiKey: 'provisioning/envOfApiKey',
+    });
+  }
 
   async createProject(p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; now: string }): Promise<ProjectNode> {
     try {

@@ -18,15 +18,17 @@ const params = (p: NameAndDescription) => ({
 
 /** PATCH of projects and environments (Permit's `projects.update`, `environments.update`): name and description. */
 export class ProvisioningUpdates {
-  private readonly q = this.db.statements({
-    updateProject: 'provisioning/updateProject',
-    updateEnvironment: 'provisioning/updateEnvironment',
-  });
+  private readonly q;
 
   constructor(
     private readonly db: Db,
     private readonly svc: ProvisioningService,
-  ) {}
+  ) {
+    this.q = this.db.statements({
+      updateProject: 'provisioning/updateProject',
+      updateEnvironment: 'provisioning/updateEnvironment',
+    });
+  }
 
   async updateProject(ref: string, patch: NameAndDescription) {
     const current = await this.svc.getProject(ref);

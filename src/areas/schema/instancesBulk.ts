@@ -11,13 +11,15 @@ import * as s from './schemas';
 
 /** Permit's `/bulk/resource_instances`: PUT creates or replaces, DELETE removes; one transaction each. */
 export class InstancesBulkService {
-  private readonly q = this.db.statements({
-    resolveInstances: 'schema/resolveInstances',
-    replaceInstances: 'schema/replaceInstances',
-    deleteInstancesByRef: 'schema/deleteInstancesByRef',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      resolveInstances: 'schema/resolveInstances',
+      replaceInstances: 'schema/replaceInstances',
+      deleteInstancesByRef: 'schema/deleteInstancesByRef',
+    });
+  }
 
   async replaceInstances(scope: Scope, ops: InstanceInput[]) {
     const seen = new Set<string>();

@@ -24,17 +24,19 @@ export interface InstanceRef {
 
 /** Resource instances (including group instances, which are `Group:Instance`). */
 export class InstancesStore {
-  private readonly q = this.db.statements({
-    createInstance: 'schema/createInstance',
-    getInstance: 'schema/getInstance',
-    listInstances: 'schema/listInstances',
-    updateInstance: 'schema/updateInstance',
-    deleteInstance: 'schema/deleteInstance',
-    resolveInstances: 'schema/resolveInstances',
-    createInstances: 'schema/createInstances',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createInstance: 'schema/createInstance',
+      getInstance: 'schema/getInstance',
+      listInstances: 'schema/listInstances',
+      updateInstance: 'schema/updateInstance',
+      deleteInstance: 'schema/deleteInstance',
+      resolveInstances: 'schema/resolveInstances',
+      createInstances: 'schema/createInstances',
+    });
+  }
 
   /**
    * Writes a batch in one statement that checks each item as it goes; only when an item did not

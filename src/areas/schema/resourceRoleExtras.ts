@@ -12,16 +12,18 @@ export async function changeRolePermissions(tx: Tx, stmt: Statement, env: string
 
 /** Resource roles: Permit's assign / remove permissions, and the `when` of the role's derivations. */
 export class ResourceRoleExtras {
-  private readonly q = this.db.statements({
-    setDerivationConditions: 'schema/setDerivationConditions',
-    changeRolePermissions: 'schema/changeRolePermissions',
-  });
+  private readonly q;
 
   constructor(
     private readonly db: Db,
     private readonly store: SchemaStore,
     private readonly hierarchy: HierarchyService,
-  ) {}
+  ) {
+    this.q = this.db.statements({
+      setDerivationConditions: 'schema/setDerivationConditions',
+      changeRolePermissions: 'schema/changeRolePermissions',
+    });
+  }
 
   private async target(scope: Scope, resourceRef: string, ref: string) {
     return this.store.read(async (tx) => {

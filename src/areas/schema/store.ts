@@ -78,36 +78,38 @@ const described = (p: Patch) => ({ description: p.description ?? null, setDescri
 
 /** Schema records: resources, their roles and relations, derivations, tenant roles. */
 export class SchemaStore {
-  private readonly q = this.db.statements({
-    createResource: 'schema/createResource',
-    getResource: 'schema/getResource',
-    lockResource: 'schema/lockResource',
-    listResources: 'schema/listResources',
-    updateResource: 'schema/updateResource',
-    deleteResource: 'schema/deleteResource',
-    createResourceRole: 'schema/createResourceRole',
-    getResourceRole: 'schema/getResourceRole',
-    listResourceRoles: 'schema/listResourceRoles',
-    updateResourceRole: 'schema/updateResourceRole',
-    deleteResourceRole: 'schema/deleteResourceRole',
-    checkDerivation: 'schema/checkDerivation',
-    createDerivation: 'schema/createDerivation',
-    deleteDerivation: 'schema/deleteDerivation',
-    deleteRoleDerivations: 'schema/deleteRoleDerivations',
-    createRole: 'schema/createRole',
-    getRole: 'schema/getRole',
-    listRoles: 'schema/listRoles',
-    updateRole: 'schema/updateRole',
-    deleteRole: 'schema/deleteRole',
-    invalidPermissions: 'schema/invalidPermissions',
-    createRelation: 'schema/createRelation',
-    getRelation: 'schema/getRelation',
-    listRelations: 'schema/listRelations',
-    updateRelation: 'schema/updateRelation',
-    deleteRelation: 'schema/deleteRelation',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createResource: 'schema/createResource',
+      getResource: 'schema/getResource',
+      lockResource: 'schema/lockResource',
+      listResources: 'schema/listResources',
+      updateResource: 'schema/updateResource',
+      deleteResource: 'schema/deleteResource',
+      createResourceRole: 'schema/createResourceRole',
+      getResourceRole: 'schema/getResourceRole',
+      listResourceRoles: 'schema/listResourceRoles',
+      updateResourceRole: 'schema/updateResourceRole',
+      deleteResourceRole: 'schema/deleteResourceRole',
+      checkDerivation: 'schema/checkDerivation',
+      createDerivation: 'schema/createDerivation',
+      deleteDerivation: 'schema/deleteDerivation',
+      deleteRoleDerivations: 'schema/deleteRoleDerivations',
+      createRole: 'schema/createRole',
+      getRole: 'schema/getRole',
+      listRoles: 'schema/listRoles',
+      updateRole: 'schema/updateRole',
+      deleteRole: 'schema/deleteRole',
+      invalidPermissions: 'schema/invalidPermissions',
+      createRelation: 'schema/createRelation',
+      getRelation: 'schema/getRelation',
+      listRelations: 'schema/listRelations',
+      updateRelation: 'schema/updateRelation',
+      deleteRelation: 'schema/deleteRelation',
+    });
+  }
 
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.write(fn);

@@ -19,12 +19,14 @@ const CHECKS_PER_CALL = 100;
  * asked in bulk), so the answers are exactly what `/allowed` would say tenant by tenant.
  */
 export class TenantAccessService {
-  private readonly q = this.db.statements({ userTenants: 'tenantAccess/userTenants' });
+  private readonly q;
 
   constructor(
     private readonly db: Db,
     private readonly decisions: DecisionService,
-  ) {}
+  ) {
+    this.q = this.db.statements({ userTenants: 'tenantAccess/userTenants' });
+  }
 
   async userTenants(scope: Scope, user: UserRef): Promise<TenantView[]> {
     const rows = await this.db.readRows(this.q.userTenants, { env: scope.envId, user: keyOf(user) });

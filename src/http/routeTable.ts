@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { badRequest, ErrorDetail, invalidInput } from '../errors';
 import type { Principal, Scope, Session } from '../auth/types';
 import type { JsonSchema, ParamsOf, StaticOf } from './schema';
-import { actorOf, runAs } from '../areas/changes/actor';
+import { actorOf, runAs } from '../auth/actor';
 
 /**
  * Each API area declares its routes in one table: method, path, who may call it, and the

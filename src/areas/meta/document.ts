@@ -9,7 +9,7 @@ import type { RouteDef } from '../../http/routeTable';
 import { Metrics } from '../../metrics/metrics';
 import { buildAreas } from '..';
 import { Revisions } from '../decisions/revisions';
-import { SESSION_COOKIE } from '../sessions/service';
+import { SESSION_COOKIE } from '../../auth/types';
 
 /**
  * Every route the service serves, built without a database (the driver is never used): for the

@@ -2,7 +2,7 @@ import { buildOpenApi } from '../../http/openapi';
 import type { RouteDef } from '../../http/routeTable';
 import { route } from '../../http/routeTable';
 import { freeObject, obj, str } from '../../http/schema';
-import { SESSION_COOKIE } from '../sessions/service';
+import { SESSION_COOKIE } from '../../auth/types';
 
 /**
  * `GET /v2/openapi.json`: the OpenAPI 3.0 document of every route, generated from the route

@@ -1,4 +1,4 @@
-import type { AccessLevel } from '../../auth/types';
+import type { AccessLevel, KeyLookup, ScopeRow } from '../../auth/types';
 import { Db, keyed, Row } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
@@ -32,14 +32,8 @@ export interface ApiKeyNode {
   project_id: string;
   created_at: string;
 }
-export interface ScopeRow {
-  key: { id: string; hash: string; access_level?: AccessLevel | null; env_id: string; project_id: string } | null;
-  project: { id: string; key: string; org_id: string } | null;
-  /** `revision`: the environment's, read in the same query (after the request arrived). */
-  environment: { id: string; key: string; revision?: number } | null;
-}
 
-export class ProvisioningStore {
+export class ProvisioningStore implements KeyLookup {
   private readonly q;
 
   constructor(private readonly db: Db) {

@@ -14,7 +14,7 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
       handler: async (r) => {
         const scope = await sessions.loginScope(r.principal, r.scope, r.query);
         const { token, code, session } = await sessions.login(scope, (r.body.user_id ?? r.body.userId) as string, (r.body.tenant_id ?? r.body.tenant) as string);
-        r.ctx.append('Set-Cookie', sessions.cookie(r.ctx, token));
+        r.ctx.append('Set-Cookie', sessions.cookie(r.ctx.secure, token));
         r.ctx.set('Cache-Control', 'no-store');
         // The token only in this answer to the backend; the URL (for a browser) carries a one-time code.
         const url = `${r.ctx.origin}/v2/auth/login_by_token?code=${encodeURIComponent(code)}`;
@@ -32,7 +32,7 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
       schemas: { query: s.codeQuery, response: s.sessionAnswer },
       handler: async (r) => {
         const { token, session } = await sessions.redeemCode(r.query.code);
-        r.ctx.append('Set-Cookie', sessions.cookie(r.ctx, token, session.expires_at));
+        r.ctx.append('Set-Cookie', sessions.cookie(r.ctx.secure, token, session.expires_at));
         r.ctx.set('Cache-Control', 'no-store');
         return { user_id: session.user, tenant_id: session.tenant, expires_at: session.expires_at };
       },
@@ -42,7 +42,7 @@ export function sessionRoutes(sessions: SessionService): RouteDef[] {
       status: 204, schemas: {},
       handler: async (r) => {
         await sessions.logout(r.session);
-        r.ctx.append('Set-Cookie', sessions.clearCookie(r.ctx));
+        r.ctx.append('Set-Cookie', sessions.clearCookie(r.ctx.secure));
       },
     }),
   ];

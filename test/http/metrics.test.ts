@@ -120,7 +120,7 @@ it('counts write transactions, sessions and approvals', async () => {
 });
 
 it('answers a scrape from memory: scrapes run no Cypher (CONTRACT section 15)', async () => {
-  const gauges = t.service.app.areas.metricsGauges;
+  const gauges = t.service.parts.metricsGauges;
   gauges?.stop(); // the background refresh is the only reader of the gauges; without it, nothing may read
   await gauges?.settled();
   const reads = jest.spyOn(t.service.db, 'readOnce');

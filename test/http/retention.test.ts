@@ -26,7 +26,7 @@ it('sweeps what is older than the retention, batch by batch, and keeps the rest'
   await t.ok('POST', `/v2/facts/${t.proj}/other/tenants`, { key: 'kept', name: 'kept' });
   await t.ok('POST', `/v2/api-key/${t.proj}/${t.env}`, {});
   await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'x', action: 'read', resource: { type: 'doc' } });
-  await t.service.app.areas.decisionLog.flush();
+  await t.service.parts.decisionLog.flush();
   const count = async () => ({
     changes: (await t.ok('GET', feed(t.env))).changes.length,
     audit: (await t.ok('GET', `/v2/audit/${t.proj}/${t.env}`)).total_count,

@@ -31,26 +31,20 @@ export class Revisions implements RevisionListener {
   private readonly reads = new SharedReads<number>();
   private readonly q;
   private timer?: NodeJS.Timeout;
-  private windowMs = 0;
-  private replicas?: Replicas;
+  private readonly windowMs: number;
+  private readonly replicas?: Replicas;
   private lastPollSent = -Infinity;
   private polling = 0;
 
-  constructor(private readonly db: Db) {
-    this.q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
-  }
-
-  /** COHERENCE_WINDOW_MS, the same as the commit wait of the service's writes (0: every question reads). */
-  useWindow(ms: number): void {
-    this.windowMs = ms;
-  }
-
   /**
-   * The replica registry (src/db/replicas.ts): the window is used only while the registry says
-   * every other replica knows of this one (the others then wait W after each write).
+   * `windowMs`: COHERENCE_WINDOW_MS, the same as the commit wait of the service's writes (0: every
+   * question reads). `replicas`: the replica registry (src/db/replicas.ts): the window is used only
+   * while the registry says every other replica knows of this one (the others then wait W after each write).
    */
-  useReplicas(replicas: Replicas): void {
-    this.replicas = replicas;
+  constructor(private readonly db: Db, opts: { windowMs?: number; replicas?: Replicas } = {}) {
+    this.q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
+    this.windowMs = opts.windowMs ?? 0;
+    this.replicas = opts.replicas;
   }
 
   /**
@@ -113,13 +107,6 @@ export class Revisions implements RevisionListener {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    this.replicas?.stop();
-  }
-
-  /** Stops, and removes this replica's heartbeat so that the others count themselves alone at once. */
-  async leave(): Promise<void> {
-    this.stop();
-    await this.replicas?.leave();
   }
 
   /**

@@ -33,6 +33,14 @@ export interface ApiKeyNode {
   created_at: string;
 }
 
+/** A new name and description of a project or environment (`setDescription`: the description was given, maybe null). */
+export interface ProjectEnvPatch {
+  name: string | null;
+  description: string | null;
+  setDescription: boolean;
+  now: string;
+}
+
 export class ProvisioningStore implements KeyLookup {
   private readonly q;
 
@@ -50,6 +58,8 @@ export class ProvisioningStore implements KeyLookup {
       deleteEnvironment: 'provisioning/deleteEnvironment',
       resolveScope: 'provisioning/resolveScope',
       scopeOfKey: 'provisioning/scopeOfKey',
+      updateProject: 'provisioning/updateProject',
+      updateEnvironment: 'provisioning/updateEnvironment',
       createApiKey: 'provisioning/createApiKey',
       listApiKeys: 'provisioning/listApiKeys',
       revokeApiKey: 'provisioning/revokeApiKey',
@@ -125,7 +135,17 @@ export class ProvisioningStore implements KeyLookup {
     });
   }
 
-  // Auto-commit reads on the leader (src/auth/authenticator.ts): they must see a revoke or
+  async updateProject(id: string, patch: ProjectEnvPatch): Promise<ProjectNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.updateProject, { id, ...patch });
+    return row?.project as ProjectNode | undefined;
+  }
+
+  async updateEnvironment(projectId: string, id: string, patch: ProjectEnvPatch): Promise<EnvironmentNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.updateEnvironment, { projectId, id, ...patch });
+    return row?.environment as EnvironmentNode | undefined;
+  }
+
+  // Auto-commit reads on the leader (src/http/authenticator.ts): they must see a revoke or
   // rotation made through any replica.
   async resolveScope(hash: string, proj: string, env: string): Promise<ScopeRow> {
     const [row] = await this.db.readOnce(this.q.resolveScope, { hash, proj, env }, 'latest');

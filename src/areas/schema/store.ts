@@ -108,7 +108,19 @@ export class SchemaStore {
       listRelations: 'schema/listRelations',
       updateRelation: 'schema/updateRelation',
       deleteRelation: 'schema/deleteRelation',
+      changeRolePermissions: 'schema/changeRolePermissions',
+      setDerivationConditions: 'schema/setDerivationConditions',
     });
+  }
+
+  /** Adds to or takes from a role's permissions in one statement (tenant role when `resource` is null). */
+  async changeRolePermissions(tx: Tx, env: string, resource: string | null, key: string, permissions: string[], change: 'add' | 'remove'): Promise<void> {
+    await tx.rows(this.q.changeRolePermissions, { env, resource, key, permissions: [...new Set(permissions)], add: change === 'add', now: new Date().toISOString() });
+  }
+
+  /** Sets `when` (`no_direct_roles_on_object`) on every rule that grants the resource role. */
+  async setDerivationConditions(env: string, resource: string, role: string, noDirectRolesOnObject: boolean): Promise<void> {
+    await this.db.writeRows(this.q.setDerivationConditions, { env, resource, role, no_direct_roles_on_object: noDirectRolesOnObject });
   }
 
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {

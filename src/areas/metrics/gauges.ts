@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/db';
-import { now } from '../util/time';
-import type { Metrics } from './metrics';
+import type { Db } from '../../db/db';
+import { now } from '../../util/time';
+import type { Metrics } from '../../metrics/metrics';
 
 /** What the gauges read besides the graph: each environment's revision as this replica knows it. */
 export interface KnownRevisions {

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { App } from './app';
 import { ChangeStore } from './areas/changes/store';
 import { Revisions } from './areas/decisions/revisions';
+import { RevisionsStore } from './areas/decisions/revisionsStore';
 import { hashSecret } from './auth/secrets';
 import { compose, Composition } from './compose';
 import type { Config } from './config';
@@ -69,7 +70,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const plainDb = new Db(driver, registry, dbOptions);
   // Alone, a replica needs no commit wait (src/db/replicas.ts).
   const replicas = new Replicas(plainDb, config.coherenceWindowMs, config.commitWait === 'others');
-  const revisions = new Revisions(plainDb, { windowMs: config.coherenceWindowMs, replicas });
+  const revisions = new Revisions(new RevisionsStore(plainDb), { windowMs: config.coherenceWindowMs, replicas });
   // Every write records its change events in its own transaction (the changes feed).
   // Writes that move a revision are acknowledged COHERENCE_WINDOW_MS after commit while another
   // replica is alive (the window within which every replica's revision reads include them).

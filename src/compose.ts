@@ -14,6 +14,7 @@ import { AccessRequestService } from './areas/accessRequests/service';
 import { AccessRequestStore } from './areas/accessRequests/store';
 import { ApprovalService } from './areas/approvals/service';
 import { ApprovalStore } from './areas/approvals/store';
+import { ExpiryStore } from './areas/assignments/expiryStore';
 import { ExpirySweep } from './areas/assignments/expirySweep';
 import { RoleAssignmentsService } from './areas/assignments/service';
 import { AssignmentsStore } from './areas/assignments/store';
@@ -21,15 +22,18 @@ import { TuplesService } from './areas/assignments/tuplesService';
 import { AuditService } from './areas/audit/service';
 import { AuditStore } from './areas/audit/store';
 import { RetentionSweeper } from './areas/changes/retention';
+import { RetentionStore } from './areas/changes/retentionStore';
 import { ChangesService } from './areas/changes/service';
 import { ChangeStore } from './areas/changes/store';
-import { ApprovalsQueueService, ApprovalsQueueStore } from './areas/console/approvalsQueue';
+import { ApprovalsQueueService } from './areas/console/service';
+import { ApprovalsQueueStore } from './areas/console/store';
 import { findConsoleDir, loadStaticFiles } from './areas/console/staticFiles';
 import { DecisionLog } from './areas/decisionLog/log';
 import { decisionObserver } from './areas/decisionLog/observer';
 import { DecisionLogReader } from './areas/decisionLog/reader';
 import { DecisionLogStore } from './areas/decisionLog/store';
-import { ListObjectsService, ListObjectsStore } from './areas/decisions/listObjects';
+import { ListObjectsService } from './areas/decisions/listObjects';
+import { ListObjectsStore } from './areas/decisions/listObjectsStore';
 import type { Revisions } from './areas/decisions/revisions';
 import { DecisionService } from './areas/decisions/service';
 import { DecisionStore } from './areas/decisions/store';
@@ -46,6 +50,7 @@ import { GroupsStore } from './areas/groups/store';
 import { HealthStore } from './areas/health/store';
 import { DbGauges } from './areas/metrics/gauges';
 import { metricsTokenDigest } from './areas/metrics/routes';
+import { MetricsStore } from './areas/metrics/store';
 import { ProvisioningService } from './areas/provisioning/service';
 import { ProvisioningStore } from './areas/provisioning/store';
 import { ProvisioningUpdates } from './areas/provisioning/updates';
@@ -137,9 +142,9 @@ export function compose(infra: Infrastructure) {
   const accessRequests = new AccessRequestService(new AccessRequestStore(db, approvalStore), approvalStore, elements, decisions, outbox);
 
   // Background work: expired grants are ignored by every decision at once, the sweep only deletes them later.
-  const expirySweep = new ExpirySweep(db);
-  const retention = new RetentionSweeper(db, config.auditRetentionDays);
-  const metricsGauges = new DbGauges(metrics, db, revisions);
+  const expirySweep = new ExpirySweep(new ExpiryStore(db));
+  const retention = new RetentionSweeper(new RetentionStore(db), config.auditRetentionDays);
+  const metricsGauges = new DbGauges(metrics, new MetricsStore(db), revisions);
 
   // Every route table bound to what its handlers use (src/routeTables.ts); the heavy ones admitted
   // per environment under a global bound.

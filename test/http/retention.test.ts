@@ -1,4 +1,5 @@
 import { RetentionSweeper } from '../../src/areas/changes/retention';
+import { RetentionStore } from '../../src/areas/changes/retentionStore';
 import { startTestService, TestService } from '../support/testService';
 
 /**
@@ -37,7 +38,7 @@ it('sweeps what is older than the retention, batch by batch, and keeps the rest'
   expect(before.audit).toBeGreaterThanOrEqual(1);
   expect(before.decisions).toBe(1);
 
-  const sweeper = new RetentionSweeper(t.service.db, 1, 2);
+  const sweeper = new RetentionSweeper(new RetentionStore(t.service.db), 1, 2);
   // Nothing is a day old yet.
   expect(await sweeper.sweep(Date.now(), envId)).toBe(0);
   expect(await count()).toEqual(before);

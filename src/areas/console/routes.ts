@@ -3,7 +3,7 @@ import { notFound } from '../../errors';
 import type { RouteSpec } from '../../http/routeTable';
 import { paging } from '../../http/paging';
 import { envelope, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str } from '../../http/schema';
-import { ApprovalsQueueService } from './approvalsQueue';
+import type { ApprovalsQueueService } from './service';
 import type { StaticFile } from './staticFiles';
 
 /**

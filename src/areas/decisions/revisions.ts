@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { Scope } from '../../auth/types';
-import { Db, RevisionListener } from '../../db/db';
+import type { RevisionListener } from '../../db/db';
 import type { Replicas } from '../../db/replicas';
 import { SharedReads } from '../../util/sharedRead';
+import type { RevisionsStore } from './revisionsStore';
 
 /** Timers may fire a little early and clocks tick coarsely: a read must be this much newer to count. */
 const MARGIN_MS = 2;
@@ -29,7 +30,6 @@ export class Revisions implements RevisionListener {
   /** performance.now() when the newest read that included each environment was sent. */
   private readonly readSent = new Map<string, number>();
   private readonly reads = new SharedReads<number>();
-  private readonly q;
   private timer?: NodeJS.Timeout;
   private readonly windowMs: number;
   private readonly replicas?: Replicas;
@@ -41,8 +41,7 @@ export class Revisions implements RevisionListener {
    * question reads). `replicas`: the replica registry (src/db/replicas.ts): the window is used only
    * while the registry says every other replica knows of this one (the others then wait W after each write).
    */
-  constructor(private readonly db: Db, opts: { windowMs?: number; replicas?: Replicas } = {}) {
-    this.q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
+  constructor(private readonly store: RevisionsStore, opts: { windowMs?: number; replicas?: Replicas } = {}) {
     this.windowMs = opts.windowMs ?? 0;
     this.replicas = opts.replicas;
   }
@@ -80,13 +79,13 @@ export class Revisions implements RevisionListener {
     this.polling++;
     this.lastPollSent = sent;
     const ids = [...this.byEnv.keys()];
-    this.db
-      .readOnce(this.q.readKnown, { ids }, 'latest')
+    this.store
+      .known(ids)
       .then((rows) => {
         const found = new Set<string>();
         for (const r of rows) {
-          found.add(r.env as string);
-          this.learnRead(r.env as string, r.revision as number, sent);
+          found.add(r.env);
+          this.learnRead(r.env, r.revision, sent);
         }
         // A deleted environment: nothing kept of it is used again (its keys are gone with it).
         for (const id of ids) {
@@ -116,7 +115,7 @@ export class Revisions implements RevisionListener {
    * includes every commit: nothing, and no read.
    */
   async floorFor(scope: Scope): Promise<number | undefined> {
-    if (!this.db.routing) return undefined;
+    if (!this.store.routing) return undefined;
     return scope.revision ?? this.latest(scope.envId);
   }
 
@@ -141,14 +140,13 @@ export class Revisions implements RevisionListener {
   // query: a single round trip.
   private async readOne(envId: string): Promise<number> {
     const sent = performance.now();
-    const [row] = await this.db.readOnce(this.q.readOne, { envId }, 'latest');
-    const rev = (row?.revision as number | undefined) ?? 0;
+    const rev = (await this.store.latest(envId)) ?? 0;
     this.learnRead(envId, rev, sent);
     return rev;
   }
 
   private async refresh(envId: string | null): Promise<void> {
-    for (const row of await this.db.readRows(this.q.readAll, { envId })) this.learn(row.env as string, row.revision as number);
+    for (const row of await this.store.all(envId)) this.learn(row.env, row.revision);
   }
 
   known(envId: string): number | undefined {

@@ -9,7 +9,7 @@ import { hotPath } from './http/hotPath';
 import { methodNotAllowed } from './http/methods';
 import { errorHandler, requestContext } from './http/middleware';
 import { Authenticator, mountRoutes, RevisionOf, RouteDef } from './http/routeTable';
-import { httpMetrics } from './metrics/httpMetrics';
+import { httpMetrics } from './http/httpMetrics';
 import type { Metrics } from './metrics/metrics';
 
 export interface App {

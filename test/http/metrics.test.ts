@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import pino from 'pino';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { httpMetrics } from '../../src/metrics/httpMetrics';
+import { httpMetrics } from '../../src/http/httpMetrics';
 import { Metrics } from '../../src/metrics/metrics';
 import { startTestService, TestService } from '../support/testService';
 

@@ -1,5 +1,5 @@
 import { route, type Req, type RouteSpec } from '../../http/routeTable';
-import { listArgs } from '../approvals/routes';
+import { listArgs } from '../../http/listFilters';
 import * as s from './schemas';
 import { AccessRequestService, storedStatus } from './service';
 

@@ -1,4 +1,4 @@
-import { paging } from '../../http/paging';
+import { listArgs } from '../../http/listFilters';
 import { route, type Req, type RouteSpec } from '../../http/routeTable';
 import * as s from './schemas';
 import { ApprovalService } from './service';
@@ -6,21 +6,7 @@ import type { ApprovalFilter } from './store';
 
 const base = '/v2/elements/:proj_id/:env_id/config/:elements_config_id/operation_approval';
 
-type Filters = { status?: string; resource?: string; resource_instance?: string; page?: number; per_page?: number };
 type StoredStatus = ApprovalFilter['status'];
-
-/**
- * Seed 4.2: filters come as headers; query parameters of the same names are read too (headers win).
- * `stored` maps the status filter's wire value to the stored one (access requests spell them otherwise).
- */
-export function listArgs(r: Req<unknown, Filters, unknown, Filters>, stored: (status: string) => StoredStatus = (x) => x as StoredStatus) {
-  const pick = <K extends keyof Filters>(k: K) => r.headers[k] ?? r.query[k];
-  const status = pick('status') as string | undefined;
-  return {
-    filter: { status: status === undefined ? null : stored(status), resource: pick('resource') ?? null, instance: pick('resource_instance') ?? null },
-    page: paging({ page: pick('page') as number | undefined, per_page: pick('per_page') as number | undefined }),
-  };
-}
 
 const tag = 'Operation approvals';
 const cfg = (r: Req) => r.params.elements_config_id as string;
@@ -36,7 +22,7 @@ export const approvalRoutes: RouteSpec<ApprovalService>[] = [
     summary: 'List operation approvals (reviewers: all of the tenant; others: their own)',
     schemas: { params: s.params, query: s.listQuery, headers: s.listHeaders, response: s.approvalList },
     handler: (r, svc) => {
-      const { filter, page } = listArgs(r);
+      const { filter, page } = listArgs<StoredStatus>(r);
       return svc.list(r.scope, r.session, cfg(r), filter, page);
     },
   }),

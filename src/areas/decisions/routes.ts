@@ -1,6 +1,6 @@
 import { forbidden } from '../../errors';
 import { route, type Req, type RouteSpec } from '../../http/routeTable';
-import { withDepthLimitSignal } from './depthLimit';
+import { withDepthLimitSignal } from '../../http/depthLimit';
 import { ListObjectsService } from './listObjects';
 import * as s from './schemas';
 import { DecisionService } from './service';

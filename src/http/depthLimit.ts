@@ -1,9 +1,9 @@
-import type { Req } from '../../http/routeTable';
+import type { Req } from './routeTable';
 
 /**
  * Answers cut short by MAX_DERIVATION_DEPTH (CONTRACT section 8): the header
- * `X-Authz-Depth-Limited: true`, a `warn` line, and a process counter that the metrics
- * (`authz_depth_limited_total`) can read.
+ * `X-Authz-Depth-Limited: true` (which the metrics read: `authz_depth_limited_total`,
+ * src/http/httpMetrics.ts and the hot path), a `warn` line, and a process counter for the tests.
  */
 let depthLimitedAnswers = 0;
 

@@ -108,7 +108,8 @@ export function compose(infra: Infrastructure) {
   // Decisions: the rule's settings, fair admission between environments, the decision log.
   const rule = { maxDepth: config.maxDerivationDepth, defaultTenant: config.defaultTenant };
   const admission = admissionQueues(config, metrics);
-  const decisionLog = new DecisionLog(new DecisionLogStore(db), { sample: config.decisionLogSample, flushMs: config.decisionLogFlushMs, onDrop: () => metrics.decisionLogDropped.inc() }, log);
+  const decisionLogStore = new DecisionLogStore(db);
+  const decisionLog = new DecisionLog(decisionLogStore, { sample: config.decisionLogSample, flushMs: config.decisionLogFlushMs, onDrop: () => metrics.decisionLogDropped.inc() }, log);
   const decisions = new DecisionService(
     new DecisionStore(db, rule, admission.checks), config.maxDerivationDepth, revisions, config.decisionCacheSize, decisionObserver(metrics, decisionLog),
   );
@@ -171,7 +172,7 @@ export function compose(infra: Infrastructure) {
     console: { queue: new ApprovalsQueueService(new ApprovalsQueueStore(db)), files: loadStaticFiles(findConsoleDir()) },
     changes: new ChangesService(new ChangeStore(() => db)),
     audit: new AuditService(new AuditStore(db)),
-    decisionLog: new DecisionLogReader(new DecisionLogStore(db)),
+    decisionLog: new DecisionLogReader(decisionLogStore),
     metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
     meta: { document: () => (document ??= servedDocument()) },
   }), admission.heavy);

@@ -49,5 +49,4 @@ export const accessRequestRoutes: RouteSpec<AccessRequestService>[] = [
     schemas: { params: s.requestParams, headers: s.headers, body: s.cancelBody, response: s.accessRequest },
     handler: (r, svc) => svc.cancel(r.scope, r.session, cfg(r), id(r), r.body.reason),
   }),
-
 ];

@@ -52,5 +52,4 @@ export const approvalRoutes: RouteSpec<ApprovalService>[] = [
     schemas: { params: s.approvalParams, headers: s.headers, body: s.cancelBody, response: s.approval },
     handler: (r, svc) => svc.cancel(r.scope, r.session, cfg(r), id(r), r.body.reason),
   }),
-
 ];

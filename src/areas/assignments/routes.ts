@@ -38,5 +38,4 @@ export const assignmentRoutes: RouteSpec<{ roles: RoleAssignmentsService; tuples
     schemas: { params: s.params, body: s.tupleBulkCreate, response: s.tuplesCreated }, handler: (r, { tuples }) => tuples.createBulk(r.scope, itemsOf(r.body)) }),
   route({ method: 'DELETE', path: `${rt}/bulk`, auth: 'env', tag, heavy: true, summary: 'Delete relationship tuples in bulk (one transaction)',
     schemas: { params: s.params, body: s.tupleBulkDelete, response: s.tuplesRemoved }, handler: (r, { tuples }) => tuples.deleteBulk(r.scope, itemsOf(r.body)) }),
-
 ];

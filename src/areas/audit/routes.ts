@@ -29,5 +29,4 @@ export const auditRoutes: RouteSpec<AuditService>[] = [
       return svc.list(r.scope, r.query, paging(r.query));
     },
   },
-
 ];

@@ -25,5 +25,4 @@ export const changesRoutes: RouteSpec<ChangesService>[] = [
     },
     handler: (r, svc) => svc.changes(r.scope, r.query),
   },
-
 ];

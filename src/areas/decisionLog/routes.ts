@@ -66,5 +66,4 @@ export const decisionLogRoutes: RouteSpec<DecisionLogReader>[] = [
       return { ...page, data: page.data.map((e) => ({ ...e, ...ids })) };
     },
   }),
-
 ];

@@ -33,5 +33,4 @@ export const elementsRoutes: RouteSpec<ElementsService>[] = [
     status: 204, schemas: { params: s.configParams },
     handler: (r, svc) => svc.remove(r.scope, r.params.elements_config_id),
   }),
-
 ];

@@ -17,5 +17,4 @@ export const factsBulkRoutes: RouteSpec<FactsBulkService>[] = [
     schemas: { params: s.params, body: s.bulkTenantCreate, response: s.bulkTenantsAnswer }, handler: (r, svc) => svc.createTenants(r.scope, r.body.operations) },
   { method: 'DELETE', path: `${bulk}/tenants`, auth: 'env', tag, heavy: true, summary: 'Delete tenants in bulk with what lives in them (an unknown one: 404, none deleted)',
     schemas: { params: s.params, body: s.bulkDelete, response: s.bulkTenantsAnswer }, handler: (r, svc) => svc.deleteTenants(r.scope, r.body.idents) },
-
 ];

@@ -86,5 +86,4 @@ export const factsRoutes: RouteSpec<FactsService>[] = [
     status: 204, schemas: { params: s.userParams },
     handler: (r, svc) => svc.deleteUser(r.scope, r.params.user_id),
   }),
-
 ];

@@ -32,5 +32,4 @@ export const graphRoutes: RouteSpec<GraphService>[] = [
     },
     handler: (r, svc) => svc.effectiveRoles(r.scope, r.params.user_id, r.query.tenant),
   }),
-
 ];

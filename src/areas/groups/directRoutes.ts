@@ -45,5 +45,4 @@ export const directGroupRoutes: RouteSpec<GroupsService>[] = [
     schemas: { params: s.groupParams, response: directGroup },
     handler: async (r, svc) => directView(await svc.getGroup(r.scope, r.params.group_key)),
   },
-
 ];

@@ -109,5 +109,4 @@ export const groupsRoutes: RouteSpec<GroupsService>[] = [
     schemas: { params: s.groupParams, query: s.pagingQuery, response: s.instanceList },
     handler: (r, svc) => svc.listInstances(r.scope, r.params.group_key, paging(r.query)),
   }),
-
 ];

@@ -88,5 +88,4 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
       environment_id: r.scope?.envId ?? null,
     }),
   }),
-
 ];

@@ -98,5 +98,4 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     schemas: { params: s.actionParams, body: s.actionUpdate, response: s.actionView }, handler: (r, { actions }) => actions.update(r.scope, r.params.resource, r.params.action, r.body) },
   { method: 'DELETE', path: `${res}/actions/:action`, auth: 'env', tag, summary: "Remove an action (and it from every role's permissions)",
     status: 204, schemas: { params: s.actionParams }, handler: (r, { actions }) => actions.remove(r.scope, r.params.resource, r.params.action) },
-
 ];

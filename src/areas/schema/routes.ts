@@ -66,7 +66,6 @@ export const schemaRoutes: RouteSpec<{ svc: SchemaService; roles: RolesService }
     schemas: { params: s.roleParams, body: s.roleUpdate, response: s.role }, handler: (r, { roles }) => roles.updateRole(r.scope, r.params.role, r.body) }),
   route({ method: 'DELETE', path: `${base}/roles/:role`, auth: 'env', tag, summary: 'Delete a tenant role and its assignments',
     status: 204, schemas: { params: s.roleParams }, handler: (r, { roles }) => roles.deleteRole(r.scope, r.params.role) }),
-
 ];
 
 const instancesTag = 'Resource instances';
@@ -88,5 +87,4 @@ export const instanceRoutes: RouteSpec<InstancesService>[] = [
     schemas: { params: s.instanceParams, body: s.instanceUpdate, response: s.instance }, handler: (r, svc) => svc.updateInstance(r.scope, r.params.instance_id, r.body) }),
   route({ method: 'DELETE', path: one, auth: 'env', tag: instancesTag, summary: 'Delete a resource instance and what hangs on it',
     status: 204, schemas: { params: s.instanceParams }, handler: (r, svc) => svc.deleteInstance(r.scope, r.params.instance_id) }),
-
 ];

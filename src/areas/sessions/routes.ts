@@ -43,5 +43,4 @@ export const sessionRoutes: RouteSpec<SessionService>[] = [
       r.ctx.append('Set-Cookie', sessions.clearCookie(r.ctx.secure));
     },
   }),
-
 ];

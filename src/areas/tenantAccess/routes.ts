@@ -28,10 +28,6 @@ function envKeyScope(r: Req): Scope {
   return r.scope;
 }
 
-/**
- * `/allowed/all-tenants` and `/user-tenants` (CONTRACT section 10), at the PDP paths (environment
- * key) and under `/v2/allowed/{proj_id}/{env_id}`.
- */
 const tag = 'Decisions';
 // A question: it needs the `read` level of a key, as every decision path does (CONTRACT section 8).
 const keyRoute = { auth: 'key', method: 'POST', readOnly: true } as RouteDef;
@@ -46,12 +42,17 @@ async function pdpScope(r: Req, auth: Authenticator): Promise<{ scope: Scope; q:
   const who = await auth.authenticate(shim, keyRoute, {});
   return { scope: envKeyScope(who as Req), q: body.params ?? body };
 }
+
 export interface TenantAccessDeps {
   svc: TenantAccessService;
   /** The PDP path authenticates the key it finds in the body itself. */
   auth: Authenticator;
 }
 
+/**
+ * `/allowed/all-tenants` and `/user-tenants` (CONTRACT section 10), at the PDP paths (environment
+ * key) and under `/v2/allowed/{proj_id}/{env_id}`.
+ */
 export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
   {
     method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/all-tenants', auth: 'env', tag, summary: 'The tenants in which the user may do the action on the resource',

@@ -141,7 +141,7 @@ if (require.main === module) {
   const { writeFileSync } = require('node:fs');
   const root = resolve(__dirname, '..');
   const dist = (p) => require(resolve(root, 'dist/src', p));
-  const doc = dist('areas/meta/document').servedDocument();
+  const doc = dist('routeTables').servedDocument();
   const file = resolve(root, 'clients/typescript/src/types.ts');
   writeFileSync(file, renderTypes(doc));
   process.stdout.write(`wrote ${file}\n`);

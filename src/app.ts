@@ -1,48 +1,57 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { AppDeps } from './appDeps';
-import { buildAreas } from './areas';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hotPath } from './http/hotPath';
-import { errorHandler, requestContext } from './http/middleware';
-import { methodNotAllowed } from './http/methods';
-import { mountRoutes, RouteDef } from './http/routeTable';
+import type { Logger } from 'pino';
+import type { Config } from './config';
 import { BodyBounds, closeWhenUnread } from './http/bodies';
 import { boundedBody, credentialsFirst } from './http/credentialsFirst';
-import { httpMetrics } from './metrics/httpMetrics';
+import { hotPath } from './http/hotPath';
+import { methodNotAllowed } from './http/methods';
+import { errorHandler, requestContext } from './http/middleware';
+import { Authenticator, mountRoutes, RevisionOf, RouteDef } from './http/routeTable';
+import { httpMetrics } from './http/httpMetrics';
+import type { Metrics } from './metrics/metrics';
 
 export interface App {
   koa: Koa;
   /** The server's request listener: the hot path for permission questions, koa for the rest. */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   routes: RouteDef[];
-  areas: ReturnType<typeof buildAreas>;
+}
+
+/** What the HTTP application is made of (src/compose.ts builds every part). */
+export interface AppParts {
+  config: Config;
+  log: Logger;
+  metrics: Metrics;
+  routes: RouteDef[];
+  authenticator: Authenticator;
+  /** The environment's revision as this process knows it (the `X-Authz-Revision` header). */
+  revisionOf: RevisionOf;
 }
 
 /** Builds the HTTP application without listening (tests run it on port 0). */
-export function createApp(deps: AppDeps): App {
-  const areas = buildAreas(deps);
+export function createApp({ config, log, metrics, routes, authenticator, revisionOf }: AppParts): App {
   const router = new Router();
-  const revisionOf = (envId: string) => areas.revisions.known(envId);
-  mountRoutes(router, areas.routes, areas.authenticator, revisionOf);
+  mountRoutes(router, routes, authenticator, revisionOf);
 
   const koa = new Koa();
   // X-Forwarded-* are client-controlled unless a proxy in front overwrites them (TRUST_PROXY).
-  koa.proxy = deps.config.trustProxy;
+  koa.proxy = config.trustProxy;
   koa.silent = true;
-  koa.use(requestContext(deps.log));
-  koa.use(httpMetrics(deps.metrics));
+  koa.use(requestContext(log));
+  koa.use(httpMetrics(metrics));
   koa.use(errorHandler());
-  const bounds: BodyBounds = { bytes: deps.config.bodyLimitBytes, bulkBytes: deps.config.bulkBodyLimitBytes, depth: deps.config.jsonMaxDepth };
+  const bounds: BodyBounds = { bytes: config.bodyLimitBytes, bulkBytes: config.bulkBodyLimitBytes, depth: config.jsonMaxDepth };
   // Who first, then what (CONTRACT section 15): route and credentials before any byte of the body.
-  koa.use(credentialsFirst(router, areas.authenticator));
+  koa.use(credentialsFirst(router, authenticator));
   koa.use(boundedBody(bounds));
   koa.use(methodNotAllowed(router));
   koa.use(router.routes());
-  const door = hotPath(areas.routes, { auth: areas.authenticator, log: deps.log, metrics: deps.metrics, revisionOf, bounds }, koa.callback());
+  const door = hotPath(routes, { auth: authenticator, log, metrics, revisionOf, bounds }, koa.callback());
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     closeWhenUnread(req, res);
     door(req, res);
   };
-  return { koa, handler, routes: areas.routes, areas };
+  return { koa, handler, routes };
 }

@@ -3,9 +3,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join, resolve } from 'node:path';
 import { Driver, Neo4jError } from 'neo4j-driver';
 import type { Logger } from 'pino';
-import { App, createApp } from './app';
+import type { App } from './app';
+import { ChangeStore } from './areas/changes/store';
 import { Revisions } from './areas/decisions/revisions';
+import { RevisionsStore } from './areas/decisions/revisionsStore';
 import { hashSecret } from './auth/secrets';
+import { compose, Composition } from './compose';
 import type { Config } from './config';
 import { CypherRegistry } from './db/cypherRegistry';
 import { Db } from './db/db';
@@ -15,7 +18,7 @@ import { applyMigrations } from './db/migrate';
 import { resolveOrganization } from './db/organization';
 import { Conflict, Unavailable } from './db/storeErrors';
 import { Metrics } from './metrics/metrics';
-import { ChangeStore } from './areas/changes/store';
+import { startJobs } from './util/jobs';
 
 /** src/ under ts-jest, dist/src/ once compiled: the repository root is where cypher/ is. */
 export const REPO_ROOT = existsSync(resolve(__dirname, '..', 'cypher')) ? resolve(__dirname, '..') : resolve(__dirname, '../..');
@@ -23,12 +26,16 @@ export const CYPHER_DIR = join(REPO_ROOT, 'cypher');
 
 export interface Service {
   app: App;
+  /** Every object src/compose.ts built (the revision ledger, the sweeps, the decision log...). */
+  parts: Composition;
   driver: Driver;
   db: Db;
   /** This replica's heartbeat and its view of the others (src/db/replicas.ts). */
   replicas: Replicas;
   adminKey: string;
   adminKeySource: 'ADMIN_API_KEY' | 'generated file';
+  /** Stops every job (the reverse of their start: heartbeat, gauges, ..., revision poll), then closes the driver. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -46,27 +53,31 @@ export function adminKeyOf(config: Config): { key: string; source: Service['admi
   return { key, source: 'generated file', file };
 }
 
-/** Waits for the database, applies migrations, bootstraps the default project/env. */
+/**
+ * The start-up sequence: builds the infrastructure (driver, statements, the Db and its revision
+ * ledger), waits for the database, applies migrations, resolves the organisation, then has the
+ * composition root (src/compose.ts) build the rest, starts its jobs and bootstraps the default
+ * project/env.
+ */
 export async function bootService(config: Config, log: Logger, neo4j: { uri: string; user: string; password: string }): Promise<Service> {
   const registry = new CypherRegistry(CYPHER_DIR);
   const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
   const metrics = new Metrics();
   // A routing URI (neo4j://, neo4j+s://) reaches a cluster: reads may go to a secondary.
   const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs, observer: metrics, routing: neo4j.uri.startsWith('neo4j') };
-  // The ledger of revisions reads through a Db of its own (reads bump nothing, so it needs no
-  // listener); the service's Db tells the ledger each revision its writes commit.
+  // The ledger of revisions and the replica heartbeats read through a Db of their own (reads bump
+  // nothing, so it needs no listener); the service's Db tells the ledger each revision its writes commit.
   const plainDb = new Db(driver, registry, dbOptions);
-  const revisions = new Revisions(plainDb);
-  // Replica heartbeats: alone, a replica needs no commit wait (src/db/replicas.ts).
+  // Alone, a replica needs no commit wait (src/db/replicas.ts).
   const replicas = new Replicas(plainDb, config.coherenceWindowMs, config.commitWait === 'others');
-  revisions.useReplicas(replicas);
+  const revisions = new Revisions(new RevisionsStore(plainDb), { windowMs: config.coherenceWindowMs, replicas });
   // Every write records its change events in its own transaction (the changes feed).
   // Writes that move a revision are acknowledged COHERENCE_WINDOW_MS after commit while another
   // replica is alive (the window within which every replica's revision reads include them).
   const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db), commitWaitMs: config.coherenceWindowMs, replicas });
   const admin = adminKeyOf(config);
   let migrated = false;
-  let app: App;
+  let stopJobs = async () => replicas.leave(); // no heartbeat left beating (or in the graph) for a service that did not start
 
   try {
     await waitForDatabase(driver, log, 120_000);
@@ -77,17 +88,23 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
     // The organisation id is ORG_ID or the one kept in the graph (generated at the first start).
     let orgId = '';
     await retryAtStart(async () => (orgId = await resolveOrganization(plainDb, config.orgId)), log);
-    app = createApp({ config: { ...config, orgId }, log, db, revisions, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated, metrics });
-    if (config.coherenceWindowMs > 0) await replicas.start(log.child({ area: 'replicas' }));
+    const parts = compose({
+      config: { ...config, orgId }, log, db, revisions, replicas, metrics, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated,
+    });
+    stopJobs = await startJobs(parts.jobs);
     // A cold Neo4j may take longer than DB_TIMEOUT_MS for its first statements (query planning).
-    await retryAtStart(() => app.areas.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv), log);
-    await app.areas.webhooks.reportRefusedUrls();
+    await retryAtStart(() => parts.provisioning.bootstrap(config.bootstrapProject, config.bootstrapEnv), log);
+    await parts.webhooks.reportRefusedUrls();
+    const stop = async () => {
+      await stopJobs();
+      await driver.close();
+    };
+    return { app: parts.app, parts, driver, db, replicas, adminKey: admin.key, adminKeySource: admin.source, stop };
   } catch (err) {
-    await replicas.leave(); // no heartbeat left beating (or in the graph) for a service that did not start
+    await stopJobs();
     await driver.close().catch(() => undefined); // a failed boot leaves no open connections behind
     throw err;
   }
-  return { app, driver, db, replicas, adminKey: admin.key, adminKeySource: admin.source };
 }
 
 /** Raised when another session created the same index/constraint a moment earlier (despite IF NOT EXISTS). */

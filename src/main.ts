@@ -60,14 +60,7 @@ async function main(): Promise<void> {
     log.info({ signal, drainMs: config.shutdownDrainMs }, 'stopping: no new connections, finishing in-flight requests');
     const { cut } = await drain(config.shutdownDrainMs);
     if (cut) log.warn({ cut, drainMs: config.shutdownDrainMs }, 'requests still running at the drain deadline were cut');
-    await service.app.areas.revisions.leave();
-    service.app.areas.expirySweep.stop();
-    service.app.areas.decisionLog.stop();
-    service.app.areas.retention.stop();
-    service.app.areas.metricsGauges.stop();
-    await service.app.areas.decisionLog.flush(); // what is queued is written before the driver closes
-    await service.app.areas.webhooks.stop();
-    await service.driver.close();
+    await service.stop(); // every job, the decision log flushed, then the driver
     await neo4j.stop();
     log.info('stopped');
     process.exit(cut ? 1 : 0);

@@ -39,3 +39,34 @@ export interface Session {
   envId: string;
   expiresAt: string;
 }
+
+/**
+ * What a key lookup reads (src/areas/provisioning/store.ts answers it): the key by its digest, and
+ * the project and environment of the path (or of the key), with the environment's revision.
+ */
+export interface ScopeRow {
+  key: { id: string; hash: string; access_level?: AccessLevel | null; env_id: string; project_id: string } | null;
+  project: { id: string; key: string; org_id: string } | null;
+  /** `revision`: the environment's, read in the same query (after the request arrived). */
+  environment: { id: string; key: string; revision?: number } | null;
+}
+
+/** The key lookups the authenticator asks (the provisioning store answers them). */
+export interface KeyLookup {
+  resolveScope(hash: string, proj: string, env: string): Promise<ScopeRow>;
+  scopeOfKey(hash: string): Promise<ScopeRow | undefined>;
+}
+
+/** Name of the elements session cookie (CONTRACT section 6). */
+export const SESSION_COOKIE = 'authz_session';
+
+/** What a request sends to prove its elements session: the cookie's or the bearer token, and its `element_id` header. */
+export interface SessionCredentials {
+  token: string | undefined;
+  elementId: () => string;
+}
+
+/** Resolves elements sessions (cookie or element bearer token); the sessions area provides it. */
+export interface SessionResolver {
+  resolve(sent: SessionCredentials, params: Record<string, string>): Promise<{ scope: Scope; session: Session }>;
+}

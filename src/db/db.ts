@@ -123,7 +123,7 @@ export class Tx {
   }
   /**
    * Moves the environment's revision without a record of the feed (an API key of it revoked or
-   * rotated): replicas drop the key rows they keep for it (src/auth/authenticator.ts).
+   * rotated): replicas drop the key rows they keep for it (src/http/authenticator.ts).
    */
   touch(envId: string): void {
     this.invalidated.add(envId);

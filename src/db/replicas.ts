@@ -33,7 +33,7 @@ const MARGIN_MS = 100;
  */
 export class Replicas implements ReplicaView {
   readonly id = randomUUID();
-  private readonly q = this.db.statements({ beat: 'replicas/heartbeat', leave: 'replicas/leave' });
+  private readonly q;
   private aloneUntil = -Infinity;
   private windowFrom = Infinity;
   private windowUntil = -Infinity;
@@ -49,7 +49,9 @@ export class Replicas implements ReplicaView {
     private readonly windowMs: number,
     private readonly skipWait = true,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.q = this.db.statements({ beat: 'replicas/heartbeat', leave: 'replicas/leave' });
+  }
 
   alone(): boolean {
     return this.skipWait && this.now() < this.aloneUntil;

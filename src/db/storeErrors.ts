@@ -1,8 +1,9 @@
 import { Neo4jError } from 'neo4j-driver';
+import { AppError, notFound, unavailable } from '../errors';
 
 /**
  * The store-error contract. Stores throw these (never public errors, never raw driver errors);
- * `publicError` in src/errors.ts is the one place that turns them into the contract's answers.
+ * `publicError` below is the one place that turns them into the contract's answers.
  * This file is the one place that reads Neo4j error codes (never their message text).
  */
 export abstract class StoreError extends Error {}
@@ -79,4 +80,33 @@ export function duplicateAs(entity: string, key: string) {
     if (storeErrorOf(err) instanceof Duplicate) throw new Duplicate(entity, key, { cause: err });
     throw err;
   };
+}
+
+/**
+ * The one mapping of store errors (and, through `storeErrorOf`, of Neo4j error codes) to the
+ * contract's answers. Undefined for anything else (a bug: the caller answers 500).
+ *
+ * A write that kept conflicting with concurrent writes (a deadlock retried until the deadline)
+ * is not "unreachable": it answers 503 SERVICE_UNAVAILABLE with `Retry-After: 1` and says that
+ * nothing was changed, so clients retry it at once (what Permit SDKs and proxies do on a 503);
+ * a 409 would tell them the request itself is wrong, which it is not.
+ */
+export function publicError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  const e = storeErrorOf(err);
+  if (e instanceof Duplicate) {
+    return new AppError(409, 'DUPLICATE_ENTITY', e.entity ? `${e.entity}${e.key === undefined ? '' : ` ${JSON.stringify(e.key)}`} already exists.` : 'A record with this key already exists.');
+  }
+  if (e instanceof NotFound) return notFound(e.entity, e.key);
+  if (e instanceof Conflict) {
+    return unavailable('The request conflicted with concurrent changes to the same records and was rolled back; nothing was changed. Retry it.', 1);
+  }
+  if (e instanceof Unavailable) {
+    if (e.reason === 'timeout') {
+      return unavailable(`The graph database did not answer within ${e.timeoutMs ?? 'the configured'} ms (DB_TIMEOUT_MS); retry later. A write may or may not have been applied.`, 5);
+    }
+    if (e.reason === 'busy') return unavailable('The graph database is overloaded; retry later.', 2);
+    return unavailable();
+  }
+  return undefined;
 }

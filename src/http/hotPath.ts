@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import { observeRequest } from '../metrics/httpMetrics';
+import { observeRequest } from './httpMetrics';
 import type { Metrics } from '../metrics/metrics';
 import { errorAnswer, requestIdOf } from './middleware';
 import { BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { AppError, ErrorBody, publicError } from '../errors';
+import { publicError } from '../db/storeErrors';
+import { AppError, ErrorBody } from '../errors';
 import { bodyTooLarge } from './bodies';
 import { MAX_BODY_BYTES } from './schema';
 

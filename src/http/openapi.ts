@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { AuthMode, RouteDef } from './routeTable';
+import type { AuthMode, RouteInfo } from './routeTable';
 import type { JsonSchema } from './schema';
 
 /**
@@ -195,7 +195,7 @@ function addLinks(paths: Paths): void {
   }
 }
 
-export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo = {}): Obj {
+export function buildOpenApi(routes: readonly RouteInfo[], info: OpenApiInfo = {}): Obj {
   const paths: Record<string, Obj> = {};
   const usedIds = new Set<string>();
   const tags = new Set<string>();

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { badRequest, ErrorDetail, invalidInput } from '../errors';
 import type { Principal, Scope, Session } from '../auth/types';
 import type { JsonSchema, ParamsOf, StaticOf } from './schema';
-import { actorOf, runAs } from '../areas/changes/actor';
+import { actorOf, runAs } from '../auth/actor';
 
 /**
  * Each API area declares its routes in one table: method, path, who may call it, and the
@@ -55,7 +55,7 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   alsoStatus?: number;
   /**
    * A POST that changes nothing (permission questions): it does not bump the revision, and a
-   * `read` environment key may call it, as it may every GET (src/auth/authenticator.ts).
+   * `read` environment key may call it, as it may every GET (src/http/authenticator.ts).
    */
   readOnly?: boolean;
   /** Only the admin key may call it (key management, the admin graph): environment keys answer 403. */
@@ -68,7 +68,7 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   /**
    * Costs the graph far more than a check (explain, list-objects, user-permissions, authorized
    * users, bulk writes, the admin graph): admitted per environment under a global bound, fair
-   * between environments (src/areas/admission.ts, CONTRACT section 15). A function decides per request.
+   * between environments (src/http/admission.ts, CONTRACT section 15). A function decides per request.
    */
   heavy?: boolean | ((req: Req) => boolean);
   /**
@@ -80,14 +80,34 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   handler: (req: ReqOf<S>) => Promise<unknown>;
 }
 
+/** What the OpenAPI document and the client types read of a route: everything but its handler. */
+export type RouteInfo = Omit<RouteDef, 'handler'>;
+
+/**
+ * A route as its area declares it: data that can be read without building any service (the
+ * OpenAPI document, src/openapiDocument.ts), and a handler that is given the area's services
+ * `D` as its second argument once the composition root binds the table (`bindRoutes`).
+ */
+export interface RouteSpec<D = unknown, S extends RouteSchemas = RouteSchemas> extends Omit<RouteDef<S>, 'handler'> {
+  handler: (req: ReqOf<S>, deps: D) => Promise<unknown>;
+}
+
 /**
  * Declares a route whose handler is typed by its schemas (`r.body`, `r.query`, `r.params`,
- * `r.headers`); route tables list `route({...})` entries. A plain `RouteDef` literal still works
- * and reads its request as `any`.
+ * `r.headers`) and by its table (`deps`: `export const factsRoutes: RouteSpec<FactsService>[] =
+ * [route({...}), ...]`). A plain literal in a table still works and reads its request as `any`.
  */
-export function route<S extends RouteSchemas>(def: RouteDef<S>): RouteDef {
-  return def as unknown as RouteDef;
+export function route<D, S extends RouteSchemas>(spec: RouteSpec<D, S>): RouteSpec<D> {
+  return spec as unknown as RouteSpec<D>;
 }
+
+/** A table's routes with their handlers given `deps` (src/compose.ts binds every table). */
+export function bindRoutes<D>(table: readonly RouteSpec<D>[], deps: D): RouteDef[] {
+  return table.map(({ handler, ...info }) => ({ ...info, handler: (req: Req) => handler(req, deps) }));
+}
+
+/** What a table's handlers are given (`DepsOf<typeof factsRoutes>`: the facts service). */
+export type DepsOf<T> = T extends readonly RouteSpec<infer D>[] ? D : never;
 
 export interface Authenticator {
   /** Resolves the caller for the route's auth mode; throws 401/403/404 as the contract says. */

@@ -32,7 +32,7 @@ it('logs each decision with its answer and reason, filtered by user, resource, d
   expect((await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, ask('ann', 'write', 'd1'))).allow).toBe(false);
   await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}/bulk`, [ask('bob', 'read'), ask('ann', 'read', 'd2')]);
   // Written off the request path: not necessarily there yet when the answer came.
-  await t.service.app.areas.decisionLog.flush();
+  await t.service.parts.decisionLog.flush();
 
   const all = await t.ok('GET', `${logs(t)}?from=${encodeURIComponent(start)}`);
   expect(all.total_count).toBe(4);
@@ -78,6 +78,6 @@ it('logs each decision with its answer and reason, filtered by user, resource, d
 
 it('logs nothing by default', async () => {
   await off.ok('POST', `/v2/allowed/${off.proj}/${off.env}`, { user: 'x', action: 'read', resource: { type: 'doc' } });
-  await off.service.app.areas.decisionLog.flush();
+  await off.service.parts.decisionLog.flush();
   expect((await off.ok('GET', logs(off))).total_count).toBe(0);
 });

@@ -1,4 +1,4 @@
-import { depthLimitedCount } from '../../src/areas/decisions/depthLimit';
+import { depthLimitedCount } from '../../src/http/depthLimit';
 import { startTestService, TestService } from '../support/testService';
 
 /**

@@ -13,7 +13,7 @@ let bob: Client;
 let accessBase: string;
 let accessId: string;
 
-const revision = () => w.t.service.app.areas.revisions.latest(w.envId);
+const revision = () => w.t.service.parts.revisions.latest(w.envId);
 const instance = (key: string) => w.t.call('GET', `${w.facts}/resource_instances/${encodeURIComponent(`doc:${key}`)}`);
 /** The client on the access-request config (its own element_id). */
 const withAccess = (c: Client) => ({ call: (method: string, path: string, body?: unknown) => c.call(method, `${accessBase}${path}`, body, { element_id: accessId }) });

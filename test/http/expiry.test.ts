@@ -91,7 +91,7 @@ it('allows before expires_at and denies from expires_at, cached and uncached, on
   expect(view.edges.filter((e: { type: string }) => e.type === 'HAS_ROLE')).toEqual([]);
 
   // The background sweep (here one round of it) deletes the expired edges, in bounded batches.
-  expect(await t.service.app.areas.expirySweep.sweepOnce()).toBeGreaterThanOrEqual(2);
+  expect(await t.service.parts.expirySweep.sweepOnce()).toBeGreaterThanOrEqual(2);
   expect((await ok('GET', `${facts()}/role_assignments?user=alice`))).toEqual([]);
   expect((await ok('GET', `${facts()}/role_assignments?user=carol`))).toEqual([]);
 }, 30_000);
@@ -179,7 +179,7 @@ it('grants again what is given again after its expiry, before the sweep; a live 
   const listed = await ok('GET', `${facts()}/role_assignments?user=kim`);
   expect(listed).toEqual([expect.not.objectContaining({ expires_at: expect.anything() })]);
   // The sweep finds nothing of these to delete: they do not expire any more.
-  await t.service.app.areas.expirySweep.sweepOnce();
+  await t.service.parts.expirySweep.sweepOnce();
   expect(await answers()).toEqual({ kim: true, lou: true, max: true, ned: true, ora: true });
 }, 30_000);
 
@@ -199,7 +199,7 @@ it('records each edge the sweep deletes as a change of its kind, keyed as its re
   await sleepUntil(expiresAt + 10);
 
   const rev = (await ok('GET', `${facts()}/changes?page_size=1000`)).changes.at(-1)?.revision ?? 0;
-  await t.service.app.areas.expirySweep.sweepOnce();
+  await t.service.parts.expirySweep.sweepOnce();
   const { changes } = await ok('GET', `${facts()}/changes?after_revision=${rev}&page_size=1000`);
   const mine = ['gus/viewer/acme/folder/f3', 'hal/auditor/acme', 'folder/f3/parent/doc/d3', 'squad/ivy', 'squad/doc/d3/group_reader_group'];
   const swept = changes.filter((c: { key: string }) => mine.includes(c.key));

@@ -28,7 +28,7 @@ it('moves the revision on a decision write, not on a login or a logout', async (
   expect(created.status).toBe(200);
   const afterWrite = await graphRevision();
   expect(Number(created.headers.get('x-authz-revision'))).toBe(afterWrite);
-  expect(t.service.app.areas.revisions.known(envId)).toBe(afterWrite);
+  expect(t.service.parts.revisions.known(envId)).toBe(afterWrite);
 
   await t.ok('POST', `${facts}/tenants/acme/users`, { key: 'alice' });
   const beforeLogin = await graphRevision();
@@ -40,9 +40,9 @@ it('moves the revision on a decision write, not on a login or a logout', async (
   const logout = await t.call('POST', '/v2/auth/logout', undefined, { key: null, headers: { cookie } });
   expect(logout.status).toBeLessThan(300);
   expect(await graphRevision()).toBe(beforeLogin);
-  expect(t.service.app.areas.revisions.known(envId)).toBe(beforeLogin);
+  expect(t.service.parts.revisions.known(envId)).toBe(beforeLogin);
 
   await t.ok('DELETE', `${facts}/users/alice`);
   expect(await graphRevision()).toBe(beforeLogin + 1);
-  expect(t.service.app.areas.revisions.known(envId)).toBe(beforeLogin + 1);
+  expect(t.service.parts.revisions.known(envId)).toBe(beforeLogin + 1);
 });

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import pino from 'pino';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { httpMetrics } from '../../src/metrics/httpMetrics';
+import { httpMetrics } from '../../src/http/httpMetrics';
 import { Metrics } from '../../src/metrics/metrics';
 import { startTestService, TestService } from '../support/testService';
 
@@ -120,7 +120,7 @@ it('counts write transactions, sessions and approvals', async () => {
 });
 
 it('answers a scrape from memory: scrapes run no Cypher (CONTRACT section 15)', async () => {
-  const gauges = t.service.app.areas.metricsGauges;
+  const gauges = t.service.parts.metricsGauges;
   gauges?.stop(); // the background refresh is the only reader of the gauges; without it, nothing may read
   await gauges?.settled();
   const reads = jest.spyOn(t.service.db, 'readOnce');

@@ -20,8 +20,8 @@ export interface Replica {
  * every request, which would leave the window untested.
  */
 export async function untilWindowOpen(service: Service): Promise<void> {
-  for (let waited = 0; !service.app.areas.revisions.windowOpen() && waited < 15_000; waited += 50) await new Promise((ok) => setTimeout(ok, 50));
-  if (!service.app.areas.revisions.windowOpen()) throw new Error('the replica did not open its coherence window within 15 s');
+  for (let waited = 0; !service.parts.revisions.windowOpen() && waited < 15_000; waited += 50) await new Promise((ok) => setTimeout(ok, 50));
+  if (!service.parts.revisions.windowOpen()) throw new Error('the replica did not open its coherence window within 15 s');
 }
 
 /** Its revision poll is slow (10 min) so that only the read-your-revoke rule can make it see another replica's writes. */
@@ -43,8 +43,7 @@ export async function startReplica(env: Record<string, string> = {}): Promise<Re
     },
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
-      await service.app.areas.revisions.leave();
-      await service.driver.close();
+      await service.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { RetentionSweeper } from '../../src/areas/changes/retention';
+import { RetentionStore } from '../../src/areas/changes/retentionStore';
 import { startTestService, TestService } from '../support/testService';
 
 /**
@@ -26,7 +27,7 @@ it('sweeps what is older than the retention, batch by batch, and keeps the rest'
   await t.ok('POST', `/v2/facts/${t.proj}/other/tenants`, { key: 'kept', name: 'kept' });
   await t.ok('POST', `/v2/api-key/${t.proj}/${t.env}`, {});
   await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'x', action: 'read', resource: { type: 'doc' } });
-  await t.service.app.areas.decisionLog.flush();
+  await t.service.parts.decisionLog.flush();
   const count = async () => ({
     changes: (await t.ok('GET', feed(t.env))).changes.length,
     audit: (await t.ok('GET', `/v2/audit/${t.proj}/${t.env}`)).total_count,
@@ -37,7 +38,7 @@ it('sweeps what is older than the retention, batch by batch, and keeps the rest'
   expect(before.audit).toBeGreaterThanOrEqual(1);
   expect(before.decisions).toBe(1);
 
-  const sweeper = new RetentionSweeper(t.service.db, 1, 2);
+  const sweeper = new RetentionSweeper(new RetentionStore(t.service.db), 1, 2);
   // Nothing is a day old yet.
   expect(await sweeper.sweep(Date.now(), envId)).toBe(0);
   expect(await count()).toEqual(before);

@@ -67,7 +67,7 @@ it('a secret rotated through one replica is refused by the other on its next req
 it('a replica kept busy answers without a key lookup, yet denies a role and refuses a key revoked through the other at the next request', async () => {
   const k = await a.ok('POST', keys(), { name: 'busy' });
   await a.ok('POST', `${facts()}/role_assignments`, assignment);
-  expect(b.service.app.areas.revisions.windowOpen()).toBe(true); // B answers from its window (startReplica)
+  expect(b.service.parts.revisions.windowOpen()).toBe(true); // B answers from its window (startReplica)
   expect(a.service.replicas.alone()).toBe(false); // and A, which knows of B, waits after its writes
   const lookups = jest.spyOn(ProvisioningStore.prototype, 'resolveScope');
   const lookupsOfK = () => lookups.mock.calls.filter(([hash]) => hash === hashSecret(k.secret)).length;

@@ -287,12 +287,7 @@ describe('webhook destinations by default (CONTRACT section 15)', () => {
         const named = lines.filter((l) => l.env === envId);
         expect(named).toEqual([expect.objectContaining({ config: 'legacy', msg: expect.stringMatching(/refused.*"blocked"/) })]);
       } finally {
-        await upgraded.app.areas.revisions.leave();
-        upgraded.app.areas.expirySweep.stop();
-        upgraded.app.areas.decisionLog.stop();
-        upgraded.app.areas.retention.stop();
-        await upgraded.app.areas.webhooks.stop();
-        await upgraded.driver.close();
+        await upgraded.stop();
       }
       expect(await postEvent(delivery(receiver.url), config.webhookBlockedNetworks)).toMatch(/^blocked: 127\.0\.0\.1 is in a blocked network$/);
     } finally {

@@ -101,13 +101,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     close: async () => {
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();
-      await service.app.areas.revisions.leave();
-      service.app.areas.expirySweep.stop();
-      service.app.areas.decisionLog.stop();
-      service.app.areas.retention.stop();
-      service.app.areas.metricsGauges.stop();
-      await service.app.areas.webhooks.stop();
-      await service.driver.close();
+      await service.stop();
     },
   };
 }

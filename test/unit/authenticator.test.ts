@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import type { ProvisioningStore, ScopeRow } from '../../src/areas/provisioning/store';
-import { BearerAuthenticator } from '../../src/auth/authenticator';
+import type { KeyLookup, ScopeRow } from '../../src/auth/types';
+import { BearerAuthenticator } from '../../src/http/authenticator';
 import { hashSecret } from '../../src/auth/secrets';
 import type { RouteDef } from '../../src/http/routeTable';
 
@@ -22,7 +22,7 @@ function fakeStore() {
         }),
       );
     },
-  } as unknown as ProvisioningStore;
+  } as unknown as KeyLookup;
   return { store, lookups, graph };
 }
 
@@ -34,7 +34,7 @@ const tick = () => new Promise((ok) => setImmediate(ok));
 describe('BearerAuthenticator: one key lookup for the requests that arrive together', () => {
   it('shares a lookup among requests with the same key and path, and gives each the revision it read', async () => {
     const { store, lookups } = fakeStore();
-    const auth = new BearerAuthenticator(store, hashSecret('admin'), 'o');
+    const auth = new BearerAuthenticator({ keys: store, adminKeyHash: hashSecret('admin'), orgId: 'o' });
     const asked = [auth.authenticate(ctx, route, params), auth.authenticate(ctx, route, params), auth.authenticate(ctx, route, params)];
     await tick();
     expect(lookups).toHaveLength(1);
@@ -46,7 +46,7 @@ describe('BearerAuthenticator: one key lookup for the requests that arrive toget
 
   it('never answers a request from a lookup that started before it arrived: a revoke committed meanwhile refuses it', async () => {
     const { store, lookups, graph } = fakeStore();
-    const auth = new BearerAuthenticator(store, hashSecret('admin'), 'o');
+    const auth = new BearerAuthenticator({ keys: store, adminKeyHash: hashSecret('admin'), orgId: 'o' });
     const first = auth.authenticate(ctx, route, params);
     await tick();
     graph.keyValid = false; // revoked through another replica while the first lookup runs
@@ -64,8 +64,8 @@ describe('BearerAuthenticator: one key lookup for the requests that arrive toget
 describe('BearerAuthenticator while the database hangs', () => {
   it('fails the requests that waited for a failed lookup with it, instead of making them wait for another', async () => {
     const failures: ((err: Error) => void)[] = [];
-    const store = { resolveScope: () => new Promise((_, fail) => failures.push(fail)) } as unknown as ProvisioningStore;
-    const auth = new BearerAuthenticator(store, hashSecret('admin'), 'o');
+    const store = { resolveScope: () => new Promise((_, fail) => failures.push(fail)) } as unknown as KeyLookup;
+    const auth = new BearerAuthenticator({ keys: store, adminKeyHash: hashSecret('admin'), orgId: 'o' });
     const first = auth.authenticate(ctx, route, params);
     await tick();
     const waiting = auth.authenticate(ctx, route, params);

@@ -1,9 +1,9 @@
-import { routesWithoutDatabase } from '../../src/areas/meta/document';
+import { declaredRoutes } from '../../src/routeTables';
 import { buildOpenApi, toOpenApiPath, toOpenApiSchema } from '../../src/http/openapi';
 import type { RouteDef } from '../../src/http/routeTable';
 import { obj, str } from '../../src/http/schema';
 
-const allRoutes = routesWithoutDatabase;
+const allRoutes = declaredRoutes;
 
 type Doc = any;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

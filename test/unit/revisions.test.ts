@@ -1,4 +1,5 @@
 import { Revisions } from '../../src/areas/decisions/revisions';
+import { RevisionsStore } from '../../src/areas/decisions/revisionsStore';
 import type { Db, Row } from '../../src/db/db';
 
 /** A database whose revision reads finish when the test says so; each read answers the revision at the moment it started. */
@@ -20,7 +21,7 @@ const tick = () => new Promise((ok) => setImmediate(ok));
 describe('Revisions.latest', () => {
   it('answers from a read started after the call: a write committed before it is always included', async () => {
     const { db, reads, write } = fakeDb();
-    const revs = new Revisions(db);
+    const revs = new Revisions(new RevisionsStore(db));
     const first = revs.latest('e');
     await tick();
     expect(reads).toHaveLength(1);
@@ -36,7 +37,7 @@ describe('Revisions.latest', () => {
 
   it('makes the questions that arrive during a read share the next one (one read in flight per environment)', async () => {
     const { db, reads } = fakeDb();
-    const revs = new Revisions(db);
+    const revs = new Revisions(new RevisionsStore(db));
     const first = revs.latest('e');
     await tick();
     const waiting = [revs.latest('e'), revs.latest('e'), revs.latest('e')];

@@ -1,6 +1,5 @@
 import { Neo4jError } from 'neo4j-driver';
-import { Conflict, Duplicate, duplicateAs, NotFound, storeErrorOf, Unavailable } from '../../src/db/storeErrors';
-import { publicError } from '../../src/errors';
+import { Conflict, Duplicate, duplicateAs, NotFound, publicError, storeErrorOf, Unavailable } from '../../src/db/storeErrors';
 
 const neo4jError = (code: string, message = 'driver text the client must never see') =>
   new Neo4jError(message, code, '50N42', 'error: general processing exception', {} as never);

@@ -6,7 +6,7 @@ import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import type { ElementsService } from '../elements/service';
-import { expiresAfter, ReviewFlow } from '../approvals/reviewFlow';
+import { expiresAfter, ReviewFlow, withinRequestLimit } from '../approvals/reviewFlow';
 import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStatus, ApprovalStore } from '../approvals/store';
 import { AccessRequestStore, RoleTarget } from './store';
 
@@ -80,7 +80,9 @@ export class AccessRequestService {
       ]);
     }
     await this.checkRole(scope, place.tenant, role, resource, resource_instance, '/body/access_request_details/role');
-    const a = await this.store.create(place, { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, now: now() }, this.flow.announcer(scope, 'created'));
+    const a = await withinRequestLimit(
+      this.store.create(place, { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, now: now() }, this.flow.announcer(scope, 'created')),
+    );
     return this.view(scope, a);
   }
 

@@ -11,16 +11,18 @@ export interface RoleTarget {
 
 /** Creating access requests; every other step is the approvals store's (they share the node and its transitions). */
 export class AccessRequestStore {
-  private readonly q = this.db.statements({
-    createAccessRequest: 'accessRequests/createAccessRequest',
-    roleTarget: 'accessRequests/roleTarget',
-  });
+  private readonly q;
 
   constructor(
     private readonly db: Db,
     /** Its `admitRequest`: the hourly bound of requests per user and config, shared with operation approvals. */
     private readonly approvals: ApprovalStore,
-  ) {}
+  ) {
+    this.q = this.db.statements({
+      createAccessRequest: 'accessRequests/createAccessRequest',
+      roleTarget: 'accessRequests/roleTarget',
+    });
+  }
 
   async roleTarget(env: string, role: string, resource: string | null, instance: string | null): Promise<RoleTarget> {
     const [row] = await this.db.readRows(this.q.roleTarget, { env, role, resource, instance });

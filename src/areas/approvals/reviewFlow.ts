@@ -1,12 +1,12 @@
 import type { Scope, Session } from '../../auth/types';
-import { forbidden, invalidInput, invalidState, notFound } from '../../errors';
+import { forbidden, invalidInput, invalidState, notFound, tooManyRequests } from '../../errors';
 import { Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import { ElementsConfig, ElementsService, REVIEWER_LEVELS } from '../elements/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import type { WebhookEvent } from '../webhooks/store';
-import { Announce, ApprovalFilter, ApprovalNode, ApprovalPlace, ApprovalStatus, ApprovalStore, Grant } from './store';
+import { Announce, ApprovalFilter, ApprovalNode, ApprovalPlace, ApprovalStatus, ApprovalStore, Grant, RequestLimitReached } from './store';
 
 /** Decision questions per round trip when finding the requests a user may review. */
 const REVIEW_BATCH = 200;
@@ -16,6 +16,16 @@ export const expiresAfter = (seconds: number | undefined): string | null =>
   seconds === undefined ? null : new Date(Date.now() + seconds * 1000).toISOString();
 
 /** Which elements flow: the config type it runs on and the noun its answers use. */
+/** A request's creation, answered 429 with `Retry-After` when the user reached ELEMENTS_REQUESTS_PER_HOUR. */
+export async function withinRequestLimit<T>(create: Promise<T>): Promise<T> {
+  try {
+    return await create;
+  } catch (err) {
+    if (!(err instanceof RequestLimitReached)) throw err;
+    throw tooManyRequests(`A user may create at most ${err.perHour} requests per elements config per hour; retry in ${err.seconds} s.`, err.seconds);
+  }
+}
+
 export interface FlowKind {
   elementsType: 'operation_approval' | 'access_request';
   noun: string;

@@ -6,7 +6,7 @@ import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import { ElementsService } from '../elements/service';
-import { expiresAfter, ReviewFlow } from './reviewFlow';
+import { expiresAfter, ReviewFlow, withinRequestLimit } from './reviewFlow';
 import { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStore } from './store';
 
 export interface CreateInput {
@@ -63,9 +63,9 @@ export class ApprovalService {
         { path: '/body/access_request_details/resource', message: `must be one of ${JSON.stringify(config.resources)}` },
       ]);
     }
-    const a = await this.flow.store.create(place, {
+    const a = await withinRequestLimit(this.flow.store.create(place, {
       id: randomUUID(), user: session.userKey, resource, instance: resource_instance ?? null, reason: input.reason, now: now(),
-    }, this.flow.announcer(scope, 'created'));
+    }, this.flow.announcer(scope, 'created')));
     return this.view(scope, a);
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Db, floorOf, Tx } from '../../db/db';
-import { notFound, tooManyRequests } from '../../errors';
+import { NotFound, StoreError } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
@@ -66,26 +66,38 @@ export interface Transition {
 }
 
 /** Operation approvals in the graph; transitions are single conditional updates. */
+/**
+ * A user reached ELEMENTS_REQUESTS_PER_HOUR requests of an elements config within the hour;
+ * `seconds`: until the oldest of them leaves the hour (the services answer 429, reviewFlow.ts).
+ */
+export class RequestLimitReached extends StoreError {
+  constructor(readonly perHour: number, readonly seconds: number) {
+    super('request limit reached');
+  }
+}
+
 export class ApprovalStore {
-  private readonly q = this.db.statements({
-    holdsTenantRole: 'approvals/holdsTenantRole',
-    mayReviewInstances: 'approvals/mayReviewInstances',
-    ensureInstance: 'approvals/ensureInstance',
-    instanceTenant: 'approvals/instanceTenant',
-    lockRequester: 'approvals/lockRequesterRecentRequests',
-    createApproval: 'approvals/createApproval',
-    getApproval: 'approvals/getApproval',
-    reviewCandidates: 'approvals/reviewCandidates',
-    listApprovals: 'approvals/listApprovals',
-    setReviewerComment: 'approvals/setReviewerComment',
-    transition: 'approvals/transition',
-  });
+  private readonly q;
 
   constructor(
     private readonly db: Db,
     /** Requests one user may create per elements config per hour (ELEMENTS_REQUESTS_PER_HOUR). */
     private readonly requestsPerHour = 100,
-  ) {}
+  ) {
+    this.q = this.db.statements({
+      holdsTenantRole: 'approvals/holdsTenantRole',
+      mayReviewInstances: 'approvals/mayReviewInstances',
+      ensureInstance: 'approvals/ensureInstance',
+      instanceTenant: 'approvals/instanceTenant',
+      lockRequester: 'approvals/lockRequesterRecentRequests',
+      createApproval: 'approvals/createApproval',
+      getApproval: 'approvals/getApproval',
+      reviewCandidates: 'approvals/reviewCandidates',
+      listApprovals: 'approvals/listApprovals',
+      setReviewerComment: 'approvals/setReviewerComment',
+      transition: 'approvals/transition',
+    });
+  }
 
   /**
    * Inside a create's transaction: refuses (429) a user who created `requestsPerHour` requests of
@@ -96,7 +108,7 @@ export class ApprovalStore {
     const row = await tx.one(this.q.lockRequester, { env: p.env, config: p.config, user, since });
     if (!row || Number(row.recent) < this.requestsPerHour) return;
     const seconds = Math.max(1, Math.ceil((Date.parse(row.oldest as string) + HOUR_MS - Date.parse(nowIso)) / 1000));
-    throw tooManyRequests(`A user may create at most ${this.requestsPerHour} requests per elements config per hour; retry in ${seconds} s.`, seconds);
+    throw new RequestLimitReached(this.requestsPerHour, seconds);
   }
 
   /** `floor`: the revision of `env` the answer must include (a cluster's secondary may lag; Db.readOnce). */
@@ -124,15 +136,15 @@ export class ApprovalStore {
       let instance = a.instance;
       if (instance !== null) {
         const found = await tx.one(this.q.instanceTenant, { env: p.env, resource: a.resource, key: instance });
-        if (found?.tenant !== p.tenant) throw notFound('Resource instance', `${a.resource}:${instance}`);
+        if (found?.tenant !== p.tenant) throw new NotFound('Resource instance', `${a.resource}:${instance}`);
       } else {
         instance = randomUUID();
         const made = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: instance, now: a.now });
-        if (!made) throw notFound('Resource', a.resource);
+        if (!made) throw new NotFound('Resource', a.resource);
       }
       const row = await tx.one(this.q.createApproval, { ...p, id: a.id, user: a.user, resource: a.resource, instance, reason: a.reason, now: a.now, createdInstance: a.instance === null });
       // Throwing rolls back an instance created above (the requester was deleted meanwhile).
-      if (!row) throw notFound('User', a.user);
+      if (!row) throw new NotFound('User', a.user);
       await announce(tx, row.approval as ApprovalNode);
       return row.approval as ApprovalNode;
     });

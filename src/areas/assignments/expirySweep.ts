@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '../../db/db';
+import type { ExpiryStore } from './expiryStore';
 
 /**
  * Deletes expired grant edges (`expires_at` at or before now) in the background, in bounded
@@ -8,15 +8,11 @@ import type { Db } from '../../db/db';
  * edge from its expiry instant; the sweep keeps the graph from growing with dead edges.
  */
 export class ExpirySweep {
-  private readonly q = this.db.statements({
-    environments: 'expiry/environmentsWithExpired',
-    deleteExpired: 'expiry/deleteExpired',
-  });
   private timer?: NodeJS.Timeout;
   private running = false;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: ExpiryStore,
     private readonly batch = 500,
     /** Batches per environment and round, so one environment cannot hold the sweep. */
     private readonly maxBatches = 20,
@@ -40,12 +36,11 @@ export class ExpirySweep {
 
   /** One round over every environment with expired edges; answers how many edges it deleted. */
   async sweepOnce(now = Date.now()): Promise<number> {
-    const envs = (await this.db.readLatest((tx) => tx.rows(this.q.environments, { now, limit: 1000 }))).map((r) => r.env as string);
+    const envs = await this.store.environmentsWithExpired(now, 1000);
     let deleted = 0;
     for (const env of envs) {
       for (let i = 0; i < this.maxBatches; i++) {
-        const row = await this.db.write((tx) => tx.one(this.q.deleteExpired, { env, now, batch: this.batch }));
-        const n = Number(row?.deleted ?? 0);
+        const n = await this.store.deleteExpired(env, now, this.batch);
         deleted += n;
         if (n < this.batch) break;
       }

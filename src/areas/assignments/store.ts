@@ -94,21 +94,23 @@ export interface TupleKeys {
 
 /** Role assignments (HAS_TENANT_ROLE / HAS_ROLE edges) and relationship tuples (RELATED edges). */
 export class AssignmentsStore {
-  private readonly q = this.db.statements({
-    resolveAssignments: 'assignments/resolveAssignments',
-    assignTenantRoles: 'assignments/assignTenantRoles',
-    assignInstanceRoles: 'assignments/assignInstanceRoles',
-    unassignRoles: 'assignments/unassignRoles',
-    listRoleAssignments: 'assignments/listRoleAssignments',
-    resolveTuples: 'assignments/resolveTuples',
-    createTuples: 'assignments/createTuples',
-    createImplicitInstances: 'assignments/createImplicitInstances',
-    deleteTuples: 'assignments/deleteTuples',
-    listTuples: 'assignments/listTuples',
-    joinTenants: 'assignments/joinTenants',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      resolveAssignments: 'assignments/resolveAssignments',
+      assignTenantRoles: 'assignments/assignTenantRoles',
+      assignInstanceRoles: 'assignments/assignInstanceRoles',
+      unassignRoles: 'assignments/unassignRoles',
+      listRoleAssignments: 'assignments/listRoleAssignments',
+      resolveTuples: 'assignments/resolveTuples',
+      createTuples: 'assignments/createTuples',
+      createImplicitInstances: 'assignments/createImplicitInstances',
+      deleteTuples: 'assignments/deleteTuples',
+      listTuples: 'assignments/listTuples',
+      joinTenants: 'assignments/joinTenants',
+    });
+  }
 
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.write(fn);

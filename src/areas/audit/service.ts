@@ -1,8 +1,8 @@
 import type { ChangeEvent } from '../changes/store';
 import type { Scope } from '../../auth/types';
-import type { Db } from '../../db/db';
 import { envelopeOf, Page } from '../../http/paging';
 import { instantFilter } from '../../util/time';
+import type { AuditStore } from './store';
 
 /** Change kinds that the audit log shows: the schema, elements configs, approvals and access requests. */
 export const AUDITED_CHANGE_KINDS = [
@@ -27,13 +27,11 @@ const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefine
  * and logouts (their own events), approval transitions and schema changes (a view of the change events).
  */
 export class AuditService {
-  private readonly q = this.db.statements({ list: 'audit/listAudit' });
-
-  constructor(private readonly db: Db) {}
+  constructor(private readonly store: AuditStore) {}
 
   async list(scope: Scope, f: AuditQuery, p: Page) {
-    const [row] = await this.db.readRows(this.q.list, {
-      env: scope.envId, kinds: AUDITED_CHANGE_KINDS, actor: f.actor ?? null, kind: f.kind ?? null,
+    const row = await this.store.list(scope.envId, {
+      kinds: AUDITED_CHANGE_KINDS, actor: f.actor ?? null, kind: f.kind ?? null,
       from: instantFilter(f.from, '/query/from'), to: instantFilter(f.to, '/query/to'), skip: p.skip, limit: p.perPage,
     });
     const data = ((row?.page ?? []) as Record<string, unknown>[]).map((e): AuditEntry => {

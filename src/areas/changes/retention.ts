@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '../../db/db';
+import type { RetentionStore, Swept } from './retentionStore';
 
 const DAY_MS = 86_400_000;
 
@@ -10,12 +10,9 @@ const DAY_MS = 86_400_000;
  * oldest kept revision.
  */
 export class RetentionSweeper {
-  private readonly q = this.db.statements({
-    changes: 'changes/sweepChanges', audit: 'changes/sweepAuditEvents', decisions: 'decisionLog/sweepDecisionLogs',
-  });
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly db: Db, private readonly retentionDays: number, private readonly batch = 1000) {}
+  constructor(private readonly store: RetentionStore, private readonly retentionDays: number, private readonly batch = 1000) {}
 
   start(everyMs: number, log: Logger): void {
     const run = () => this.sweep().catch((err) => log.warn({ err: (err as Error).message }, 'retention sweep failed; retried at the next one'));
@@ -31,12 +28,11 @@ export class RetentionSweeper {
   async sweep(nowMs = Date.now(), env: string | null = null): Promise<number> {
     const before = new Date(nowMs - this.retentionDays * DAY_MS).toISOString();
     let total = 0;
-    for (const stmt of [this.q.changes, this.q.audit, this.q.decisions]) {
+    for (const what of ['changes', 'audit', 'decisions'] as Swept[]) {
       for (;;) {
-        const [row] = await this.db.writeRows(stmt, { env, before, batch: this.batch });
         // Batches count nodes; the answer counts records (a ChangeSet holds a revision's events).
-        const deleted = Number(row?.deleted ?? 0);
-        total += Number(row?.events ?? deleted);
+        const { deleted, events } = await this.store.sweepBatch(what, env, before, this.batch);
+        total += events;
         if (deleted < this.batch) break;
       }
     }

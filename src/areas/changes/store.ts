@@ -1,5 +1,5 @@
 import type { ChangeLog, Db, Params, Row, Statement, Tx } from '../../db/db';
-import { currentActor } from './actor';
+import { currentActor } from '../../auth/actor';
 import { ChangeDraft, describeChanges } from './capture';
 
 /** A change event as the feed answers it (CONTRACT section 12). */

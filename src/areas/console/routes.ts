@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import { notFound } from '../../errors';
-import type { RouteDef } from '../../http/routeTable';
+import type { RouteSpec } from '../../http/routeTable';
 import { paging } from '../../http/paging';
 import { envelope, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str } from '../../http/schema';
-import { ApprovalsQueueService } from './approvalsQueue';
-import { findConsoleDir, loadStaticFiles, StaticFile } from './staticFiles';
+import type { ApprovalsQueueService } from './service';
+import type { StaticFile } from './staticFiles';
 
 /**
  * Scripts only from this origin (no inline script, no eval), no framing, nothing fetched from
@@ -40,35 +40,38 @@ const queuedApproval = obj({
  * The admin console (`/console`) and the API reference (`/docs`): static pages built by
  * `npm run build`; and the console's one endpoint of its own, the approvals queue (admin only).
  */
-export function consoleRoutes(queue: ApprovalsQueueService, root = findConsoleDir()): RouteDef[] {
-  const files = loadStaticFiles(root);
-  const tag = 'Console';
-  return [
-    {
-      method: 'GET', path: '/console', auth: 'public', produces: 'text/html', tag, summary: 'The admin console (an HTML page; sign in with the admin key)',
-      schemas: {}, handler: async (r) => serve(r.ctx, files.get('index.html'), 'index.html', CSP_CONSOLE),
-    },
-    {
-      method: 'GET', path: '/console/:file', auth: 'public', produces: '*/*', tag, summary: 'A script, style or image of the admin console',
-      schemas: { params: fileParam }, handler: async (r) => serve(r.ctx, files.get(r.params.file), r.params.file, CSP_CONSOLE),
-    },
-    {
-      method: 'GET', path: '/docs', auth: 'public', produces: 'text/html', tag, summary: 'The API reference (an HTML page rendering /v2/openapi.json)',
-      schemas: {}, handler: async (r) => serve(r.ctx, files.get('docs/index.html'), 'docs/index.html', CSP_DOCS),
-    },
-    {
-      method: 'GET', path: '/docs/:file', auth: 'public', produces: '*/*', tag, summary: 'A script or style of the API reference',
-      schemas: { params: fileParam }, handler: async (r) => serve(r.ctx, files.get(`docs/${r.params.file}`), r.params.file, CSP_DOCS),
-    },
-    {
-      method: 'GET', path: '/v2/console/:proj_id/:env_id/approvals', auth: 'env', tag,
-      summary: 'Every operation approval of the environment, across configs and sessions, pending first (admin key only; read-only)',
-      schemas: {
-        params: PROJ_ENV_PARAMS,
-        query: obj({ ...PAGING_QUERY, config: idOrKey(), status: str({ enum: STATUSES }) }),
-        response: envelope(queuedApproval),
-      },
-      handler: (r) => queue.list(r.principal, r.scope, r.query, paging(r.query)),
-    },
-  ];
+export interface ConsoleDeps {
+  queue: ApprovalsQueueService;
+  /** The built pages and files (src/areas/console/staticFiles.ts: `loadStaticFiles(findConsoleDir())`). */
+  files: Map<string, StaticFile>;
 }
+
+const tag = 'Console';
+export const consoleRoutes: RouteSpec<ConsoleDeps>[] = [
+  {
+    method: 'GET', path: '/console', auth: 'public', produces: 'text/html', tag, summary: 'The admin console (an HTML page; sign in with the admin key)',
+    schemas: {}, handler: async (r, { files }) => serve(r.ctx, files.get('index.html'), 'index.html', CSP_CONSOLE),
+  },
+  {
+    method: 'GET', path: '/console/:file', auth: 'public', produces: '*/*', tag, summary: 'A script, style or image of the admin console',
+    schemas: { params: fileParam }, handler: async (r, { files }) => serve(r.ctx, files.get(r.params.file), r.params.file, CSP_CONSOLE),
+  },
+  {
+    method: 'GET', path: '/docs', auth: 'public', produces: 'text/html', tag, summary: 'The API reference (an HTML page rendering /v2/openapi.json)',
+    schemas: {}, handler: async (r, { files }) => serve(r.ctx, files.get('docs/index.html'), 'docs/index.html', CSP_DOCS),
+  },
+  {
+    method: 'GET', path: '/docs/:file', auth: 'public', produces: '*/*', tag, summary: 'A script or style of the API reference',
+    schemas: { params: fileParam }, handler: async (r, { files }) => serve(r.ctx, files.get(`docs/${r.params.file}`), r.params.file, CSP_DOCS),
+  },
+  {
+    method: 'GET', path: '/v2/console/:proj_id/:env_id/approvals', auth: 'env', tag,
+    summary: 'Every operation approval of the environment, across configs and sessions, pending first (admin key only; read-only)',
+    schemas: {
+      params: PROJ_ENV_PARAMS,
+      query: obj({ ...PAGING_QUERY, config: idOrKey(), status: str({ enum: STATUSES }) }),
+      response: envelope(queuedApproval),
+    },
+    handler: (r, { queue }) => queue.list(r.principal, r.scope, r.query, paging(r.query)),
+  },
+];

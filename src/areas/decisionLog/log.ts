@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/db';
+import type { Batch, DecisionLogStore, PackedBatch } from './store';
 
 /**
  * One sampled decision in a stored batch (`DecisionLogBatch.data`: gzip'd JSON, base64): epoch ms,
@@ -47,11 +47,10 @@ export class DecisionLog {
   private timer?: NodeJS.Timeout;
   /** The write in progress, if any. */
   private writing?: Promise<void>;
-  private readonly insert = this.db.statement('decisionLog/insertDecisionLogs');
   readonly queueMax: number;
   private readonly batchSize: number;
 
-  constructor(private readonly db: Db, private readonly opts: DecisionLogOptions, private readonly log?: Logger) {
+  constructor(private readonly store: DecisionLogStore, private readonly opts: DecisionLogOptions, private readonly log?: Logger) {
     this.queueMax = opts.queueMax ?? 100_000;
     this.batchSize = opts.batchSize ?? 20_000;
   }
@@ -101,7 +100,7 @@ export class DecisionLog {
   private async write(taken: Offered[]): Promise<void> {
     try {
       const batches = await Promise.all(batchesOf(taken, this.batchSize).map(packed));
-      await this.db.writeRows(this.insert, { batches });
+      await this.store.insert(batches);
     } catch (err) {
       for (let i = 0; i < taken.length; i++) this.opts.onDrop?.();
       this.log?.warn({ err: (err as Error).message, dropped: taken.length }, 'decision log entries not written');
@@ -129,7 +128,7 @@ const gzipped = promisify(gzip);
  * as gzip'd JSON text (base64). Neo4j stores one short string a batch instead of a record per
  * decision or per list element: the log's cost per check stays small (docs/benchmarks.md).
  */
-async function packed(entries: Offered[]) {
+async function packed(entries: Offered[]): Promise<PackedBatch> {
   const rows: PackedDecision[] = entries.map((o) => [o.at, o.check.user, o.check.action, o.check.type, o.check.key, o.check.tenant, o.decision, o.reason ?? null]);
   return {
     env: entries[0].env, id: randomUUID(), n: entries.length,
@@ -141,12 +140,6 @@ async function packed(entries: Offered[]) {
 
 /** A logged decision as read back. */
 export interface LoggedDecision { id: string; at: number; user: string; action: string; type: string; key: string | null; tenant: string | null; decision: boolean; reason: string | null }
-
-/** A stored batch as the reader gets it: packed (`data`), or the parallel lists of a batch written before packing. */
-export interface Batch {
-  id?: string; data?: string;
-  ids?: string[]; ats?: string[]; users?: string[]; actions?: string[]; types?: string[]; keys?: string[]; tenants?: string[]; decisions?: boolean[]; reasons?: string[];
-}
 
 /** The decisions of a stored batch, in the order they were logged. */
 export function decisionsOf(b: Batch): LoggedDecision[] {

@@ -1,10 +1,7 @@
-import type { Scope } from '../../auth/types';
-import type { Db } from '../../db/db';
-import { envelopeOf, Page, paging } from '../../http/paging';
-import { route, type RouteDef } from '../../http/routeTable';
+import { envelopeOf, paging } from '../../http/paging';
+import { route, type RouteSpec } from '../../http/routeTable';
 import { arr, bool, envelope, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
-import { instantFilter } from '../../util/time';
-import { Batch, decisionsOf } from './log';
+import type { DecisionLogReader } from './reader';
 
 const entry = obj(
   {
@@ -13,41 +10,6 @@ const entry = obj(
   },
   ['id', 'timestamp', 'user_key', 'action', 'resource_type', 'decision', 'reason'],
 );
-
-interface Filters { users?: string[]; resources?: string[]; decision?: boolean; tenant?: string; action?: string; from?: string; to?: string }
-
-/** Reads the decision log (the writes are src/areas/decisionLog/log.ts, off the request path). */
-export class DecisionLogReader {
-  private readonly q = this.db.statements({ list: 'decisionLog/listDecisionLogs' });
-
-  constructor(private readonly db: Db) {}
-
-  /**
-   * Newest first (then by id), filtered, one page and the total; the instants compare as instants,
-   * whatever their offset. A resource filter is a type or "type:key"; users and resources match any given.
-   */
-  async list(scope: Scope, f: Filters, p: Page) {
-    const fromIso = instantFilter(f.from, '/query/from');
-    const toIso = instantFilter(f.to, '/query/to');
-    const from = fromIso === null ? null : Date.parse(fromIso);
-    const to = toIso === null ? null : Date.parse(toIso);
-    const rows = await this.db.readRows(this.q.list, { env: scope.envId, from: fromIso, to: toIso });
-    const found = rows.flatMap((r) => decisionsOf(r.batch as Batch)).filter((e) =>
-      (f.users === undefined || f.users.includes(e.user))
-      && (f.resources === undefined || f.resources.some((res) => e.type === res || `${e.type}:${e.key}` === res))
-      && (f.decision === undefined || e.decision === f.decision)
-      && (f.tenant === undefined || e.tenant === f.tenant)
-      && (f.action === undefined || e.action === f.action)
-      && (from === null || e.at >= from) && (to === null || e.at <= to));
-    found.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const data = found.slice(p.skip, p.skip + p.perPage).map((e) => ({
-      id: e.id, timestamp: new Date(e.at).toISOString(), user_key: e.user, action: e.action, resource_type: e.type,
-      resource_key: e.key, tenant: e.tenant, decision: e.decision,
-      reason: e.reason ?? (e.decision ? `a granting path gives "${e.action}"` : `no granting path gives "${e.action}"`),
-    }));
-    return envelopeOf(data, found.length, p);
-  }
-}
 
 /** Permit's AuditLog: our entry plus the ids of where it was decided (the PDP is the environment's own service: its id). */
 const permitEntry = obj(
@@ -58,52 +20,50 @@ const permitEntry = obj(
 const seconds = { type: 'number', minimum: 0, maximum: 1e11 };
 const isoOf = (epochSeconds: number | undefined) => (epochSeconds === undefined ? undefined : new Date(epochSeconds * 1000).toISOString());
 
-export function decisionLogRoutes(reader: DecisionLogReader): RouteDef[] {
-  return [
-    route({
-      method: 'GET', path: '/v2/decision-log/:proj_id/:env_id', auth: 'env', tag: 'Audit',
-      summary: 'Sampled decisions with their answer and reason, newest first (DECISION_LOG_SAMPLE)',
-      schemas: {
-        params: PROJ_ENV_PARAMS,
-        query: obj({
-          ...PAGING_QUERY,
-          user: str({ minLength: 1, maxLength: 256 }), resource: str({ minLength: 1, maxLength: 600 }), decision: bool(),
-          from: timestamp(), to: timestamp(),
-        }),
-        response: envelope(entry),
-      },
-      handler: (r) => reader.list(r.scope, {
-        users: r.query.user === undefined ? undefined : [r.query.user], resources: r.query.resource === undefined ? undefined : [r.query.resource],
-        decision: r.query.decision, from: r.query.from, to: r.query.to,
-      }, paging(r.query)),
-    }),
-    // CONTRACT section 14: Permit's meaning of this path (the SDKs' AuditLogsApi.listAuditLogs):
-    // PaginatedResultAuditLog, Permit's filters (timestamps in epoch seconds).
-    route({
-      method: 'GET', path: '/v2/pdps/:proj_id/:env_id/audit_logs', auth: 'env', tag: 'Audit',
-      summary: "The decision log as Permit's audit logs (PaginatedResultAuditLog), newest first",
-      schemas: {
-        params: PROJ_ENV_PARAMS,
-        query: obj({
-          ...PAGING_QUERY,
-          pdp_id: str({ minLength: 1, maxLength: 64 }), users: arr(str({ minLength: 1, maxLength: 256 }), { maxItems: 100 }),
-          resources: arr(str({ minLength: 1, maxLength: 600 }), { maxItems: 100 }), decision: bool(), tenant: str({ minLength: 1, maxLength: 256 }),
-          action: str({ minLength: 1, maxLength: 128 }), timestamp_from: seconds, timestamp_to: seconds, sort_by: str({ enum: ['None', 'timestamp'] }),
-        }),
-        response: envelope(permitEntry),
-      },
-      handler: async (r) => {
-        const q = r.query as { pdp_id?: string; users?: string[]; resources?: string[]; decision?: boolean; tenant?: string; action?: string; timestamp_from?: number; timestamp_to?: number; page?: number; per_page?: number };
-        const p = paging(q);
-        // The PDP of an environment is its service: its id is the environment's; another PDP decided nothing here.
-        if (q.pdp_id !== undefined && q.pdp_id !== r.scope.envId) return envelopeOf([], 0, p);
-        const page = await reader.list(r.scope, {
-          users: q.users, resources: q.resources, decision: q.decision, tenant: q.tenant, action: q.action,
-          from: isoOf(q.timestamp_from), to: isoOf(q.timestamp_to),
-        }, p);
-        const ids = { pdp_config_id: r.scope.envId, env_id: r.scope.envId, project_id: r.scope.projectId, org_id: r.scope.orgId };
-        return { ...page, data: page.data.map((e) => ({ ...e, ...ids })) };
-      },
-    }),
-  ];
-}
+export const decisionLogRoutes: RouteSpec<DecisionLogReader>[] = [
+  route({
+    method: 'GET', path: '/v2/decision-log/:proj_id/:env_id', auth: 'env', tag: 'Audit',
+    summary: 'Sampled decisions with their answer and reason, newest first (DECISION_LOG_SAMPLE)',
+    schemas: {
+      params: PROJ_ENV_PARAMS,
+      query: obj({
+        ...PAGING_QUERY,
+        user: str({ minLength: 1, maxLength: 256 }), resource: str({ minLength: 1, maxLength: 600 }), decision: bool(),
+        from: timestamp(), to: timestamp(),
+      }),
+      response: envelope(entry),
+    },
+    handler: (r, reader) => reader.list(r.scope, {
+      users: r.query.user === undefined ? undefined : [r.query.user], resources: r.query.resource === undefined ? undefined : [r.query.resource],
+      decision: r.query.decision, from: r.query.from, to: r.query.to,
+    }, paging(r.query)),
+  }),
+  // CONTRACT section 14: Permit's meaning of this path (the SDKs' AuditLogsApi.listAuditLogs):
+  // PaginatedResultAuditLog, Permit's filters (timestamps in epoch seconds).
+  route({
+    method: 'GET', path: '/v2/pdps/:proj_id/:env_id/audit_logs', auth: 'env', tag: 'Audit',
+    summary: "The decision log as Permit's audit logs (PaginatedResultAuditLog), newest first",
+    schemas: {
+      params: PROJ_ENV_PARAMS,
+      query: obj({
+        ...PAGING_QUERY,
+        pdp_id: str({ minLength: 1, maxLength: 64 }), users: arr(str({ minLength: 1, maxLength: 256 }), { maxItems: 100 }),
+        resources: arr(str({ minLength: 1, maxLength: 600 }), { maxItems: 100 }), decision: bool(), tenant: str({ minLength: 1, maxLength: 256 }),
+        action: str({ minLength: 1, maxLength: 128 }), timestamp_from: seconds, timestamp_to: seconds, sort_by: str({ enum: ['None', 'timestamp'] }),
+      }),
+      response: envelope(permitEntry),
+    },
+    handler: async (r, reader) => {
+      const q = r.query as { pdp_id?: string; users?: string[]; resources?: string[]; decision?: boolean; tenant?: string; action?: string; timestamp_from?: number; timestamp_to?: number; page?: number; per_page?: number };
+      const p = paging(q);
+      // The PDP of an environment is its service: its id is the environment's; another PDP decided nothing here.
+      if (q.pdp_id !== undefined && q.pdp_id !== r.scope.envId) return envelopeOf([], 0, p);
+      const page = await reader.list(r.scope, {
+        users: q.users, resources: q.resources, decision: q.decision, tenant: q.tenant, action: q.action,
+        from: isoOf(q.timestamp_from), to: isoOf(q.timestamp_to),
+      }, p);
+      const ids = { pdp_config_id: r.scope.envId, env_id: r.scope.envId, project_id: r.scope.projectId, org_id: r.scope.orgId };
+      return { ...page, data: page.data.map((e) => ({ ...e, ...ids })) };
+    },
+  }),
+];

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Scope } from '../../auth/types';
-import { Db, floorOf } from '../../db/db';
 import { invalidInput } from '../../errors';
 import type { Revisions } from './revisions';
-import type { RuleSettings } from './store';
+import type { ListedObject, ListObjectsStore } from './listObjectsStore';
 
 /**
  * List-objects (CONTRACT section 13): every instance of a type on which a user may do an action,
@@ -20,28 +19,9 @@ export interface ListObjectsQuery {
   continuation_token?: string | null;
 }
 
-export interface ListedObject {
-  type: string;
-  key: string;
-  tenant: string;
-}
+export type { ListedObject } from './listObjectsStore';
 
 export const DEFAULT_PAGE_SIZE = 100;
-
-export class ListObjectsStore {
-  private readonly q = this.db.statements({ listObjects: 'decisions/listObjects' });
-
-  constructor(
-    private readonly db: Db,
-    private readonly rule: RuleSettings,
-  ) {}
-
-  /** `floor`: the revision of `env` the page must include (a cluster's secondary may lag; Db.readOnce). */
-  async page(env: string, p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number }, floor?: number): Promise<ListedObject[]> {
-    const [row] = await this.db.readOnce(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth, now: Date.now() }, 'read', floorOf(env, floor));
-    return ((row?.objects ?? []) as [string, string, string][]).map(([type, key, tenant]) => ({ type, key, tenant }));
-  }
-}
 
 export class ListObjectsService {
   constructor(

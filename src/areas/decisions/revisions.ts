@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { Scope } from '../../auth/types';
-import { Db, RevisionListener } from '../../db/db';
+import type { RevisionListener } from '../../db/db';
 import type { Replicas } from '../../db/replicas';
 import { SharedReads } from '../../util/sharedRead';
+import type { RevisionsStore } from './revisionsStore';
 
 /** Timers may fire a little early and clocks tick coarsely: a read must be this much newer to count. */
 const MARGIN_MS = 2;
@@ -29,26 +30,20 @@ export class Revisions implements RevisionListener {
   /** performance.now() when the newest read that included each environment was sent. */
   private readonly readSent = new Map<string, number>();
   private readonly reads = new SharedReads<number>();
-  private readonly q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
   private timer?: NodeJS.Timeout;
-  private windowMs = 0;
-  private replicas?: Replicas;
+  private readonly windowMs: number;
+  private readonly replicas?: Replicas;
   private lastPollSent = -Infinity;
   private polling = 0;
 
-  constructor(private readonly db: Db) {}
-
-  /** COHERENCE_WINDOW_MS, the same as the commit wait of the service's writes (0: every question reads). */
-  useWindow(ms: number): void {
-    this.windowMs = ms;
-  }
-
   /**
-   * The replica registry (src/db/replicas.ts): the window is used only while the registry says
-   * every other replica knows of this one (the others then wait W after each write).
+   * `windowMs`: COHERENCE_WINDOW_MS, the same as the commit wait of the service's writes (0: every
+   * question reads). `replicas`: the replica registry (src/db/replicas.ts): the window is used only
+   * while the registry says every other replica knows of this one (the others then wait W after each write).
    */
-  useReplicas(replicas: Replicas): void {
-    this.replicas = replicas;
+  constructor(private readonly store: RevisionsStore, opts: { windowMs?: number; replicas?: Replicas } = {}) {
+    this.windowMs = opts.windowMs ?? 0;
+    this.replicas = opts.replicas;
   }
 
   /**
@@ -84,13 +79,13 @@ export class Revisions implements RevisionListener {
     this.polling++;
     this.lastPollSent = sent;
     const ids = [...this.byEnv.keys()];
-    this.db
-      .readOnce(this.q.readKnown, { ids }, 'latest')
+    this.store
+      .known(ids)
       .then((rows) => {
         const found = new Set<string>();
         for (const r of rows) {
-          found.add(r.env as string);
-          this.learnRead(r.env as string, r.revision as number, sent);
+          found.add(r.env);
+          this.learnRead(r.env, r.revision, sent);
         }
         // A deleted environment: nothing kept of it is used again (its keys are gone with it).
         for (const id of ids) {
@@ -111,13 +106,6 @@ export class Revisions implements RevisionListener {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    this.replicas?.stop();
-  }
-
-  /** Stops, and removes this replica's heartbeat so that the others count themselves alone at once. */
-  async leave(): Promise<void> {
-    this.stop();
-    await this.replicas?.leave();
   }
 
   /**
@@ -127,7 +115,7 @@ export class Revisions implements RevisionListener {
    * includes every commit: nothing, and no read.
    */
   async floorFor(scope: Scope): Promise<number | undefined> {
-    if (!this.db.routing) return undefined;
+    if (!this.store.routing) return undefined;
     return scope.revision ?? this.latest(scope.envId);
   }
 
@@ -152,14 +140,13 @@ export class Revisions implements RevisionListener {
   // query: a single round trip.
   private async readOne(envId: string): Promise<number> {
     const sent = performance.now();
-    const [row] = await this.db.readOnce(this.q.readOne, { envId }, 'latest');
-    const rev = (row?.revision as number | undefined) ?? 0;
+    const rev = (await this.store.latest(envId)) ?? 0;
     this.learnRead(envId, rev, sent);
     return rev;
   }
 
   private async refresh(envId: string | null): Promise<void> {
-    for (const row of await this.db.readRows(this.q.readAll, { envId })) this.learn(row.env as string, row.revision as number);
+    for (const row of await this.store.all(envId)) this.learn(row.env, row.revision);
   }
 
   known(envId: string): number | undefined {

@@ -1,7 +1,6 @@
 import { forbidden } from '../../errors';
-import type { Req, RouteDef } from '../../http/routeTable';
-import { route } from '../../http/routeTable';
-import { withDepthLimitSignal } from './depthLimit';
+import { route, type Req, type RouteSpec } from '../../http/routeTable';
+import { withDepthLimitSignal } from '../../http/depthLimit';
 import { ListObjectsService } from './listObjects';
 import * as s from './schemas';
 import { DecisionService } from './service';
@@ -15,66 +14,57 @@ function envKeyScope(r: Req) {
 /** An explained check walks every path and returns them: a heavy question; a plain one goes to the batcher. */
 const explained = (r: Req) => r.query?.explain === true || r.body?.explain === true;
 
-export function decisionRoutes(svc: DecisionService, listing: ListObjectsService): RouteDef[] {
-  const tag = 'Decisions';
-  return [
-    route({
-      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, heavy: explained, summary: 'May this user do this action on this resource?',
-      schemas: { params: s.params, query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
-      handler: async (r) => withDepthLimitSignal(r, await svc.allowed(r.scope, r.body, r.query.explain === true)),
-    }),
-    route({
-      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id/bulk', auth: 'env', tag, summary: 'Up to 100 permission questions at once (order kept)',
-      schemas: { params: s.params, body: s.bulkQuery, response: s.bulkAnswer },
-      handler: async (r) => withDepthLimitSignal(r, await svc.allowedBulk(r.scope, r.body)),
-    }),
-    route({
-      method: 'POST', readOnly: true, hot: true, path: '/allowed', auth: 'key', tag, heavy: explained, summary: 'Permit PDP check (environment key)',
-      schemas: { query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
-      handler: async (r) => withDepthLimitSignal(r, await svc.allowed(envKeyScope(r), r.body, r.query.explain === true)),
-    }),
-    route({
-      method: 'POST', readOnly: true, hot: true, path: '/allowed/bulk', auth: 'key', tag, summary: 'Permit PDP bulk check (environment key)',
-      schemas: { body: s.bulkQuery, response: s.bulkAnswer },
-      handler: async (r) => withDepthLimitSignal(r, await svc.allowedBulk(envKeyScope(r), r.body)),
-    }),
-    route({
-      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/user-permissions', auth: 'env', tag, heavy: true, summary: 'Everything a user may do, per instance and tenant',
-      schemas: { params: s.params, body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
-      handler: (r) => svc.userPermissions(r.scope, r.body),
-    }),
-    route({
-      method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/authorized_users', auth: 'env', tag, heavy: true, summary: 'Every user allowed an action on a resource, with the granting assignments',
-      schemas: { params: s.params, body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
-      handler: (r) => svc.authorizedUsers(r.scope, r.body),
-    }),
-    route({
-      method: 'POST', readOnly: true, path: '/user-permissions', auth: 'key', tag, heavy: true, summary: 'Permit PDP user permissions (environment key)',
-      schemas: { body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
-      handler: (r) => svc.userPermissions(envKeyScope(r), r.body),
-    }),
-    route({
-      method: 'POST', readOnly: true, path: '/authorized_users', auth: 'key', tag, heavy: true, summary: 'Permit PDP authorized users (environment key)',
-      schemas: { body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
-      handler: (r) => svc.authorizedUsers(envKeyScope(r), r.body),
-    }),
-    ...listObjectsRoutes(listing),
-  ];
-}
-
-function listObjectsRoutes(listing: ListObjectsService): RouteDef[] {
-  const tag = 'Decisions';
-  const summary = 'Every instance of a type on which the user may do the action (paged, stable order)';
-  return [
-    route({
-      method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id/list-objects', auth: 'env', tag, heavy: true, summary,
-      schemas: { params: s.params, body: s.listObjectsQuery, response: s.listObjectsAnswer },
-      handler: (r) => listing.listObjects(r.scope, r.body),
-    }),
-    route({
-      method: 'POST', readOnly: true, hot: true, path: '/list-objects', auth: 'key', tag, heavy: true, summary: `${summary} (environment key)`,
-      schemas: { body: s.listObjectsQuery, response: s.listObjectsAnswer },
-      handler: (r) => listing.listObjects(envKeyScope(r), r.body),
-    }),
-  ];
-}
+const tag = 'Decisions';
+const listObjectsSummary = 'Every instance of a type on which the user may do the action (paged, stable order)';
+export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObjectsService }>[] = [
+  route({
+    method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id', auth: 'env', tag, heavy: explained, summary: 'May this user do this action on this resource?',
+    schemas: { params: s.params, query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
+    handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.allowed(r.scope, r.body, r.query.explain === true)),
+  }),
+  route({
+    method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id/bulk', auth: 'env', tag, summary: 'Up to 100 permission questions at once (order kept)',
+    schemas: { params: s.params, body: s.bulkQuery, response: s.bulkAnswer },
+    handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.allowedBulk(r.scope, r.body)),
+  }),
+  route({
+    method: 'POST', readOnly: true, hot: true, path: '/allowed', auth: 'key', tag, heavy: explained, summary: 'Permit PDP check (environment key)',
+    schemas: { query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
+    handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.allowed(envKeyScope(r), r.body, r.query.explain === true)),
+  }),
+  route({
+    method: 'POST', readOnly: true, hot: true, path: '/allowed/bulk', auth: 'key', tag, summary: 'Permit PDP bulk check (environment key)',
+    schemas: { body: s.bulkQuery, response: s.bulkAnswer },
+    handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.allowedBulk(envKeyScope(r), r.body)),
+  }),
+  route({
+    method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/user-permissions', auth: 'env', tag, heavy: true, summary: 'Everything a user may do, per instance and tenant',
+    schemas: { params: s.params, body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
+    handler: (r, { svc }) => svc.userPermissions(r.scope, r.body),
+  }),
+  route({
+    method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/authorized_users', auth: 'env', tag, heavy: true, summary: 'Every user allowed an action on a resource, with the granting assignments',
+    schemas: { params: s.params, body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
+    handler: (r, { svc }) => svc.authorizedUsers(r.scope, r.body),
+  }),
+  route({
+    method: 'POST', readOnly: true, path: '/user-permissions', auth: 'key', tag, heavy: true, summary: 'Permit PDP user permissions (environment key)',
+    schemas: { body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
+    handler: (r, { svc }) => svc.userPermissions(envKeyScope(r), r.body),
+  }),
+  route({
+    method: 'POST', readOnly: true, path: '/authorized_users', auth: 'key', tag, heavy: true, summary: 'Permit PDP authorized users (environment key)',
+    schemas: { body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
+    handler: (r, { svc }) => svc.authorizedUsers(envKeyScope(r), r.body),
+  }),
+  route({
+    method: 'POST', readOnly: true, hot: true, path: '/v2/allowed/:proj_id/:env_id/list-objects', auth: 'env', tag, heavy: true, summary: listObjectsSummary,
+    schemas: { params: s.params, body: s.listObjectsQuery, response: s.listObjectsAnswer },
+    handler: (r, { listing }) => listing.listObjects(r.scope, r.body),
+  }),
+  route({
+    method: 'POST', readOnly: true, hot: true, path: '/list-objects', auth: 'key', tag, heavy: true, summary: `${listObjectsSummary} (environment key)`,
+    schemas: { body: s.listObjectsQuery, response: s.listObjectsAnswer },
+    handler: (r, { listing }) => listing.listObjects(envKeyScope(r), r.body),
+  }),
+];

@@ -56,14 +56,14 @@ export function normalizeCheck(q: CheckQuery): NormalizedCheck {
  */
 export class DecisionService {
   private readonly cache?: LruCache<{ allow: boolean; depthLimited: boolean; rev: number; validUntil?: number | null }>;
-  /** Told each answer and cache lookup (the `authz_decision*` metrics). */
-  observer?: DecisionObserver;
 
   constructor(
     private readonly store: DecisionStore,
     private readonly maxDepth: number,
     private readonly revisions?: Revisions,
     cacheSize = 0,
+    /** Told each answer and cache lookup (the `authz_decision*` metrics, the decision log). */
+    private readonly observer?: DecisionObserver,
   ) {
     if (revisions && cacheSize > 0) this.cache = new LruCache(cacheSize);
   }
@@ -159,7 +159,7 @@ export class DecisionService {
    * revision comes from a read started after the question arrived (shared by the questions
    * waiting with it), so a revoke acknowledged by any replica has already moved it past every
    * older entry. The key lookup of the request made that read already when it carries
-   * `scope.revision` (src/auth/authenticator.ts): no second round trip then.
+   * `scope.revision` (src/http/authenticator.ts): no second round trip then.
    * On a cluster every traversal must include that revision (a secondary may lag: Db.readOnce).
    */
   private async decide(scope: Scope, checks: NormalizedCheck[], consistency?: Consistency): Promise<Decision[]> {

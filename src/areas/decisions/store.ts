@@ -50,11 +50,8 @@ export interface RuleSettings {
 
 /** Permission questions are answered by one named traversal query per batch. */
 export class DecisionStore {
-  private readonly q = this.db.statements({
-    allowed: 'decisions/allowed',
-    userPermissions: 'decisions/userPermissions',
-    authorizedUsers: 'decisions/authorizedUsers',
-  });
+  private readonly q;
+  private readonly batcher;
 
   constructor(
     private readonly db: Db,
@@ -64,9 +61,14 @@ export class DecisionStore {
      * Fewer queries in flight make larger batches: less work per question, a little more waiting.
      */
     private readonly slots: FairQueue,
-  ) {}
-
-  private readonly batcher = new QuestionBatcher<NormalizedCheck, Decision>((env, checks, floor) => this.decide(env, checks, false, floor), this.slots, 100);
+  ) {
+    this.q = this.db.statements({
+      allowed: 'decisions/allowed',
+      userPermissions: 'decisions/userPermissions',
+      authorizedUsers: 'decisions/authorizedUsers',
+    });
+    this.batcher = new QuestionBatcher<NormalizedCheck, Decision>((env, checks, floor) => this.decide(env, checks, false, floor), this.slots, 100);
+  }
 
   /**
    * Questions asked at about the same time share one query (see QuestionBatcher). `floor`: the

@@ -1,5 +1,11 @@
 import { arr, envelope, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
-import { ELEMENTS_TYPES, LEVELS } from './service';
+
+/** The levels of an elements config's `roles_to_levels`. */
+export const LEVELS = ['LEVEL_1', 'LEVEL_2', 'LEVEL_3', 'LEVEL_4'] as const;
+export type Level = (typeof LEVELS)[number];
+/** The flows an elements config runs: operation approvals (an action) or access requests (a role). */
+export const ELEMENTS_TYPES = ['operation_approval', 'access_request'] as const;
+export type ElementsType = (typeof ELEMENTS_TYPES)[number];
 
 const name = str({ minLength: 1, maxLength: 256 });
 const levelRoles = arr(schemaKey(), { maxItems: 100 });

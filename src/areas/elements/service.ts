@@ -9,14 +9,12 @@ import type { HeldDelivery, WebhookStore } from '../webhooks/store';
 import { unique } from '../../util/unique';
 import { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
 
-export const LEVELS = ['LEVEL_1', 'LEVEL_2', 'LEVEL_3', 'LEVEL_4'] as const;
-export type Level = (typeof LEVELS)[number];
+import { ELEMENTS_TYPES, LEVELS, type ElementsType, type Level } from './schemas';
+
+export { ELEMENTS_TYPES, LEVELS, type ElementsType, type Level };
 export type RolesToLevels = Partial<Record<Level, string[]>>;
 /** Levels whose roles make a user a reviewer of every approval in their tenant. */
 export const REVIEWER_LEVELS: Level[] = ['LEVEL_1', 'LEVEL_2'];
-/** The flows an elements config runs: operation approvals (an action) or access requests (a role). */
-export const ELEMENTS_TYPES = ['operation_approval', 'access_request'] as const;
-export type ElementsType = (typeof ELEMENTS_TYPES)[number];
 
 export interface ConfigInput {
   key: string;

@@ -45,18 +45,20 @@ export interface ConfigWrite {
 
 /** Elements configs; writing one also makes its governed resources ready for approvals. */
 export class ElementsStore {
-  private readonly q = this.db.statements({
-    createConfig: 'elements/createConfig',
-    getConfig: 'elements/getConfig',
-    listConfigs: 'elements/listConfigs',
-    updateConfig: 'elements/updateConfig',
-    deleteConfig: 'elements/deleteConfig',
-    existingRoles: 'elements/existingRoles',
-    lockResources: 'elements/lockResources',
-    governResources: 'elements/governResources',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createConfig: 'elements/createConfig',
+      getConfig: 'elements/getConfig',
+      listConfigs: 'elements/listConfigs',
+      updateConfig: 'elements/updateConfig',
+      deleteConfig: 'elements/deleteConfig',
+      existingRoles: 'elements/existingRoles',
+      lockResources: 'elements/lockResources',
+      governResources: 'elements/governResources',
+    });
+  }
 
   async existingRoles(env: string, keys: string[]): Promise<string[]> {
     const [row] = await this.db.readRows(this.q.existingRoles, { env, keys });

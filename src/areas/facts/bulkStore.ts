@@ -7,15 +7,17 @@ export type TenantItem = { key: string; name: string; description: string | null
 
 /** Permit's bulk facts (users and tenants): each call is one statement, so one transaction. */
 export class FactsBulkStore {
-  private readonly q = this.db.statements({
-    createUsers: 'facts/createUsers',
-    replaceUsers: 'facts/replaceUsers',
-    deleteUsers: 'facts/deleteUsers',
-    createTenants: 'facts/createTenants',
-    deleteTenants: 'facts/deleteTenants',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createUsers: 'facts/createUsers',
+      replaceUsers: 'facts/replaceUsers',
+      deleteUsers: 'facts/deleteUsers',
+      createTenants: 'facts/createTenants',
+      deleteTenants: 'facts/deleteTenants',
+    });
+  }
 
   async createUsers(env: string, items: UserItem[], now: string): Promise<number> {
     const [row] = await this.db.writeRows(this.q.createUsers, { env, items: items.map(userRow), now });

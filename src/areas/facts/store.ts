@@ -30,25 +30,27 @@ export interface UserRow {
 export type UserFields = { email?: string | null; first_name?: string | null; last_name?: string | null };
 
 export class FactsStore {
-  private readonly q = this.db.statements({
-    createTenant: 'facts/createTenant',
-    getTenant: 'facts/getTenant',
-    listTenants: 'facts/listTenants',
-    updateTenant: 'facts/updateTenant',
-    deleteTenant: 'facts/deleteTenant',
-    createUser: 'facts/createUser',
-    getUser: 'facts/getUser',
-    listUsers: 'facts/listUsers',
-    updateUser: 'facts/updateUser',
-    deleteUser: 'facts/deleteUser',
-    addTenantUser: 'facts/addTenantUser',
-    removeTenantUser: 'facts/removeTenantUser',
-    listTenantUsers: 'facts/listTenantUsers',
-    createUsers: 'facts/createUsers',
-    replaceUser: 'facts/replaceUser',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createTenant: 'facts/createTenant',
+      getTenant: 'facts/getTenant',
+      listTenants: 'facts/listTenants',
+      updateTenant: 'facts/updateTenant',
+      deleteTenant: 'facts/deleteTenant',
+      createUser: 'facts/createUser',
+      getUser: 'facts/getUser',
+      listUsers: 'facts/listUsers',
+      updateUser: 'facts/updateUser',
+      deleteUser: 'facts/deleteUser',
+      addTenantUser: 'facts/addTenantUser',
+      removeTenantUser: 'facts/removeTenantUser',
+      listTenantUsers: 'facts/listTenantUsers',
+      createUsers: 'facts/createUsers',
+      replaceUser: 'facts/replaceUser',
+    });
+  }
 
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.write(fn);

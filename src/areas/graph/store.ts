@@ -25,15 +25,17 @@ export interface EffectiveRole {
 
 /** Read-only views of the stored graph for admins. */
 export class GraphStore {
-  private readonly q = this.db.statements({
-    neighbourhood: 'graph/neighbourhood',
-    effectiveRoles: 'graph/effectiveRoles',
-  });
+  private readonly q;
 
   constructor(
     private readonly db: Db,
     private readonly maxDepth: number,
-  ) {}
+  ) {
+    this.q = this.db.statements({
+      neighbourhood: 'graph/neighbourhood',
+      effectiveRoles: 'graph/effectiveRoles',
+    });
+  }
 
   async neighbourhood(env: string, p: { focusType: string | null; focusKey: string | null; tenant: string | null; depth: number; limit: number }) {
     const [row] = await this.db.readRows(this.q.neighbourhood, { env, ...p, now: Date.now() });

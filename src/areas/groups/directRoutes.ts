@@ -1,5 +1,5 @@
 import { paging } from '../../http/paging';
-import type { RouteDef } from '../../http/routeTable';
+import { route, type RouteSpec } from '../../http/routeTable';
 import { arr, envelope, obj, str } from '../../http/schema';
 import * as s from './schemas';
 import { GroupsService } from './service';
@@ -26,25 +26,23 @@ export function directView(g: GroupView) {
   return { ...g, group_roles };
 }
 
+const tag = 'Groups';
 /**
  * Permit's "direct" group reads (`/groups/direct`, `/groups/direct/{group}`): the group with its
  * direct members and direct role grants, nothing derived. Registered before `/groups/{key}`.
  */
-export function directGroupRoutes(svc: GroupsService): RouteDef[] {
-  const tag = 'Groups';
-  return [
-    {
-      method: 'GET', path: base, auth: 'env', tag, summary: 'List groups with their direct members and role grants',
-      schemas: { params: s.params, query: s.listQuery, response: envelope(directGroup) },
-      handler: async (r) => {
-        const page = await svc.listGroups(r.scope, r.query, paging(r.query));
-        return { ...page, data: page.data.map(directView) };
-      },
+export const directGroupRoutes: RouteSpec<GroupsService>[] = [
+  {
+    method: 'GET', path: base, auth: 'env', tag, summary: 'List groups with their direct members and role grants',
+    schemas: { params: s.params, query: s.listQuery, response: envelope(directGroup) },
+    handler: async (r, svc) => {
+      const page = await svc.listGroups(r.scope, r.query, paging(r.query));
+      return { ...page, data: page.data.map(directView) };
     },
-    {
-      method: 'GET', path: `${base}/:group_key`, auth: 'env', tag, summary: 'Get a group with its direct members and role grants',
-      schemas: { params: s.groupParams, response: directGroup },
-      handler: async (r) => directView(await svc.getGroup(r.scope, r.params.group_key)),
-    },
-  ];
-}
+  },
+  {
+    method: 'GET', path: `${base}/:group_key`, auth: 'env', tag, summary: 'Get a group with its direct members and role grants',
+    schemas: { params: s.groupParams, response: directGroup },
+    handler: async (r, svc) => directView(await svc.getGroup(r.scope, r.params.group_key)),
+  },
+];

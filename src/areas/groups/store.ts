@@ -51,36 +51,38 @@ const count = (row: Row | undefined, field: string) => (row?.[field] as number |
 
 /** Named Cypher of the groups area. Multi-statement operations take a `Tx` from `write()`. */
 export class GroupsStore {
-  private readonly q = this.db.statements({
-    createGroup: 'groups/createGroup',
-    resolveGroups: 'groups/resolveGroups',
-    createGroups: 'groups/createGroups',
-    resolveGroup: 'groups/resolveGroup',
-    resolveTenant: 'groups/resolveTenant',
-    resolveUser: 'groups/resolveUser',
-    groupRecords: 'groups/groupRecords',
-    listGroups: 'groups/listGroups',
-    updateGroup: 'groups/updateGroup',
-    deleteGroup: 'groups/deleteGroup',
-    instanceTarget: 'groups/instanceTarget',
-    assignRole: 'groups/assignRole',
-    removeRole: 'groups/removeRole',
-    addUser: 'groups/addUser',
-    removeUser: 'groups/removeUser',
-    lockGroups: 'groups/lockGroups',
-    groupLinks: 'groups/groupLinks',
-    assignGroup: 'groups/assignGroup',
-    unassignGroup: 'groups/unassignGroup',
-    attachInstance: 'groups/attachInstance',
-    detachInstance: 'groups/detachInstance',
-    listUsers: 'groups/listUsers',
-    listRoles: 'groups/listRoles',
-    listChildren: 'groups/listChildren',
-    listParents: 'groups/listParents',
-    listInstances: 'groups/listInstances',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createGroup: 'groups/createGroup',
+      resolveGroups: 'groups/resolveGroups',
+      createGroups: 'groups/createGroups',
+      resolveGroup: 'groups/resolveGroup',
+      resolveTenant: 'groups/resolveTenant',
+      resolveUser: 'groups/resolveUser',
+      groupRecords: 'groups/groupRecords',
+      listGroups: 'groups/listGroups',
+      updateGroup: 'groups/updateGroup',
+      deleteGroup: 'groups/deleteGroup',
+      instanceTarget: 'groups/instanceTarget',
+      assignRole: 'groups/assignRole',
+      removeRole: 'groups/removeRole',
+      addUser: 'groups/addUser',
+      removeUser: 'groups/removeUser',
+      lockGroups: 'groups/lockGroups',
+      groupLinks: 'groups/groupLinks',
+      assignGroup: 'groups/assignGroup',
+      unassignGroup: 'groups/unassignGroup',
+      attachInstance: 'groups/attachInstance',
+      detachInstance: 'groups/detachInstance',
+      listUsers: 'groups/listUsers',
+      listRoles: 'groups/listRoles',
+      listChildren: 'groups/listChildren',
+      listParents: 'groups/listParents',
+      listInstances: 'groups/listInstances',
+    });
+  }
 
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.read(fn);

@@ -1,4 +1,4 @@
-import type { AccessLevel } from '../../auth/types';
+import type { AccessLevel, KeyLookup, ScopeRow } from '../../auth/types';
 import { Db, keyed, Row } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
@@ -32,35 +32,41 @@ export interface ApiKeyNode {
   project_id: string;
   created_at: string;
 }
-export interface ScopeRow {
-  key: { id: string; hash: string; access_level?: AccessLevel | null; env_id: string; project_id: string } | null;
-  project: { id: string; key: string; org_id: string } | null;
-  /** `revision`: the environment's, read in the same query (after the request arrived). */
-  environment: { id: string; key: string; revision?: number } | null;
+
+/** A new name and description of a project or environment (`setDescription`: the description was given, maybe null). */
+export interface ProjectEnvPatch {
+  name: string | null;
+  description: string | null;
+  setDescription: boolean;
+  now: string;
 }
 
-export class ProvisioningStore {
-  private readonly q = this.db.statements({
-    createProject: 'provisioning/createProject',
-    ensureProject: 'provisioning/ensureProject',
-    listProjects: 'provisioning/listProjects',
-    getProject: 'provisioning/getProject',
-    deleteProject: 'provisioning/deleteProject',
-    createEnvironment: 'provisioning/createEnvironment',
-    ensureEnvironment: 'provisioning/ensureEnvironment',
-    listEnvironments: 'provisioning/listEnvironments',
-    getEnvironment: 'provisioning/getEnvironment',
-    deleteEnvironment: 'provisioning/deleteEnvironment',
-    resolveScope: 'provisioning/resolveScope',
-    scopeOfKey: 'provisioning/scopeOfKey',
-    createApiKey: 'provisioning/createApiKey',
-    listApiKeys: 'provisioning/listApiKeys',
-    revokeApiKey: 'provisioning/revokeApiKey',
-    rotateApiKey: 'provisioning/rotateApiKey',
-    envOfApiKey: 'provisioning/envOfApiKey',
-  });
+export class ProvisioningStore implements KeyLookup {
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createProject: 'provisioning/createProject',
+      ensureProject: 'provisioning/ensureProject',
+      listProjects: 'provisioning/listProjects',
+      getProject: 'provisioning/getProject',
+      deleteProject: 'provisioning/deleteProject',
+      createEnvironment: 'provisioning/createEnvironment',
+      ensureEnvironment: 'provisioning/ensureEnvironment',
+      listEnvironments: 'provisioning/listEnvironments',
+      getEnvironment: 'provisioning/getEnvironment',
+      deleteEnvironment: 'provisioning/deleteEnvironment',
+      resolveScope: 'provisioning/resolveScope',
+      scopeOfKey: 'provisioning/scopeOfKey',
+      updateProject: 'provisioning/updateProject',
+      updateEnvironment: 'provisioning/updateEnvironment',
+      createApiKey: 'provisioning/createApiKey',
+      listApiKeys: 'provisioning/listApiKeys',
+      revokeApiKey: 'provisioning/revokeApiKey',
+      rotateApiKey: 'provisioning/rotateApiKey',
+      envOfApiKey: 'provisioning/envOfApiKey',
+    });
+  }
 
   async createProject(p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; now: string }): Promise<ProjectNode> {
     try {
@@ -129,7 +135,17 @@ export class ProvisioningStore {
     });
   }
 
-  // Auto-commit reads on the leader (src/auth/authenticator.ts): they must see a revoke or
+  async updateProject(id: string, patch: ProjectEnvPatch): Promise<ProjectNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.updateProject, { id, ...patch });
+    return row?.project as ProjectNode | undefined;
+  }
+
+  async updateEnvironment(projectId: string, id: string, patch: ProjectEnvPatch): Promise<EnvironmentNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.updateEnvironment, { projectId, id, ...patch });
+    return row?.environment as EnvironmentNode | undefined;
+  }
+
+  // Auto-commit reads on the leader (src/http/authenticator.ts): they must see a revoke or
   // rotation made through any replica.
   async resolveScope(hash: string, proj: string, env: string): Promise<ScopeRow> {
     const [row] = await this.db.readOnce(this.q.resolveScope, { hash, proj, env }, 'latest');

@@ -6,17 +6,19 @@ import type { RoleNode } from './store';
  * between the roles of one resource. The decision rule follows these edges (docs/graph-model.md).
  */
 export class HierarchyStore {
-  private readonly q = this.db.statements({
-    addRoleParent: 'schema/addRoleParent',
-    removeRoleParent: 'schema/removeRoleParent',
-    clearRoleParents: 'schema/clearRoleParents',
-    roleParentsOf: 'schema/roleParentsOf',
-    resourceRoleParentsOf: 'schema/resourceRoleParentsOf',
-    roleAncestors: 'schema/roleAncestors',
-    roleDescendants: 'schema/roleDescendants',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      addRoleParent: 'schema/addRoleParent',
+      removeRoleParent: 'schema/removeRoleParent',
+      clearRoleParents: 'schema/clearRoleParents',
+      roleParentsOf: 'schema/roleParentsOf',
+      resourceRoleParentsOf: 'schema/resourceRoleParentsOf',
+      roleAncestors: 'schema/roleAncestors',
+      roleDescendants: 'schema/roleDescendants',
+    });
+  }
 
   /** False when the edge would close a cycle (nothing written). */
   async addParent(tx: Tx, env: string, resource: string | null, role: string, parent: string): Promise<boolean> {

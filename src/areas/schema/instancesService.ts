@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
-import { notFound, tenantMismatch } from '../../errors';
+import { concurrentChange, notFound, tenantMismatch } from '../../errors';
 import { at } from '../../util/bulkItem';
 import { Page } from '../../http/paging';
 import { attributesJson } from '../../util/attributes';
 import { fromJson } from '../../util/json';
 import { SchemaStore } from './store';
-import { InstanceNode, InstancesStore, splitInstanceRef } from './instancesStore';
+import { BatchChanged, InstanceNode, InstancesStore, ResolvedInstance, splitInstanceRef } from './instancesStore';
 import { scoped } from '../../auth/types';
 import type { Static } from '../../http/schema';
 import type { instanceCreate } from './schemas';
@@ -26,6 +26,21 @@ export const instanceView = (scope: Scope, i: InstanceNode) => ({
   created_at: i.created_at ?? null,
   updated_at: i.updated_at ?? null,
 });
+
+/**
+ * Throws, for the first item of a batch that names no resource or tenant, or an instance that
+ * lives in another tenant, the error the bulk answers give (with the item's index).
+ */
+export const checkInstanceBatch = (inputs: { key: string; tenant: string; resource: string }[]) => (found: ResolvedInstance[]) =>
+  found.forEach((f, i) =>
+    at(true, i, () => {
+      if (!f.resourceExists) throw notFound('Resource', inputs[i].resource);
+      if (!f.tenantExists) throw notFound('Tenant', inputs[i].tenant);
+      if (f.existingTenant !== null && f.existingTenant !== inputs[i].tenant) {
+        throw tenantMismatch(`Resource instance ${inputs[i].resource}:${inputs[i].key} exists in tenant ${JSON.stringify(f.existingTenant)}.`);
+      }
+    }),
+  );
 
 /** Resource instances: `{key, tenant, resource, attributes}`; tenant and resource must exist. */
 export class InstancesService {
@@ -48,17 +63,12 @@ export class InstancesService {
   /** All or nothing; instances that exist in the same tenant are left as they are. */
   async createInstancesBulk(scope: Scope, inputs: InstanceInput[]) {
     const items = inputs.map((x, i) => ({ key: x.key, tenant: x.tenant, resource: x.resource, attributes: attributesJson(x.attributes ?? {}, `/body/operations/${i}/attributes`)! }));
-    const created = await this.store.createInstances(scope.envId, items, (found) =>
-      found.forEach((f, i) =>
-        at(true, i, () => {
-          if (!f.resourceExists) throw notFound('Resource', inputs[i].resource);
-          if (!f.tenantExists) throw notFound('Tenant', inputs[i].tenant);
-          if (f.existingTenant !== null && f.existingTenant !== inputs[i].tenant) {
-            throw tenantMismatch(`Resource instance ${inputs[i].resource}:${inputs[i].key} exists in tenant ${JSON.stringify(f.existingTenant)}.`);
-          }
-        }),
-      ),
-    );
+    let created: number;
+    try {
+      created = await this.store.createInstances(scope.envId, items, checkInstanceBatch(inputs));
+    } catch (err) {
+      throw err instanceof BatchChanged ? concurrentChange() : err;
+    }
     return { instances_created: created };
   }
 

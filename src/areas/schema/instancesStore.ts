@@ -1,8 +1,7 @@
 import { Db } from '../../db/db';
-import { Duplicate } from '../../db/storeErrors';
+import { Duplicate, StoreError } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
-import { concurrentChange } from '../../errors';
 
 export interface InstanceNode {
   id: string;
@@ -22,19 +21,37 @@ export interface InstanceRef {
   ref: string;
 }
 
+/** A batch that checked out did not write whole: something it names changed while it ran (the service answers 409). */
+export class BatchChanged extends StoreError {
+  constructor() {
+    super('a record the batch names changed while it ran');
+  }
+}
+
+/** What `resolveInstances` finds of each item of a batch. */
+export interface ResolvedInstance {
+  tenantExists: boolean;
+  resourceExists: boolean;
+  existingTenant: string | null;
+}
+
 /** Resource instances (including group instances, which are `Group:Instance`). */
 export class InstancesStore {
-  private readonly q = this.db.statements({
-    createInstance: 'schema/createInstance',
-    getInstance: 'schema/getInstance',
-    listInstances: 'schema/listInstances',
-    updateInstance: 'schema/updateInstance',
-    deleteInstance: 'schema/deleteInstance',
-    resolveInstances: 'schema/resolveInstances',
-    createInstances: 'schema/createInstances',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createInstance: 'schema/createInstance',
+      getInstance: 'schema/getInstance',
+      listInstances: 'schema/listInstances',
+      updateInstance: 'schema/updateInstance',
+      deleteInstance: 'schema/deleteInstance',
+      resolveInstances: 'schema/resolveInstances',
+      createInstances: 'schema/createInstances',
+      replaceInstances: 'schema/replaceInstances',
+      deleteInstancesByRef: 'schema/deleteInstancesByRef',
+    });
+  }
 
   /**
    * Writes a batch in one statement that checks each item as it goes; only when an item did not
@@ -50,8 +67,34 @@ export class InstancesStore {
       const [row] = await tx.rows(this.q.createInstances, { env, items, now: new Date().toISOString() });
       if (row.written === items.length) return row.created as number;
       check((await tx.rows(this.q.resolveInstances, { env, items })) as never);
-      throw concurrentChange();
+      throw new BatchChanged();
     });
+  }
+
+  /**
+   * Permit's bulk PUT: creates or replaces a batch in one transaction, so that it is written whole
+   * or not at all. `checks.found` throws the domain's error for the first item that names no
+   * resource or tenant, or an instance of another tenant; `checks.elsewhere` for an instance found
+   * in another tenant by the write itself (throwing rolls the transaction back).
+   */
+  async replaceInstances(
+    env: string,
+    items: { key: string; tenant: string; resource: string; attributes: string }[],
+    checks: { found: (found: ResolvedInstance[]) => void; elsewhere: (instance: { resource: string; key: string; tenant: string }) => void },
+  ): Promise<{ created: number; total: number }> {
+    return this.db.write(async (tx) => {
+      checks.found((await tx.rows(this.q.resolveInstances, { env, items })) as unknown as ResolvedInstance[]);
+      const [row] = await tx.rows(this.q.replaceInstances, { env, items, now: new Date().toISOString() });
+      const [elsewhere] = row.elsewhere as { resource: string; key: string; tenant: string }[];
+      if (elsewhere) checks.elsewhere(elsewhere);
+      return { created: row.created as number, total: row.total as number };
+    });
+  }
+
+  /** Permit's bulk DELETE: every instance named ("type:key" split, or id), or none when one is `missing`. */
+  async deleteInstancesByRef(env: string, refs: InstanceRef[]): Promise<{ deleted: number; missing: string[] }> {
+    const [row] = await this.db.writeRows(this.q.deleteInstancesByRef, { env, refs });
+    return { deleted: row.deleted as number, missing: row.missing as string[] };
   }
 
   /** Undefined when the tenant or the resource does not exist. */

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
-import type { Statement, Tx } from '../../db/db';
-import { changeRolePermissions } from './resourceRoleExtras';
+import type { Tx } from '../../db/db';
 import { invalidInput, notFound } from '../../errors';
 import { listAnswer, Page } from '../../http/paging';
 import { unique } from '../../util/unique';
@@ -19,7 +18,6 @@ export class RolesService {
   constructor(
     private readonly store: SchemaStore,
     private readonly hierarchy: HierarchyService,
-    private readonly changeStmt: Statement,
   ) {}
 
   /** One write transaction (hierarchy changes made by the routes). */
@@ -69,7 +67,7 @@ export class RolesService {
     const current = await this.getRole(scope, ref);
     await this.store.write(async (tx) => {
       if (change === 'add') await this.checkPermissions(tx, scope, unique(permissions));
-      await changeRolePermissions(tx, this.changeStmt, scope.envId, null, current.key, permissions, change);
+      await this.store.changeRolePermissions(tx, scope.envId, null, current.key, permissions, change);
     });
     return this.getRole(scope, current.key);
   }

@@ -78,36 +78,50 @@ const described = (p: Patch) => ({ description: p.description ?? null, setDescri
 
 /** Schema records: resources, their roles and relations, derivations, tenant roles. */
 export class SchemaStore {
-  private readonly q = this.db.statements({
-    createResource: 'schema/createResource',
-    getResource: 'schema/getResource',
-    lockResource: 'schema/lockResource',
-    listResources: 'schema/listResources',
-    updateResource: 'schema/updateResource',
-    deleteResource: 'schema/deleteResource',
-    createResourceRole: 'schema/createResourceRole',
-    getResourceRole: 'schema/getResourceRole',
-    listResourceRoles: 'schema/listResourceRoles',
-    updateResourceRole: 'schema/updateResourceRole',
-    deleteResourceRole: 'schema/deleteResourceRole',
-    checkDerivation: 'schema/checkDerivation',
-    createDerivation: 'schema/createDerivation',
-    deleteDerivation: 'schema/deleteDerivation',
-    deleteRoleDerivations: 'schema/deleteRoleDerivations',
-    createRole: 'schema/createRole',
-    getRole: 'schema/getRole',
-    listRoles: 'schema/listRoles',
-    updateRole: 'schema/updateRole',
-    deleteRole: 'schema/deleteRole',
-    invalidPermissions: 'schema/invalidPermissions',
-    createRelation: 'schema/createRelation',
-    getRelation: 'schema/getRelation',
-    listRelations: 'schema/listRelations',
-    updateRelation: 'schema/updateRelation',
-    deleteRelation: 'schema/deleteRelation',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      createResource: 'schema/createResource',
+      getResource: 'schema/getResource',
+      lockResource: 'schema/lockResource',
+      listResources: 'schema/listResources',
+      updateResource: 'schema/updateResource',
+      deleteResource: 'schema/deleteResource',
+      createResourceRole: 'schema/createResourceRole',
+      getResourceRole: 'schema/getResourceRole',
+      listResourceRoles: 'schema/listResourceRoles',
+      updateResourceRole: 'schema/updateResourceRole',
+      deleteResourceRole: 'schema/deleteResourceRole',
+      checkDerivation: 'schema/checkDerivation',
+      createDerivation: 'schema/createDerivation',
+      deleteDerivation: 'schema/deleteDerivation',
+      deleteRoleDerivations: 'schema/deleteRoleDerivations',
+      createRole: 'schema/createRole',
+      getRole: 'schema/getRole',
+      listRoles: 'schema/listRoles',
+      updateRole: 'schema/updateRole',
+      deleteRole: 'schema/deleteRole',
+      invalidPermissions: 'schema/invalidPermissions',
+      createRelation: 'schema/createRelation',
+      getRelation: 'schema/getRelation',
+      listRelations: 'schema/listRelations',
+      updateRelation: 'schema/updateRelation',
+      deleteRelation: 'schema/deleteRelation',
+      changeRolePermissions: 'schema/changeRolePermissions',
+      setDerivationConditions: 'schema/setDerivationConditions',
+    });
+  }
+
+  /** Adds to or takes from a role's permissions in one statement (tenant role when `resource` is null). */
+  async changeRolePermissions(tx: Tx, env: string, resource: string | null, key: string, permissions: string[], change: 'add' | 'remove'): Promise<void> {
+    await tx.rows(this.q.changeRolePermissions, { env, resource, key, permissions: [...new Set(permissions)], add: change === 'add', now: new Date().toISOString() });
+  }
+
+  /** Sets `when` (`no_direct_roles_on_object`) on every rule that grants the resource role. */
+  async setDerivationConditions(env: string, resource: string, role: string, noDirectRolesOnObject: boolean): Promise<void> {
+    await this.db.writeRows(this.q.setDerivationConditions, { env, resource, role, no_direct_roles_on_object: noDirectRolesOnObject });
+  }
 
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.write(fn);

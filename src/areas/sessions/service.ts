@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Context } from 'koa';
-import { bearerOf, SessionResolver } from '../../auth/authenticator';
+import { runAs } from '../../auth/actor';
 import type { SecretGate } from '../../auth/secretGate';
 import { hashSecret, newSecret } from '../../auth/secrets';
-import type { Principal, Scope, Session } from '../../auth/types';
+import { SESSION_COOKIE, type Principal, type Scope, type Session, type SessionCredentials, type SessionResolver } from '../../auth/types';
 import { AppError, forbidden, notFound, unauthorized } from '../../errors';
-import { runAs } from '../changes/actor';
-import type { Req } from '../../http/routeTable';
 import { NewSession, SessionNode, SessionStore } from './store';
 
-/** Name of the elements session cookie (CONTRACT section 6). */
-export const SESSION_COOKIE = 'authz_session';
 const TOKEN_PREFIX = 'els';
 const TOKEN_SHAPE = /^els_[A-Za-z0-9_-]{20,100}$/;
 const CODE_PREFIX = 'elc';
@@ -96,25 +91,25 @@ export class SessionService implements SessionResolver {
 
   /**
    * The Set-Cookie value of a session; `expiresAt` shortens Max-Age to what is left of it.
-   * `Secure` when COOKIE_SECURE=true or the request came over HTTPS (ctx.secure; behind a proxy
-   * only with TRUST_PROXY=true, which makes X-Forwarded-Proto count).
+   * `Secure` when COOKIE_SECURE=true or the request came over HTTPS (`overHttps`: koa's ctx.secure;
+   * behind a proxy only with TRUST_PROXY=true, which makes X-Forwarded-Proto count).
    */
-  cookie(ctx: Context, token: string, expiresAt?: string): string {
+  cookie(overHttps: boolean, token: string, expiresAt?: string): string {
     const left = expiresAt ? Math.floor((Date.parse(expiresAt) - Date.now()) / 1000) : this.settings.ttlSeconds;
     const maxAge = Math.max(0, Math.min(left, this.settings.ttlSeconds));
-    return [`${SESSION_COOKIE}=${token}`, 'Path=/v2', `Max-Age=${maxAge}`, ...this.cookieFlags(ctx)].join('; ');
+    return [`${SESSION_COOKIE}=${token}`, 'Path=/v2', `Max-Age=${maxAge}`, ...this.cookieFlags(overHttps)].join('; ');
   }
 
-  clearCookie(ctx: Context): string {
-    return [`${SESSION_COOKIE}=`, 'Path=/v2', 'Max-Age=0', ...this.cookieFlags(ctx)].join('; ');
+  clearCookie(overHttps: boolean): string {
+    return [`${SESSION_COOKIE}=`, 'Path=/v2', 'Max-Age=0', ...this.cookieFlags(overHttps)].join('; ');
   }
 
-  private cookieFlags(ctx: Context): string[] {
-    return ['HttpOnly', 'SameSite=Lax', ...(this.settings.cookieSecure || ctx.secure ? ['Secure'] : [])];
+  private cookieFlags(overHttps: boolean): string[] {
+    return ['HttpOnly', 'SameSite=Lax', ...(this.settings.cookieSecure || overHttps ? ['Secure'] : [])];
   }
 
-  async resolve(ctx: Context, params: Record<string, string>): Promise<Pick<Req, 'scope' | 'session'>> {
-    const token = ctx.cookies.get(SESSION_COOKIE) || bearerOf(ctx);
+  async resolve(sent: SessionCredentials, params: Record<string, string>): Promise<{ scope: Scope; session: Session }> {
+    const token = sent.token;
     if (!token || !TOKEN_SHAPE.test(token)) throw noSession();
     const path = params.proj_id !== undefined && params.env_id !== undefined;
     const configRef = params.elements_config_id ?? null;
@@ -131,10 +126,10 @@ export class SessionService implements SessionResolver {
       throw forbidden('The session belongs to another project/environment; log in to this one.');
     }
     if (configRef !== null) {
-      const sent = ctx.get('element_id');
-      if (!sent) throw forbidden('Send the header element_id with the elements config id of the path.');
+      const elementId = sent.elementId();
+      if (!elementId) throw forbidden('Send the header element_id with the elements config id of the path.');
       const accepted = [configRef, row.config?.id, row.config?.key];
-      if (!accepted.includes(sent)) throw forbidden('The element_id header does not match the elements config of the path.');
+      if (!accepted.includes(elementId)) throw forbidden('The element_id header does not match the elements config of the path.');
     }
     return {
       scope: this.scopeOf(row.project, row.environment),

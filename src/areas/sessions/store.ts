@@ -33,18 +33,20 @@ export interface NewSession {
  * only SHA-256 digests of tokens and codes are stored.
  */
 export class SessionStore {
-  private readonly q = this.db.statements({
-    resolveEnvironment: 'sessions/resolveEnvironment',
-    loginTarget: 'sessions/loginTarget',
-    createSession: 'sessions/createSession',
-    createLoginCode: 'sessions/createLoginCode',
-    loginCodeOwner: 'sessions/loginCodeOwner',
-    redeemLoginCode: 'sessions/redeemLoginCode',
-    resolveSession: 'sessions/resolveSession',
-    deleteSession: 'sessions/deleteSession',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      resolveEnvironment: 'sessions/resolveEnvironment',
+      loginTarget: 'sessions/loginTarget',
+      createSession: 'sessions/createSession',
+      createLoginCode: 'sessions/createLoginCode',
+      loginCodeOwner: 'sessions/loginCodeOwner',
+      redeemLoginCode: 'sessions/redeemLoginCode',
+      resolveSession: 'sessions/resolveSession',
+      deleteSession: 'sessions/deleteSession',
+    });
+  }
 
   async resolveEnvironment(proj: string, env: string): Promise<Pick<SessionContext, 'project' | 'environment'> | undefined> {
     const [row] = await this.db.readRows(this.q.resolveEnvironment, { proj, env });

@@ -1,7 +1,7 @@
 import type { Scope } from '../../auth/types';
-import type { Db } from '../../db/db';
 import { fromJson } from '../../util/json';
 import type { CheckQuery, DecisionService } from '../decisions/service';
+import type { TenantAccessStore } from './store';
 
 export interface TenantView {
   key: string;
@@ -19,16 +19,14 @@ const CHECKS_PER_CALL = 100;
  * asked in bulk), so the answers are exactly what `/allowed` would say tenant by tenant.
  */
 export class TenantAccessService {
-  private readonly q = this.db.statements({ userTenants: 'tenantAccess/userTenants' });
-
   constructor(
-    private readonly db: Db,
+    private readonly store: TenantAccessStore,
     private readonly decisions: DecisionService,
   ) {}
 
   async userTenants(scope: Scope, user: UserRef): Promise<TenantView[]> {
-    const rows = await this.db.readRows(this.q.userTenants, { env: scope.envId, user: keyOf(user) });
-    return rows.map((r) => ({ key: r.key as string, attributes: fromJson(r.attributes_json as string | null) }));
+    const rows = await this.store.userTenants(scope.envId, keyOf(user));
+    return rows.map((r) => ({ key: r.key, attributes: fromJson(r.attributes_json) }));
   }
 
   async allowedTenants(scope: Scope, q: { user: UserRef; action: string; resource: { type: string; key?: string | null } }) {

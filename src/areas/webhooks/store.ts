@@ -31,16 +31,18 @@ export interface HeldDelivery {
 
 /** The durable webhook outbox: rows written in the transaction of the change they announce. */
 export class WebhookStore {
-  private readonly q = this.db.statements({
-    enqueue: 'webhooks/enqueue',
-    claimDue: 'webhooks/claimDue',
-    markDelivered: 'webhooks/markDelivered',
-    markFailed: 'webhooks/markFailed',
-    configsWithWebhook: 'webhooks/configsWithWebhook',
-    listDeliveries: 'webhooks/listDeliveries',
-  });
+  private readonly q;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      enqueue: 'webhooks/enqueue',
+      claimDue: 'webhooks/claimDue',
+      markDelivered: 'webhooks/markDelivered',
+      markFailed: 'webhooks/markFailed',
+      configsWithWebhook: 'webhooks/configsWithWebhook',
+      listDeliveries: 'webhooks/listDeliveries',
+    });
+  }
 
   /** Adds the event to the outbox inside `tx` (nothing when the request's config has no webhook). */
   async enqueue(tx: Tx, e: { env: string; id: string; requestId: string; event: WebhookEvent; body: string; now: string; giveUpAt: string }) {

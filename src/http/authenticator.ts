@@ -1,17 +1,11 @@
 import type { Context } from 'koa';
-import { ProvisioningStore, ScopeRow } from '../areas/provisioning/store';
+import type { SecretGate } from '../auth/secretGate';
+import { digestsEqual, hashSecret } from '../auth/secrets';
+import { SESSION_COOKIE, type AccessLevel, type KeyLookup, type Principal, type Scope, type ScopeRow, type SessionResolver } from '../auth/types';
 import { forbidden, notFound, unauthorized } from '../errors';
-import type { Authenticator, Req, RouteDef } from '../http/routeTable';
 import { LruCache } from '../util/lruCache';
 import { SharedReads } from '../util/sharedRead';
-import { SecretGate } from './secretGate';
-import { digestsEqual, hashSecret } from './secrets';
-import type { AccessLevel, Principal, Scope } from './types';
-
-/** Resolves elements sessions (cookie or element bearer token); provided by the sessions area. */
-export interface SessionResolver {
-  resolve(ctx: Context, params: Record<string, string>): Promise<Pick<Req, 'scope' | 'session'>>;
-}
+import type { Authenticator, Req, RouteDef } from './routeTable';
 
 export function bearerOf(ctx: Context): string | undefined {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
@@ -52,21 +46,39 @@ const KEPT_ROWS = 10_000;
  * or rotating a key moves its environment's revision, and deleting an environment removes it,
  * and those writes are acknowledged only after every replica's next fresh read (commit wait).
  */
-export class BearerAuthenticator implements Authenticator {
+export interface AuthenticatorParts {
+  /** Answers the key lookups (the provisioning store). */
+  keys: KeyLookup;
+  adminKeyHash: string;
+  orgId: string;
+  /** The revision ledger: a kept key row serves while its environment's revision is fresh (src/areas/decisions/revisions.ts). */
+  freshness?: Freshness;
+  /** Unknown secrets: refused from memory once failed, looked up under a global bound (src/auth/secretGate.ts). */
+  gate?: SecretGate;
+  /** Elements sessions, for routes with `auth: 'session'` (the sessions area's service). */
   sessions?: SessionResolver;
+}
+
+export class BearerAuthenticator implements Authenticator {
+  private readonly store: KeyLookup;
+  private readonly adminKeyHash: string;
+  private readonly orgId: string;
+  private readonly freshness?: Freshness;
+  private readonly gate?: SecretGate;
+  private readonly sessions?: SessionResolver;
   /** Lookups of (key, project, environment) for environment paths, and of a key alone for the PDP paths. */
   private readonly scopes = new SharedReads<LookedUp>();
   private readonly keys = new SharedReads<LookedUp>();
   private readonly kept = new LruCache<ScopeRow>(KEPT_ROWS);
 
-  constructor(
-    private readonly store: ProvisioningStore,
-    private readonly adminKeyHash: string,
-    private readonly orgId: string,
-    private readonly freshness?: Freshness,
-    /** Unknown secrets: refused from memory once failed, looked up under a global bound (src/auth/secretGate.ts). */
-    private readonly gate?: SecretGate,
-  ) {}
+  constructor(parts: AuthenticatorParts) {
+    this.store = parts.keys;
+    this.adminKeyHash = parts.adminKeyHash;
+    this.orgId = parts.orgId;
+    this.freshness = parts.freshness;
+    this.gate = parts.gate;
+    this.sessions = parts.sessions;
+  }
 
   /**
    * The row kept for `id` when it is still the environment's (same revision, read fresh for a
@@ -106,7 +118,7 @@ export class BearerAuthenticator implements Authenticator {
     if (route.auth === 'public') return {};
     if (route.auth === 'session') {
       if (!this.sessions) throw unauthorized('Sessions are not available.');
-      return this.sessions.resolve(ctx, params);
+      return this.sessions.resolve({ token: ctx.cookies.get(SESSION_COOKIE) || bearerOf(ctx), elementId: () => ctx.get('element_id') }, params);
     }
     const secret = bearerOf(ctx);
     if (!secret) throw unauthorized();

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { Req, RouteDef } from '../http/routeTable';
+import type { Req, RouteDef } from './routeTable';
 import type { Metrics } from '../metrics/metrics';
 import { FairQueue } from '../util/fairQueue';
 

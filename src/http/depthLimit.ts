@@ -1,10 +1,9 @@
-import type { Req } from '../../http/routeTable';
+import type { Req } from './routeTable';
 
 /**
  * Answers cut short by MAX_DERIVATION_DEPTH (CONTRACT section 8): the header
- * `X-Authz-Depth-Limited: true`, and a `warn` line carrying this process's count of them. The
- * metric `authz_depth_limited_total` counts the header (src/metrics/httpMetrics.ts, and the hot
- * path's own observation), not this counter.
+ * `X-Authz-Depth-Limited: true` (which the metrics read: `authz_depth_limited_total`,
+ * src/http/httpMetrics.ts and the hot path), a `warn` line, and a process counter for the tests.
  */
 let depthLimitedAnswers = 0;
 

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Principal, Session } from '../../auth/types';
+import type { Principal, Session } from './types';
 
 /** Who made a change (CONTRACT section 12): the admin key, an environment key (its id), a session (its user). */
 export interface Actor {

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import type { Metrics } from './metrics';
+import type { Metrics } from '../metrics/metrics';
 
 /**
  * Times every request and counts depth-limited decisions. The route label is the matched

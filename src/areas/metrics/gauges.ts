@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/db';
-import { now } from '../util/time';
-import type { Metrics } from './metrics';
+import type { MetricsStore } from './store';
+import { now } from '../../util/time';
+import type { Metrics } from '../../metrics/metrics';
 
 /** What the gauges read besides the graph: each environment's revision as this replica knows it. */
 export interface KnownRevisions {
@@ -19,14 +19,13 @@ export const GAUGES_MAX_AGE_MS = 15_000;
  * as old numbers; `authz_metrics_refreshed_timestamp_seconds` says when they were last read.
  */
 export class DbGauges {
-  private readonly q = this.db.statements({ counts: 'metrics/operatorCounts', revisions: 'revisions/readRevisions' });
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private readAt = 0;
 
   constructor(
     private readonly metrics: Metrics,
-    private readonly db: Db,
+    private readonly store: MetricsStore,
     private readonly revisions: KnownRevisions,
   ) {}
 
@@ -54,10 +53,10 @@ export class DbGauges {
 
   /** One read of the gauges (two statements); a failed read leaves the last values. */
   async refresh(): Promise<void> {
-    const [counts] = await this.db.readRows(this.q.counts, { now: now() });
+    const counts = await this.store.counts(now());
     let lag = 0;
-    for (const row of await this.db.readLatestRows(this.q.revisions, { envId: null })) {
-      const known = this.revisions.known(row.env as string);
+    for (const row of await this.store.revisions()) {
+      const known = this.revisions.known(row.env);
       if (known !== undefined) lag = Math.max(lag, Number(row.revision) - known);
     }
     const m = this.metrics;

@@ -1,0 +1,27 @@
+import type { Db, Row } from '../../db/db';
+
+/** A filter of the audit log, as the statement takes it (instants already checked). */
+export interface AuditFilter {
+  kinds: string[];
+  actor: string | null;
+  kind: string | null;
+  from: string | null;
+  to: string | null;
+  skip: number;
+  limit: number;
+}
+
+/** The audit log: change events of the audited kinds, and key and session events. */
+export class AuditStore {
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({ list: 'audit/listAudit' });
+  }
+
+  /** One page (`page`) and the `total`; undefined when nothing matched. */
+  async list(env: string, f: AuditFilter): Promise<Row | undefined> {
+    const [row] = await this.db.readRows(this.q.list, { env, ...f });
+    return row;
+  }
+}

@@ -1,0 +1,40 @@
+import type { Db } from '../../db/db';
+
+/**
+ * One environment's entries as one `:DecisionLogBatch` (src/areas/decisionLog/log.ts packs it): its
+ * id, time span (ISO), count, and the entries as gzip'd JSON text (base64).
+ */
+export interface PackedBatch {
+  env: string;
+  id: string;
+  n: number;
+  first_at: string;
+  last_at: string;
+  data: string;
+}
+
+/** A stored batch as the reader gets it: packed (`data`), or the parallel lists of a batch written before packing. */
+export interface Batch {
+  id?: string; data?: string;
+  ids?: string[]; ats?: string[]; users?: string[]; actions?: string[]; types?: string[]; keys?: string[]; tenants?: string[]; decisions?: boolean[]; reasons?: string[];
+}
+
+/** The decision log's batches: written off the request path, read back by time. */
+export class DecisionLogStore {
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({ insert: 'decisionLog/insertDecisionLogs', list: 'decisionLog/listDecisionLogs' });
+  }
+
+  /** Every batch in one write transaction. */
+  async insert(batches: PackedBatch[]): Promise<void> {
+    await this.db.writeRows(this.q.insert, { batches });
+  }
+
+  /** The batches of the environment whose time span meets [from, to] (ISO instants; null: open). */
+  async batches(env: string, from: string | null, to: string | null): Promise<Batch[]> {
+    const rows = await this.db.readRows(this.q.list, { env, from, to });
+    return rows.map((r) => r.batch as Batch);
+  }
+}

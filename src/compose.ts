@@ -1,0 +1,200 @@
+import type { Logger } from 'pino';
+import { App, createApp } from './app';
+import { SecretGate } from './auth/secretGate';
+import type { Config } from './config';
+import type { Db } from './db/db';
+import type { Replicas } from './db/replicas';
+import { admissionQueues, admitHeavy } from './http/admission';
+import { BearerAuthenticator } from './http/authenticator';
+import type { RouteDef } from './http/routeTable';
+import type { Metrics } from './metrics/metrics';
+import { bindRouteTables, servedDocument } from './routeTables';
+import { job, Job } from './util/jobs';
+import { AccessRequestService } from './areas/accessRequests/service';
+import { AccessRequestStore } from './areas/accessRequests/store';
+import { ApprovalService } from './areas/approvals/service';
+import { ApprovalStore } from './areas/approvals/store';
+import { ExpiryStore } from './areas/assignments/expiryStore';
+import { ExpirySweep } from './areas/assignments/expirySweep';
+import { RoleAssignmentsService } from './areas/assignments/service';
+import { AssignmentsStore } from './areas/assignments/store';
+import { TuplesService } from './areas/assignments/tuplesService';
+import { AuditService } from './areas/audit/service';
+import { AuditStore } from './areas/audit/store';
+import { RetentionSweeper } from './areas/changes/retention';
+import { RetentionStore } from './areas/changes/retentionStore';
+import { ChangesService } from './areas/changes/service';
+import { ChangeStore } from './areas/changes/store';
+import { ApprovalsQueueService } from './areas/console/service';
+import { ApprovalsQueueStore } from './areas/console/store';
+import { findConsoleDir, loadStaticFiles } from './areas/console/staticFiles';
+import { DecisionLog } from './areas/decisionLog/log';
+import { decisionObserver } from './areas/decisionLog/observer';
+import { DecisionLogReader } from './areas/decisionLog/reader';
+import { DecisionLogStore } from './areas/decisionLog/store';
+import { ListObjectsService } from './areas/decisions/listObjects';
+import { ListObjectsStore } from './areas/decisions/listObjectsStore';
+import type { Revisions } from './areas/decisions/revisions';
+import { DecisionService } from './areas/decisions/service';
+import { DecisionStore } from './areas/decisions/store';
+import { ElementsService } from './areas/elements/service';
+import { ElementsStore } from './areas/elements/store';
+import { FactsBulkService } from './areas/facts/bulkService';
+import { FactsBulkStore } from './areas/facts/bulkStore';
+import { FactsService } from './areas/facts/service';
+import { FactsStore } from './areas/facts/store';
+import { GraphService } from './areas/graph/service';
+import { GraphStore } from './areas/graph/store';
+import { GroupsService } from './areas/groups/service';
+import { GroupsStore } from './areas/groups/store';
+import { HealthStore } from './areas/health/store';
+import { DbGauges } from './areas/metrics/gauges';
+import { metricsTokenDigest } from './areas/metrics/routes';
+import { MetricsStore } from './areas/metrics/store';
+import { ProvisioningService } from './areas/provisioning/service';
+import { ProvisioningStore } from './areas/provisioning/store';
+import { ProvisioningUpdates } from './areas/provisioning/updates';
+import { ActionsService } from './areas/schema/actionsService';
+import { HierarchyService } from './areas/schema/hierarchyService';
+import { HierarchyStore } from './areas/schema/hierarchyStore';
+import { InstancesBulkService } from './areas/schema/instancesBulk';
+import { InstancesService } from './areas/schema/instancesService';
+import { InstancesStore } from './areas/schema/instancesStore';
+import { ResourceRoleExtras } from './areas/schema/resourceRoleExtras';
+import { RolesService } from './areas/schema/rolesService';
+import { SchemaService } from './areas/schema/service';
+import { SchemaStore } from './areas/schema/store';
+import { SessionService } from './areas/sessions/service';
+import { SessionStore } from './areas/sessions/store';
+import { TenantAccessService } from './areas/tenantAccess/service';
+import { TenantAccessStore } from './areas/tenantAccess/store';
+import { WebhookDispatcher } from './areas/webhooks/dispatcher';
+import { WebhookOutbox } from './areas/webhooks/outbox';
+import { WebhookStore } from './areas/webhooks/store';
+
+/** How often old change events, audit events and decision logs are swept (AUDIT_RETENTION_DAYS). */
+const RETENTION_SWEEP_MS = 3_600_000;
+
+/** How often expired grant edges are deleted (they grant nothing from their expiry anyway). */
+const EXPIRY_SWEEP_MS = 60_000;
+
+/** What the root is given: the infrastructure src/boot.ts builds before the graph is migrated. */
+export interface Infrastructure {
+  /** The configuration, with the organisation id resolved (ORG_ID or the graph's, src/db/organization.ts). */
+  config: Config & { orgId: string };
+  log: Logger;
+  /** The service's Db: writes move revisions and record change events. */
+  db: Db;
+  /** What this process knows of each environment's revision (the Db's revision listener). */
+  revisions: Revisions;
+  /** This replica's heartbeat and its view of the others (src/db/replicas.ts). */
+  replicas: Replicas;
+  /** The Prometheus metrics (GET /metrics); the Db reports its transactions to the same one. */
+  metrics: Metrics;
+  adminKeyHash: string;
+  /** True once migrations are applied; /readyz answers 503 before. */
+  isMigrated: () => boolean;
+}
+
+/**
+ * The composition root: builds every store, service, route table and job of the service, in
+ * the order they depend on each other, and nothing else builds any. Every object gets what it
+ * uses through its constructor. Nothing runs yet: `jobs` lists the timers and pollers, started
+ * and stopped by src/boot.ts in that order (and the reverse).
+ */
+export function compose(infra: Infrastructure) {
+  const { config, log, db, revisions, replicas, metrics } = infra;
+
+  // Decisions: the rule's settings, fair admission between environments, the decision log.
+  const rule = { maxDepth: config.maxDerivationDepth, defaultTenant: config.defaultTenant };
+  const admission = admissionQueues(config, metrics);
+  const decisionLogStore = new DecisionLogStore(db);
+  const decisionLog = new DecisionLog(decisionLogStore, { sample: config.decisionLogSample, flushMs: config.decisionLogFlushMs, onDrop: () => metrics.decisionLogDropped.inc() }, log);
+  const decisions = new DecisionService(
+    new DecisionStore(db, rule, admission.checks), config.maxDerivationDepth, revisions, config.decisionCacheSize, decisionObserver(metrics, decisionLog),
+  );
+  const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions);
+
+  // Keys, sessions and the authenticator. One gate for API keys and session tokens: the bound on
+  // lookups of unknown secrets is global.
+  const provisioningStore = new ProvisioningStore(db);
+  const provisioning = new ProvisioningService(provisioningStore, config.orgId);
+  const secretGate = new SecretGate({ failureTtlMs: config.authFailureTtlMs, lookupsInFlight: config.authLookupsInFlight, waitMs: config.authLookupWaitMs });
+  const sessions = new SessionService(new SessionStore(db), { ttlSeconds: config.sessionTtlSeconds, cookieSecure: config.cookieSecure, orgId: config.orgId }, secretGate);
+  const authenticator = new BearerAuthenticator({ keys: provisioningStore, adminKeyHash: infra.adminKeyHash, orgId: config.orgId, freshness: revisions, gate: secretGate, sessions });
+
+  // Facts, schema, assignments, groups.
+  const assignmentsStore = new AssignmentsStore(db);
+  const assignments = new RoleAssignmentsService(assignmentsStore);
+  const facts = new FactsService(new FactsStore(db), assignments);
+  const schemaStore = new SchemaStore(db);
+  const hierarchy = new HierarchyService(new HierarchyStore(db), schemaStore);
+  const schema = new SchemaService(schemaStore, hierarchy);
+  const roles = new RolesService(schemaStore, hierarchy);
+  const instancesStore = new InstancesStore(db);
+
+  // Elements, approvals, access requests and their webhooks.
+  const webhookStore = new WebhookStore(db);
+  const elements = new ElementsService(new ElementsStore(db), config.webhookBlockedNetworks, webhookStore);
+  const outbox = new WebhookOutbox(webhookStore);
+  const webhooks = new WebhookDispatcher(webhookStore, { pollMs: config.webhookPollMs, retryBaseMs: config.webhookRetryBaseMs, blocked: config.webhookBlockedNetworks }, log.child({ area: 'webhooks' }));
+  const approvalStore = new ApprovalStore(db, config.elementsRequestsPerHour);
+  const approvals = new ApprovalService(approvalStore, elements, decisions, outbox);
+  const accessRequests = new AccessRequestService(new AccessRequestStore(db, approvalStore), approvalStore, elements, decisions, outbox);
+
+  // Background work: expired grants are ignored by every decision at once, the sweep only deletes them later.
+  const expirySweep = new ExpirySweep(new ExpiryStore(db));
+  const retention = new RetentionSweeper(new RetentionStore(db), config.auditRetentionDays);
+  const metricsGauges = new DbGauges(metrics, new MetricsStore(db), revisions);
+
+  // Every route table bound to what its handlers use (src/routeTables.ts); the heavy ones admitted
+  // per environment under a global bound.
+  let document: unknown;
+  const routes: RouteDef[] = admitHeavy(bindRouteTables({
+    health: { store: new HealthStore(db), isMigrated: infra.isMigrated },
+    provisioning: { svc: provisioning, orgId: config.orgId },
+    provisioningUpdates: new ProvisioningUpdates(provisioningStore, provisioning),
+    facts,
+    factsBulk: new FactsBulkService(new FactsBulkStore(db)),
+    decisions: { svc: decisions, listing: listObjects },
+    tenantAccess: { svc: new TenantAccessService(new TenantAccessStore(db), decisions), auth: authenticator },
+    graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
+    schema: { svc: schema, roles },
+    roleExtras: { svc: schema, roles, hierarchy, extras: new ResourceRoleExtras(schemaStore, hierarchy), actions: new ActionsService(schemaStore) },
+    instances: new InstancesService(instancesStore, schemaStore),
+    instancesBulk: new InstancesBulkService(instancesStore),
+    assignments: { roles: assignments, tuples: new TuplesService(assignmentsStore) },
+    groups: new GroupsService(new GroupsStore(db)),
+    elements,
+    sessions,
+    approvals,
+    accessRequests,
+    console: { queue: new ApprovalsQueueService(new ApprovalsQueueStore(db)), files: loadStaticFiles(findConsoleDir()) },
+    changes: new ChangesService(new ChangeStore(() => db)),
+    audit: new AuditService(new AuditStore(db)),
+    decisionLog: new DecisionLogReader(decisionLogStore),
+    metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
+    meta: { document: () => (document ??= servedDocument()) },
+  }), admission.heavy);
+
+  const app: App = createApp({ config, log, metrics, routes, authenticator, revisionOf: (envId) => revisions.known(envId) });
+
+  /** Started in this order once the graph is migrated, stopped in the reverse order. */
+  const jobs: Job[] = [
+    job('revision poll', () => revisions.start(config.revisionPollMs, log), () => revisions.stop()),
+    job('expiry sweep', () => expirySweep.start(EXPIRY_SWEEP_MS, log.child({ area: 'expiry' })), () => expirySweep.stop()),
+    job('decision log', () => decisionLog.start(), async () => {
+      decisionLog.stop();
+      await decisionLog.flush(); // what is queued is written before the driver closes
+    }),
+    job('retention sweep', () => retention.start(RETENTION_SWEEP_MS, log), () => retention.stop()),
+    job('webhook dispatcher', () => webhooks.start(), () => webhooks.stop()),
+    job('metrics gauges', () => metricsGauges.start(config.metricsRefreshMs, log.child({ area: 'metrics' })), () => metricsGauges.stop()),
+    // Replica heartbeats: alone (COHERENCE_WINDOW_MS=0), a replica needs none.
+    job('replica heartbeat', () => (config.coherenceWindowMs > 0 ? replicas.start(log.child({ area: 'replicas' })) : undefined), () => replicas.leave()),
+  ];
+
+  return { app, routes, jobs, authenticator, provisioning, decisions, revisions, decisionLog, retention, expirySweep, webhooks, metricsGauges };
+}
+
+export type Composition = ReturnType<typeof compose>;

@@ -60,6 +60,9 @@ import { AuditService } from './audit/service';
 import { ChangesService } from './changes/service';
 import { ChangeStore } from './changes/store';
 import { admissionQueues, admitHeavy } from './admission';
+import { policyRoutes } from './policy/routes';
+import { PolicyService } from './policy/service';
+import { PolicyStore } from './policy/store';
 
 /** How often old change events, audit events and decision logs are swept (AUDIT_RETENTION_DAYS). */
 const RETENTION_SWEEP_MS = 3_600_000;
@@ -120,6 +123,7 @@ export function buildAreas(deps: AppDeps) {
     ...tenantAccessRoutes(new TenantAccessService(deps.db, decisions), authenticator),
     ...graphRoutes(new GraphService(new GraphStore(deps.db, deps.config.maxDerivationDepth))),
     ...schemaAreaRoutes(deps.db),
+    ...policyRoutes(new PolicyService(new PolicyStore(deps.db))),
     ...assignmentAreaRoutes(deps.db),
     ...groupsRoutes(new GroupsService(new GroupsStore(deps.db))),
     ...elementsRoutes(elements),

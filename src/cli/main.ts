@@ -96,6 +96,7 @@ export function program(): Command {
     .argument('<files...>', 'test files (YAML or JSON)')
     .option('--cross-check', 'also ask every instance check through bulk, user-permissions and authorized users')
     .option('--default-tenant <key>', 'the tenant a new environment has', 'default')
+    .option('--parallel <n>', 'files run at once in throwaway environments', '4')
     .action(async (files: string[], _o: unknown, cmd: Command) => {
       const g = globals(cmd);
       const api = connect(g);
@@ -108,8 +109,7 @@ export function program(): Command {
         if (scope.environment_id && !g.env) throw new CliError('an environment key cannot make environments: pass --env with an empty environment of the key', 2);
       }
       const envs = new Environments(api, project);
-      const results: FileResult[] = [];
-      for (const file of files) {
+      const runOne = async (file: string): Promise<FileResult> => {
         const shared = g.env;
         if (shared) {
           const found = await envs.contents(shared, tenant);
@@ -117,12 +117,23 @@ export function program(): Command {
         }
         const env = shared ?? (await envs.createThrowaway(basename(file).replace(/\.(ya?ml|json)$/, '')));
         try {
-          results.push(await runTestFile(api, file, project, env, { crossCheck: g.crossCheck === true }));
+          return await runTestFile(api, file, project, env, { crossCheck: g.crossCheck === true });
         } finally {
           if (shared) await envs.empty(shared, tenant);
           else await envs.deleteEnv(env);
         }
-      }
+      };
+      // Throwaway environments run side by side; one shared environment runs one file at a time.
+      const width = g.env ? 1 : Math.max(1, Number(g.parallel) || 1);
+      const results: FileResult[] = new Array(files.length);
+      let next = 0;
+      await Promise.all(Array.from({ length: Math.min(width, files.length) }, async () => {
+        while (next < files.length) {
+          const i = next++;
+          results[i] = await runOne(files[i]);
+          if (!g.json && files.length > 1) note(`graph-authz: ${i + 1}/${files.length} ${files[i]} done`);
+        }
+      }));
       const passed = results.reduce((n, r) => n + r.passed, 0);
       const failed = results.reduce((n, r) => n + r.failed, 0);
       if (g.json) out(JSON.stringify({ passed, failed, files: results }));

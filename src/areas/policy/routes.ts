@@ -12,6 +12,10 @@ const change = obj({
   in_use: obj({ facts: int(), what: str() }, ['facts', 'what']),
 }, ['op', 'kind', 'key']);
 const planAnswer = obj({ changed: bool(), applied: bool(), changes: arr(change) }, ['changed', 'applied', 'changes']);
+/** A JSON Schema document (draft-07) as served at /v2/policy.schema.json. */
+const jsonSchemaDocument = obj({
+  $schema: str(), $id: str(), title: str(), description: str(), type: str(), properties: freeObject(), required: arr(str()), additionalProperties: bool(),
+}, ['$schema', 'type', 'properties'], { additionalProperties: true });
 const applyQuery = obj({
   // prune: remove schema that facts still use, with those facts; dry_run: answer the plan, change nothing.
   prune: bool(),
@@ -24,7 +28,7 @@ export function policyRoutes(svc: PolicyService): RouteDef[] {
   const schemaDoc = policyJsonSchema();
   return [
     route({ method: 'GET', path: '/v2/policy.schema.json', auth: 'public', tag, summary: 'The JSON Schema of policy files (for editors)',
-      schemas: { response: freeObject() }, handler: async () => schemaDoc }),
+      schemas: { response: jsonSchemaDocument }, handler: async () => schemaDoc }),
     route({ method: 'GET', path: base, auth: 'env', tag, summary: "The environment's own schema as a policy file (managed schema left out)",
       schemas: { params: PROJ_ENV_PARAMS, response: policySchema }, handler: (r) => svc.exportPolicy(r.scope) }),
     route({ method: 'POST', path: `${base}/plan`, auth: 'env', tag, readOnly: true, summary: 'What applying this policy file would change',

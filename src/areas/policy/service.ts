@@ -54,6 +54,9 @@ export class PolicyService {
    */
   async apply(scope: Scope, file: PolicyFile, prune: boolean): Promise<PlanAnswer> {
     return this.store.write(async (tx) => {
+      // Nothing differs: nothing is written, not even the lock.
+      if (!(await this.planIn(tx, scope, file)).changes.length) return { changed: false, applied: false, changes: [] };
+      await this.store.run(tx, 'lockEnvironment', { env: scope.envId });
       const planned = await this.planIn(tx, scope, file);
       if (!planned.changes.length) return { changed: false, applied: false, changes: [] };
       if (planned.used.length && !prune) {

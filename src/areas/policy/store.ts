@@ -17,6 +17,7 @@ export class PolicyStore {
   readonly q = this.db.statements({
     readSchema: 'policy/readSchema',
     factsInUse: 'policy/factsInUse',
+    lockEnvironment: 'policy/lockEnvironment',
     createResource: 'schema/createResource',
     updateResource: 'schema/updateResource',
     deleteResource: 'schema/deleteResource',

@@ -26,9 +26,16 @@ CALL () {
   RETURN collect(t {.key, .name, .description, .permissions,
                     extends: COLLECT { MATCH (t)-[:EXTENDS]->(p) RETURN p.key ORDER BY p.key }}) AS roles
 }
+// A group type: a resource with the role `member` that groups are instances of, or that still
+// carries what group grants made (a relation `group`, or `<type>_<role>_group` on a target) after
+// its groups were deleted.
 CALL () {
-  MATCH (g:Group {env: $env}) WHERE g.key IS NOT NULL
-  RETURN collect(DISTINCT g.resource) AS groupTypes
+  MATCH (t:Resource {env: $env}) WHERE t.key IS NOT NULL
+    AND EXISTS { MATCH (:ResourceRole {env: $env, resource: t.key, key: 'member'}) }
+    AND (EXISTS { MATCH (g:Group {env: $env}) WHERE g.resource = t.key }
+         OR EXISTS { MATCH (rel:Relation {env: $env}) WHERE rel.subject_resource = t.key
+                       AND (rel.key = 'group' OR (rel.key STARTS WITH t.key + '_' AND rel.key ENDS WITH '_group')) })
+  RETURN collect(t.key) AS groupTypes
 }
 CALL () {
   MATCH (c:ElementsConfig {env: $env}) WHERE c.key IS NOT NULL

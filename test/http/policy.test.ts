@@ -103,6 +103,19 @@ describe('policy files', () => {
     await t.ok('PUT', policyPath(), policy);
   });
 
+  it('keeps what group grants made managed after the groups are deleted', async () => {
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'leftover', name: 'leftover' });
+    const schema = `/v2/schema/${t.proj}/leftover`;
+    await t.ok('PUT', policyPath('leftover'), policy);
+    await t.ok('POST', `${schema}/groups`, { group_instance_key: 'eng', group_tenant: 'default' });
+    await t.ok('POST', `${schema}/groups`, { group_instance_key: 'all', group_tenant: 'default' });
+    await t.ok('PUT', `${schema}/groups/eng/assign_group`, { group_instance_key: 'all' });
+    await t.ok('POST', `${schema}/group/eng/roles`, { resource: 'repo', resource_instance: 'api', role: 'editor', tenant: 'default' });
+    await t.ok('DELETE', `${schema}/groups/eng`, undefined);
+    await t.ok('DELETE', `${schema}/groups/all`, undefined);
+    expect(await t.ok('POST', `${policyPath('leftover')}/plan`, policy)).toEqual({ changed: false, applied: false, changes: [] });
+  });
+
   it('refuses to remove schema that facts use (409 naming each) unless prune=true', async () => {
     const facts = `/v2/facts/${t.proj}/${t.env}`;
     await t.ok('POST', `${facts}/users`, { key: 'bo' });

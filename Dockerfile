@@ -23,6 +23,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY cypher ./cypher
+# The graph-authz command (docs/policy-as-code.md): `graph-authz ...` or `npx graph-authz ...` in /app.
+COPY bin ./bin
+RUN ln -s /app/bin/graph-authz.js /usr/local/bin/graph-authz
 # DATA_DIR (default .neo4j) holds the generated admin key when ADMIN_API_KEY is not set.
 RUN mkdir -p /app/.neo4j && chown node:node /app/.neo4j
 USER node

@@ -8,6 +8,8 @@ import { admissionQueues, admitHeavy } from './http/admission';
 import { BearerAuthenticator } from './http/authenticator';
 import type { RouteDef } from './http/routeTable';
 import type { Metrics } from './metrics/metrics';
+import { PolicyService } from './areas/policy/service';
+import { PolicyStore } from './areas/policy/store';
 import { bindRouteTables, servedDocument } from './routeTables';
 import { job, Job } from './util/jobs';
 import { AccessRequestService } from './areas/accessRequests/service';
@@ -160,6 +162,7 @@ export function compose(infra: Infrastructure) {
     tenantAccess: { svc: new TenantAccessService(new TenantAccessStore(db), decisions), auth: authenticator },
     graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
     schema: { svc: schema, roles },
+    policy: new PolicyService(new PolicyStore(db)),
     roleExtras: { svc: schema, roles, hierarchy, extras: new ResourceRoleExtras(schemaStore, hierarchy), actions: new ActionsService(schemaStore) },
     instances: new InstancesService(instancesStore, schemaStore),
     instancesBulk: new InstancesBulkService(instancesStore),

@@ -17,6 +17,7 @@ import { groupsRoutes } from './areas/groups/routes';
 import { healthRoutes } from './areas/health/routes';
 import { metaRoutes } from './areas/meta/routes';
 import { metricsRoutes } from './areas/metrics/routes';
+import { policyRoutes } from './areas/policy/routes';
 import { provisioningRoutes } from './areas/provisioning/routes';
 import { provisioningUpdateRoutes } from './areas/provisioning/updateRoutes';
 import { roleExtrasRoutes } from './areas/schema/roleExtrasRoutes';
@@ -42,6 +43,7 @@ export const routeTables = {
   tenantAccess: tenantAccessRoutes,
   graph: graphRoutes,
   schema: schemaRoutes,
+  policy: policyRoutes,
   roleExtras: roleExtrasRoutes,
   instances: instanceRoutes,
   instancesBulk: instancesBulkRoutes,

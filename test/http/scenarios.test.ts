@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { startTestService, TestService } from '../support/testService';
 
 /**
- * Authorization scenarios as data (test/scenarios/*.json): each phase makes graph changes
+ * Authorization scenarios as data (test/scenarios/*.json): those that need two environments,
+ * and the seed's worked example (the console's browser test loads it too). Every other scenario
+ * is a test file of the `graph-authz` command (test/policy/*.test.yaml, run by
+ * test/cli/graph-authz.test.ts). Each phase makes graph changes
  * through the public API, then asks permission questions with expected answers. Every
  * question is asked through the single and the bulk endpoint; both must agree.
  */

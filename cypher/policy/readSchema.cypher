@@ -1,0 +1,45 @@
+// The environment's whole schema, for a policy plan, apply or export: every resource (its
+// actions, roles with permissions and the roles they extend, relations, the derivations that
+// grant on it), every tenant role, and what tells managed schema apart (docs/policy-as-code.md):
+// the group types (resources that groups are instances of) and the resources elements configs govern.
+CALL () {
+  MATCH (r:Resource {env: $env}) WHERE r.key IS NOT NULL
+  RETURN collect(r {.key, .name, .description, .actions, .actions_json, .attributes_json,
+    roles: COLLECT {
+      MATCH (rr:ResourceRole {env: $env, resource: r.key})
+      RETURN rr {.key, .name, .description, .permissions,
+                 extends: COLLECT { MATCH (rr)-[:EXTENDS]->(p) RETURN p.key ORDER BY p.key }} ORDER BY rr.key
+    },
+    relations: COLLECT {
+      MATCH (rel:Relation {env: $env, resource: r.key}) WHERE rel.key IS NOT NULL
+      RETURN rel {.key, .name, .description, .subject_resource} ORDER BY rel.key
+    },
+    derivations: COLLECT {
+      MATCH (d:Derivation {env: $env, resource: r.key})
+      RETURN d {.role, .on_resource, .from_role, .relation, .no_direct_roles_on_object}
+      ORDER BY d.role, d.on_resource, d.from_role, d.relation
+    }
+  }) AS resources
+}
+CALL () {
+  MATCH (t:Role {env: $env}) WHERE t.key IS NOT NULL
+  RETURN collect(t {.key, .name, .description, .permissions,
+                    extends: COLLECT { MATCH (t)-[:EXTENDS]->(p) RETURN p.key ORDER BY p.key }}) AS roles
+}
+// A group type: a resource with the role `member` that groups are instances of, or that still
+// carries what group grants made (a relation `group`, or `<type>_<role>_group` on a target) after
+// its groups were deleted.
+CALL () {
+  MATCH (t:Resource {env: $env}) WHERE t.key IS NOT NULL
+    AND EXISTS { MATCH (:ResourceRole {env: $env, resource: t.key, key: 'member'}) }
+    AND (EXISTS { MATCH (g:Group {env: $env}) WHERE g.resource = t.key }
+         OR EXISTS { MATCH (rel:Relation {env: $env}) WHERE rel.subject_resource = t.key
+                       AND (rel.key = 'group' OR (rel.key STARTS WITH t.key + '_' AND rel.key ENDS WITH '_group')) })
+  RETURN collect(t.key) AS groupTypes
+}
+CALL () {
+  MATCH (c:ElementsConfig {env: $env}) WHERE c.key IS NOT NULL
+  UNWIND coalesce(c.resources, []) AS governed
+  RETURN collect(DISTINCT governed) AS governed
+}
+RETURN resources, roles, groupTypes, governed

@@ -1,0 +1,152 @@
+import type { PolicyFile } from './format';
+
+/**
+ * A policy as the service compares it: every default filled in (a name is its key when not
+ * given, a description null), lists as sorted sets. Both the environment's schema (read from the
+ * graph, managed parts left out: ./managed.ts) and a policy file become one, and the plan is the
+ * difference of the two (./plan.ts).
+ */
+export interface RoleModel {
+  name: string;
+  description: string | null;
+  permissions: string[];
+  extends: string[];
+}
+export interface ActionModel {
+  name: string;
+  description: string | null;
+}
+export interface DerivationModel {
+  role: string;
+  on_resource: string;
+  from_role: string;
+  linked_by_relation: string;
+  no_direct_roles_on_object: boolean;
+}
+export interface ResourceModel {
+  name: string;
+  description: string | null;
+  /** Canonical JSON of the attributes ('{}' when none). */
+  attributes: string;
+  actions: Record<string, ActionModel>;
+  /** relation key -> subject resource key */
+  relations: Record<string, string>;
+  roles: Record<string, RoleModel>;
+  derivations: DerivationModel[];
+}
+export interface PolicyModel {
+  resources: Record<string, ResourceModel>;
+  roles: Record<string, RoleModel>;
+}
+
+const sorted = (xs: readonly string[] | null | undefined) => [...new Set(xs ?? [])].sort();
+
+/** JSON with object keys sorted, so that two equal attribute maps compare equal. */
+export function canonicalJson(value: unknown): string {
+  const sortKeys = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sortKeys);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+    return v;
+  };
+  return JSON.stringify(sortKeys(value ?? {}));
+}
+
+export const derivationKey = (resource: string, d: Omit<DerivationModel, 'no_direct_roles_on_object'>) =>
+  `${resource}#${d.role} <- ${d.on_resource}#${d.from_role} (${d.linked_by_relation})`;
+
+const roleModel = (key: string, r: { name?: string | null; description?: string | null; permissions?: string[] | null; extends?: string[] | null }): RoleModel => ({
+  name: r.name ?? key, description: r.description ?? null, permissions: sorted(r.permissions), extends: sorted(r.extends),
+});
+
+/** A policy file (validated by its JSON Schema) with its defaults filled in. */
+export function modelOfFile(file: PolicyFile): PolicyModel {
+  const resources: Record<string, ResourceModel> = Object.create(null);
+  for (const [key, r] of Object.entries(file.resources ?? {})) {
+    const actions: Record<string, ActionModel> = Object.create(null);
+    if (Array.isArray(r.actions)) for (const a of r.actions) actions[a] = { name: a, description: null };
+    else for (const [a, b] of Object.entries(r.actions ?? {})) actions[a] = { name: b.name ?? a, description: b.description ?? null };
+    const roles: Record<string, RoleModel> = Object.create(null);
+    for (const [k, role] of Object.entries(r.roles ?? {})) roles[k] = roleModel(k, role);
+    resources[key] = {
+      name: r.name ?? key, description: r.description ?? null, attributes: canonicalJson(r.attributes ?? {}), actions,
+      relations: Object.assign(Object.create(null), r.relations ?? {}), roles,
+      derivations: (r.derivations ?? []).map((d) => ({ ...d, no_direct_roles_on_object: d.when?.no_direct_roles_on_object ?? false })),
+    };
+  }
+  const roles: Record<string, RoleModel> = Object.create(null);
+  for (const [k, role] of Object.entries(file.roles ?? {})) roles[k] = roleModel(k, role);
+  return { resources, roles };
+}
+
+/** The schema as readSchema.cypher answers it. */
+export interface SchemaRows {
+  resources: {
+    key: string; name: string | null; description: string | null; actions: string[] | null; actions_json: string | null; attributes_json: string | null;
+    roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
+    relations: { key: string; subject_resource: string }[];
+    derivations: { role: string; on_resource: string; from_role: string; relation: string; no_direct_roles_on_object: boolean | null }[];
+  }[];
+  roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
+  groupTypes: string[];
+  governed: string[];
+}
+
+/** The graph's schema, everything included (managed parts are taken out by ./managed.ts). */
+export function modelOfGraph(rows: SchemaRows): PolicyModel {
+  const resources: Record<string, ResourceModel> = Object.create(null);
+  for (const r of rows.resources) {
+    const blocks = (r.actions_json ? JSON.parse(r.actions_json) : {}) as Record<string, { name?: string; description?: string | null }>;
+    const actions: Record<string, ActionModel> = Object.create(null);
+    for (const a of r.actions ?? []) {
+      const b = Object.hasOwn(blocks, a) ? blocks[a] : {};
+      actions[a] = { name: b.name ?? a, description: b.description ?? null };
+    }
+    const roles: Record<string, RoleModel> = Object.create(null);
+    for (const role of r.roles) roles[role.key] = roleModel(role.key, role);
+    resources[r.key] = {
+      name: r.name ?? r.key, description: r.description ?? null,
+      attributes: canonicalJson(r.attributes_json ? JSON.parse(r.attributes_json) : {}), actions,
+      relations: Object.assign(Object.create(null), Object.fromEntries(r.relations.map((rel) => [rel.key, rel.subject_resource]))), roles,
+      derivations: r.derivations.map((d) => ({
+        role: d.role, on_resource: d.on_resource, from_role: d.from_role, linked_by_relation: d.relation, no_direct_roles_on_object: d.no_direct_roles_on_object ?? false,
+      })),
+    };
+  }
+  const roles: Record<string, RoleModel> = Object.create(null);
+  for (const role of rows.roles) roles[role.key] = roleModel(role.key, role);
+  return { resources, roles };
+}
+
+/** The policy file a model writes out (export): defaults left out, so it reads like one written by hand. */
+export function fileOfModel(model: PolicyModel): PolicyFile {
+  const role = (key: string, r: RoleModel) => ({
+    ...(r.name !== key ? { name: r.name } : {}),
+    ...(r.description !== null ? { description: r.description } : {}),
+    permissions: r.permissions,
+    ...(r.extends.length ? { extends: r.extends } : {}),
+  });
+  const resources: NonNullable<PolicyFile['resources']> = {};
+  for (const key of Object.keys(model.resources).sort()) {
+    const r = model.resources[key];
+    const plain = Object.entries(r.actions).every(([a, b]) => b.name === a && b.description === null);
+    resources[key] = {
+      ...(r.name !== key ? { name: r.name } : {}),
+      ...(r.description !== null ? { description: r.description } : {}),
+      ...(r.attributes !== '{}' ? { attributes: JSON.parse(r.attributes) as Record<string, unknown> } : {}),
+      actions: plain ? Object.keys(r.actions).sort() : Object.fromEntries(Object.keys(r.actions).sort().map((a) => {
+        const b = r.actions[a];
+        return [a, { ...(b.name !== a ? { name: b.name } : {}), ...(b.description !== null ? { description: b.description } : {}) }];
+      })),
+      ...(Object.keys(r.relations).length ? { relations: Object.fromEntries(Object.keys(r.relations).sort().map((k) => [k, r.relations[k]])) } : {}),
+      ...(Object.keys(r.roles).length ? { roles: Object.fromEntries(Object.keys(r.roles).sort().map((k) => [k, role(k, r.roles[k])])) } : {}),
+      ...(r.derivations.length ? {
+        derivations: r.derivations.map((d) => ({
+          role: d.role, on_resource: d.on_resource, from_role: d.from_role, linked_by_relation: d.linked_by_relation,
+          ...(d.no_direct_roles_on_object ? { when: { no_direct_roles_on_object: true } } : {}),
+        })),
+      } : {}),
+    };
+  }
+  const roles = Object.fromEntries(Object.keys(model.roles).sort().map((k) => [k, role(k, model.roles[k])]));
+  return { resources, roles };
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '../../auth/types';
+import type { Tx } from '../../db/db';
+import { AppError, invalidInput } from '../../errors';
+import { now } from '../../util/time';
+import type { PolicyFile } from './format';
+import { Managed } from './managed';
+import { fileOfModel, modelOfFile, modelOfGraph, PolicyModel, SchemaRows } from './model';
+import { Change, derivationOf, planOf, problemsOf } from './plan';
+import { InUse, PolicyStore } from './store';
+
+export interface PlanAnswer {
+  /** Whether the environment's own schema differs from the file. */
+  changed: boolean;
+  /** Whether the changes were made (false for a plan, a dry run, or nothing to change). */
+  applied: boolean;
+  changes: Change[];
+}
+
+interface Planned {
+  rows: SchemaRows;
+  desired: PolicyModel;
+  changes: Change[];
+  used: InUse[];
+}
+
+const what = (u: InUse) => (u.kind === 'role' ? `tenant role ${JSON.stringify(u.key)}` : u.kind === 'resource' ? `resource ${JSON.stringify(u.key)}` : `${u.kind === 'relation' ? 'relation' : 'role'} ${JSON.stringify(u.key)} of resource ${JSON.stringify(u.resource)}`);
+const changeKeyOf = (u: InUse) => (u.kind === 'resource' || u.kind === 'role' ? u.key : u.kind === 'relation' ? `${u.resource}.${u.key}` : `${u.resource}#${u.key}`);
+const kindOf = (u: InUse) => (u.kind === 'resource_role' ? 'resource_role' : u.kind);
+
+/**
+ * Policy as code (CONTRACT section 16): the environment's own schema as one document, compared
+ * with a policy file (plan) and made equal to it in one transaction (apply).
+ */
+export class PolicyService {
+  constructor(private readonly store: PolicyStore) {}
+
+  /** The environment's own schema as a policy file (managed schema left out). */
+  async exportPolicy(scope: Scope): Promise<PolicyFile> {
+    const rows = await this.store.read((tx) => this.store.readSchema(tx, scope.envId));
+    const { own } = this.modelsOf(rows);
+    return fileOfModel(own);
+  }
+
+  async plan(scope: Scope, file: PolicyFile): Promise<PlanAnswer> {
+    const { changes } = await this.store.read((tx) => this.planIn(tx, scope, file));
+    return { changed: changes.length > 0, applied: false, changes };
+  }
+
+  /**
+   * Makes the environment's own schema equal to the file, in one transaction. Removing a record
+   * that facts use is refused (409 naming each) unless `prune`, which removes those facts with it.
+   * Nothing to change: nothing is written (no revision, no change event).
+   */
+  async apply(scope: Scope, file: PolicyFile, prune: boolean): Promise<PlanAnswer> {
+    return this.store.write(async (tx) => {
+      // Nothing differs: nothing is written, not even the lock.
+      if (!(await this.planIn(tx, scope, file)).changes.length) return { changed: false, applied: false, changes: [] };
+      await this.store.run(tx, 'lockEnvironment', { env: scope.envId });
+      const planned = await this.planIn(tx, scope, file);
+      if (!planned.changes.length) return { changed: false, applied: false, changes: [] };
+      if (planned.used.length && !prune) {
+        const details = planned.used.map((u) => ({ path: `/policy/${changeKeyOf(u)}`, message: `${what(u)} is used by ${u.n} ${u.what}` }));
+        throw new AppError(409, 'INVALID_STATE',
+          `The policy removes schema that facts still use: ${details.map((d) => d.message).join('; ')}. Keep them in the file, remove those facts first, or apply with prune=true to remove them with it.`, details);
+      }
+      await this.write(tx, scope.envId, planned);
+      return { changed: true, applied: true, changes: planned.changes };
+    });
+  }
+
+  private modelsOf(rows: SchemaRows) {
+    const managed = new Managed(rows.groupTypes, rows.governed);
+    const graph = modelOfGraph(rows);
+    const own = managed.own(graph, (r) => graph.resources[r]?.relations ?? {});
+    return { managed, graph, own };
+  }
+
+  private async planIn(tx: Tx, scope: Scope, file: PolicyFile): Promise<Planned> {
+    const rows = await this.store.readSchema(tx, scope.envId);
+    const { managed, graph, own } = this.modelsOf(rows);
+    const fromFile = modelOfFile(file);
+    const problems = problemsOf(fromFile, graph, managed);
+    if (problems.length) throw invalidInput(`The policy names what it does not define: ${problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+    // Managed parts written in the file anyway are left out: they are the service's.
+    const desired: PolicyModel = { roles: fromFile.roles, resources: Object.create(null) };
+    for (const [key, r] of Object.entries(fromFile.resources)) {
+      desired.resources[key] = managed.ownParts(key, r, { ...graph.resources[key]?.relations, ...r.relations });
+    }
+    const changes = planOf(own, desired, new Set(rows.resources.map((r) => r.key)), managed);
+    const removed = (kind: Change['kind']) => changes.filter((c) => c.op === 'delete' && c.kind === kind);
+    const used = await this.store.inUse(tx, scope.envId, {
+      resources: removed('resource').map((c) => c.key),
+      resourceRoles: removed('resource_role').map((c) => ({ resource: c.resource!, key: c.name! })),
+      relations: removed('relation').filter((c) => !changes.some((x) => x.op === 'create' && x.key === c.key)).map((c) => ({ resource: c.resource!, key: c.name! })),
+      roles: removed('role').map((c) => c.key),
+    });
+    for (const u of used) {
+      const c = changes.find((x) => x.op === 'delete' && x.kind === kindOf(u) && x.key === changeKeyOf(u));
+      if (c) c.in_use = { facts: u.n, what: u.what };
+    }
+    // A relation whose subject changes is removed and made again: its tuples cannot stay.
+    for (const c of removed('relation')) {
+      if (c.in_use || !changes.some((x) => x.op === 'create' && x.key === c.key)) continue;
+      const [u] = await this.store.inUse(tx, scope.envId, { resources: [], resourceRoles: [], roles: [], relations: [{ resource: c.resource!, key: c.name! }] });
+      if (u) { c.in_use = { facts: u.n, what: u.what }; used.push(u); }
+    }
+    return { rows, desired, changes, used };
+  }
+
+  /** The changes in an order each step's references exist: removals, resources, relations, roles, hierarchy, derivations. */
+  private async write(tx: Tx, env: string, { rows, desired, changes }: Planned) {
+    const at = now();
+    const of = (op: Change['op'], kind: Change['kind']) => changes.filter((c) => c.op === op && c.kind === kind);
+    const graphResource = (key: string) => rows.resources.find((r) => r.key === key);
+
+    for (const c of of('delete', 'derivation')) {
+      const d = derivationOf(modelOfGraph(rows), c)!;
+      await this.store.run(tx, 'deleteDerivation', { env, resource: c.resource, role: d.role, on_resource: d.on_resource, from_role: d.from_role, relation: d.linked_by_relation });
+    }
+    for (const c of of('delete', 'relation')) await this.store.run(tx, 'deleteRelation', { env, resource: c.resource, key: c.name });
+    for (const c of of('delete', 'resource_role')) await this.store.run(tx, 'deleteResourceRole', { env, resource: c.resource, key: c.name });
+    for (const c of of('delete', 'role')) await this.store.run(tx, 'deleteRole', { env, key: c.key });
+    for (const c of of('delete', 'resource')) await this.store.run(tx, 'deleteResource', { env, key: c.key });
+
+    // Resources: new ones with their actions; changed ones get their fields and action set (managed actions kept).
+    const touched = new Set(changes.filter((c) => c.kind === 'action' || (c.kind === 'resource' && c.op === 'update')).map((c) => c.resource!));
+    for (const c of of('create', 'resource')) {
+      const r = desired.resources[c.key];
+      const actions = actionsFor(r.actions, {}, []);
+      await this.store.run(tx, 'createResource', { env, id: randomUUID(), key: c.key, name: r.name, description: r.description, ...actions, attributes_json: r.attributes, now: at });
+    }
+    for (const key of touched) {
+      const r = desired.resources[key];
+      const g = graphResource(key)!;
+      const previous = (g.actions_json ? JSON.parse(g.actions_json) : {}) as Record<string, Record<string, unknown>>;
+      const kept = (g.actions ?? []).filter((a) => !Object.hasOwn(r.actions, a) && new Managed(rows.groupTypes, rows.governed).action(key, a));
+      const actions = actionsFor(r.actions, previous, kept);
+      await this.store.run(tx, 'updateResource', {
+        env, key, name: r.name, description: r.description, setDescription: true, ...actions, attributes_json: r.attributes, now: at,
+      });
+    }
+    for (const c of of('create', 'relation')) {
+      const subject = desired.resources[c.resource!].relations[c.name!];
+      await this.store.run(tx, 'createRelation', { env, resource: c.resource, id: randomUUID(), key: c.name, name: c.name, description: null, subject_resource: subject, now: at });
+    }
+    for (const c of [...of('create', 'resource_role'), ...of('update', 'resource_role')]) {
+      const role = desired.resources[c.resource!].roles[c.name!];
+      const fields = { env, resource: c.resource, key: c.name, name: role.name, description: role.description, permissions: role.permissions, now: at };
+      if (c.op === 'create') await this.store.run(tx, 'createResourceRole', { ...fields, id: randomUUID() });
+      else await this.store.run(tx, 'updateResourceRole', { ...fields, setDescription: true });
+    }
+    for (const c of [...of('create', 'role'), ...of('update', 'role')]) {
+      const role = desired.roles[c.key];
+      const fields = { env, key: c.key, name: role.name, description: role.description, permissions: role.permissions, now: at };
+      if (c.op === 'create') await this.store.run(tx, 'createRole', { ...fields, id: randomUUID() });
+      else await this.store.run(tx, 'updateRole', { ...fields, setDescription: true });
+    }
+    // Hierarchy: roles made or whose `extends` differs get exactly the file's parents (a cycle answers 422).
+    for (const c of changes.filter((x) => (x.kind === 'role' || x.kind === 'resource_role') && (x.op === 'create' || x.fields?.includes('extends')))) {
+      const resource = c.kind === 'role' ? null : c.resource!;
+      const role = resource === null ? desired.roles[c.key] : desired.resources[resource].roles[c.name!];
+      await this.store.run(tx, 'clearRoleParents', { env, resource, role: c.name });
+      for (const parent of role.extends) {
+        const [row] = await this.store.run(tx, 'addRoleParent', { env, resource, role: c.name, parent, now: at });
+        if (row?.cycle !== false) {
+          const path = resource === null ? `/body/roles/${c.name}/extends` : `/body/resources/${resource}/roles/${c.name}/extends`;
+          throw invalidInput(`Role ${JSON.stringify(c.key)} cannot extend ${JSON.stringify(parent)}: that would make a role hierarchy cycle.`, [{ path, message: 'would make a role hierarchy cycle' }]);
+        }
+      }
+    }
+    for (const c of [...of('update', 'derivation'), ...of('create', 'derivation')]) {
+      const d = derivationOf(desired, c)!;
+      const key = { env, resource: c.resource, role: d.role, on_resource: d.on_resource, from_role: d.from_role, relation: d.linked_by_relation };
+      if (c.op === 'update') await this.store.run(tx, 'deleteDerivation', key);
+      await this.store.run(tx, 'createDerivation', { ...key, no_direct_roles_on_object: d.no_direct_roles_on_object, id: randomUUID(), now: at });
+    }
+  }
+}
+
+/** The stored action set: the file's actions (ids and extra fields of existing ones kept) plus the managed ones `kept`. */
+function actionsFor(actions: PolicyModel['resources'][string]['actions'], previous: Record<string, Record<string, unknown>>, kept: string[]) {
+  const blocks: Record<string, Record<string, unknown>> = Object.create(null);
+  for (const [key, a] of Object.entries(actions)) {
+    const before = Object.hasOwn(previous, key) ? previous[key] : {};
+    blocks[key] = { ...before, id: before.id ?? randomUUID(), name: a.name, description: a.description };
+  }
+  for (const key of kept) blocks[key] = Object.hasOwn(previous, key) ? previous[key] : { id: randomUUID(), name: key, description: null };
+  return { actions: Object.keys(blocks), actions_json: JSON.stringify(blocks) };
+}

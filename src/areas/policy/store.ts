@@ -1,0 +1,61 @@
+import type { Db, Tx } from '../../db/db';
+import type { SchemaRows } from './model';
+
+export interface InUse {
+  kind: 'resource' | 'resource_role' | 'relation' | 'role';
+  resource: string | null;
+  key: string;
+  n: number;
+  what: string;
+}
+
+/**
+ * The policy area's statements: its own reads (policy/*) and the schema area's writes, run here
+ * inside the one transaction of an apply (each of those statements also records its change event).
+ */
+export class PolicyStore {
+  readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({
+      readSchema: 'policy/readSchema',
+      factsInUse: 'policy/factsInUse',
+      lockEnvironment: 'policy/lockEnvironment',
+      createResource: 'schema/createResource',
+      updateResource: 'schema/updateResource',
+      deleteResource: 'schema/deleteResource',
+      createResourceRole: 'schema/createResourceRole',
+      updateResourceRole: 'schema/updateResourceRole',
+      deleteResourceRole: 'schema/deleteResourceRole',
+      createRelation: 'schema/createRelation',
+      deleteRelation: 'schema/deleteRelation',
+      createDerivation: 'schema/createDerivation',
+      deleteDerivation: 'schema/deleteDerivation',
+      createRole: 'schema/createRole',
+      updateRole: 'schema/updateRole',
+      deleteRole: 'schema/deleteRole',
+      clearRoleParents: 'schema/clearRoleParents',
+      addRoleParent: 'schema/addRoleParent',
+    });
+  }
+
+  read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.read(fn);
+  }
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.write(fn);
+  }
+
+  async readSchema(tx: Tx, env: string): Promise<SchemaRows> {
+    return (await tx.one(this.q.readSchema, { env })) as unknown as SchemaRows;
+  }
+
+  async inUse(tx: Tx, env: string, removed: { resources: string[]; resourceRoles: { resource: string; key: string }[]; relations: { resource: string; key: string }[]; roles: string[] }): Promise<InUse[]> {
+    return ((await tx.one(this.q.factsInUse, { env, ...removed }))?.used as InUse[]) ?? [];
+  }
+
+  /** Runs one of the named statements with `params` (the policy service picks which). */
+  async run(tx: Tx, name: keyof PolicyStore['q'], params: Record<string, unknown>) {
+    return tx.rows(this.q[name], params);
+  }
+}

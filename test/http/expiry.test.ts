@@ -50,9 +50,10 @@ it('refuses an expires_at in the past or unparsable with 422, writing nothing', 
 });
 
 it('allows before expires_at and denies from expires_at, cached and uncached, on every decision endpoint', async () => {
-  // 3 s of margin before the expiry for the questions that must still be allowed (a loaded CI
-  // machine took more than 1 s for them).
-  const expiresAt = Math.ceil((Date.now() + 6000) / 1000) * 1000;
+  // 12 s for the writes below and 4 s of margin before the expiry for the questions that must
+  // still be allowed (a machine at a load average of 12 took more than 6 s for the writes, and
+  // more than 1 s for the questions).
+  const expiresAt = Math.ceil((Date.now() + 16_000) / 1000) * 1000;
   const iso = new Date(expiresAt).toISOString();
   const a = await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f1', expires_at: iso });
   expect(a.expires_at).toBe(iso);
@@ -60,7 +61,7 @@ it('allows before expires_at and denies from expires_at, cached and uncached, on
   const listed = await ok('GET', `${facts()}/role_assignments?user=alice`);
   expect(listed.map((x: { expires_at?: string }) => x.expires_at)).toEqual([iso]);
 
-  await sleepUntil(expiresAt - 3000);
+  await sleepUntil(expiresAt - 4000);
   expect(Date.now()).toBeLessThan(expiresAt);
   for (const user of ['alice', 'carol']) {
     expect((await check(user)).allow).toBe(true); // fills the cache
@@ -109,9 +110,10 @@ it('tuples, group memberships and group role grants with expires_at grant until 
   const badTuple = await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f2', relation: 'parent', object: 'doc:d2', tenant: 'acme', expires_at: 'soon' });
   expect(badTuple.status).toBe(422);
 
-  // 3 s of margin before the expiry for the questions that must still be allowed (a loaded CI
-  // machine took more than 1 s for them).
-  const expiresAt = Math.ceil((Date.now() + 6000) / 1000) * 1000;
+  // 12 s for the writes below and 4 s of margin before the expiry for the questions that must
+  // still be allowed (a machine at a load average of 12 took more than 6 s for the writes, and
+  // more than 1 s for the questions).
+  const expiresAt = Math.ceil((Date.now() + 16_000) / 1000) * 1000;
   const iso = new Date(expiresAt).toISOString();
   const tuple = await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f2', relation: 'parent', object: 'doc:d2', tenant: 'acme', expires_at: iso });
   expect(tuple.expires_at).toBe(iso);

@@ -50,7 +50,9 @@ const files: SourceFile[] = filesUnder(SRC).map((abs) => {
  * Bottom to top: a file may import its own layer and the layers below it, never one above.
  * base: src/errors.ts, src/logger.ts, src/util/ (neutral helpers) · config · metrics (the
  * registry) · db · auth (identities, secrets) · http (route tables, authentication, koa) ·
- * areas · the root (composition root, start-up, route table list, app).
+ * areas · the root (composition root, start-up, route table list, app). Beside them, not
+ * above: src/cli/, the graph-authz command, a client of the HTTP API that imports only its own
+ * files (and packages), never the service.
  */
 const LAYERS: [string, (p: string) => boolean][] = [
   ['base', (p) => p === 'src/errors.ts' || p === 'src/logger.ts' || p.startsWith('src/util/')],
@@ -61,6 +63,7 @@ const LAYERS: [string, (p: string) => boolean][] = [
   ['http', (p) => p.startsWith('src/http/')],
   ['areas', (p) => p.startsWith('src/areas/')],
   ['root', (p) => /^src\/[^/]+\.ts$/.test(p)],
+  ['cli', (p) => p.startsWith('src/cli/')],
 ];
 const layerOf = (p: string) => LAYERS.findIndex(([, is]) => is(p));
 
@@ -104,6 +107,7 @@ function violations(): string[] {
         continue;
       }
       const theirs = layerOf(to);
+      if (LAYERS[mine]?.[0] === 'cli' && LAYERS[theirs]?.[0] !== 'cli') out.push(`the command imports the service: ${f.path} -> ${to}`);
       if (theirs > mine) out.push(`climbs: ${f.path} (${LAYERS[mine][0]}) -> ${to} (${LAYERS[theirs][0]})`);
       if (!role) continue;
       const toArea = areaOf(to);

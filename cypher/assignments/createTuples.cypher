@@ -19,6 +19,6 @@ WHERE (x.object_type + ':' + x.relation + ':' + x.subject_type) IN relations
   AND s.tenant = coalesce(x.tenant, s.tenant) AND o.tenant = s.tenant
 WITH *, toInteger(x.expires_at) AS expiresAt
 MERGE (s)-[r:RELATED {relation: x.relation}]->(o)
-  ON CREATE SET r.id = randomUUID(), r.tenant = s.tenant, r.created_at = $now, r.expires_at = expiresAt
+  ON CREATE SET r.id = randomUUID(), r.tenant = s.tenant, r.created_at = $nowIso, r.expires_at = expiresAt
 // #include fragments/renewExpiredGrant
 RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(r.id)) AS id, head(collect(r.created_at)) AS created_at, head(collect(s.tenant)) AS tenant

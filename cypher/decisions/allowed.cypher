@@ -8,7 +8,7 @@
 //     role (fragments/reachableStates) and allows when the user holds a reached state's role on
 //     its node; it stops at the first such state unless $explain asks for every path.
 // depthLimited: denied, and MAX_DERIVATION_DEPTH cut the walk before it ended.
-// Edges whose `expires_at` (epoch ms) is at or before $now grant nothing. validUntil (epoch ms,
+// Edges whose `expires_at` (epoch ms) is at or before $nowMs grant nothing. validUntil (epoch ms,
 // null: no limit): the answer may change then without a write: an allow at the earliest expiry
 // on the granting path it found, a deny (only where a `no_direct_roles_on_object` derivation
 // exists) at the earliest expiry of the user's direct roles.
@@ -25,9 +25,9 @@ WITH *, [grant IN rolesOnType WHERE action IN grant.actions | grant.role] AS ins
 WITH *, user IS NOT NULL AND (question.tenant IS NULL OR question.tenant = tenant) AS viable
 WITH *, CASE WHEN viable
           THEN [(user)-[held:HAS_TENANT_ROLE]->(heldIn:Tenant) WHERE heldIn.env = $env AND heldIn.key = tenant AND held.role IN tenantRolesGranting
-                  AND (held.expires_at IS NULL OR held.expires_at > $now) | {role: held.role, until: held.expires_at}]
+                  AND (held.expires_at IS NULL OR held.expires_at > $nowMs) | {role: held.role, until: held.expires_at}]
           ELSE [] END AS tenantGrantsHeld,
-        CASE WHEN viable THEN [(user)-[assignment:HAS_ROLE]->(assigned) WHERE assignment.expires_at IS NULL OR assignment.expires_at > $now
+        CASE WHEN viable THEN [(user)-[assignment:HAS_ROLE]->(assigned) WHERE assignment.expires_at IS NULL OR assignment.expires_at > $nowMs
                                | {key: elementId(assigned) + '|' + assignment.role, node: elementId(assigned), until: assignment.expires_at}] ELSE [] END AS assignmentsHeld
 WITH *, [grant IN tenantGrantsHeld | grant.role] AS tenantRolesHeld, [held IN assignmentsHeld | held.key] AS heldStates,
         [held IN assignmentsHeld | held.node] AS directNodes

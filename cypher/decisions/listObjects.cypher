@@ -3,7 +3,7 @@
 // states whose node is a $type instance and whose role gives the action (fragments/rolesOnType);
 // a tenant role of the user that gives the action adds every $type instance of its tenant.
 // $tenant (nullable) narrows to one tenant; $after (nullable) resumes after that key; at most
-// $limit objects. Edges whose `expires_at` (epoch ms) is at or before $now grant nothing.
+// $limit objects. Edges whose `expires_at` (epoch ms) is at or before $nowMs grant nothing.
 WITH false AS withTrails
 // #include fragments/walkFromUser
 WITH *, $type AS resourceType
@@ -20,7 +20,7 @@ CALL (reachedStates, instanceRolesGranting) {
 CALL (user, tenantRolesGranting) {
   OPTIONAL MATCH (user)-[held:HAS_TENANT_ROLE]->(tenant:Tenant)
   WHERE held.role IN tenantRolesGranting AND ($tenant IS NULL OR tenant.key = $tenant)
-    AND (held.expires_at IS NULL OR held.expires_at > $now)
+    AND (held.expires_at IS NULL OR held.expires_at > $nowMs)
   OPTIONAL MATCH (instance:Instance {env: $env, tenant: tenant.key})
   WHERE instance.resource = $type AND ($after IS NULL OR instance.key > $after)
   RETURN collect(instance) AS viaTenantRoles

@@ -1,6 +1,6 @@
 // Everything a user may do: the forward walk (fragments/reachableStates) from the user's role
 // assignments; each reached role gives its actions on its node's type (fragments/rolesOnType);
-// plus the user's unexpired tenant roles (`expires_at` epoch ms after $now) with their permissions and those of the roles they extend. $tenants / $types (nullable) narrow the answer.
+// plus the user's unexpired tenant roles (`expires_at` epoch ms after $nowMs) with their permissions and those of the roles they extend. $tenants / $types (nullable) narrow the answer.
 WITH false AS withTrails
 // #include fragments/walkFromUser
 CALL (reachedStates) {
@@ -17,7 +17,7 @@ CALL (reachedStates) {
 }
 CALL (user) {
   OPTIONAL MATCH (user)-[held:HAS_TENANT_ROLE]->(tenant:Tenant)
-  WHERE ($tenants IS NULL OR tenant.key IN $tenants) AND (held.expires_at IS NULL OR held.expires_at > $now)
+  WHERE ($tenants IS NULL OR tenant.key IN $tenants) AND (held.expires_at IS NULL OR held.expires_at > $nowMs)
   OPTIONAL MATCH (tenantRole:Role {env: $env, key: held.role})
   WITH tenant, held, reduce(permissions = coalesce(tenantRole.permissions, []),
        inherited IN [(tenantRole)-[:EXTENDS*1..]->(ancestor:Role) | ancestor.permissions] | permissions + inherited) AS given

@@ -3,5 +3,5 @@
 // whole transaction on the unique constraint (all or nothing).
 UNWIND $items AS x
 CREATE (t:Tenant:InEnv {env: $env, id: randomUUID(), key: x.key, name: x.name, description: x.description,
-                        attributes_json: x.attributes, created_at: $now, updated_at: $now})
+                        attributes_json: x.attributes, created_at: $nowIso, updated_at: $nowIso})
 RETURN count(t) AS created

@@ -5,9 +5,9 @@
 OPTIONAL MATCH (old:User {env: $env, key: $key})
 WITH old {.*} AS before
 MERGE (u:User:InEnv {env: $env, key: $key})
-  ON CREATE SET u.id = $id, u.created_at = $now, u.fresh = true
+  ON CREATE SET u.id = $id, u.created_at = $nowIso, u.fresh = true
 SET u.email = $email, u.first_name = $first_name, u.last_name = $last_name,
-    u.attributes_json = $attributes, u.updated_at = $now
+    u.attributes_json = $attributes, u.updated_at = $nowIso
 WITH u, before, coalesce(u.fresh, false) AS created
 REMOVE u.fresh
 RETURN created, before, u {.*} AS after

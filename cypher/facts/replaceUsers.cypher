@@ -6,9 +6,9 @@ UNWIND $items AS x
 OPTIONAL MATCH (old:User {env: $env, key: x.key})
 WITH x, old {.*} AS before
 MERGE (u:User:InEnv {env: $env, key: x.key})
-  ON CREATE SET u.id = randomUUID(), u.created_at = $now, u.fresh = true
+  ON CREATE SET u.id = randomUUID(), u.created_at = $nowIso, u.fresh = true
 SET u.email = x.email, u.first_name = x.first_name, u.last_name = x.last_name,
-    u.attributes_json = x.attributes, u.updated_at = $now
+    u.attributes_json = x.attributes, u.updated_at = $nowIso
 WITH u, before, coalesce(u.fresh, false) AS created
 REMOVE u.fresh
 RETURN count(CASE WHEN created THEN 1 END) AS created, count(*) AS total, collect({before: before, after: u {.*}}) AS changed

@@ -11,7 +11,7 @@
 //    of each role it extends (forward: held roles give their ancestors) or each role extending it
 //    (backward: a needed role is given by its descendants), in the same hop, trail
 //    "<type>:<key>#<role> -extends-> <type>:<key>#<other role>".
-// An edge with `expires_at` (epoch ms) at or before $now is not followed; each state carries
+// An edge with `expires_at` (epoch ms) at or before $nowMs is not followed; each state carries
 // `until`, the earliest expires_at on the way to it (null: none), so an answer knows how long it holds.
 // Forward walks subject -> object, from held roles to what they give (user-permissions, effective
 // roles, list-objects); backward walks object -> subject, from a needed role to the roles that
@@ -20,7 +20,7 @@
 // cut the search short.
 // Needs:
 //   $depth           MAX_DERIVATION_DEPTH
-//   $now             the decision instant, epoch ms
+//   $nowMs             the decision instant, epoch ms
 //   derivations, roleHierarchy, resourceRoleKeys (fragments/derivations)
 //   directNodes      [elementId] the instances the user asked about holds a direct role on ([]: none known)
 //   startStates      [{node, role, trail, until}] the states at hop 0
@@ -38,8 +38,8 @@ WITH *, reduce(
   ELSE reduce(next = {front: [], keys: search.keys, states: search.states, withinLimit: search.withinLimit},
          candidate IN reduce(expanded = [], state IN CASE WHEN hop = 0 THEN startStates ELSE reduce(candidates = [], state IN search.front |
            candidates + reduce(fromState = [], link IN head([node IN [state.node] | CASE WHEN searchForward
-                 THEN [(node)-[edge:RELATED|GROUPS]->(neighbour) WHERE (edge.expires_at IS NULL OR edge.expires_at > $now) | {neighbour: neighbour, edge: edge, subject: node, object: neighbour}]
-                 ELSE [(neighbour)-[edge:RELATED|GROUPS]->(node) WHERE (edge.expires_at IS NULL OR edge.expires_at > $now) | {neighbour: neighbour, edge: edge, subject: neighbour, object: node}] END]) |
+                 THEN [(node)-[edge:RELATED|GROUPS]->(neighbour) WHERE (edge.expires_at IS NULL OR edge.expires_at > $nowMs) | {neighbour: neighbour, edge: edge, subject: node, object: neighbour}]
+                 ELSE [(neighbour)-[edge:RELATED|GROUPS]->(node) WHERE (edge.expires_at IS NULL OR edge.expires_at > $nowMs) | {neighbour: neighbour, edge: edge, subject: neighbour, object: node}] END]) |
              fromState + [role IN CASE type(link.edge)
                    WHEN 'GROUPS' THEN [state.role]
                    ELSE [derivation IN derivations WHERE derivation.relation = link.edge.relation

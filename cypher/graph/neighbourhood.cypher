@@ -2,7 +2,7 @@
 // over role assignments, tuples and resource-group edges in both directions, up to $depth hops
 // and $limit nodes, restricted to $tenant when given. Without a focus it starts from the
 // environment's users and instances. `truncated` says the limit cut the walk short. An edge whose
-// `expires_at` (epoch ms) is at or before $now is not shown (it grants nothing).
+// `expires_at` (epoch ms) is at or before $nowMs is not shown (it grants nothing).
 OPTIONAL MATCH (fu:User {env: $env, key: $focusKey}) WHERE $focusType = 'user'
 OPTIONAL MATCH (fi:Instance {env: $env, resource: $focusType, key: $focusKey})
 WITH coalesce(fu, fi) AS focus
@@ -22,7 +22,7 @@ WITH focus, reduce(
          m IN reduce(l = [], x IN st.front |
                 l + [(x)-[edge:HAS_ROLE|RELATED|GROUPS|HAS_TENANT_ROLE]-(m)
                      WHERE m.env = $env AND ($tenant IS NULL OR m.tenant IS NULL OR m.tenant = $tenant)
-                       AND (edge.expires_at IS NULL OR edge.expires_at > $now) | m]) |
+                       AND (edge.expires_at IS NULL OR edge.expires_at > $nowMs) | m]) |
          CASE WHEN elementId(m) IN acc.seen THEN acc
               ELSE {front: acc.front + [m], seen: acc.seen + [elementId(m)], nodes: acc.nodes + [m]} END)
   END) AS st
@@ -30,7 +30,7 @@ WITH focus, st.nodes[0..$limit] AS nodes, size(st.nodes) > $limit AS truncated
 CALL (nodes) {
   UNWIND nodes AS a
   MATCH (a)-[r:HAS_ROLE|RELATED|GROUPS|HAS_TENANT_ROLE]->(b)
-  WHERE b IN nodes AND (r.expires_at IS NULL OR r.expires_at > $now)
+  WHERE b IN nodes AND (r.expires_at IS NULL OR r.expires_at > $nowMs)
   RETURN collect({id: elementId(r), type: type(r), from: elementId(a), to: elementId(b),
                   role: r.role, relation: r.relation}) AS edges
 }

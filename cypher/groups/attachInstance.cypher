@@ -7,5 +7,5 @@ MATCH (res:Resource {env: $env, key: $resource})
 WITH {resource: res.key, key: $instance} AS inst, g, tenant
 // #include fragments/ensureInstance
 MERGE (g)-[x:GROUPS]->(i)
-  ON CREATE SET x.tenant = g.tenant, x.created_at = $now
+  ON CREATE SET x.tenant = g.tenant, x.created_at = $nowIso
 RETURN i.tenant AS instanceTenant

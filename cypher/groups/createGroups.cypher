@@ -5,10 +5,10 @@ CALL () {
   UNWIND $types AS type
   MERGE (r:Resource {env: $env, key: type})
     ON CREATE SET r:InEnv, r.id = randomUUID(), r.name = type, r.description = null, r.actions = [],
-                  r.actions_json = '{}', r.created_at = $now, r.updated_at = $now
+                  r.actions_json = '{}', r.created_at = $nowIso, r.updated_at = $nowIso
   MERGE (m:ResourceRole {env: $env, resource: type, key: 'member'})
     ON CREATE SET m:InEnv, m.id = randomUUID(), m.name = 'member', m.description = null, m.permissions = [],
-                  m.created_at = $now, m.updated_at = $now
+                  m.created_at = $nowIso, m.updated_at = $nowIso
   MERGE (r)-[:HAS_ROLE]->(m)
 }
 UNWIND $items AS x

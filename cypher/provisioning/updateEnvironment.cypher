@@ -3,5 +3,5 @@
 MATCH (:Project {id: $projectId})-[:HAS_ENV]->(e:Environment {id: $id})
 SET e.name = coalesce($name, e.name),
     e.description = CASE WHEN $setDescription THEN $description ELSE e.description END,
-    e.updated_at = $now
+    e.updated_at = $nowIso
 RETURN e {.*} AS environment

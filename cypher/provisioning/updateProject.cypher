@@ -3,5 +3,5 @@
 MATCH (p:Project {id: $id})
 SET p.name = coalesce($name, p.name),
     p.description = CASE WHEN $setDescription THEN $description ELSE p.description END,
-    p.updated_at = $now
+    p.updated_at = $nowIso
 RETURN p {.*} AS project

@@ -13,7 +13,7 @@ MATCH (r:Role|ResourceRole {env: $env, key: $role})
 WHERE ($resource IS NULL AND r:Role) OR (r:ResourceRole AND r.resource = $resource)
 MATCH (p:Role|ResourceRole {env: $env, key: $parent})
 WHERE ($resource IS NULL AND p:Role) OR (p:ResourceRole AND p.resource = $resource)
-SET r.updated_at = $now
+SET r.updated_at = $nowIso
 WITH r, p, (r = p OR EXISTS { MATCH (p)-[:EXTENDS*1..]->(r) }) AS cycle
 CALL (r, p, cycle) {
   WITH r, p WHERE NOT cycle

@@ -3,5 +3,5 @@
 MATCH (r:Role|ResourceRole {env: $env, key: $role})-[e:EXTENDS]->(p:Role|ResourceRole {env: $env, key: $parent})
 WHERE ($resource IS NULL AND r:Role AND p:Role) OR (r:ResourceRole AND r.resource = $resource AND p.resource = $resource)
 DELETE e
-SET r.updated_at = $now
+SET r.updated_at = $nowIso
 RETURN count(*) AS removed

@@ -8,7 +8,7 @@ SET r.name = coalesce($name, r.name),
     r.actions = coalesce($actions, r.actions),
     r.actions_json = coalesce($actions_json, r.actions_json),
     r.attributes_json = coalesce($attributes_json, r.attributes_json),
-    r.updated_at = $now
+    r.updated_at = $nowIso
 WITH r, before
 CALL (r) {
   MATCH (rr:ResourceRole {env: $env, resource: r.key})

@@ -4,5 +4,5 @@ WITH rr, rr {.*} AS before
 SET rr.name = coalesce($name, rr.name),
     rr.description = CASE WHEN $setDescription THEN $description ELSE rr.description END,
     rr.permissions = coalesce($permissions, rr.permissions),
-    rr.updated_at = $now
+    rr.updated_at = $nowIso
 RETURN rr.key AS key, before, rr {.*} AS after

@@ -7,8 +7,8 @@ MATCH (c:LoginCode {hash: $codeHash})
 WHERE c.env = $env
 SET c.redeeming = true
 WITH c
-WHERE c.used_at IS NULL AND c.expires_at > $now
-SET c.used_at = $now
+WHERE c.used_at IS NULL AND c.expires_at > $nowIso
+SET c.used_at = $nowIso
 CREATE (s:Session:InEnv {env: c.env, id: $id, hash: $hash, user: c.user, tenant: c.tenant, login: c.login,
-                         created_at: $now, expires_at: c.session_expires_at})
+                         created_at: $nowIso, expires_at: c.session_expires_at})
 RETURN s {.id, .env, .user, .tenant, .created_at, .expires_at} AS session

@@ -8,6 +8,11 @@ const FRAGMENTS = 'fragments/';
 const HEADER = /^\/\/[ \t]*@invalidates[ \t]+(\$[A-Za-z_][A-Za-z0-9_]*|none)[ \t]*$/;
 /** A clause that changes the graph (a property named `set` or `$delete` is not one). */
 const WRITE_CLAUSE = /(?<![\w$.`])(CREATE|MERGE|SET|DELETE|REMOVE)(?![\w`:])/i;
+/**
+ * A time has one name per meaning: `$nowMs` (epoch ms, against stored epoch-ms `expires_at` of
+ * grants) or `$nowIso` (ISO 8601, for stored timestamps); a bare `$now` would be either.
+ */
+const AMBIGUOUS_TIME = /\$now(?![A-Za-z0-9_])/;
 
 /** What the registry knows of a statement. */
 export interface StatementInfo {
@@ -78,6 +83,9 @@ export class CypherRegistry {
     const first = own.split('\n', 1)[0].trim();
     const header = HEADER.exec(first);
     const writes = WRITE_CLAUSE.test(codeOnly(text));
+    if (AMBIGUOUS_TIME.test(codeOnly(text))) {
+      throw new Error(`Cypher file ${file} uses $now: name the instant by its meaning, $nowMs (epoch ms) or $nowIso (ISO 8601)`);
+    }
     if (!writes) {
       if (first.includes('@invalidates')) throw new Error(`Cypher file ${file} has an @invalidates header but does not write; remove the header`);
       return { text, writes, invalidates: null };

@@ -54,7 +54,7 @@ export class DbGauges {
 
   /** One read of the gauges (two statements); a failed read leaves the last values. */
   async refresh(): Promise<void> {
-    const [counts] = await this.db.readRows(this.q.counts, { now: now() });
+    const [counts] = await this.db.readRows(this.q.counts, { nowIso: now() });
     let lag = 0;
     for (const row of await this.db.readLatestRows(this.q.revisions, { envId: null })) {
       const known = this.revisions.known(row.env as string);

@@ -75,4 +75,11 @@ describe('CypherRegistry', () => {
       expect(registry.info('facts/createTenant').invalidates).toBe('env');
     });
   });
+
+  it('refuses a bare $now: an instant is $nowMs (epoch ms) or $nowIso (ISO 8601), never one name for both', () => {
+    expect(() => new CypherRegistry(tree({ 'a/r.cypher': 'MATCH (n) WHERE n.expires_at > $now RETURN n\n' }))).toThrow(/a\/r\.cypher uses \$now/);
+    expect(() => new CypherRegistry(tree({ 'fragments/f.cypher': 'WITH $now AS t\n', 'a/r.cypher': '// #include fragments/f\nRETURN t\n' }))).toThrow(/\$nowMs \(epoch ms\) or \$nowIso/);
+    const registry = new CypherRegistry(tree({ 'a/r.cypher': '// against $now in a comment\nMATCH (n) WHERE n.expires_at > $nowMs AND n.at < $nowIso RETURN n\n' }));
+    expect(registry.get('a/r')).toContain('$nowMs');
+  });
 });

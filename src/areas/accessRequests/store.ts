@@ -27,9 +27,9 @@ export class AccessRequestStore {
     return row as unknown as RoleTarget;
   }
 
-  async create(p: ApprovalPlace, r: { id: string; user: string; role: string; resource: string | null; instance: string | null; reason: string; now: string }, announce: Announce): Promise<ApprovalNode> {
+  async create(p: ApprovalPlace, r: { id: string; user: string; role: string; resource: string | null; instance: string | null; reason: string; nowIso: string }, announce: Announce): Promise<ApprovalNode> {
     return this.db.write(async (tx) => {
-      await this.approvals.admitRequest(tx, p, r.user, r.now);
+      await this.approvals.admitRequest(tx, p, r.user, r.nowIso);
       const row = await tx.one(this.q.createAccessRequest, { ...p, ...r });
       // The requester, or the instance, went away between the checks and this write.
       if (!row) throw r.instance ? new NotFound('Resource instance', `${r.resource}:${r.instance}`) : new NotFound('User', r.user);

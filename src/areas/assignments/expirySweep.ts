@@ -39,12 +39,12 @@ export class ExpirySweep {
   }
 
   /** One round over every environment with expired edges; answers how many edges it deleted. */
-  async sweepOnce(now = Date.now()): Promise<number> {
-    const envs = (await this.db.readLatest((tx) => tx.rows(this.q.environments, { now, limit: 1000 }))).map((r) => r.env as string);
+  async sweepOnce(nowMs = Date.now()): Promise<number> {
+    const envs = (await this.db.readLatest((tx) => tx.rows(this.q.environments, { nowMs, limit: 1000 }))).map((r) => r.env as string);
     let deleted = 0;
     for (const env of envs) {
       for (let i = 0; i < this.maxBatches; i++) {
-        const row = await this.db.write((tx) => tx.one(this.q.deleteExpired, { env, now, batch: this.batch }));
+        const row = await this.db.write((tx) => tx.one(this.q.deleteExpired, { env, nowMs, batch: this.batch }));
         const n = Number(row?.deleted ?? 0);
         deleted += n;
         if (n < this.batch) break;

@@ -124,7 +124,7 @@ export class AssignmentsStore {
    * items as it goes, then joins the users to the tenants they now hold roles in. `written`
    * short of the batch size means an item did not hold: the caller explains it and rolls back.
    */
-  async assignMany(tx: Tx, env: string, items: AssignmentRef[], now: string): Promise<AssignOutcome> {
+  async assignMany(tx: Tx, env: string, items: AssignmentRef[], nowIso: string): Promise<AssignOutcome> {
     // Sorted by instance so that concurrent batches lock shared instances in the same order.
     const onInstances = items.filter((a) => a.instance !== null).sort(byInstance);
     const onTenants = items.filter((a) => a.instance === null);
@@ -137,7 +137,7 @@ export class AssignmentsStore {
     for (const [stmt, batch, shape] of kinds) {
       if (!batch.length) continue;
       // The change log tells the changes from the items, whatever shape the statement takes them in.
-      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, now, nowMs: Date.parse(now), ...shape }, { env, now, items: batch });
+      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, nowIso, nowMs: Date.parse(nowIso), ...shape }, { env, nowIso, items: batch });
       out.written += row.written as number;
       out.created += relationshipsCreated + (row.renewed as number);
       out.first ??= row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null;
@@ -164,16 +164,16 @@ export class AssignmentsStore {
   }
 
   /** Makes the instances a batch names but the graph lacks (Permit's implicit creation). */
-  async createImplicitInstances(tx: Tx, env: string, items: { resource: string; key: string; tenant: string }[], now: string): Promise<void> {
-    if (items.length) await tx.rows(this.q.createImplicitInstances, { env, items, now });
+  async createImplicitInstances(tx: Tx, env: string, items: { resource: string; key: string; tenant: string }[], nowIso: string): Promise<void> {
+    if (items.length) await tx.rows(this.q.createImplicitInstances, { env, items, nowIso });
   }
 
   /** Writes a batch of tuples in one pass, checking each as it goes; `written` short of the batch size: an item did not hold. */
-  async createTuples(tx: Tx, env: string, items: TupleKeys[], now: string): Promise<AssignOutcome> {
+  async createTuples(tx: Tx, env: string, items: TupleKeys[], nowIso: string): Promise<AssignOutcome> {
     // Sorted by object so that concurrent batches lock shared instances in the same order.
     const sorted = [...items].sort((a, b) => cmp(a.object_type, b.object_type) || cmp(a.object_key, b.object_key));
     const objectTypes = [...new Set(items.map((x) => x.object_type))];
-    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, now, nowMs: Date.parse(now) });
+    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, nowIso, nowMs: Date.parse(nowIso) });
     return { written: row.written as number, created: relationshipsCreated + (row.renewed as number), first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null };
   }
 

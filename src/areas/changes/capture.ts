@@ -81,7 +81,7 @@ const COUNTS = ['deleted', 'removed', 'created', 'updated', 'added'];
 
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const PARAM_NOISE = new Set(['env', 'envId', 'now', 'nowMs', 'id', 'set', 'hash', 'secret', 'token', 'code', 'attributes', 'attributes_json', 'actions', 'actions_json', 'description', 'name']);
+const PARAM_NOISE = new Set(['env', 'envId', 'now', 'nowIso', 'nowMs', 'id', 'set', 'hash', 'secret', 'token', 'code', 'attributes', 'attributes_json', 'actions', 'actions_json', 'description', 'name']);
 
 /** A key for a record from its fields: its own key or id, else the references that identify it (user/role/tenant). */
 function keyOf(src: Record<string, unknown>, fallback?: Record<string, unknown>): string {
@@ -99,7 +99,7 @@ function listOf(rows: Row[], params: Params, plural: boolean): unknown[] | undef
   return undefined;
 }
 
-const SECRET_OR_NOISE = new Set(['env', 'envId', 'now', 'nowMs', 'set', 'hash', 'secret', 'token', 'code']);
+const SECRET_OR_NOISE = new Set(['env', 'envId', 'now', 'nowIso', 'nowMs', 'set', 'hash', 'secret', 'token', 'code']);
 
 /** The fields a statement was given, without the environment, the clock and the JSON copies. */
 function fieldsOf(params: Params): Record<string, unknown> | undefined {

@@ -82,18 +82,18 @@ export class DecisionStore {
   }
 
   async userPermissions(env: string, user: string, tenants: string[] | null, types: string[] | null, floor?: number): Promise<UserPermissionRows | undefined> {
-    const [row] = await this.db.readOnce(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth, now: Date.now() }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth, nowMs: Date.now() }, 'read', floorOf(env, floor));
     return row as unknown as UserPermissionRows | undefined;
   }
 
   async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }, floor?: number) {
-    const [row] = await this.db.readOnce(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, now: Date.now() }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, nowMs: Date.now() }, 'read', floorOf(env, floor));
     return row as unknown as { tenant: string; assignments: AuthorizedAssignment[] };
   }
 
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean, floor?: number): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, now: Date.now() }, 'read', floorOf(env, floor));
+    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, nowMs: Date.now() }, 'read', floorOf(env, floor));
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
       out[row.idx as number] = {

@@ -40,7 +40,7 @@ export interface ConfigWrite {
   webhook_bearer_token: string | null;
   /** The secret a config gets when it has none yet. */
   webhook_secret: string;
-  now: string;
+  nowIso: string;
 }
 
 /** Elements configs; writing one also makes its governed resources ready for approvals. */
@@ -84,7 +84,7 @@ export class ElementsStore {
           : await tx.one(this.q.updateConfig, { env, ...c });
         // Throwing rolls back the resource locks taken above (a config deleted meanwhile).
         if (!row) throw new NotFound('Elements config', c.key ?? c.id);
-        if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, now: c.now });
+        if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, nowIso: c.nowIso });
         return row.config as ElementsConfigNode;
       });
     } catch (err) {

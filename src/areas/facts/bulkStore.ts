@@ -17,13 +17,13 @@ export class FactsBulkStore {
 
   constructor(private readonly db: Db) {}
 
-  async createUsers(env: string, items: UserItem[], now: string): Promise<number> {
-    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: items.map(userRow), now });
+  async createUsers(env: string, items: UserItem[], nowIso: string): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: items.map(userRow), nowIso });
     return row.created as number;
   }
 
-  async replaceUsers(env: string, items: UserItem[], now: string): Promise<{ created: number; total: number }> {
-    const [row] = await this.db.writeRows(this.q.replaceUsers, { env, items: items.map(userRow), now });
+  async replaceUsers(env: string, items: UserItem[], nowIso: string): Promise<{ created: number; total: number }> {
+    const [row] = await this.db.writeRows(this.q.replaceUsers, { env, items: items.map(userRow), nowIso });
     return { created: row.created as number, total: row.total as number };
   }
 
@@ -34,8 +34,8 @@ export class FactsBulkStore {
   }
 
   /** All or nothing: a key that exists fails the whole batch with a `Duplicate`. */
-  async createTenants(env: string, items: TenantItem[], now: string): Promise<number> {
-    const [row] = await this.db.writeRows(this.q.createTenants, { env, items, now }).catch((err: unknown) => {
+  async createTenants(env: string, items: TenantItem[], nowIso: string): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createTenants, { env, items, nowIso }).catch((err: unknown) => {
       throw storeErrorOf(err) instanceof Duplicate ? new Duplicate('A tenant of this batch (nothing was created)') : err;
     });
     return row.created as number;

@@ -54,7 +54,7 @@ export class FactsStore {
     return this.db.write(fn);
   }
 
-  async createTenant(env: string, t: { id: string; key: string; name: string; description: string | null; attributes: string | null; now: string }): Promise<TenantNode> {
+  async createTenant(env: string, t: { id: string; key: string; name: string; description: string | null; attributes: string | null; nowIso: string }): Promise<TenantNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createTenant, { env, ...t });
       return row.tenant as TenantNode;
@@ -73,9 +73,9 @@ export class FactsStore {
     return listOf<TenantNode>(await this.db.readRows(this.q.listTenants, { env, search, skip: page.skip, limit: page.perPage }));
   }
 
-  async updateTenant(env: string, key: string, p: { name: string | null; description?: string | null; attributes: string | null; now: string }): Promise<TenantNode | undefined> {
+  async updateTenant(env: string, key: string, p: { name: string | null; description?: string | null; attributes: string | null; nowIso: string }): Promise<TenantNode | undefined> {
     const [row] = await this.db.writeRows(this.q.updateTenant, {
-      env, key, name: p.name, description: p.description ?? null, setDescription: p.description !== undefined, attributes: p.attributes, now: p.now,
+      env, key, name: p.name, description: p.description ?? null, setDescription: p.description !== undefined, attributes: p.attributes, nowIso: p.nowIso,
     });
     return row?.tenant as TenantNode | undefined;
   }
@@ -85,7 +85,7 @@ export class FactsStore {
     return (row?.deleted as number) > 0;
   }
 
-  async createUser(env: string, u: { id: string; key: string; attributes: string | null; now: string } & UserFields): Promise<UserRow> {
+  async createUser(env: string, u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields): Promise<UserRow> {
     try {
       const [row] = await this.db.writeRows(this.q.createUser, {
         env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
@@ -98,14 +98,14 @@ export class FactsStore {
   }
 
   /** Creates the missing users of a batch in one statement; answers how many were new. */
-  async createUsers(env: string, items: ({ key: string; attributes: string } & UserFields)[], now: string): Promise<number> {
+  async createUsers(env: string, items: ({ key: string; attributes: string } & UserFields)[], nowIso: string): Promise<number> {
     const rows = items.map((u) => ({ key: u.key, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null, attributes: u.attributes }));
-    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: rows, now });
+    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: rows, nowIso });
     return row.created as number;
   }
 
   /** Creates or replaces the user's fields; true when it was created. */
-  async replaceUser(tx: Tx, env: string, u: { id: string; key: string; attributes: string; now: string } & UserFields): Promise<boolean> {
+  async replaceUser(tx: Tx, env: string, u: { id: string; key: string; attributes: string; nowIso: string } & UserFields): Promise<boolean> {
     const [row] = await tx.rows(this.q.replaceUser, {
       env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
     });
@@ -125,10 +125,10 @@ export class FactsStore {
     return listOf<UserRow>(await this.db.readRows(this.q.listUsers, { env, ...filter, skip: page.skip, limit: page.perPage }));
   }
 
-  async updateUser(env: string, key: string, fields: UserFields, attributes: string | null, now: string): Promise<boolean> {
+  async updateUser(env: string, key: string, fields: UserFields, attributes: string | null, nowIso: string): Promise<boolean> {
     const set = { email: 'email' in fields, first_name: 'first_name' in fields, last_name: 'last_name' in fields };
     const [row] = await this.db.writeRows(this.q.updateUser, {
-      env, key, set, email: fields.email ?? null, first_name: fields.first_name ?? null, last_name: fields.last_name ?? null, attributes, now,
+      env, key, set, email: fields.email ?? null, first_name: fields.first_name ?? null, last_name: fields.last_name ?? null, attributes, nowIso,
     });
     return row !== undefined;
   }
@@ -138,7 +138,7 @@ export class FactsStore {
     return (row?.deleted as number) > 0;
   }
 
-  async addTenantUser(env: string, tenant: string, u: { id: string; key: string; attributes: string | null; now: string } & UserFields): Promise<boolean> {
+  async addTenantUser(env: string, tenant: string, u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.addTenantUser, {
       env, tenant, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
     });

@@ -36,12 +36,12 @@ export class GraphStore {
   ) {}
 
   async neighbourhood(env: string, p: { focusType: string | null; focusKey: string | null; tenant: string | null; depth: number; limit: number }) {
-    const [row] = await this.db.readRows(this.q.neighbourhood, { env, ...p, now: Date.now() });
+    const [row] = await this.db.readRows(this.q.neighbourhood, { env, ...p, nowMs: Date.now() });
     return row as unknown as { found: boolean; truncated: boolean; nodes: GraphNode[]; edges: GraphEdge[] };
   }
 
   async effectiveRoles(env: string, user: string, tenant: string | null): Promise<EffectiveRole[] | undefined> {
-    const [row] = await this.db.readRows(this.q.effectiveRoles, { env, user, tenant, depth: this.maxDepth, now: Date.now() });
+    const [row] = await this.db.readRows(this.q.effectiveRoles, { env, user, tenant, depth: this.maxDepth, nowMs: Date.now() });
     return row?.roles as EffectiveRole[] | undefined;
   }
 }

@@ -122,7 +122,7 @@ export class GroupsStore {
   async createGroup(
     tx: Tx,
     env: string,
-    g: { key: string; type: string; tenant: string; id: string; typeId: string; memberId: string; name: string | null; description: string | null; attributes: string; now: string },
+    g: { key: string; type: string; tenant: string; id: string; typeId: string; memberId: string; name: string | null; description: string | null; attributes: string; nowIso: string },
   ): Promise<boolean> {
     try {
       const row = await tx.one(this.q.createGroup, { env, ...g });
@@ -142,10 +142,10 @@ export class GroupsStore {
     tx: Tx,
     env: string,
     items: { key: string; type: string; tenant: string; name: string | null; description: string | null; attributes: string }[],
-    now: string,
+    nowIso: string,
   ): Promise<number> {
     try {
-      const row = await tx.one(this.q.createGroups, { env, items, types: [...new Set(items.map((i) => i.type))], now });
+      const row = await tx.one(this.q.createGroups, { env, items, types: [...new Set(items.map((i) => i.type))], nowIso });
       return (row?.created as number) ?? 0;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Group', 'of this batch');
@@ -161,13 +161,13 @@ export class GroupsStore {
     tx: Tx,
     env: string,
     key: string,
-    p: { name?: string | null; description?: string | null; attributes: string | null; now: string },
+    p: { name?: string | null; description?: string | null; attributes: string | null; nowIso: string },
   ): Promise<boolean> {
     const row = await tx.one(this.q.updateGroup, {
       env, key,
       setName: p.name !== undefined, name: p.name ?? null,
       setDescription: p.description !== undefined, description: p.description ?? null,
-      attributes: p.attributes, now: p.now,
+      attributes: p.attributes, nowIso: p.nowIso,
     });
     return row !== undefined;
   }
@@ -183,11 +183,11 @@ export class GroupsStore {
     tx: Tx,
     env: string,
     p: {
-      group: string; resource: string; instance: string; role: string; relation: string; instanceId: string; relationId: string; derivationId: string; now: string;
+      group: string; resource: string; instance: string; role: string; relation: string; instanceId: string; relationId: string; derivationId: string; nowIso: string;
       expires_at: number | null;
     },
   ): Promise<{ instanceTenant: string; subject: string } | undefined> {
-    return (await tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.now) })) as { instanceTenant: string; subject: string } | undefined;
+    return (await tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.nowIso) })) as { instanceTenant: string; subject: string } | undefined;
   }
 
   async removeRole(env: string, p: { group: string; resource: string; instance: string; relation: string }): Promise<boolean> {
@@ -197,8 +197,8 @@ export class GroupsStore {
 
   // ---- users ----
 
-  async addUser(tx: Tx, env: string, group: string, user: string, now: string, expiresAt: number | null = null): Promise<boolean> {
-    return count(await tx.one(this.q.addUser, { env, group, user, now, nowMs: Date.parse(now), expires_at: expiresAt }), 'added') > 0;
+  async addUser(tx: Tx, env: string, group: string, user: string, nowIso: string, expiresAt: number | null = null): Promise<boolean> {
+    return count(await tx.one(this.q.addUser, { env, group, user, nowIso, nowMs: Date.parse(nowIso), expires_at: expiresAt }), 'added') > 0;
   }
 
   async removeUser(env: string, group: string, user: string): Promise<boolean> {
@@ -216,7 +216,7 @@ export class GroupsStore {
     return (await tx.one(this.q.groupLinks, { env, a, b })) as { assigned: boolean; cycle: boolean } | undefined;
   }
 
-  async assignGroup(tx: Tx, env: string, p: { a: string; b: string; relationId: string; derivationId: string; now: string }) {
+  async assignGroup(tx: Tx, env: string, p: { a: string; b: string; relationId: string; derivationId: string; nowIso: string }) {
     return (await tx.one(this.q.assignGroup, { env, ...p })) as { subject: string } | undefined;
   }
 
@@ -227,7 +227,7 @@ export class GroupsStore {
 
   // ---- resource groups ----
 
-  async attachInstance(tx: Tx, env: string, p: { group: string; resource: string; instance: string; instanceId: string; now: string }) {
+  async attachInstance(tx: Tx, env: string, p: { group: string; resource: string; instance: string; instanceId: string; nowIso: string }) {
     return (await tx.one(this.q.attachInstance, { env, ...p })) as { instanceTenant: string } | undefined;
   }
 

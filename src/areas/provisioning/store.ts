@@ -62,7 +62,7 @@ export class ProvisioningStore {
 
   constructor(private readonly db: Db) {}
 
-  async createProject(p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; now: string }): Promise<ProjectNode> {
+  async createProject(p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; nowIso: string }): Promise<ProjectNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createProject, p);
       return row.project as ProjectNode;
@@ -72,12 +72,12 @@ export class ProvisioningStore {
     }
   }
 
-  async ensureProject(p: { id: string; key: string; orgId: string; now: string }): Promise<ProjectNode> {
+  async ensureProject(p: { id: string; key: string; orgId: string; nowIso: string }): Promise<ProjectNode> {
     const [row] = await this.db.writeRows(this.q.ensureProject, p);
     return row.project as ProjectNode;
   }
 
-  async ensureEnvironment(e: { id: string; key: string; projectId: string; now: string }): Promise<EnvironmentNode> {
+  async ensureEnvironment(e: { id: string; key: string; projectId: string; nowIso: string }): Promise<EnvironmentNode> {
     const [row] = await this.db.writeRows(this.q.ensureEnvironment, e);
     return row.environment as EnvironmentNode;
   }
@@ -100,7 +100,7 @@ export class ProvisioningStore {
     });
   }
 
-  async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; now: string }): Promise<EnvironmentNode> {
+  async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; nowIso: string }): Promise<EnvironmentNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createEnvironment, e);
       if (!row) throw new NotFound('Project', e.projectId);
@@ -141,7 +141,7 @@ export class ProvisioningStore {
     return row as unknown as ScopeRow | undefined;
   }
 
-  async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; accessLevel: AccessLevel; now: string }): Promise<ApiKeyNode> {
+  async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; accessLevel: AccessLevel; nowIso: string }): Promise<ApiKeyNode> {
     const [row] = await this.db.writeRows(this.q.createApiKey, k);
     if (!row) throw new NotFound('Environment', k.envId);
     return row.key as ApiKeyNode;
@@ -164,7 +164,7 @@ export class ProvisioningStore {
   }
 
   /** Replaces the key's digest; undefined when no key has this id. */
-  async rotateApiKey(k: { id: string; hash: string; prefix: string; now: string }): Promise<ApiKeyNode | undefined> {
+  async rotateApiKey(k: { id: string; hash: string; prefix: string; nowIso: string }): Promise<ApiKeyNode | undefined> {
     return this.db.write(async (tx) => {
       const envId = (await tx.one(this.q.envOfApiKey, { id: k.id }))?.envId as string | undefined;
       if (envId === undefined) return undefined;

@@ -13,7 +13,7 @@ export interface NameAndDescription {
 
 const patchBody = obj({ name: str({ minLength: 1, maxLength: 256 }), description: nullable(str({ maxLength: 4096 })) });
 const params = (p: NameAndDescription) => ({
-  name: p.name ?? null, description: p.description ?? null, setDescription: p.description !== undefined, now: new Date().toISOString(),
+  name: p.name ?? null, description: p.description ?? null, setDescription: p.description !== undefined, nowIso: new Date().toISOString(),
 });
 
 /** PATCH of projects and environments (Permit's `projects.update`, `environments.update`): name and description. */

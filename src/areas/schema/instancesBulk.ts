@@ -38,7 +38,7 @@ export class InstancesBulkService {
           throw tenantMismatch(`Resource instance ${ops[i].resource}:${ops[i].key} exists in tenant ${JSON.stringify(f.existingTenant)}.`);
         }
       }));
-      const [row] = await tx.rows(this.q.replaceInstances, { env, items, now: new Date().toISOString() });
+      const [row] = await tx.rows(this.q.replaceInstances, { env, items, nowIso: new Date().toISOString() });
       const [elsewhere] = row.elsewhere as { resource: string; key: string; tenant: string }[];
       if (elsewhere) throw tenantMismatch(`Resource instance ${elsewhere.resource}:${elsewhere.key} exists in tenant ${JSON.stringify(elsewhere.tenant)}.`);
       return { instances_created: row.created as number, instances_replaced: (row.total as number) - (row.created as number) };

@@ -7,7 +7,7 @@ import { resourceRoleView } from './views';
 
 /** Adds to or takes from a role's permissions in one statement (tenant role when `resource` is null). */
 export async function changeRolePermissions(tx: Tx, stmt: Statement, env: string, resource: string | null, key: string, permissions: string[], change: 'add' | 'remove') {
-  await tx.rows(stmt, { env, resource, key, permissions: [...new Set(permissions)], add: change === 'add', now: new Date().toISOString() });
+  await tx.rows(stmt, { env, resource, key, permissions: [...new Set(permissions)], add: change === 'add', nowIso: new Date().toISOString() });
 }
 
 /** Resource roles: Permit's assign / remove permissions, and the `when` of the role's derivations. */

@@ -63,7 +63,7 @@ export interface DerivationRefs {
   roleExists: boolean;
 }
 export type Derivation = Omit<DerivationNode, 'id' | 'created_at' | 'no_direct_roles_on_object'>;
-export type Patch = { name: string | null; description?: string | null; now: string };
+export type Patch = { name: string | null; description?: string | null; nowIso: string };
 
 /** Runs `write` (inside a transaction), turning a unique-constraint violation into the given named `Duplicate`. */
 export async function unique<T>(write: () => Promise<T>, onDuplicate: () => Duplicate): Promise<T> {
@@ -117,7 +117,7 @@ export class SchemaStore {
   }
 
   // Resources
-  async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; attributes_json: string; now: string }) {
+  async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; attributes_json: string; nowIso: string }) {
     await unique(() => tx.rows(this.q.createResource, { env, ...r }), () => new Duplicate('Resource', r.key));
   }
   async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
@@ -146,7 +146,7 @@ export class SchemaStore {
   }
   async updateResource(tx: Tx, env: string, key: string, p: Patch & { actions: string[] | null; actions_json: string | null; attributes_json?: string | null }) {
     await tx.rows(this.q.updateResource, {
-      env, key, name: p.name, ...described(p), actions: p.actions, actions_json: p.actions_json, attributes_json: p.attributes_json ?? null, now: p.now,
+      env, key, name: p.name, ...described(p), actions: p.actions, actions_json: p.actions_json, attributes_json: p.attributes_json ?? null, nowIso: p.nowIso,
     });
   }
   async deleteResource(env: string, key: string): Promise<boolean> {
@@ -155,7 +155,7 @@ export class SchemaStore {
   }
 
   // Resource roles
-  async createResourceRole(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }) {
+  async createResourceRole(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; nowIso: string }) {
     await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => new Duplicate(roleOf(resource), r.key));
   }
   async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
@@ -171,7 +171,7 @@ export class SchemaStore {
     return listOf<ResourceRoleNode>(await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }));
   }
   async updateResourceRole(tx: Tx, env: string, resource: string, key: string, p: Patch & { permissions: string[] | null }) {
-    await tx.rows(this.q.updateResourceRole, { env, resource, key, name: p.name, ...described(p), permissions: p.permissions, now: p.now });
+    await tx.rows(this.q.updateResourceRole, { env, resource, key, name: p.name, ...described(p), permissions: p.permissions, nowIso: p.nowIso });
   }
   async deleteResourceRole(env: string, resource: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteResourceRole, { env, resource, key });
@@ -182,7 +182,7 @@ export class SchemaStore {
   async checkDerivation(tx: Tx, env: string, d: Derivation): Promise<DerivationRefs> {
     return (await tx.one(this.q.checkDerivation, { env, ...d })) as unknown as DerivationRefs;
   }
-  async createDerivation(tx: Tx, env: string, d: Derivation & { no_direct_roles_on_object: boolean; id: string; now: string }): Promise<DerivationNode> {
+  async createDerivation(tx: Tx, env: string, d: Derivation & { no_direct_roles_on_object: boolean; id: string; nowIso: string }): Promise<DerivationNode> {
     const row = await unique(() => tx.one(this.q.createDerivation, { env, ...d }), () =>
       new Duplicate('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`));
     return row?.derivation as DerivationNode;
@@ -196,7 +196,7 @@ export class SchemaStore {
   }
 
   // Tenant roles
-  async createRole(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }): Promise<RoleNode> {
+  async createRole(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; nowIso: string }): Promise<RoleNode> {
     const row = await unique(() => tx.one(this.q.createRole, { env, ...r }), () => new Duplicate('Role', r.key));
     return row?.role as RoleNode;
   }
@@ -208,7 +208,7 @@ export class SchemaStore {
     return listOf<RoleNode>(await this.db.readRows(this.q.listRoles, { env, search, skip: page.skip, limit: page.perPage }));
   }
   async updateRole(tx: Tx, env: string, key: string, p: Patch & { permissions: string[] | null }): Promise<RoleNode | undefined> {
-    const row = await tx.one(this.q.updateRole, { env, key, name: p.name, ...described(p), permissions: p.permissions, now: p.now });
+    const row = await tx.one(this.q.updateRole, { env, key, name: p.name, ...described(p), permissions: p.permissions, nowIso: p.nowIso });
     return row?.role as RoleNode | undefined;
   }
   async deleteRole(env: string, key: string): Promise<boolean> {
@@ -231,7 +231,7 @@ export class SchemaStore {
 
   // Relations
   /** False when the resource or the subject resource does not exist. */
-  async createRelation(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; subject_resource: string; now: string }): Promise<boolean> {
+  async createRelation(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; subject_resource: string; nowIso: string }): Promise<boolean> {
     const rows = await unique(() => tx.rows(this.q.createRelation, { env, resource, ...r }), () => new Duplicate(relationOf(resource), r.key));
     return rows.length > 0;
   }
@@ -248,7 +248,7 @@ export class SchemaStore {
     return listOf<RelationNode>(await this.db.readRows(this.q.listRelations, { env, resource, skip: page.skip, limit: page.perPage }));
   }
   async updateRelation(tx: Tx, env: string, resource: string, key: string, p: Patch) {
-    await tx.rows(this.q.updateRelation, { env, resource, key, name: p.name, ...described(p), now: p.now });
+    await tx.rows(this.q.updateRelation, { env, resource, key, name: p.name, ...described(p), nowIso: p.nowIso });
   }
   async deleteRelation(env: string, resource: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteRelation, { env, resource, key });

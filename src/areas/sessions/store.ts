@@ -24,7 +24,7 @@ export interface LoginTarget {
 export interface NewSession {
   id: string;
   hash: string;
-  now: string;
+  nowIso: string;
   expires_at: string;
 }
 
@@ -62,7 +62,7 @@ export class SessionStore {
       const row = await tx.one(this.q.createSession, { env, ...s, tenant: target.tenant, user: target.user });
       const session = row!.session as SessionNode;
       await tx.one(this.q.createLoginCode, {
-        env, login: session.id, hash: s.codeHash, user: session.user, tenant: session.tenant, now: s.now,
+        env, login: session.id, hash: s.codeHash, user: session.user, tenant: session.tenant, nowIso: s.nowIso,
         expires_at: s.codeExpiresAt, session_expires_at: session.expires_at,
       });
       return { target, session };
@@ -78,7 +78,7 @@ export class SessionStore {
 
   /** Uses up a login code and opens a session for its user; undefined when the code is unknown, used or expired. */
   async redeemLoginCode(env: string, codeHash: string, s: NewSession): Promise<SessionNode | undefined> {
-    const [row] = await this.db.writeRows(this.q.redeemLoginCode, { env, codeHash, id: s.id, hash: s.hash, now: s.now });
+    const [row] = await this.db.writeRows(this.q.redeemLoginCode, { env, codeHash, id: s.id, hash: s.hash, nowIso: s.nowIso });
     return row?.session as SessionNode | undefined;
   }
 

@@ -28,12 +28,12 @@ export class WebhookStore {
   constructor(private readonly db: Db) {}
 
   /** Adds the event to the outbox inside `tx` (nothing when the request's config has no webhook). */
-  async enqueue(tx: Tx, e: { env: string; id: string; requestId: string; event: WebhookEvent; body: string; now: string; giveUpAt: string }) {
+  async enqueue(tx: Tx, e: { env: string; id: string; requestId: string; event: WebhookEvent; body: string; nowIso: string; giveUpAt: string }) {
     await tx.rows(this.q.enqueue, e);
   }
 
-  async claimDue(now: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {
-    return (await this.db.writeRows(this.q.claimDue, { now, leaseUntil, limit })) as unknown as DueDelivery[];
+  async claimDue(nowIso: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {
+    return (await this.db.writeRows(this.q.claimDue, { nowIso, leaseUntil, limit })) as unknown as DueDelivery[];
   }
 
   async markDelivered(env: string, id: string) {

@@ -2,6 +2,7 @@
 // not expired at $nowMs (epoch ms): from its `expires_at` on, an assignment grants nothing, before
 // the sweep deletes it too.
 RETURN EXISTS {
-  MATCH (:User {env: $env, key: $user})-[h:HAS_TENANT_ROLE]->(:Tenant {env: $env, key: $tenant})
-  WHERE h.role IN $roles AND (h.expires_at IS NULL OR h.expires_at > $nowMs)
+  MATCH (:User {env: $env, key: $user})-[grant:HAS_TENANT_ROLE]->(:Tenant {env: $env, key: $tenant})
+  WHERE grant.role IN $roles AND
+// #include fragments/rule/grantIsLive
 } AS holds

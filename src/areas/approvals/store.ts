@@ -108,7 +108,7 @@ export class ApprovalStore {
 
   /** False when no decision could grant the user anything in the tenant (no instance or tenant roles at all). */
   async mayReviewInstances(env: string, user: string, tenant: string, floor?: number): Promise<boolean> {
-    const [row] = await this.db.readOnce(this.q.mayReviewInstances, { env, user, tenant }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(this.q.mayReviewInstances, { env, user, tenant, nowMs: Date.now() }, 'read', floorOf(env, floor));
     return row?.may === true;
   }
 

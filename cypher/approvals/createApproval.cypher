@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes operation_approval:create
 // $createdInstance: the instance was made for this approval (it named none); a cancel or deny removes it again (transition).
 MATCH (c:ElementsConfig {env: $env, id: $config})
 MATCH (t:Tenant {env: $env, key: $tenant})

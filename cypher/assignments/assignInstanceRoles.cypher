@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role_assignment:create
 // Instance role assignments, one pass, no per-item answer. The batch comes as columns, item k
 // being ($userOf[k], $roles[k], $tenants[k], $resources[k], $instances[k], $expires[k]): its
 // user is $users[$userOf[k]] (each user of a batch is looked up once; numbers arrive as floats,

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role_assignment:create
 // Tenant role assignments of $items {user, role, tenant, expires_at? (epoch ms)}, one pass, as assignInstanceRoles: an
 // item is written only when its user, tenant and tenant role exist; `written` counts them,
 // `renewed` the expired ones made again.

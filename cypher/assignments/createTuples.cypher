@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes relationship_tuple:create
 // Tuples of $items {subject_type, subject_key, relation, object_type, object_key, tenant?, expires_at? (epoch ms)}, one
 // pass, no per-item answer: an item is written only when both instances exist, the relation is
 // one of the object type's with the subject's type as its subject, and both instances are in the

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource:update each $resources
 // For each governed resource: its actions (computed by the caller) and the roles
 // _Reviewer_ (review) and _Approved_ (operate), merged so that existing ones are kept.
 UNWIND $resources AS g

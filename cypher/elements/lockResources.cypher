@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // Takes the write lock on the governed resources (read-modify-write of their action map follows).
 MATCH (r:Resource {env: $env}) WHERE r.key IN $keys
 SET r._lock = true

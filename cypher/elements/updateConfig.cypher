@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes elements_config:update
 // $setWebhook: the patch names `webhook` (an object sets it, null removes it). A config made
 // before webhooks existed gets its secret here, once (`secret_is_new` tells the caller to show it).
 MATCH (c:ElementsConfig {env: $env, id: $id})

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes expired:delete
 // Deletes at most $batch grant edges of environment $env whose `expires_at` (epoch ms) is at or
 // before $nowMs. Decisions already ignore them from that instant; deleting only tidies the graph,
 // and moves the revision like any write. `deleted` < $batch: nothing left to delete (for now).

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes tenant:create
 CREATE (t:Tenant:InEnv {env: $env, id: $id, key: $key, name: $name, description: $description,
                         attributes_json: $attributes, created_at: $nowIso, updated_at: $nowIso})
 RETURN t {.*} AS tenant

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes tenant:create
 // Permit's bulk create (POST bulk/tenants): one CREATE per item, so an existing key fails the
 // whole transaction on the unique constraint (all or nothing).
 UNWIND $items AS x

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes user:create
 // Users of $items; existing users are left as they are.
 UNWIND $items AS x
 MERGE (u:User:InEnv {env: $env, key: x.key})

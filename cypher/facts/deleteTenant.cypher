@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes tenant:delete
 // Removes the tenant and everything that lives in it (instances, groups, approvals, sessions).
 MATCH (t:Tenant {env: $env, key: $key})
 WITH t, t {.*} AS before

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes user:delete
 // Detaching removes the user's memberships, role assignments and tenant links with it.
 MATCH (u:User {env: $env, key: $key})
 WITH u, u {.*} AS before

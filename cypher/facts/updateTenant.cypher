@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes tenant:update
 MATCH (t:Tenant {env: $env, key: $key})
 WITH t, t {.*} AS before
 SET t.name = coalesce($name, t.name),

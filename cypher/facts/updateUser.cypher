@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes user:update
 MATCH (u:User {env: $env, key: $key})
 WITH u, u {.*} AS before
 SET u.email = CASE WHEN $set.email THEN $email ELSE u.email END,

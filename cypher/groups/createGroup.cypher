@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes group:create
 // Creates group $key of type $type in tenant $tenant. The type (a resource with the role
 // `member`) is made if missing. A key taken by another group fails on the group_key constraint.
 MATCH (tenant:Tenant {env: $env, key: $tenant})

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes group:create
 // Groups of $items (checked by the domain): their types (a resource with the role `member`)
 // are made if missing, then the groups, in their tenants.
 CALL () {

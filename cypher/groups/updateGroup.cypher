@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes group:update
 MATCH (g:Group {env: $env, key: $key})
 WITH g, g {.*} AS before
 SET g.name = CASE WHEN $setName THEN $name ELSE g.name END,

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // PATCH /v2/projects/{p}/envs/{e}: name and description only, within the project.
 MATCH (:Project {id: $projectId})-[:HAS_ENV]->(e:Environment {id: $id})
 SET e.name = coalesce($name, e.name),

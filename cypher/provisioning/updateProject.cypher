@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // PATCH /v2/projects/{p}: name and description only (a project's key and id never change).
 MATCH (p:Project {id: $id})
 SET p.name = coalesce($name, p.name),

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role_derivation:create
 MATCH (rel:Relation {env: $env, resource: $resource, key: $relation})
 CREATE (d:Derivation:InEnv {env: $env, id: $id, resource: $resource, role: $role, on_resource: $on_resource,
                             from_role: $from_role, relation: $relation,

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes relation:create
 MATCH (r:Resource {env: $env, key: $resource})
 MATCH (s:Resource {env: $env, key: $subject_resource})
 CREATE (rel:Relation:InEnv {env: $env, id: $id, resource: r.key, key: $key, name: $name, description: $description,

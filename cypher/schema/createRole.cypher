@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role:create
 CREATE (t:Role:InEnv {env: $env, id: $id, key: $key, name: $name, description: $description,
                       permissions: $permissions, created_at: $nowIso, updated_at: $nowIso})
 RETURN t {.*} AS role

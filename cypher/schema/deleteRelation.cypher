@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes relation:delete
 // Removes the relation, the derivations over it and the tuples that use it.
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
 WITH rel, rel {.*} AS before

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource_role:delete
 // Removes the role, the derivations that name it (as granted or as required role) and the
 // role assignments of it on the resource's instances.
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})

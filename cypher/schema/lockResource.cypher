@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // Takes the write lock on the resource $ref names (key, else id), held until the transaction
 // ends: a read-modify-write of the resource (its action map, its roles' permissions) follows, and
 // a concurrent one waits here for this one's commit, then reads what it wrote. Answers nothing

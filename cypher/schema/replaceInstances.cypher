@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource_instance:update
 // Permit's bulk replace (PUT bulk/resource_instances), after the domain checked the batch with
 // resolveInstances: each instance is created in its tenant, or has its attributes replaced.
 // An instance another transaction created in another tenant since that check (the MERGE finds it

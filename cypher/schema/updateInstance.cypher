@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource_instance:update
 MATCH (i:Instance {env: $env, resource: $resource, key: $key})
 WITH i, i {.*} AS before
 SET i.attributes_json = coalesce($attributes, i.attributes_json), i.updated_at = $nowIso

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes relation:update
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
 WITH rel, rel {.*} AS before
 SET rel.name = coalesce($name, rel.name),

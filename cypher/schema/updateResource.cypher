@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource:update
 // Sets the given fields. When the action set changes, permissions naming a removed action are
 // dropped from the resource's roles and from tenant roles, so nothing names a missing action.
 MATCH (r:Resource {env: $env, key: $key})

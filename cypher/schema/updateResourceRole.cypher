@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource_role:update
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
 WITH rr, rr {.*} AS before
 SET rr.name = coalesce($name, rr.name),

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role:update
 MATCH (t:Role {env: $env, key: $key})
 WITH t, t {.*} AS before
 SET t.name = coalesce($name, t.name),

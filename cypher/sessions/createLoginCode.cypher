@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes login_code:create audit
 // The one-time code of a login step (only its digest), valid until $expires_at and for one use;
 // codes of the environment that can no longer be used are dropped here.
 CALL () {

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes session:create audit
 // Opens the session of a login step (only the digest of its token is stored; `login` names the
 // login step, whose sessions a logout ends together) and drops the user's expired ones.
 CALL () {

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // Claims up to $limit due deliveries for $leaseUntil, across environments (the dispatcher serves
 // all of them; each delivery is joined to the config of its own environment). Only the oldest
 // pending event of a request is due, so a request's events go out in order. The first SET takes

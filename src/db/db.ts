@@ -1,5 +1,5 @@
 import neo4j, { Driver, ManagedTransaction, Session } from 'neo4j-driver';
-import { CypherRegistry } from './cypherRegistry';
+import { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
 import { Conflict, Duplicate, NotFound, StoreError, storeErrorOf, Unavailable } from './storeErrors';
 import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
@@ -52,6 +52,8 @@ export interface Statement {
   writes: boolean;
   /** The parameter naming the environment whose revision it moves (its `// @invalidates` header), or null. */
   invalidates: string | null;
+  /** What records it changes (its `// @changes` header), for the change feed and audit log; null: none. */
+  changes: DeclaredChange | null;
 }
 
 /** JavaScript numbers travel as floats; whole numbers at the top level (paging, depths) go as integers. */
@@ -198,8 +200,8 @@ export class Db {
   }
 
   statement(name: string): Statement {
-    const { text, writes, invalidates } = this.registry.info(name);
-    return { name, text, writes, invalidates };
+    const { text, writes, invalidates, changes } = this.registry.info(name);
+    return { name, text, writes, invalidates, changes };
   }
 
   /** Resolves a group of statements at once: `db.statements({create: 'tenants/createTenant'})`. */

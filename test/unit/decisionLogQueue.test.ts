@@ -9,7 +9,7 @@ const check = { user: 'u', action: 'read', type: 'doc', key: null, tenant: null 
  * behaviour, not the storage: test/http/decision-log.test.ts).
  */
 function fakeDb(written: number[][], fail = false): Db {
-  return { statement: () => ({ name: 'decisionLog/insertDecisionLogs', text: '', writes: true, invalidates: null }),
+  return { statement: () => ({ name: 'decisionLog/insertDecisionLogs', text: '', writes: true, invalidates: null, changes: null }),
     writeRows: async (_s: unknown, p: { batches: { n: number; env: string }[] }) => {
       if (fail) throw new Error('Neo4j is down');
       written.push(p.batches.map((b) => b.n));
@@ -56,7 +56,7 @@ it('counts the entries of a write that failed as dropped, and queues new ones af
 it('writes one flush at a time: a flush during a write (shutdown) waits for it, then writes what came meanwhile', async () => {
   const written: number[][] = [];
   let release!: () => void;
-  const slow = { statement: () => ({ name: 'decisionLog/insertDecisionLogs', text: '', writes: true, invalidates: null }),
+  const slow = { statement: () => ({ name: 'decisionLog/insertDecisionLogs', text: '', writes: true, invalidates: null, changes: null }),
     writeRows: async (_s: unknown, p: { batches: { n: number }[] }) => {
       if (written.length === 0) await new Promise<void>((ok) => (release = ok));
       written.push(p.batches.map((b) => b.n));

@@ -1,3 +1,6 @@
+// @row { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
+//   explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
+//                  searched: boolean; states_visited: number; paths: string[] } | null }
 // Answers a batch of permission questions ($checks: [{user, action, type, key?, tenant?}]) in one
 // round trip. For each question:
 //  1. the roles that give `action` on `type` (fragments/rolesOnType);

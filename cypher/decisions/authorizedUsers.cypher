@@ -1,3 +1,4 @@
+// @row { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] }
 // Who may do $action on an instance ($type, $key; $tenant narrows): the backward walk of
 // allowed.cypher from the instance with each granting role (fragments/reachableStates), then the
 // users holding a reached state's role on its node, plus the users whose tenant role in the

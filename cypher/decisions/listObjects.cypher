@@ -1,3 +1,4 @@
+// @row { objects: [type: string, key: string, tenant: string][] }
 // The instances of type $type on which user $user may do $action, one page in key order: the
 // forward walk (fragments/reachableStates) from the user's role assignments keeps the reached
 // states whose node is a $type instance and whose role gives the action (fragments/rolesOnType);

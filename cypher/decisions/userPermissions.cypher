@@ -1,3 +1,7 @@
+// @row {
+//   instances: { key: string; tenant: string; type: string; resource_key: string; roles: string[]; permissions: string[] }[];
+//   tenants: { key: string; tenant: string; roles: string[]; permissions: string[] }[];
+// }
 // Everything a user may do: the forward walk (fragments/reachableStates) from the user's role
 // assignments; each reached role gives its actions on its node's type (fragments/rolesOnType);
 // plus the user's live tenant roles (fragments/rule/grantIsLive) with their permissions and those

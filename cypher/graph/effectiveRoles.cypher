@@ -1,3 +1,4 @@
+// @row { roles: { resource: string; tenant: string; role: string; path: string }[] }
 // Each role a user holds on each instance, with the path that grants it: the forward walk
 // (fragments/reachableStates) from the user's role assignments with readable trails, plus the
 // user's tenant roles; an edge that is not live gives nothing (fragments/rule/grantIsLive); a tenant role gives the

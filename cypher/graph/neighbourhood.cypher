@@ -1,3 +1,8 @@
+// @row {
+//   found: boolean; truncated: boolean;
+//   nodes: { id: string; labels: string[]; key: string; resource: string | null; tenant: string | null; email: string | null }[];
+//   edges: { id: string; type: string; from: string; to: string; role: string | null; relation: string | null }[];
+// }
 // The neighbourhood of a focus node (a user or an instance) for admins: a breadth-first walk
 // over role assignments, tuples and resource-group edges in both directions, up to $depth hops
 // and $limit nodes, restricted to $tenant when given. Without a focus it starts from the

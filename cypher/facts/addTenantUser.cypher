@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes tenant_user:create
+// @row { key: string }
 // Creates the user if missing and makes them belong to the tenant; idempotent.
 MATCH (t:Tenant {env: $env, key: $tenant})
 MERGE (u:User:InEnv {env: $env, key: $key})

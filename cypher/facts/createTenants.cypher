@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes tenant:create
+// @row { created: number }
 // Permit's bulk create (POST bulk/tenants): one CREATE per item, so an existing key fails the
 // whole transaction on the unique constraint (all or nothing).
 UNWIND $items AS x

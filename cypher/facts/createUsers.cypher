@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes user:create
+// @row { created: number }
 // Users of $items; existing users are left as they are.
 UNWIND $items AS x
 MERGE (u:User:InEnv {env: $env, key: x.key})

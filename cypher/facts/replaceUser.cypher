@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes user:update
+// @row { created: boolean; before: UserNode | null; after: UserNode }
 // Permit's user sync (PUT users/{key}): creates the user, or replaces its fields; its tenants
 // and role assignments stay. `created` tells the caller which happened (201 or 200); `before`
 // (null when created) and `after` are its stored states (src/areas/changes/capture.ts).

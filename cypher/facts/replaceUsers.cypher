@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes user:update
+// @row { created: number; total: number; changed: { before: UserNode | null; after: UserNode }[] }
 // Permit's bulk replace (PUT bulk/users): each user of $items is created or has its fields
 // replaced; tenants and role assignments stay. `changed` holds each user's stored state before
 // (null when created) and after (src/areas/changes/capture.ts).

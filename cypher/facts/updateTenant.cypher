@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes tenant:update
+// @row { tenant: TenantNode; before: TenantNode; after: TenantNode }
 MATCH (t:Tenant {env: $env, key: $key})
 WITH t, t {.*} AS before
 SET t.name = coalesce($name, t.name),

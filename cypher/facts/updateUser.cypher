@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes user:update
+// @row { key: string; before: UserNode; after: UserNode }
 MATCH (u:User {env: $env, key: $key})
 WITH u, u {.*} AS before
 SET u.email = CASE WHEN $set.email THEN $email ELSE u.email END,

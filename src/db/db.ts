@@ -55,7 +55,7 @@ export const floorOf = (env: string, floor: number | undefined): RevisionFloor |
  * of its rows (its `// @row` header): the runners answer `R[]`, so stores read typed rows.
  */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
-export interface Statement<R extends Row = Row> {
+export interface Statement<R extends object = Row> {
   name: string;
   text: string;
   /** It changes the graph; running it in a read transaction is a bug. */
@@ -89,7 +89,7 @@ export class Tx {
     private readonly changeLog?: ChangeLog,
   ) {}
 
-  async rows<R extends Row>(stmt: Statement<R>, params: Params): Promise<R[]> {
+  async rows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {
     return (await this.run(stmt, params)).rows as R[];
   }
   /**
@@ -97,7 +97,7 @@ export class Tx {
    * `described`: the parameters the change log tells the changes from, when the statement takes
    * the same batch in another shape (columns instead of `$items`).
    */
-  async rowsCreating<R extends Row>(stmt: Statement<R>, params: Params, described: Params = params): Promise<{ rows: R[]; relationshipsCreated: number }> {
+  async rowsCreating<R extends object>(stmt: Statement<R>, params: Params, described: Params = params): Promise<{ rows: R[]; relationshipsCreated: number }> {
     const { rows, res } = await this.run(stmt, params, described);
     return { rows: rows as R[], relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
   }
@@ -130,7 +130,7 @@ export class Tx {
     const keep = new Set(last.values());
     this.changes.splice(0, this.changes.length, ...this.changes.filter((_, i) => keep.has(i)));
   }
-  async one<R extends Row>(stmt: Statement<R>, params: Params): Promise<R | undefined> {
+  async one<R extends object>(stmt: Statement<R>, params: Params): Promise<R | undefined> {
     return (await this.rows(stmt, params))[0];
   }
   /**
@@ -240,11 +240,11 @@ export class Db {
   }
 
   /** One read statement: an auto-commit query (readOnce), one exchange instead of a transaction's three. */
-  async readRows<R extends Row>(stmt: Statement<R>, params: Params): Promise<R[]> {
+  async readRows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {
     return this.readOnce(stmt, params, 'read');
   }
 
-  async readLatestRows<R extends Row>(stmt: Statement<R>, params: Params): Promise<R[]> {
+  async readLatestRows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {
     return this.readOnce(stmt, params, 'latest');
   }
 
@@ -257,7 +257,7 @@ export class Db {
    * `readLatest`. A retriable failure (a pooled connection the server closed) is tried again, as
    * the driver does for transactions. Counted in the metrics as a transaction of its mode.
    */
-  async readOnce<R extends Row>(stmt: Statement<R>, params: Params, mode: 'read' | 'latest' = 'read', atLeast?: RevisionFloor): Promise<R[]> {
+  async readOnce<R extends object>(stmt: Statement<R>, params: Params, mode: 'read' | 'latest' = 'read', atLeast?: RevisionFloor): Promise<R[]> {
     if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
     if (atLeast && mode === 'read' && this.routing) return this.readIncluding(stmt, params, atLeast);
     const started = Date.now();
@@ -289,7 +289,7 @@ export class Db {
    * order: at that revision it has every write acknowledged before). A secondary that lags runs
    * nothing; the statement then runs on the leader, which has every commit.
    */
-  private async readIncluding<R extends Row>(stmt: Statement<R>, params: Params, atLeast: RevisionFloor): Promise<R[]> {
+  private async readIncluding<R extends object>(stmt: Statement<R>, params: Params, atLeast: RevisionFloor): Promise<R[]> {
     const rows = await this.read(async (tx) => {
       const revision = ((await tx.one(this.readRevision, { envId: atLeast.env }))?.revision as number | undefined) ?? 0;
       return revision >= atLeast.revision ? tx.rows(stmt, params) : undefined;
@@ -326,7 +326,7 @@ export class Db {
     }
   }
 
-  async writeRows<R extends Row>(stmt: Statement<R>, params: Params): Promise<R[]> {
+  async writeRows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {
     return this.write((tx) => tx.rows(stmt, params));
   }
 

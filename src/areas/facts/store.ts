@@ -2,31 +2,9 @@ import { Db, keyed, Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { TenantNode, UserRow } from '../../db/records';
 
-export interface TenantNode {
-  id: string;
-  key: string;
-  name: string;
-  description: string | null;
-  attributes_json: string | null;
-  created_at: string;
-  updated_at: string;
-}
-export interface UserNode {
-  id: string;
-  key: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  attributes_json: string | null;
-  created_at: string;
-  updated_at: string;
-}
-export interface UserRow {
-  user: UserNode;
-  roles: { role: string; tenant: string }[];
-  tenants: string[];
-}
+export type { TenantNode, UserNode, UserRow } from '../../db/records';
 export type UserFields = { email?: string | null; first_name?: string | null; last_name?: string | null };
 
 export class FactsStore {
@@ -57,7 +35,7 @@ export class FactsStore {
   async createTenant(env: string, t: { id: string; key: string; name: string; description: string | null; attributes: string | null; nowIso: string }): Promise<TenantNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createTenant, { env, ...t });
-      return row.tenant as TenantNode;
+      return row.tenant;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Tenant', t.key);
       throw err;
@@ -77,12 +55,12 @@ export class FactsStore {
     const [row] = await this.db.writeRows(this.q.updateTenant, {
       env, key, name: p.name, description: p.description ?? null, setDescription: p.description !== undefined, attributes: p.attributes, nowIso: p.nowIso,
     });
-    return row?.tenant as TenantNode | undefined;
+    return row?.tenant;
   }
 
   async deleteTenant(env: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteTenant, { env, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 
   async createUser(env: string, u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields): Promise<UserRow> {
@@ -90,7 +68,7 @@ export class FactsStore {
       const [row] = await this.db.writeRows(this.q.createUser, {
         env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
       });
-      return row as unknown as UserRow;
+      return row;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('User', u.key);
       throw err;
@@ -101,7 +79,7 @@ export class FactsStore {
   async createUsers(env: string, items: ({ key: string; attributes: string } & UserFields)[], nowIso: string): Promise<number> {
     const rows = items.map((u) => ({ key: u.key, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null, attributes: u.attributes }));
     const [row] = await this.db.writeRows(this.q.createUsers, { env, items: rows, nowIso });
-    return row.created as number;
+    return row.created;
   }
 
   /** Creates or replaces the user's fields; true when it was created. */
@@ -109,7 +87,7 @@ export class FactsStore {
     const [row] = await tx.rows(this.q.replaceUser, {
       env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
     });
-    return row.created as boolean;
+    return row.created;
   }
 
   /**
@@ -118,7 +96,7 @@ export class FactsStore {
    */
   async getUser(env: string, ref: string): Promise<UserRow | undefined> {
     const [row] = await this.db.readRows(this.q.getUser, { env, ref });
-    return keyed(row?.user) ? (row as unknown as UserRow) : undefined;
+    return keyed(row?.user) ? row : undefined;
   }
 
   async listUsers(env: string, filter: { search: string | null; tenant: string | null; role: string | null }, page: Page) {
@@ -135,7 +113,7 @@ export class FactsStore {
 
   async deleteUser(env: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteUser, { env, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 
   async addTenantUser(env: string, tenant: string, u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields): Promise<boolean> {
@@ -147,7 +125,7 @@ export class FactsStore {
 
   async removeTenantUser(env: string, tenant: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.removeTenantUser, { env, tenant, key });
-    return (row?.removed as number) > 0;
+    return (row?.removed ?? 0) > 0;
   }
 
   async listTenantUsers(env: string, tenant: string, filter: { search: string | null; role: string | null }, page: Page) {

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes relation:create
+// @row { key: string }
 MATCH (r:Resource {env: $env, key: $resource})
 MATCH (s:Resource {env: $env, key: $subject_resource})
 CREATE (rel:Relation:InEnv {env: $env, id: $id, resource: r.key, key: $key, name: $name, description: $description,

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes role:update
+// @row { role: RoleNode; before: RoleNode; after: RoleNode }
 MATCH (t:Role {env: $env, key: $key})
 WITH t, t {.*} AS before
 SET t.name = coalesce($name, t.name),

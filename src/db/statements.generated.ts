@@ -5,6 +5,16 @@ import type { TenantNode, UserNode, UserRow, DerivationNode, ResourceRoleNode, R
 
 /** The type of one row of each named statement that declares it (`// @row`). */
 export interface StatementRows {
+  /** cypher/accessRequests/roleTarget.cypher */
+  'accessRequests/roleTarget': { tenant_role: boolean; resource_role: boolean; instance_tenant: string | null };
+  /** cypher/approvals/reviewCandidates.cypher */
+  'approvals/reviewCandidates': { resource: string; instance: string };
+  /** cypher/assignments/resolveAssignments.cypher */
+  'assignments/resolveAssignments': { idx: number; userExists: boolean; tenantExists: boolean; instanceExists: boolean; instanceTenant: string | null;
+    tenantRoleExists: boolean; resourceRoleExists: boolean };
+  /** cypher/assignments/resolveTuples.cypher */
+  'assignments/resolveTuples': { idx: number; subjectTypeExists: boolean; objectTypeExists: boolean; relationExists: boolean; relationSubject: string | null;
+    subjectExists: boolean; subjectTenant: string | null; objectExists: boolean; objectTenant: string | null; tenantExists: boolean };
   /** cypher/decisions/allowed.cypher */
   'decisions/allowed': { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
     explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
@@ -18,6 +28,8 @@ export interface StatementRows {
     instances: { key: string; tenant: string; type: string; resource_key: string; roles: string[]; permissions: string[] }[];
     tenants: { key: string; tenant: string; roles: string[]; permissions: string[] }[];
   };
+  /** cypher/elements/lockResources.cypher */
+  'elements/lockResources': { key: string; actions: string[] | null; actions_json: string | null };
   /** cypher/facts/addTenantUser.cypher */
   'facts/addTenantUser': { key: string };
   /** cypher/facts/createTenant.cypher */
@@ -64,6 +76,10 @@ export interface StatementRows {
     nodes: { id: string; labels: string[]; key: string; resource: string | null; tenant: string | null; email: string | null }[];
     edges: { id: string; type: string; from: string; to: string; role: string | null; relation: string | null }[];
   };
+  /** cypher/groups/instanceTarget.cypher */
+  'groups/instanceTarget': { resourceExists: boolean; roleExists: boolean; instanceTenant: string | null };
+  /** cypher/groups/resolveGroups.cypher */
+  'groups/resolveGroups': { idx: number; tenantExists: boolean; taken: boolean };
   /** cypher/schema/checkDerivation.cypher */
   'schema/checkDerivation': DerivationRefs;
   /** cypher/schema/createDerivation.cypher */
@@ -110,4 +126,6 @@ export interface StatementRows {
   'schema/lockResource': { key: string };
   /** cypher/schema/updateRole.cypher */
   'schema/updateRole': { role: RoleNode; before: RoleNode; after: RoleNode };
+  /** cypher/sessions/loginTarget.cypher */
+  'sessions/loginTarget': { tenant: string | null; user: string | null; member: boolean };
 }

@@ -146,7 +146,7 @@ export class ApprovalStore {
   /** Distinct `{resource, instance}` of approvals matching the filter that `user` did not request. */
   async reviewCandidates(p: ApprovalPlace, user: string, f: ApprovalFilter): Promise<{ resource: string; instance: string }[]> {
     const rows = await this.db.readRows(this.q.reviewCandidates, { ...p, user, ...f });
-    return rows as unknown as { resource: string; instance: string }[];
+    return rows;
   }
 
   async list(p: ApprovalPlace, who: { user: string; everything: boolean; reviewable: string[] }, f: ApprovalFilter, page: Page) {

@@ -1,26 +1,12 @@
 import { Db, Tx } from '../../db/db';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
 
-export interface AssignmentRefs {
-  userExists: boolean;
-  tenantExists: boolean;
-  instanceExists: boolean;
-  instanceTenant: string | null;
-  tenantRoleExists: boolean;
-  resourceRoleExists: boolean;
-}
-export interface TupleRefs {
-  subjectTypeExists: boolean;
-  objectTypeExists: boolean;
-  relationExists: boolean;
-  relationSubject: string | null;
-  subjectExists: boolean;
-  subjectTenant: string | null;
-  objectExists: boolean;
-  objectTenant: string | null;
-  tenantExists: boolean;
-}
+/** What an assignment names (assignments/resolveAssignments' row, by its `// @row` header). */
+export type AssignmentRefs = StatementRows['assignments/resolveAssignments'];
+/** What a tuple names (assignments/resolveTuples' row). */
+export type TupleRefs = StatementRows['assignments/resolveTuples'];
 export interface AssignmentRow {
   id: string;
   user: string;
@@ -116,7 +102,7 @@ export class AssignmentsStore {
 
   /** One round trip for a whole batch; one answer per item, in order. */
   async resolveAssignments(tx: Tx, env: string, items: AssignmentRef[]): Promise<AssignmentRefs[]> {
-    return (await tx.rows(this.q.resolveAssignments, { env, items })) as unknown as AssignmentRefs[];
+    return tx.rows(this.q.resolveAssignments, { env, items });
   }
 
   /**
@@ -160,7 +146,7 @@ export class AssignmentsStore {
   }
 
   async resolveTuples(tx: Tx, env: string, items: TupleKeys[]): Promise<TupleRefs[]> {
-    return (await tx.rows(this.q.resolveTuples, { env, items })) as unknown as TupleRefs[];
+    return tx.rows(this.q.resolveTuples, { env, items });
   }
 
   /** Makes the instances a batch names but the graph lacks (Permit's implicit creation). */

@@ -2,6 +2,7 @@ import { Db, keyed } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
 
 export interface ElementsConfigNode {
   id: string;
@@ -18,11 +19,8 @@ export interface ElementsConfigNode {
   created_at: string;
   updated_at: string;
 }
-export interface GovernedResource {
-  key: string;
-  actions: string[] | null;
-  actions_json: string | null;
-}
+/** elements/lockResources' row (its `// @row` header). */
+export type GovernedResource = StatementRows['elements/lockResources'];
 /** A resource's new action list and map, computed by the domain. */
 export interface GovernedUpdate {
   key: string;
@@ -76,7 +74,7 @@ export class ElementsStore {
     try {
       return await this.db.write(async (tx) => {
         const found = c.resources?.length
-          ? ((await tx.rows(this.q.lockResources, { env, keys: c.resources })) as unknown as GovernedResource[])
+          ? (await tx.rows(this.q.lockResources, { env, keys: c.resources }))
           : [];
         const updates = govern(found);
         const row = c.create

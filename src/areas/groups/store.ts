@@ -3,6 +3,7 @@ import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import type { UserNode } from '../facts/store';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
 
 export interface GroupNode {
   id: string;
@@ -41,11 +42,8 @@ export interface AttachedInstance {
   attributes_json: string | null;
   attached_at: string;
 }
-export interface InstanceTarget {
-  resourceExists: boolean;
-  roleExists: boolean;
-  instanceTenant: string | null;
-}
+/** groups/instanceTarget's row (its `// @row` header). */
+export type InstanceTarget = StatementRows['groups/instanceTarget'];
 
 const count = (row: Row | undefined, field: string) => (row?.[field] as number | undefined) ?? 0;
 
@@ -114,7 +112,7 @@ export class GroupsStore {
   }
 
   async instanceTarget(tx: Tx, env: string, resource: string, instance: string, role: string | null): Promise<InstanceTarget> {
-    return (await tx.one(this.q.instanceTarget, { env, resource, instance, role })) as unknown as InstanceTarget;
+    return (await tx.one(this.q.instanceTarget, { env, resource, instance, role }))!;
   }
 
   // ---- groups ----
@@ -135,7 +133,7 @@ export class GroupsStore {
   }
 
   async resolveGroups(tx: Tx, env: string, items: { key: string; type: string; tenant: string }[]): Promise<{ tenantExists: boolean; taken: boolean }[]> {
-    return (await tx.rows(this.q.resolveGroups, { env, items })) as unknown as { tenantExists: boolean; taken: boolean }[];
+    return tx.rows(this.q.resolveGroups, { env, items });
   }
 
   async createGroups(

@@ -1,4 +1,5 @@
 import { Db } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
 
 export interface SessionNode {
   id: string;
@@ -15,11 +16,8 @@ export interface SessionContext {
   environment: { id: string; key: string } | null;
   config: { id: string; key: string } | null;
 }
-export interface LoginTarget {
-  tenant: string | null;
-  user: string | null;
-  member: boolean;
-}
+/** sessions/loginTarget's row (its `// @row` header). */
+export type LoginTarget = StatementRows['sessions/loginTarget'];
 /** A session to open: only the digest of its token is stored. */
 export interface NewSession {
   id: string;
@@ -57,7 +55,7 @@ export class SessionStore {
    */
   async login(env: string, s: NewSession & { tenant: string; user: string; codeHash: string; codeExpiresAt: string }) {
     return this.db.write(async (tx) => {
-      const target = (await tx.one(this.q.loginTarget, { env, tenant: s.tenant, user: s.user })) as unknown as LoginTarget;
+      const target = (await tx.one(this.q.loginTarget, { env, tenant: s.tenant, user: s.user }))!;
       if (!target.member) return { target, session: undefined };
       const row = await tx.one(this.q.createSession, { env, ...s, tenant: target.tenant, user: target.user });
       const session = row!.session as SessionNode;

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes session:create audit
+// @row { session: SessionNode }
 // Opens the session of a login step (only the digest of its token is stored; `login` names the
 // login step, whose sessions a logout ends together) and drops the user's expired ones.
 CALL () {

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes session:create audit
+// @row { session: SessionNode }
 // Uses up a login code and opens a session for its user (only the digest of the new token is
 // stored), expiring with the session of the login step and ended with it (same `login`). Writing
 // to the code first takes its lock: of two concurrent redemptions the second waits, then sees

@@ -1,5 +1,7 @@
 // @invalidates none
 // @changes none
+// @row { id: string; env: string; event: WebhookEvent; body: string; attempts: number; give_up_at: string;
+//   url: string; bearer_token: string | null; secret: string }
 // Claims up to $limit due deliveries for $leaseUntil, across environments (the dispatcher serves
 // all of them; each delivery is joined to the config of its own environment). Only the oldest
 // pending event of a request is due, so a request's events go out in order. The first SET takes

@@ -91,3 +91,29 @@ export interface DerivationRefs {
   fromRoleExists: boolean;
   roleExists: boolean;
 }
+
+/** A session as the sessions statements answer it. */
+export interface SessionNode {
+  id: string;
+  env: string;
+  user: string;
+  tenant: string;
+  created_at?: string;
+  expires_at: string;
+}
+
+/** A group instance (`Group:Instance`). */
+export interface GroupNode {
+  id: string;
+  key: string;
+  resource: string;
+  tenant: string;
+  name: string | null;
+  description: string | null;
+  attributes_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The events an approval or access request announces to its webhook (stored on each delivery). */
+export type WebhookEvent = 'created' | 'approved' | 'denied' | 'canceled';

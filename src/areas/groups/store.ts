@@ -4,18 +4,9 @@ import { Page } from '../../http/paging';
 import type { UserNode } from '../facts/store';
 import { listOf } from '../../util/listOf';
 import type { StatementRows } from '../../db/statements.generated';
+import type { GroupNode } from '../../db/records';
 
-export interface GroupNode {
-  id: string;
-  key: string;
-  resource: string;
-  tenant: string;
-  name: string | null;
-  description: string | null;
-  attributes_json: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { GroupNode } from '../../db/records';
 export interface GroupRow {
   group: GroupNode;
   assigned_roles: string[];
@@ -106,7 +97,7 @@ export class GroupsStore {
   /** Group records in the order of `keys` (missing keys are skipped). */
   async records(tx: Tx, env: string, keys: string[]): Promise<GroupRow[]> {
     if (!keys.length) return [];
-    const rows = (await tx.rows(this.q.groupRecords, { env, keys })) as unknown as GroupRow[];
+    const rows = await tx.rows(this.q.groupRecords, { env, keys });
     const byKey = new Map(rows.map((r) => [r.group.key, r]));
     return keys.flatMap((k) => (byKey.has(k) ? [byKey.get(k)!] : []));
   }

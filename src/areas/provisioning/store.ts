@@ -3,6 +3,7 @@ import { Db, keyed, Row } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
 
 export interface ProjectNode {
   id: string;
@@ -32,12 +33,8 @@ export interface ApiKeyNode {
   project_id: string;
   created_at: string;
 }
-export interface ScopeRow {
-  key: { id: string; hash: string; access_level?: AccessLevel | null; env_id: string; project_id: string } | null;
-  project: { id: string; key: string; org_id: string } | null;
-  /** `revision`: the environment's, read in the same query (after the request arrived). */
-  environment: { id: string; key: string; revision?: number } | null;
-}
+/** The key, project and environment of a request (provisioning/resolveScope's and scopeOfKey's row, by their `// @row` headers). */
+export type ScopeRow = StatementRows['provisioning/resolveScope'];
 
 export class ProvisioningStore {
   private readonly q = this.db.statements({
@@ -133,12 +130,12 @@ export class ProvisioningStore {
   // rotation made through any replica.
   async resolveScope(hash: string, proj: string, env: string): Promise<ScopeRow> {
     const [row] = await this.db.readOnce(this.q.resolveScope, { hash, proj, env }, 'latest');
-    return row as unknown as ScopeRow;
+    return row;
   }
 
   async scopeOfKey(hash: string): Promise<ScopeRow | undefined> {
     const [row] = await this.db.readOnce(this.q.scopeOfKey, { hash }, 'latest');
-    return row as unknown as ScopeRow | undefined;
+    return row;
   }
 
   async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; accessLevel: AccessLevel; nowIso: string }): Promise<ApiKeyNode> {

@@ -1,19 +1,11 @@
 import { Db, Tx } from '../../db/db';
+import type { WebhookEvent } from '../../db/records';
+import type { StatementRows } from '../../db/statements.generated';
 
-export type WebhookEvent = 'created' | 'approved' | 'denied' | 'canceled';
+export type { WebhookEvent } from '../../db/records';
 
 /** One event to deliver, with where to (the config's webhook as it is now). */
-export interface DueDelivery {
-  id: string;
-  env: string;
-  event: WebhookEvent;
-  body: string;
-  attempts: number;
-  give_up_at: string;
-  url: string;
-  bearer_token: string | null;
-  secret: string;
-}
+export type DueDelivery = StatementRows['webhooks/claimDue'];
 
 /** The durable webhook outbox: rows written in the transaction of the change they announce. */
 export class WebhookStore {
@@ -33,7 +25,7 @@ export class WebhookStore {
   }
 
   async claimDue(nowIso: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {
-    return (await this.db.writeRows(this.q.claimDue, { nowIso, leaseUntil, limit })) as unknown as DueDelivery[];
+    return this.db.writeRows(this.q.claimDue, { nowIso, leaseUntil, limit });
   }
 
   async markDelivered(env: string, id: string) {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CypherRegistry, withoutComments } from '../../src/db/cypherRegistry';
@@ -105,5 +105,26 @@ describe('CypherRegistry', () => {
     expect(() => new CypherRegistry(tree({ 'fragments/f.cypher': 'WITH $now AS t\n', 'a/r.cypher': '// #include fragments/f\nRETURN t\n' }))).toThrow(/\$nowMs \(epoch ms\) or \$nowIso/);
     const registry = new CypherRegistry(tree({ 'a/r.cypher': '// against $now in a comment\nMATCH (n) WHERE n.expires_at > $nowMs AND n.at < $nowIso RETURN n\n' }));
     expect(registry.get('a/r')).toContain('$nowMs');
+  });
+
+  it('holds each step of the permission rule in one fragment (fragments/rule/), not copied into statements', () => {
+    const root = join(__dirname, '../../cypher');
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir).flatMap((e) => (statSync(join(dir, e)).isDirectory() ? walk(join(dir, e)) : [join(dir, e)]));
+    })(root).filter((f) => f.endsWith('.cypher') && !f.includes('/migrations/'));
+    const code = (f: string) => readFileSync(f, 'utf8').split('\n').filter((l) => !l.trim().startsWith('//')).join('\n');
+    const holders = (re: RegExp) => files.filter((f) => re.test(code(f))).map((f) => f.slice(root.length + 1));
+    // Expiry: an edge grants until its expires_at (epoch ms).
+    expect(holders(/(\w+)\.expires_at IS NULL OR \1\.expires_at >/)).toEqual(['fragments/rule/grantIsLive.cypher']);
+    // Tenant scope: a tenant role assignment whose role gives the action.
+    expect(holders(/\.role IN tenantRolesGranting/)).toEqual(['fragments/rule/tenantScopeGrant.cypher']);
+    // Tenant-role hierarchy, and the walk's start (a user's direct assignments).
+    expect(holders(/\[:EXTENDS\*1\.\.\]->\(ancestor:Role\)/)).toEqual(['fragments/rule/tenantRoleAncestors.cypher']);
+    expect(holders(/\)-\[\w+:HAS_ROLE\]->\(assigned\)/)).toEqual(['fragments/rule/directAssignments.cypher']);
+    // Each statement that decides composes the steps through the walk.
+    const registry = new CypherRegistry(root);
+    for (const name of ['decisions/allowed', 'decisions/authorizedUsers', 'decisions/userPermissions', 'decisions/listObjects', 'graph/effectiveRoles']) {
+      expect(registry.get(name)).toContain('derivation.no_direct_roles_on_object AND elementId(link.object) IN directNodes');
+    }
   });
 });

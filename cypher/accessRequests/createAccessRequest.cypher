@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes access_request:create
 // An access request for $role in the tenant, or on the instance $resource:$instance of the
 // tenant when $instance is set. Nothing is created when the instance is missing or lives in
 // another tenant (the caller checked both before; this guards a concurrent change).
@@ -12,7 +13,7 @@ CREATE (a:OperationApproval:InEnv {env: $env, id: $id, type: 'access_request', c
                                    resource: $resource, resource_instance: $instance, role: $role,
                                    granted_role: null, access_expires_at: null, requesting_user_id: u.key,
                                    reason: $reason, cancel_reason: null, status: null, reviewer_user_id: null,
-                                   reviewed_at: null, reviewer_comment: null, created_at: $now, updated_at: $now})
+                                   reviewed_at: null, reviewer_comment: null, created_at: $nowIso, updated_at: $nowIso})
 CREATE (a)-[:OF_CONFIG]->(c), (a)-[:IN_TENANT]->(t), (a)-[:REQUESTED_BY]->(u)
 FOREACH (_ IN CASE WHEN i IS NULL THEN [] ELSE [1] END | CREATE (a)-[:ON_INSTANCE]->(i))
 RETURN a {.*} AS approval

@@ -1,3 +1,4 @@
+// @row { tenant_role: boolean; resource_role: boolean; instance_tenant: string | null }
 // What an access request for $role may be about: whether $role is a tenant role, whether it is
 // a resource role of $resource, and the tenant of the instance $resource:$instance (null: none).
 OPTIONAL MATCH (i:Instance {env: $env, resource: $resource, key: $instance})

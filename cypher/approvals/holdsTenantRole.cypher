@@ -1,7 +1,8 @@
 // Whether the user holds one of $roles as a tenant role in the tenant (the LEVEL reviewer rule),
-// not expired at $now (epoch ms): from its `expires_at` on, an assignment grants nothing, before
+// not expired at $nowMs (epoch ms): from its `expires_at` on, an assignment grants nothing, before
 // the sweep deletes it too.
 RETURN EXISTS {
-  MATCH (:User {env: $env, key: $user})-[h:HAS_TENANT_ROLE]->(:Tenant {env: $env, key: $tenant})
-  WHERE h.role IN $roles AND (h.expires_at IS NULL OR h.expires_at > $now)
+  MATCH (:User {env: $env, key: $user})-[grant:HAS_TENANT_ROLE]->(:Tenant {env: $env, key: $tenant})
+  WHERE grant.role IN $roles AND
+// #include fragments/rule/grantIsLive
 } AS holds

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // The requester's recent requests of one elements config (operation approvals and access
 // requests), counted under the user's write lock: two creates of the same user wait for each
 // other, so the hourly bound (ELEMENTS_REQUESTS_PER_HOUR) holds under concurrency. No row: no such user.

@@ -1,7 +1,16 @@
-// Whether a decision could grant the user anything on an instance of the tenant: it needs an
-// instance role (held directly, or group membership) or a tenant role there. When neither
-// exists the per-instance `review` checks are skipped.
+// Whether the rule could grant the user anything on an instance of the tenant, so that the
+// per-instance `review` checks are worth asking. Derived from the rule's steps: a walk starts
+// only at a live direct role assignment (fragments/rule/directAssignments: held directly, or a
+// group membership; every other step carries a role it already holds), and the only other grant
+// is a live tenant role in the tenant (fragments/rule/tenantScopeGrant). With neither, every
+// check would deny: they are skipped. (Any live assignment counts, whatever it could reach: the
+// exact answer is the checks'.)
 OPTIONAL MATCH (u:User {env: $env, key: $user})
 RETURN u IS NOT NULL AND (
-  EXISTS { (u)-[:HAS_ROLE]->() } OR EXISTS { (u)-[:HAS_TENANT_ROLE]->(:Tenant {env: $env, key: $tenant}) }
+  EXISTS { MATCH (u)-[grant:HAS_ROLE]->() WHERE
+// #include fragments/rule/grantIsLive
+  }
+  OR EXISTS { MATCH (u)-[grant:HAS_TENANT_ROLE]->(:Tenant {env: $env, key: $tenant}) WHERE
+// #include fragments/rule/grantIsLive
+  }
 ) AS may

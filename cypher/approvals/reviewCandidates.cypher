@@ -1,3 +1,4 @@
+// @row { resource: string; instance: string }
 // Instances of the approvals (matching the filters) that the user did not request: the ones a
 // non-LEVEL reviewer may still see when allowed `review` on them (a tenant-wide access request
 // has no instance: only LEVEL reviewers review it).

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes operation_approval:update
 // Moves a pending approval or access request to $status (approved, deny, cancel), atomically:
 // the first SET takes the node's write lock, and only then is the status read, so of concurrent
 // transitions exactly one sees null and wins; the others return won = false and change nothing.
@@ -38,10 +39,10 @@ CALL (a, won) {
   WITH a, won WHERE won
   SET a.status = $status,
       a.reviewer_user_id = $reviewer,
-      a.reviewed_at = CASE WHEN $reviewer IS NULL THEN null ELSE $now END,
+      a.reviewed_at = CASE WHEN $reviewer IS NULL THEN null ELSE $nowIso END,
       a.reviewer_comment = CASE WHEN $setComment THEN $comment ELSE a.reviewer_comment END,
       a.cancel_reason = CASE WHEN $status = 'cancel' THEN $cancelReason ELSE a.cancel_reason END,
-      a.updated_at = $now
+      a.updated_at = $nowIso
   WITH a
   CALL (a) {
     WITH a WHERE $status IN ['cancel', 'deny'] AND a.created_instance = true
@@ -64,14 +65,14 @@ CALL (a, won) {
     CALL (u, t, i) {
       WITH u, t, i WHERE i IS NOT NULL
       MERGE (u)-[h:HAS_ROLE {role: $grantRole}]->(i)
-        ON CREATE SET h.id = randomUUID(), h.tenant = t.key, h.created_at = $now, h.expires_at = $expiresAtMs
+        ON CREATE SET h.id = randomUUID(), h.tenant = t.key, h.created_at = $nowIso, h.expires_at = $expiresAtMs
         ON MATCH SET h.id = coalesce(h.id, randomUUID()), h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
                                          WHEN h.expires_at > $expiresAtMs THEN h.expires_at ELSE $expiresAtMs END
     }
     CALL (u, t, i) {
       WITH u, t, i WHERE i IS NULL
       MERGE (u)-[h:HAS_TENANT_ROLE {role: $grantRole}]->(t)
-        ON CREATE SET h.id = randomUUID(), h.created_at = $now, h.expires_at = $expiresAtMs
+        ON CREATE SET h.id = randomUUID(), h.created_at = $nowIso, h.expires_at = $expiresAtMs
         ON MATCH SET h.id = coalesce(h.id, randomUUID()), h.expires_at = CASE WHEN h.expires_at IS NULL OR $expiresAtMs IS NULL THEN null
                                          WHEN h.expires_at > $expiresAtMs THEN h.expires_at ELSE $expiresAtMs END
     }

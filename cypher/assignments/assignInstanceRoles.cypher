@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role_assignment:create
 // Instance role assignments, one pass, no per-item answer. The batch comes as columns, item k
 // being ($userOf[k], $roles[k], $tenants[k], $resources[k], $instances[k], $expires[k]): its
 // user is $users[$userOf[k]] (each user of a batch is looked up once; numbers arrive as floats,
@@ -34,7 +35,7 @@ MATCH (i:Instance {env: $env, resource: resource, key: instance})
 WHERE (tenant IS NULL OR i.tenant = tenant)
   AND ((resource + ':' + role) IN resourceRoles OR role IN tenantRoles)
 MERGE (u)-[r:HAS_ROLE {role: role}]->(i)
-  ON CREATE SET r.id = randomUUID(), r.tenant = i.tenant, r.created_at = $now, r.expires_at = expiresAt
+  ON CREATE SET r.id = randomUUID(), r.tenant = i.tenant, r.created_at = $nowIso, r.expires_at = expiresAt
 // #include fragments/renewExpiredGrant
 RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(r.id)) AS id, head(collect(r.created_at)) AS created_at,
        head(collect(i.tenant)) AS tenant, collect(DISTINCT {user: u.key, tenant: i.tenant}) AS members

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role_assignment:create
 // Tenant role assignments of $items {user, role, tenant, expires_at? (epoch ms)}, one pass, as assignInstanceRoles: an
 // item is written only when its user, tenant and tenant role exist; `written` counts them,
 // `renewed` the expired ones made again.
@@ -13,7 +14,7 @@ MATCH (t:Tenant {env: $env, key: a.tenant})
 WHERE a.role IN tenantRoles
 WITH *, toInteger(a.expires_at) AS expiresAt
 MERGE (u)-[r:HAS_TENANT_ROLE {role: a.role}]->(t)
-  ON CREATE SET r.id = randomUUID(), r.created_at = $now, r.expires_at = expiresAt
+  ON CREATE SET r.id = randomUUID(), r.created_at = $nowIso, r.expires_at = expiresAt
 // #include fragments/renewExpiredGrant
 RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(r.id)) AS id, head(collect(r.created_at)) AS created_at,
        head(collect(t.key)) AS tenant, collect(DISTINCT {user: u.key, tenant: t.key}) AS members

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes none
 // Instances named by tuples but missing (Permit's implicit creation), in the tuple's tenant.
 UNWIND $items AS inst
 MATCH (tenant:Tenant {env: $env, key: inst.tenant})

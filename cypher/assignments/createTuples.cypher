@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes relationship_tuple:create
 // Tuples of $items {subject_type, subject_key, relation, object_type, object_key, tenant?, expires_at? (epoch ms)}, one
 // pass, no per-item answer: an item is written only when both instances exist, the relation is
 // one of the object type's with the subject's type as its subject, and both instances are in the
@@ -19,6 +20,6 @@ WHERE (x.object_type + ':' + x.relation + ':' + x.subject_type) IN relations
   AND s.tenant = coalesce(x.tenant, s.tenant) AND o.tenant = s.tenant
 WITH *, toInteger(x.expires_at) AS expiresAt
 MERGE (s)-[r:RELATED {relation: x.relation}]->(o)
-  ON CREATE SET r.id = randomUUID(), r.tenant = s.tenant, r.created_at = $now, r.expires_at = expiresAt
+  ON CREATE SET r.id = randomUUID(), r.tenant = s.tenant, r.created_at = $nowIso, r.expires_at = expiresAt
 // #include fragments/renewExpiredGrant
 RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(r.id)) AS id, head(collect(r.created_at)) AS created_at, head(collect(s.tenant)) AS tenant

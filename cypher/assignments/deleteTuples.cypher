@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes relationship_tuple:delete
 // Removes the tuples of $items that exist (a tuple's tenant, when given, must match); answers how
 // many (`removed`) and, read before the delete, each one's change (`changed`, see
 // src/areas/changes/capture.ts): its key as the item names it

@@ -1,3 +1,5 @@
+// @row { idx: number; userExists: boolean; tenantExists: boolean; instanceExists: boolean; instanceTenant: string | null;
+//   tenantRoleExists: boolean; resourceRoleExists: boolean }
 // What each role assignment {user, role, tenant, resource, instance} of $items refers to, for the
 // domain's checks; one row per item, in order.
 UNWIND range(0, size($items) - 1) AS idx

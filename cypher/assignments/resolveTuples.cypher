@@ -1,3 +1,5 @@
+// @row { idx: number; subjectTypeExists: boolean; objectTypeExists: boolean; relationExists: boolean; relationSubject: string | null;
+//   subjectExists: boolean; subjectTenant: string | null; objectExists: boolean; objectTenant: string | null; tenantExists: boolean }
 // What each tuple of $items {subject_type, subject_key, relation, object_type, object_key, tenant}
 // refers to, for the domain's checks; one row per item, in order.
 UNWIND range(0, size($items) - 1) AS idx

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role_assignment:delete
 // Removes the role assignments of $items that exist: tenant roles (no instance) and instance
 // roles (in the item's tenant); answers how many (`removed`) and, read before the delete, each
 // one's change (`changed`, see src/areas/changes/capture.ts): its key as the item names it

@@ -1,14 +1,17 @@
+// @row { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
+//   explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
+//                  searched: boolean; states_visited: number; paths: string[] } | null }
 // Answers a batch of permission questions ($checks: [{user, action, type, key?, tenant?}]) in one
 // round trip. For each question:
 //  1. the roles that give `action` on `type` (fragments/rolesOnType);
 //  2. a tenant role held in the instance's tenant (a question without instance or tenant:
-//     $defaultTenant) that gives the action allows at once (with $explain the walk still runs,
+//     $defaultTenant) that gives the action (fragments/rule/tenantScopeGrant) allows at once (with $explain the walk still runs,
 //     to show every granting path);
 //  3. otherwise the walk goes backwards from the instance with each granting role as a needed
 //     role (fragments/reachableStates) and allows when the user holds a reached state's role on
 //     its node; it stops at the first such state unless $explain asks for every path.
 // depthLimited: denied, and MAX_DERIVATION_DEPTH cut the walk before it ended.
-// Edges whose `expires_at` (epoch ms) is at or before $now grant nothing. validUntil (epoch ms,
+// Edges whose `expires_at` (epoch ms) is at or before $nowMs grant nothing (fragments/rule/grantIsLive). validUntil (epoch ms,
 // null: no limit): the answer may change then without a write: an allow at the earliest expiry
 // on the granting path it found, a deny (only where a `no_direct_roles_on_object` derivation
 // exists) at the earliest expiry of the user's direct roles.
@@ -24,13 +27,14 @@ WITH *, [grant IN rolesOnType WHERE action IN grant.actions | grant.role] AS ins
      coalesce(target.tenant, question.tenant, $defaultTenant) AS tenant
 WITH *, user IS NOT NULL AND (question.tenant IS NULL OR question.tenant = tenant) AS viable
 WITH *, CASE WHEN viable
-          THEN [(user)-[held:HAS_TENANT_ROLE]->(heldIn:Tenant) WHERE heldIn.env = $env AND heldIn.key = tenant AND held.role IN tenantRolesGranting
-                  AND (held.expires_at IS NULL OR held.expires_at > $now) | {role: held.role, until: held.expires_at}]
+          THEN [(user)-[grant:HAS_TENANT_ROLE]->(heldIn:Tenant) WHERE heldIn.env = $env AND heldIn.key = tenant AND
+// #include fragments/rule/tenantScopeGrant
+                  | {role: grant.role, until: grant.expires_at}]
           ELSE [] END AS tenantGrantsHeld,
-        CASE WHEN viable THEN [(user)-[assignment:HAS_ROLE]->(assigned) WHERE assignment.expires_at IS NULL OR assignment.expires_at > $now
-                               | {key: elementId(assigned) + '|' + assignment.role, node: elementId(assigned), until: assignment.expires_at}] ELSE [] END AS assignmentsHeld
-WITH *, [grant IN tenantGrantsHeld | grant.role] AS tenantRolesHeld, [held IN assignmentsHeld | held.key] AS heldStates,
-        [held IN assignmentsHeld | held.node] AS directNodes
+        CASE WHEN viable THEN user END AS holder
+// #include fragments/rule/directAssignments
+WITH *, [grant IN tenantGrantsHeld | grant.role] AS tenantRolesHeld,
+        [assignment IN directAssignments | elementId(assignment.node) + '|' + assignment.role] AS heldStates
 WITH *, size(tenantRolesHeld) > 0 AS byTenantRole
 WITH *, CASE WHEN (byTenantRole AND NOT $explain) OR NOT viable OR target IS NULL THEN []
           ELSE [role IN instanceRolesGranting | {node: target, role: role,
@@ -39,8 +43,8 @@ WITH *, CASE WHEN (byTenantRole AND NOT $explain) OR NOT viable OR target IS NUL
 // #include fragments/reachableStates
 WITH *, [i IN range(0, size(reachedKeys) - 1) WHERE reachedKeys[i] IN heldStates | i] AS hits
 WITH *, CASE WHEN byTenantRole THEN [grant IN tenantGrantsHeld | grant.until]
-             WHEN size(hits) > 0 THEN [reachedStates[hits[0]].until] + [held IN assignmentsHeld WHERE held.key = reachedKeys[hits[0]] | held.until]
-             WHEN any(derivation IN derivations WHERE derivation.no_direct_roles_on_object) THEN [held IN assignmentsHeld | held.until]
+             WHEN size(hits) > 0 THEN [reachedStates[hits[0]].until] + [i IN range(0, size(heldStates) - 1) WHERE heldStates[i] = reachedKeys[hits[0]] | directAssignments[i].until]
+             WHEN any(derivation IN derivations WHERE derivation.no_direct_roles_on_object) THEN [assignment IN directAssignments | assignment.until]
              ELSE [] END AS expiries
 RETURN questionIndex AS idx, byTenantRole OR size(hits) > 0 AS allow,
        reduce(earliest = null, expiry IN expiries | CASE WHEN expiry IS NULL THEN earliest

@@ -1,9 +1,11 @@
+// @row { objects: [type: string, key: string, tenant: string][] }
 // The instances of type $type on which user $user may do $action, one page in key order: the
 // forward walk (fragments/reachableStates) from the user's role assignments keeps the reached
 // states whose node is a $type instance and whose role gives the action (fragments/rolesOnType);
-// a tenant role of the user that gives the action adds every $type instance of its tenant.
+// a tenant role of the user that gives the action adds every $type instance of its tenant
+// (fragments/rule/tenantScopeGrant).
 // $tenant (nullable) narrows to one tenant; $after (nullable) resumes after that key; at most
-// $limit objects. Edges whose `expires_at` (epoch ms) is at or before $now grant nothing.
+// $limit objects. Edges whose `expires_at` (epoch ms) is at or before $nowMs grant nothing.
 WITH false AS withTrails
 // #include fragments/walkFromUser
 WITH *, $type AS resourceType
@@ -18,9 +20,9 @@ CALL (reachedStates, instanceRolesGranting) {
   RETURN collect(instance) AS viaRoles
 }
 CALL (user, tenantRolesGranting) {
-  OPTIONAL MATCH (user)-[held:HAS_TENANT_ROLE]->(tenant:Tenant)
-  WHERE held.role IN tenantRolesGranting AND ($tenant IS NULL OR tenant.key = $tenant)
-    AND (held.expires_at IS NULL OR held.expires_at > $now)
+  OPTIONAL MATCH (user)-[grant:HAS_TENANT_ROLE]->(tenant:Tenant)
+  WHERE ($tenant IS NULL OR tenant.key = $tenant) AND
+// #include fragments/rule/tenantScopeGrant
   OPTIONAL MATCH (instance:Instance {env: $env, tenant: tenant.key})
   WHERE instance.resource = $type AND ($after IS NULL OR instance.key > $after)
   RETURN collect(instance) AS viaTenantRoles

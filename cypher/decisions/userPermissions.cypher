@@ -1,6 +1,11 @@
+// @row {
+//   instances: { key: string; tenant: string; type: string; resource_key: string; roles: string[]; permissions: string[] }[];
+//   tenants: { key: string; tenant: string; roles: string[]; permissions: string[] }[];
+// }
 // Everything a user may do: the forward walk (fragments/reachableStates) from the user's role
 // assignments; each reached role gives its actions on its node's type (fragments/rolesOnType);
-// plus the user's unexpired tenant roles (`expires_at` epoch ms after $now) with their permissions and those of the roles they extend. $tenants / $types (nullable) narrow the answer.
+// plus the user's live tenant roles (fragments/rule/grantIsLive) with their permissions and those
+// of the roles they extend (fragments/rule/tenantRoleAncestors). $tenants / $types (nullable) narrow the answer.
 WITH false AS withTrails
 // #include fragments/walkFromUser
 CALL (reachedStates) {
@@ -16,12 +21,14 @@ CALL (reachedStates) {
                   roles: roles, permissions: permissions}) AS instances
 }
 CALL (user) {
-  OPTIONAL MATCH (user)-[held:HAS_TENANT_ROLE]->(tenant:Tenant)
-  WHERE ($tenants IS NULL OR tenant.key IN $tenants) AND (held.expires_at IS NULL OR held.expires_at > $now)
-  OPTIONAL MATCH (tenantRole:Role {env: $env, key: held.role})
-  WITH tenant, held, reduce(permissions = coalesce(tenantRole.permissions, []),
-       inherited IN [(tenantRole)-[:EXTENDS*1..]->(ancestor:Role) | ancestor.permissions] | permissions + inherited) AS given
-  WITH tenant, collect(held.role) AS roles,
+  OPTIONAL MATCH (user)-[grant:HAS_TENANT_ROLE]->(tenant:Tenant)
+  WHERE ($tenants IS NULL OR tenant.key IN $tenants) AND
+// #include fragments/rule/grantIsLive
+  OPTIONAL MATCH (tenantRole:Role {env: $env, key: grant.role})
+  WITH tenant, grant, reduce(permissions = coalesce(tenantRole.permissions, []), ancestor IN
+// #include fragments/rule/tenantRoleAncestors
+         | permissions + ancestor.permissions) AS given
+  WITH tenant, collect(grant.role) AS roles,
        reduce(permissions = [], given IN collect(given) | permissions + [p IN given WHERE NOT p IN permissions]) AS permissions
   WHERE tenant IS NOT NULL
   RETURN collect({key: '__tenant:' + tenant.key, tenant: tenant.key, roles: roles,

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes elements_config:delete
 // The config's operation approvals and access requests go with it, and so do their undelivered
 // webhook events; grants made by approvals stay (they are role assignments).
 MATCH (c:ElementsConfig {env: $env, id: $id})

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes elements_config:update
 // $setWebhook: the patch names `webhook` (an object sets it, null removes it). A config made
 // before webhooks existed gets its secret here, once (`secret_is_new` tells the caller to show it).
 MATCH (c:ElementsConfig {env: $env, id: $id})
@@ -10,5 +11,5 @@ SET c.name = coalesce($name, c.name),
     c.webhook_url = CASE WHEN $setWebhook THEN $webhook_url ELSE c.webhook_url END,
     c.webhook_bearer_token = CASE WHEN $setWebhook THEN $webhook_bearer_token ELSE c.webhook_bearer_token END,
     c.webhook_secret = coalesce(c.webhook_secret, $webhook_secret),
-    c.updated_at = $now
+    c.updated_at = $nowIso
 RETURN c {.*, secret_is_new: fresh} AS config, before, c {.*} AS after

@@ -1,6 +1,7 @@
 // @invalidates $env
+// @changes expired:delete
 // Deletes at most $batch grant edges of environment $env whose `expires_at` (epoch ms) is at or
-// before $now. Decisions already ignore them from that instant; deleting only tidies the graph,
+// before $nowMs. Decisions already ignore them from that instant; deleting only tidies the graph,
 // and moves the revision like any write. `deleted` < $batch: nothing left to delete (for now).
 // `changed` (src/areas/changes/capture.ts) tells, read before the delete, each edge's record kind,
 // key (as its single removal names it) and state (as the API shows it): a role assignment
@@ -8,14 +9,14 @@
 // group), a group role (RELATED from a group, but `group`), a group nesting (RELATED `group`
 // from a group), a relationship tuple (any other RELATED) or a resource-group link (GROUPS).
 MATCH (holder:InEnv {env: $env})-[grant:HAS_ROLE|HAS_TENANT_ROLE|RELATED|GROUPS]->(target)
-WHERE grant.expires_at <= $now
+WHERE grant.expires_at <= $nowMs
 WITH holder, grant, target LIMIT $batch
 // The edge's write lock, then its expiry read again: a grant given again concurrently may have
 // renewed the edge (assignments/*, groups/addUser, approvals/transition) since the match above;
 // this waits for its commit and keeps the renewed edge.
 SET grant._sweep = true
 REMOVE grant._sweep
-WITH holder, grant, target WHERE grant.expires_at <= $now
+WITH holder, grant, target WHERE grant.expires_at <= $nowMs
 WITH holder, grant, target, type(grant) AS edge, coalesce(grant.tenant, target.tenant) AS tenant,
      left(toString(datetime({epochMillis: grant.expires_at})), 19) + '.' + right('00' + toString(grant.expires_at % 1000), 3) + 'Z' AS expires_at
 WITH grant, CASE

@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes tenant:delete
+// @row { deleted: number; before: TenantNode | null }
 // Removes the tenant and everything that lives in it (instances, groups, approvals, sessions).
 MATCH (t:Tenant {env: $env, key: $key})
 WITH t, t {.*} AS before

@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes tenant:delete
+// @row { missing: string[]; deleted: number; changed: { before: TenantNode }[] }
 // Permit's bulk delete (DELETE bulk/tenants): the tenants named by $refs (key, else id) and
 // everything that lives in them, as deleteTenant. `missing` lists refs that name no tenant;
 // `changed` each deleted tenant's stored state, read before the delete (src/areas/changes/capture.ts).

@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes user:delete
+// @row { missing: string[]; deleted: number; changed: { before: UserNode }[] }
 // Permit's bulk delete (DELETE bulk/users): the users named by $refs (key, else id), with their
 // memberships and assignments. `missing` lists the refs that name no user; `changed` each deleted
 // user's stored state, read before the delete (src/areas/changes/capture.ts).

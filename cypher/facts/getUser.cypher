@@ -1,3 +1,4 @@
+// @row UserRow
 // By the reference rule (key, else id).
 OPTIONAL MATCH (byKey:User {env: $env, key: $ref})
 OPTIONAL MATCH (byId:User {id: $ref}) WHERE byId.env = $env

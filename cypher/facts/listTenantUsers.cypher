@@ -1,3 +1,4 @@
+// @row { total: number; data: UserRow[] }
 // Permit's filters: `search` (key or email), `role` (users holding that tenant role in this tenant).
 MATCH (u:User)-[:IN_TENANT]->(:Tenant {env: $env, key: $tenant})
 WITH * WHERE ($search IS NULL OR toLower(u.key) CONTAINS toLower($search) OR toLower(coalesce(u.email, '')) CONTAINS toLower($search))

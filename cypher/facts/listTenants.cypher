@@ -1,3 +1,4 @@
+// @row { total: number; data: TenantNode[] }
 // `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
 MATCH (t:Tenant {env: $env}) WHERE t.key IS NOT NULL
 WITH * WHERE $search IS NULL OR toLower(t.key) CONTAINS toLower($search) OR toLower(t.name) CONTAINS toLower($search)

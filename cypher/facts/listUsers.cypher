@@ -1,3 +1,4 @@
+// @row { total: number; data: UserRow[] }
 // `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
 MATCH (u:User {env: $env}) WHERE u.key IS NOT NULL
 WITH * WHERE ($search IS NULL OR toLower(u.key) CONTAINS toLower($search) OR toLower(coalesce(u.email, '')) CONTAINS toLower($search))

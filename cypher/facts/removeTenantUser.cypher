@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes tenant_user:delete
+// @row { removed: number }
 // The user leaves the tenant: the link and every role held in that tenant go.
 MATCH (u:User {env: $env, key: $key})-[m:IN_TENANT]->(t:Tenant {env: $env, key: $tenant})
 CALL (u, t) {

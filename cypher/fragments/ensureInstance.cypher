@@ -9,6 +9,6 @@
 WITH *, randomUUID() AS newInstanceId
 MERGE (i:Instance {env: $env, resource: inst.resource, key: inst.key})
   ON CREATE SET i:InEnv, i.id = newInstanceId, i.tenant = tenant.key, i.attributes_json = coalesce(inst.attributes, '{}'),
-                i.created_at = $now, i.updated_at = $now
+                i.created_at = $nowIso, i.updated_at = $nowIso
 WITH *, i.id = newInstanceId AS madeInstance
 FOREACH (_ IN CASE WHEN madeInstance THEN [1] ELSE [] END | CREATE (i)-[:IN_TENANT]->(tenant))

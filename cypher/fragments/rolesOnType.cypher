@@ -5,7 +5,8 @@
 //    role of gives those of its permissions that name the type ("type:action");
 //  - at tenant scope (a tenant role assignment), a tenant-level role gives its permissions that
 //    name the type on every instance of the type in that tenant, whatever resource roles exist;
-//  - a tenant-level role has the permissions of every role it extends (EXTENDS, transitively);
+//  - a tenant-level role has the permissions of every role it extends (EXTENDS, transitively:
+//    fragments/rule/tenantRoleAncestors);
 //    a resource role's ancestors are states of the walk (fragments/reachableStates).
 // Needs: $env, resourceType. Produces:
 //   rolesOnType        [{role, actions}] the roles that act on a resourceType instance at instance scope
@@ -15,8 +16,9 @@ CALL (resourceType) {
   WITH resourceType, collect(resourceRole {role: resourceRole.key, actions: resourceRole.permissions}) AS resourceRoles
   // `key IS NOT NULL` (always true): an index seek on (env, key), not a scan of every environment's roles.
   OPTIONAL MATCH (tenantRole:Role {env: $env}) WHERE tenantRole.key IS NOT NULL
-  WITH resourceType, resourceRoles, tenantRole, reduce(permissions = tenantRole.permissions,
-         inherited IN [(tenantRole)-[:EXTENDS*1..]->(ancestor:Role) | ancestor.permissions] | permissions + inherited) AS permissions
+  WITH resourceType, resourceRoles, tenantRole, reduce(permissions = tenantRole.permissions, ancestor IN
+// #include fragments/rule/tenantRoleAncestors
+         | permissions + ancestor.permissions) AS permissions
   WITH resourceRoles, collect(tenantRole {role: tenantRole.key, actions: [permission IN permissions
          WHERE permission STARTS WITH resourceType + ':' | substring(permission, size(resourceType) + 1)]}) AS tenantRoles
   RETURN resourceRoles + [tenantRole IN tenantRoles WHERE NONE(resourceRole IN resourceRoles WHERE resourceRole.role = tenantRole.role)] AS rolesOnType,

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes group_role:create
 // Role $role on $resource:$instance for group $group: the instance (in the group's tenant) if
 // missing, the relation $relation (<type>_<role>_group) on $resource with subject <type>, the
 // derivation (<resource>, role, <type>, member, relation) and the tuple group -relation-> instance.
@@ -13,18 +14,18 @@ WITH {resource: $resource, key: $instance} AS inst, g, tenant, res, type
 MERGE (rel:Relation:InEnv {env: $env, resource: $resource, key: $relation})
   ON CREATE SET rel.id = $relationId, rel.name = $relation, rel.subject_resource = g.resource,
                 rel.description = 'Made by group role assignments: a ' + g.resource + ' holding ' + $role + ' on a ' + $resource,
-                rel.created_at = $now, rel.updated_at = $now
+                rel.created_at = $nowIso, rel.updated_at = $nowIso
 MERGE (res)-[:HAS_RELATION]->(rel)
 MERGE (rel)-[:SUBJECT]->(type)
 MERGE (d:Derivation:InEnv {env: $env, resource: $resource, role: $role, on_resource: g.resource, from_role: 'member', relation: $relation})
-  ON CREATE SET d.id = $derivationId, d.created_at = $now, d.updated_at = $now
+  ON CREATE SET d.id = $derivationId, d.created_at = $nowIso, d.updated_at = $nowIso
 MERGE (d)-[:DERIVES]->(rel)
 MERGE (g)-[x:RELATED {relation: $relation}]->(i)
-  ON CREATE SET x.id = randomUUID(), x.tenant = g.tenant, x.created_at = $now, x.expires_at = toInteger($expires_at)
+  ON CREATE SET x.id = randomUUID(), x.tenant = g.tenant, x.created_at = $nowIso, x.expires_at = toInteger($expires_at)
   // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
   // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms). A live
   // one takes the $expires_at given (a later or earlier end); without one it keeps its own.
   ON MATCH SET x.id = CASE WHEN x.expires_at <= $nowMs OR x.id IS NULL THEN randomUUID() ELSE x.id END,
-               x.created_at = CASE WHEN x.expires_at <= $nowMs THEN $now ELSE x.created_at END,
+               x.created_at = CASE WHEN x.expires_at <= $nowMs THEN $nowIso ELSE x.created_at END,
                x.expires_at = CASE WHEN x.expires_at <= $nowMs OR $expires_at IS NOT NULL THEN toInteger($expires_at) ELSE x.expires_at END
 RETURN i.tenant AS instanceTenant, rel.subject_resource AS subject

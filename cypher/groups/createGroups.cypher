@@ -1,14 +1,15 @@
 // @invalidates $env
+// @changes group:create
 // Groups of $items (checked by the domain): their types (a resource with the role `member`)
 // are made if missing, then the groups, in their tenants.
 CALL () {
   UNWIND $types AS type
   MERGE (r:Resource {env: $env, key: type})
     ON CREATE SET r:InEnv, r.id = randomUUID(), r.name = type, r.description = null, r.actions = [],
-                  r.actions_json = '{}', r.created_at = $now, r.updated_at = $now
+                  r.actions_json = '{}', r.created_at = $nowIso, r.updated_at = $nowIso
   MERGE (m:ResourceRole {env: $env, resource: type, key: 'member'})
     ON CREATE SET m:InEnv, m.id = randomUUID(), m.name = 'member', m.description = null, m.permissions = [],
-                  m.created_at = $now, m.updated_at = $now
+                  m.created_at = $nowIso, m.updated_at = $nowIso
   MERGE (r)-[:HAS_ROLE]->(m)
 }
 UNWIND $items AS x

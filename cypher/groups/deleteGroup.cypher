@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes group:delete
 // Detaching removes memberships, tuples to and from the group and GROUPS edges: everything
 // derived through the group is revoked. Automatic relations and derivations are schema shared
 // by other groups of the type and stay.

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes group_resource:delete
 MATCH (g:Group {env: $env, key: $group})-[x:GROUPS]->(i:Instance {env: $env, resource: $resource, key: $instance})
 DELETE x
 RETURN count(*) AS removed

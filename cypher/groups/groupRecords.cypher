@@ -1,3 +1,4 @@
+// @row { group: GroupNode; assigned_roles: string[]; users: string[] }
 // Group records for $keys (in any order; the caller orders them). assigned_roles are the
 // group's tuples joined with the derivations from (<type>, member) over their relation,
 // leaving out group-to-group links (relation `group`).

@@ -1,3 +1,4 @@
+// @row { resourceExists: boolean; roleExists: boolean; instanceTenant: string | null }
 // What a role assignment / attachment on $resource:$instance needs to know before writing.
 OPTIONAL MATCH (res:Resource {env: $env, key: $resource})
 OPTIONAL MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $role})

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // Serialises group-to-group assignments of one type: write locks on the type resource, then on
 // the groups $keys (sorted by the caller), held until the transaction ends. The cycle check that
 // follows therefore sees every assignment committed before it.

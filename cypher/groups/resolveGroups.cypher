@@ -1,3 +1,4 @@
+// @row { idx: number; tenantExists: boolean; taken: boolean }
 // For each group of $items {key, type, tenant}: does its tenant exist, is its key taken?
 UNWIND range(0, size($items) - 1) AS idx
 WITH idx, $items[idx] AS x

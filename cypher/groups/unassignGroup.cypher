@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes group_nesting:delete
 MATCH (a:Group {env: $env, key: $a})-[x:RELATED {relation: 'group'}]->(b:Group {env: $env, key: $b})
 DELETE x
 RETURN count(*) AS removed

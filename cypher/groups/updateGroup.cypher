@@ -1,8 +1,9 @@
 // @invalidates $env
+// @changes group:update
 MATCH (g:Group {env: $env, key: $key})
 WITH g, g {.*} AS before
 SET g.name = CASE WHEN $setName THEN $name ELSE g.name END,
     g.description = CASE WHEN $setDescription THEN $description ELSE g.description END,
     g.attributes_json = coalesce($attributes, g.attributes_json),
-    g.updated_at = $now
+    g.updated_at = $nowIso
 RETURN g.key AS key, before, g {.*} AS after

@@ -1,7 +1,7 @@
 // Operator gauges for GET /metrics: live sessions and approvals by status, summed over every
 // environment on purpose (a deployment-wide count for the operator; no record leaves, only numbers).
 CALL () {
-  MATCH (s:Session) WHERE s.expires_at > $now
+  MATCH (s:Session) WHERE s.expires_at > $nowIso
   RETURN count(s) AS sessions
 }
 OPTIONAL MATCH (a:OperationApproval)

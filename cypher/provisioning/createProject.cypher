@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 CREATE (p:Project {id: $id, key: $key, name: $name, description: $description, org_id: $orgId,
-                   created_at: $now, updated_at: $now})
+                   created_at: $nowIso, updated_at: $nowIso})
 RETURN p {.*} AS project

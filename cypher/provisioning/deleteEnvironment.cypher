@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // Removes the environment, its keys, its change events (ChangeSet, not InEnv) and everything stored in it.
 OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byKey:Environment {key: $ref})
 OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byId:Environment {id: $ref})

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // Removes the project, its environments, their keys, their change events (ChangeSet, not InEnv)
 // and everything stored in them.
 OPTIONAL MATCH (byKey:Project {key: $ref})

@@ -1,3 +1,8 @@
+// @row {
+//   key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;
+//   project: { id: string; key: string; org_id: string } | null;
+//   environment: { id: string; key: string; revision?: number } | null;
+// }
 // One round trip for authentication and scope: the key (by digest) and the path's project/env,
 // with the environment's revision (read-your-revoke for the request's questions, no second read).
 OPTIONAL MATCH (k:ApiKey {hash: $hash})

@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes api_key:delete audit
 MATCH (k:ApiKey {env_id: $envId, id: $id})
 DETACH DELETE k
 RETURN count(*) AS deleted

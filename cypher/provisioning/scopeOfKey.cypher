@@ -1,3 +1,8 @@
+// @row {
+//   key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;
+//   project: { id: string; key: string; org_id: string } | null;
+//   environment: { id: string; key: string; revision?: number } | null;
+// }
 // The key (by digest) with its project and environment, and the environment's revision
 // (read-your-revoke for the request's questions, no second read).
 MATCH (k:ApiKey {hash: $hash})

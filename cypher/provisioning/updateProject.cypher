@@ -1,7 +1,8 @@
 // @invalidates none
+// @changes none
 // PATCH /v2/projects/{p}: name and description only (a project's key and id never change).
 MATCH (p:Project {id: $id})
 SET p.name = coalesce($name, p.name),
     p.description = CASE WHEN $setDescription THEN $description ELSE p.description END,
-    p.updated_at = $now
+    p.updated_at = $nowIso
 RETURN p {.*} AS project

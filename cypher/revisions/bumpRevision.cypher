@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // Every write to an environment bumps its revision: decisions cached under an older revision
 // are not used again.
 MATCH (e:Environment {id: $envId})

@@ -1,3 +1,4 @@
+// @row DerivationRefs
 // What a derivation (resource, role, on_resource, from_role, relation) refers to, for the domain's checks.
 OPTIONAL MATCH (rel:Relation {env: $env, resource: $resource, key: $relation})
 RETURN rel IS NOT NULL AS relationExists,

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes role_parent:delete
 // Drops every role `role` extends (before `extends` given on an update sets the new list).
 MATCH (r:Role|ResourceRole {env: $env, key: $role})-[e:EXTENDS]->(:Role|ResourceRole)
 WHERE ($resource IS NULL AND r:Role) OR (r:ResourceRole AND r.resource = $resource)

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource_instance:create
 // One new instance; `made` is false when $resource:$key exists already (the caller answers 409).
 MATCH (tenant:Tenant {env: $env, key: $tenant})
 MATCH (r:Resource {env: $env, key: $resource})

@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes role:create
+// @row { role: RoleNode }
 CREATE (t:Role:InEnv {env: $env, id: $id, key: $key, name: $name, description: $description,
-                      permissions: $permissions, created_at: $now, updated_at: $now})
+                      permissions: $permissions, created_at: $nowIso, updated_at: $nowIso})
 RETURN t {.*} AS role

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource_instance:delete
 // Detaching removes the instance's role assignments, tuples, group links and tenant link.
 MATCH (i:Instance {env: $env, resource: $resource, key: $key})
 WITH i, i {.*} AS before

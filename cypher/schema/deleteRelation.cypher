@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes relation:delete
+// @row { deleted: number; before: RelationNode | null }
 // Removes the relation, the derivations over it and the tuples that use it.
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
 WITH rel, rel {.*} AS before

@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes resource:delete
+// @row { deleted: number; before: ResourceNode | null }
 // Removes the resource and everything that hangs on it: its roles, its relations and the
 // relations whose subject it is, derivations that name it, its instances (with their role
 // assignments, tuples, group links) and tenant-role permissions on it.

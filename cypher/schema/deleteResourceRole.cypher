@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes resource_role:delete
+// @row { deleted: number; before: ResourceRoleNode | null }
 // Removes the role, the derivations that name it (as granted or as required role) and the
 // role assignments of it on the resource's instances.
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})

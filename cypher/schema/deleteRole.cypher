@@ -1,4 +1,6 @@
 // @invalidates $env
+// @changes role:delete
+// @row { deleted: number; before: RoleNode | null }
 // Removes a tenant role with its assignments: tenant-level ones, and instance-scope ones (and
 // derivations) where no resource role of the same key is meant instead.
 MATCH (t:Role {env: $env, key: $key})

@@ -1,3 +1,4 @@
+// @row { relation: RelationNode }
 // A relation of a resource by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:Relation {env: $env, resource: $resource, key: $ref})
 OPTIONAL MATCH (byId:Relation {env: $env, resource: $resource}) WHERE byId.id = $ref

@@ -1,3 +1,4 @@
+// @row { resource: ResourceNode }
 // A resource with its roles (and their derivations) and relations; by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:Resource {env: $env, key: $ref})
 OPTIONAL MATCH (byId:Resource {id: $ref}) WHERE byId.env = $env

@@ -1,3 +1,4 @@
+// @row { role: ResourceRoleNode }
 // A role of a resource by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:ResourceRole {env: $env, resource: $resource, key: $ref})
 OPTIONAL MATCH (byId:ResourceRole {env: $env, resource: $resource}) WHERE byId.id = $ref

@@ -1,3 +1,4 @@
+// @row { role: RoleNode }
 // A tenant role by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:Role {env: $env, key: $ref})
 OPTIONAL MATCH (byId:Role {env: $env}) WHERE byId.id = $ref

@@ -1,4 +1,6 @@
 // @invalidates none
+// @changes none
+// @row { invalid: string[] }
 // The "<resource>:<action>" pairs of $pairs that name no action of an existing resource, read
 // under the write lock of each resource named ($resources: distinct and sorted, so that two such
 // checks take their locks in one order), held until the transaction ends: an action removed by a

@@ -1,3 +1,4 @@
+// @row { total: number; data: RelationNode[] }
 // `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
 MATCH (rel:Relation {env: $env, resource: $resource}) WHERE rel.key IS NOT NULL
 WITH rel ORDER BY rel.created_at, rel.key

@@ -1,3 +1,4 @@
+// @row { total: number; data: ResourceRoleNode[] }
 MATCH (r:Resource {env: $env, key: $resource})
 MATCH (rr:ResourceRole {env: $env, resource: r.key})
 WITH r, rr ORDER BY rr.created_at, rr.key

@@ -1,3 +1,4 @@
+// @row { total: number; data: ResourceNode[] }
 // `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
 MATCH (r:Resource {env: $env}) WHERE r.key IS NOT NULL
 WITH * WHERE $search IS NULL OR toLower(r.key) CONTAINS toLower($search) OR toLower(coalesce(r.name, '')) CONTAINS toLower($search)

@@ -1,4 +1,6 @@
 // @invalidates none
+// @changes none
+// @row { key: string }
 // Takes the write lock on the resource $ref names (key, else id), held until the transaction
 // ends: a read-modify-write of the resource (its action map, its roles' permissions) follows, and
 // a concurrent one waits here for this one's commit, then reads what it wrote. Answers nothing

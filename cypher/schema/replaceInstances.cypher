@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource_instance:update
 // Permit's bulk replace (PUT bulk/resource_instances), after the domain checked the batch with
 // resolveInstances: each instance is created in its tenant, or has its attributes replaced.
 // An instance another transaction created in another tenant since that check (the MERGE finds it
@@ -10,11 +11,11 @@ MATCH (t:Tenant {env: $env, key: x.tenant})
 OPTIONAL MATCH (old:Instance {env: $env, resource: x.resource, key: x.key})
 WITH x, t, old {.*} AS before
 MERGE (i:Instance:InEnv {env: $env, resource: x.resource, key: x.key})
-  ON CREATE SET i.id = randomUUID(), i.tenant = t.key, i.created_at = $now, i.fresh = true
+  ON CREATE SET i.id = randomUUID(), i.tenant = t.key, i.created_at = $nowIso, i.fresh = true
 WITH x, t, i, before, i.tenant = t.key AS ours
 CALL (x, t, i, ours) {
   WITH * WHERE ours
-  SET i.attributes_json = x.attributes, i.updated_at = $now
+  SET i.attributes_json = x.attributes, i.updated_at = $nowIso
   MERGE (i)-[:IN_TENANT]->(t)
 }
 WITH i, before, ours, coalesce(i.fresh, false) AS created

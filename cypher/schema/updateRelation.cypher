@@ -1,7 +1,8 @@
 // @invalidates $env
+// @changes relation:update
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
 WITH rel, rel {.*} AS before
 SET rel.name = coalesce($name, rel.name),
     rel.description = CASE WHEN $setDescription THEN $description ELSE rel.description END,
-    rel.updated_at = $now
+    rel.updated_at = $nowIso
 RETURN rel.key AS key, before, rel {.*} AS after

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes resource:update
 // Sets the given fields. When the action set changes, permissions naming a removed action are
 // dropped from the resource's roles and from tenant roles, so nothing names a missing action.
 MATCH (r:Resource {env: $env, key: $key})
@@ -8,7 +9,7 @@ SET r.name = coalesce($name, r.name),
     r.actions = coalesce($actions, r.actions),
     r.actions_json = coalesce($actions_json, r.actions_json),
     r.attributes_json = coalesce($attributes_json, r.attributes_json),
-    r.updated_at = $now
+    r.updated_at = $nowIso
 WITH r, before
 CALL (r) {
   MATCH (rr:ResourceRole {env: $env, resource: r.key})

@@ -1,8 +1,9 @@
 // @invalidates $env
+// @changes resource_role:update
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
 WITH rr, rr {.*} AS before
 SET rr.name = coalesce($name, rr.name),
     rr.description = CASE WHEN $setDescription THEN $description ELSE rr.description END,
     rr.permissions = coalesce($permissions, rr.permissions),
-    rr.updated_at = $now
+    rr.updated_at = $nowIso
 RETURN rr.key AS key, before, rr {.*} AS after

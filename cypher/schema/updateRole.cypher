@@ -1,8 +1,10 @@
 // @invalidates $env
+// @changes role:update
+// @row { role: RoleNode; before: RoleNode; after: RoleNode }
 MATCH (t:Role {env: $env, key: $key})
 WITH t, t {.*} AS before
 SET t.name = coalesce($name, t.name),
     t.description = CASE WHEN $setDescription THEN $description ELSE t.description END,
     t.permissions = coalesce($permissions, t.permissions),
-    t.updated_at = $now
+    t.updated_at = $nowIso
 RETURN t {.*} AS role, before, t {.*} AS after

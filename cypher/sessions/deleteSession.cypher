@@ -1,4 +1,6 @@
 // @invalidates none
+// @changes session:delete audit
+// @row { deleted: number }
 // Logout: ends the session and every other session of the same login step (the token given to
 // the backend and the cookie its one-time code opened in a browser), and drops that login's code
 // if it was not used yet. A session from before `login` was recorded ends alone.

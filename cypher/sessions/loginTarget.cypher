@@ -1,3 +1,4 @@
+// @row { tenant: string | null; user: string | null; member: boolean }
 // The tenant and user of a login (each by the reference rule: key, else id), and whether the
 // user belongs to the tenant.
 OPTIONAL MATCH (byKey:Tenant {env: $env, key: $tenant})

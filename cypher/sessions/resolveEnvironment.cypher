@@ -1,3 +1,4 @@
+// @row { project: { id: string; key: string; org_id: string | null } | null; environment: { id: string; key: string } | null }
 // The project/environment of a path, each by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:Project {key: $proj})
 OPTIONAL MATCH (byId:Project {id: $proj})

@@ -1,3 +1,5 @@
+// @row { session: SessionNode | null; member: boolean; project: { id: string; key: string; org_id: string | null } | null;
+//   environment: { id: string; key: string } | null; config: { id: string; key: string } | null }
 // One round trip per session-authenticated request: the session (by token digest), whether its
 // user still belongs to its tenant, the path's project/environment (the session's own when the
 // path names none) and the path's elements config, each by the reference rule (key, else id).

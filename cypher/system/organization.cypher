@@ -1,9 +1,10 @@
 // @invalidates none
+// @changes none
 // The organisation id (CONTRACT section 14): ORG_ID when set, else the one kept in the graph,
 // generated at the first start. Projects whose org id is not a UUID (91c0a63 wrote "default",
 // or the ORG_ID of then) take it. Idempotent; run at every start (src/db/organization.ts).
 MERGE (o:Organization {singleton: true})
-  ON CREATE SET o.id = coalesce($orgId, randomUUID()), o.created_at = $now
+  ON CREATE SET o.id = coalesce($orgId, randomUUID()), o.created_at = $nowIso
 WITH coalesce($orgId, o.id) AS org
 CALL (org) {
   MATCH (p:Project) WHERE p.org_id IS NULL OR NOT p.org_id =~ $uuidPattern

@@ -1,3 +1,4 @@
 // @invalidates none
+// @changes none
 MERGE (m:Migration {version: $version})
   ON CREATE SET m.name = $name, m.checksum = $checksum, m.applied_at = $at

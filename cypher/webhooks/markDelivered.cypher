@@ -1,4 +1,5 @@
 // @invalidates none
+// @changes none
 // A delivered event leaves the outbox (at-least-once: the receiver may see it again if this fails).
 MATCH (d:WebhookDelivery {env: $env, id: $id})
 DELETE d

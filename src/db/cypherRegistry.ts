@@ -8,6 +8,31 @@ const FRAGMENTS = 'fragments/';
 const HEADER = /^\/\/[ \t]*@invalidates[ \t]+(\$[A-Za-z_][A-Za-z0-9_]*|none)[ \t]*$/;
 /** A clause that changes the graph (a property named `set` or `$delete` is not one). */
 const WRITE_CLAUSE = /(?<![\w$.`])(CREATE|MERGE|SET|DELETE|REMOVE)(?![\w`:])/i;
+/**
+ * A time has one name per meaning: `$nowMs` (epoch ms, against stored epoch-ms `expires_at` of
+ * grants) or `$nowIso` (ISO 8601, for stored timestamps); a bare `$now` would be either.
+ */
+/**
+ * Second line of every writing statement: what records of the API it changes, for the change
+ * feed and the audit log (src/areas/changes/capture.ts): `// @changes none`, or
+ * `// @changes <kind>:<op>` with op create, update or delete, then optionally `each $<list
+ * parameter>` (one event per element of that parameter, when the answer does not list them) and
+ * `audit` (an audit-log event only, not in the changes feed: keys, sessions, login codes).
+ */
+const CHANGES = /^\/\/[ \t]*@changes[ \t]+(?:(none)|([a-z][a-z_]*):(create|update|delete)(?:[ \t]+each[ \t]+\$([A-Za-z_][A-Za-z0-9_]*))?([ \t]+audit)?)[ \t]*$/;
+
+/** What a write statement declares it changes (its `// @changes` header). */
+export interface DeclaredChange {
+  /** The record kind of its events (`user`, `role_assignment` ...). */
+  kind: string;
+  op: 'create' | 'update' | 'delete';
+  /** A list parameter whose elements are the changed records, when the answer does not list them. */
+  each: string | null;
+  /** In the changes feed; false: a security event for the audit log only. */
+  feed: boolean;
+}
+
+const AMBIGUOUS_TIME = /\$now(?![A-Za-z0-9_])/;
 
 /** What the registry knows of a statement. */
 export interface StatementInfo {
@@ -19,6 +44,8 @@ export interface StatementInfo {
    * `// @invalidates $env`), or null (`// @invalidates none`, or a read).
    */
   invalidates: string | null;
+  /** What it changes (its `// @changes` header); null for `@changes none` and for a read. */
+  changes: DeclaredChange | null;
 }
 
 /**
@@ -35,7 +62,11 @@ export interface StatementInfo {
  * `// @invalidates $env` (the parameter naming the environment whose decisions it can change;
  * any parameter of the statement) or `// @invalidates none` (sessions, login codes, logs, locks).
  * A write transaction bumps the revision of exactly the environments so declared (src/db/db.ts).
- * A writing file without a valid header, or a header on a statement that does not write, fails
+ * Its second line says what records of the API it changes, for the change feed and the audit
+ * log (src/areas/changes/capture.ts): `// @changes user:update` (kind and operation; `each
+ * $items` when its events are the elements of a list parameter; `audit` for the audit log only)
+ * or `// @changes none`. Nothing is told from a file's name.
+ * A writing file without valid headers, or a header on a statement that does not write, fails
  * the boot naming the file.
  */
 export class CypherRegistry {
@@ -78,9 +109,13 @@ export class CypherRegistry {
     const first = own.split('\n', 1)[0].trim();
     const header = HEADER.exec(first);
     const writes = WRITE_CLAUSE.test(codeOnly(text));
+    if (AMBIGUOUS_TIME.test(codeOnly(text))) {
+      throw new Error(`Cypher file ${file} uses $now: name the instant by its meaning, $nowMs (epoch ms) or $nowIso (ISO 8601)`);
+    }
     if (!writes) {
       if (first.includes('@invalidates')) throw new Error(`Cypher file ${file} has an @invalidates header but does not write; remove the header`);
-      return { text, writes, invalidates: null };
+      if (own.includes('@changes')) throw new Error(`Cypher file ${file} has a @changes header but does not write; remove the header`);
+      return { text, writes, invalidates: null, changes: null };
     }
     if (!header) {
       throw new Error(
@@ -92,7 +127,25 @@ export class CypherRegistry {
     if (param !== null && !new RegExp(`\\$${param}(?![A-Za-z0-9_])`).test(codeOnly(text))) {
       throw new Error(`Cypher file ${file} declares "@invalidates $${param}" but has no parameter $${param}`);
     }
-    return { text, writes, invalidates: param };
+    return { text, writes, invalidates: param, changes: this.declaredChange(file, own, text) };
+  }
+
+  /** Reads the `// @changes` header (the second line of a writing statement). */
+  private declaredChange(file: string, own: string, text: string): DeclaredChange | null {
+    const second = own.split('\n', 2)[1]?.trim() ?? '';
+    const m = CHANGES.exec(second);
+    if (!m) {
+      throw new Error(
+        `Cypher file ${file} writes but its second line does not declare what it changes: make it ` +
+          '"// @changes <kind>:<create|update|delete>" (then optionally "each $<list parameter>" and "audit") or "// @changes none"',
+      );
+    }
+    if (m[1] === 'none') return null;
+    const each = m[4] ?? null;
+    if (each !== null && !new RegExp(`\\$${each}(?![A-Za-z0-9_])`).test(codeOnly(text))) {
+      throw new Error(`Cypher file ${file} declares "@changes ... each $${each}" but has no parameter $${each}`);
+    }
+    return { kind: m[2], op: m[3] as DeclaredChange['op'], each, feed: m[5] === undefined };
   }
 
   private expand(name: string, text: string, chain: string[]): string {

@@ -1,11 +1,17 @@
 import neo4j, { Driver, ManagedTransaction, Session } from 'neo4j-driver';
-import { CypherRegistry } from './cypherRegistry';
+import { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
 import { Conflict, Duplicate, NotFound, StoreError, storeErrorOf, Unavailable } from './storeErrors';
+import type { StatementRows } from './statements.generated';
 import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
+/**
+ * The row type of the named statement: the one its `// @row` header declares (generated into
+ * src/db/statements.generated.ts by `npm run gen:statements`), else untyped rows.
+ */
+export type RowOf<N extends string> = N extends keyof StatementRows ? StatementRows[N] : Row;
 
 /** What the Db asks of the replica registry (src/db/replicas.ts) before it acknowledges a write. */
 export interface ReplicaView {
@@ -44,14 +50,20 @@ export interface RevisionFloor {
 /** `floor` (a revision of `env`, or none) as readOnce's `atLeast`. */
 export const floorOf = (env: string, floor: number | undefined): RevisionFloor | undefined => (floor === undefined ? undefined : { env, revision: floor });
 
-/** A statement bound to its name; created at boot so a missing file fails early. */
-export interface Statement {
+/**
+ * A statement bound to its name; created at boot so a missing file fails early. `R` is the type
+ * of its rows (its `// @row` header): the runners answer `R[]`, so stores read typed rows.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export interface Statement<R extends object = Row> {
   name: string;
   text: string;
   /** It changes the graph; running it in a read transaction is a bug. */
   writes: boolean;
   /** The parameter naming the environment whose revision it moves (its `// @invalidates` header), or null. */
   invalidates: string | null;
+  /** What records it changes (its `// @changes` header), for the change feed and audit log; null: none. */
+  changes: DeclaredChange | null;
 }
 
 /** JavaScript numbers travel as floats; whole numbers at the top level (paging, depths) go as integers. */
@@ -77,19 +89,19 @@ export class Tx {
     private readonly changeLog?: ChangeLog,
   ) {}
 
-  async rows(stmt: Statement, params: Params): Promise<Row[]> {
-    return (await this.run(stmt, params)).rows;
+  async rows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {
+    return (await this.run(stmt, params)).rows as R[];
   }
   /**
    * Rows, and how many relationships the statement created (exact under concurrent writers: MERGE's own count).
    * `described`: the parameters the change log tells the changes from, when the statement takes
    * the same batch in another shape (columns instead of `$items`).
    */
-  async rowsCreating(stmt: Statement, params: Params, described: Params = params): Promise<{ rows: Row[]; relationshipsCreated: number }> {
+  async rowsCreating<R extends object>(stmt: Statement<R>, params: Params, described: Params = params): Promise<{ rows: R[]; relationshipsCreated: number }> {
     const { rows, res } = await this.run(stmt, params, described);
-    return { rows, relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
+    return { rows: rows as R[], relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
   }
-  private async run(stmt: Statement, params: Params, described: Params = params) {
+  private async run(stmt: Statement<Row>, params: Params, described: Params = params) {
     if (stmt.writes && this.mode !== 'write') throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
     if (stmt.invalidates !== null) {
       const envId = params[stmt.invalidates];
@@ -118,7 +130,7 @@ export class Tx {
     const keep = new Set(last.values());
     this.changes.splice(0, this.changes.length, ...this.changes.filter((_, i) => keep.has(i)));
   }
-  async one(stmt: Statement, params: Params): Promise<Row | undefined> {
+  async one<R extends object>(stmt: Statement<R>, params: Params): Promise<R | undefined> {
     return (await this.rows(stmt, params))[0];
   }
   /**
@@ -197,15 +209,15 @@ export class Db {
     return this.opts.routing === true;
   }
 
-  statement(name: string): Statement {
-    const { text, writes, invalidates } = this.registry.info(name);
-    return { name, text, writes, invalidates };
+  statement<N extends string>(name: N): Statement<RowOf<N>> {
+    const { text, writes, invalidates, changes } = this.registry.info(name);
+    return { name, text, writes, invalidates, changes };
   }
 
-  /** Resolves a group of statements at once: `db.statements({create: 'tenants/createTenant'})`. */
-  statements<K extends string>(names: Record<K, string>): Record<K, Statement> {
-    const out = {} as Record<K, Statement>;
-    for (const k of Object.keys(names) as K[]) out[k] = this.statement(names[k]);
+  /** Resolves a group of statements at once: `db.statements({create: 'tenants/createTenant'})`, each typed by its name. */
+  statements<const M extends Record<string, string>>(names: M): { [K in keyof M]: Statement<RowOf<M[K]>> } {
+    const out = {} as { [K in keyof M]: Statement<RowOf<M[K]>> };
+    for (const k of Object.keys(names) as (keyof M & string)[]) out[k] = this.statement(names[k]);
     return out;
   }
 
@@ -228,11 +240,11 @@ export class Db {
   }
 
   /** One read statement: an auto-commit query (readOnce), one exchange instead of a transaction's three. */
-  async readRows(stmt: Statement, params: Params): Promise<Row[]> {
+  async readRows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {
     return this.readOnce(stmt, params, 'read');
   }
 
-  async readLatestRows(stmt: Statement, params: Params): Promise<Row[]> {
+  async readLatestRows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {
     return this.readOnce(stmt, params, 'latest');
   }
 
@@ -245,7 +257,7 @@ export class Db {
    * `readLatest`. A retriable failure (a pooled connection the server closed) is tried again, as
    * the driver does for transactions. Counted in the metrics as a transaction of its mode.
    */
-  async readOnce(stmt: Statement, params: Params, mode: 'read' | 'latest' = 'read', atLeast?: RevisionFloor): Promise<Row[]> {
+  async readOnce<R extends object>(stmt: Statement<R>, params: Params, mode: 'read' | 'latest' = 'read', atLeast?: RevisionFloor): Promise<R[]> {
     if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
     if (atLeast && mode === 'read' && this.routing) return this.readIncluding(stmt, params, atLeast);
     const started = Date.now();
@@ -254,7 +266,7 @@ export class Db {
     try {
       for (let pause = 50; ; pause *= 2) {
         try {
-          return await this.autoCommit(stmt, params, mode, started + this.timeoutMs - Date.now());
+          return (await this.autoCommit(stmt, params, mode, started + this.timeoutMs - Date.now())) as R[];
         } catch (err) {
           // Like the driver's transaction retries: backing off, within half the deadline.
           if (!neo4j.isRetriableError(err) || Date.now() + pause - started > this.timeoutMs / 2) {
@@ -277,7 +289,7 @@ export class Db {
    * order: at that revision it has every write acknowledged before). A secondary that lags runs
    * nothing; the statement then runs on the leader, which has every commit.
    */
-  private async readIncluding(stmt: Statement, params: Params, atLeast: RevisionFloor): Promise<Row[]> {
+  private async readIncluding<R extends object>(stmt: Statement<R>, params: Params, atLeast: RevisionFloor): Promise<R[]> {
     const rows = await this.read(async (tx) => {
       const revision = ((await tx.one(this.readRevision, { envId: atLeast.env }))?.revision as number | undefined) ?? 0;
       return revision >= atLeast.revision ? tx.rows(stmt, params) : undefined;
@@ -285,7 +297,7 @@ export class Db {
     return rows ?? this.readOnce(stmt, params, 'latest');
   }
 
-  private async autoCommit(stmt: Statement, params: Params, mode: 'read' | 'latest', ms: number): Promise<Row[]> {
+  private async autoCommit(stmt: Statement<Row>, params: Params, mode: 'read' | 'latest', ms: number): Promise<Row[]> {
     const session = this.driver.session({
       defaultAccessMode: mode === 'read' ? neo4j.session.READ : neo4j.session.WRITE,
       database: this.opts.database,
@@ -314,7 +326,7 @@ export class Db {
     }
   }
 
-  async writeRows(stmt: Statement, params: Params): Promise<Row[]> {
+  async writeRows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {
     return this.write((tx) => tx.rows(stmt, params));
   }
 

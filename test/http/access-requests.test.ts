@@ -173,7 +173,7 @@ describe('access requests', () => {
   // approval's transaction writes the grant. The statement is run as the approval would run it.
   const transition = (id: string, grantRole: string) => ({
     env: w.envId, config: w.configId, tenant: 'acme', id, status: 'approved', reviewer: 'bob', comment: null, setComment: false,
-    cancelReason: null, now: new Date().toISOString(), grantRole, expiresAt: null, expiresAtMs: null,
+    cancelReason: null, nowIso: new Date().toISOString(), grantRole, expiresAt: null, expiresAtMs: null,
   });
 
   it('writes no grant of a role deleted after the reviewer\'s check', async () => {

@@ -85,7 +85,7 @@ describe('bulk replace of instances racing a create in another tenant', () => {
       { key: 'k1', tenant: 'ta', resource: 'rbox', attributes: '{"v":"a"}' },
     ];
     const answer = await db.write(async (tx) => {
-      const [row] = await tx.rows(db.statement('schema/replaceInstances'), { env: envId, items, now: new Date().toISOString() });
+      const [row] = await tx.rows(db.statement('schema/replaceInstances'), { env: envId, items, nowIso: new Date().toISOString() });
       throw Object.assign(new Error('roll back'), { row });
     }).catch((e: { row?: Record<string, unknown> }) => e.row);
     expect(answer?.elsewhere).toEqual([{ resource: 'rbox', key: 'k1', tenant: 'tb' }]);

@@ -81,7 +81,7 @@ export class AccessRequestService {
     }
     await this.checkRole(scope, place.tenant, role, resource, resource_instance, '/body/access_request_details/role');
     const a = await withinRequestLimit(
-      this.store.create(place, { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, now: now() }, this.flow.announcer(scope, 'created')),
+      this.store.create(place, { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, nowIso: now() }, this.flow.announcer(scope, 'created')),
     );
     return this.view(scope, a);
   }

@@ -123,7 +123,7 @@ export class ReviewFlow {
 
   private async transition(scope: Scope, place: ApprovalPlace, id: string, status: ApprovalStatus,
     t: { reviewer: string | null; comment?: string | null; cancelReason: string | null; grant?: Grant }) {
-    const res = await this.store.transition(place, id, { status, ...t, now: now() }, this.announcer(scope, EVENT_OF[status]));
+    const res = await this.store.transition(place, id, { status, ...t, nowIso: now() }, this.announcer(scope, EVENT_OF[status]));
     if (!res) throw notFound(this.kind.noun, id);
     if (!res.won && res.approval.status == null && res.instanceGone) {
       const a = res.approval;

@@ -64,7 +64,7 @@ export class ApprovalService {
       ]);
     }
     const a = await withinRequestLimit(this.flow.store.create(place, {
-      id: randomUUID(), user: session.userKey, resource, instance: resource_instance ?? null, reason: input.reason, now: now(),
+      id: randomUUID(), user: session.userKey, resource, instance: resource_instance ?? null, reason: input.reason, nowIso: now(),
     }, this.flow.announcer(scope, 'created')));
     return this.view(scope, a);
   }

@@ -62,7 +62,7 @@ export interface Transition {
   reviewer: string | null;
   comment?: string | null;
   cancelReason?: string | null;
-  now: string;
+  nowIso: string;
 }
 
 /** Operation approvals in the graph; transitions are single conditional updates. */
@@ -114,13 +114,13 @@ export class ApprovalStore {
   /** `floor`: the revision of `env` the answer must include (a cluster's secondary may lag; Db.readOnce). */
   async holdsTenantRole(env: string, user: string, tenant: string, roles: string[], floor?: number): Promise<boolean> {
     if (!roles.length) return false;
-    const [row] = await this.db.readOnce(this.q.holdsTenantRole, { env, user, tenant, roles, now: Date.now() }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(this.q.holdsTenantRole, { env, user, tenant, roles, nowMs: Date.now() }, 'read', floorOf(env, floor));
     return row?.holds === true;
   }
 
   /** False when no decision could grant the user anything in the tenant (no instance or tenant roles at all). */
   async mayReviewInstances(env: string, user: string, tenant: string, floor?: number): Promise<boolean> {
-    const [row] = await this.db.readOnce(this.q.mayReviewInstances, { env, user, tenant }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(this.q.mayReviewInstances, { env, user, tenant, nowMs: Date.now() }, 'read', floorOf(env, floor));
     return row?.may === true;
   }
 
@@ -130,19 +130,19 @@ export class ApprovalStore {
    * other tenants), and nothing is created. Without one (`instance` null) a new instance with a
    * UUID key is made in the tenant (seed 2.8); a cancel or deny removes it again.
    */
-  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string | null; reason: string; now: string }, announce: Announce): Promise<ApprovalNode> {
+  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string | null; reason: string; nowIso: string }, announce: Announce): Promise<ApprovalNode> {
     return this.db.write(async (tx) => {
-      await this.admitRequest(tx, p, a.user, a.now);
+      await this.admitRequest(tx, p, a.user, a.nowIso);
       let instance = a.instance;
       if (instance !== null) {
         const found = await tx.one(this.q.instanceTenant, { env: p.env, resource: a.resource, key: instance });
         if (found?.tenant !== p.tenant) throw new NotFound('Resource instance', `${a.resource}:${instance}`);
       } else {
         instance = randomUUID();
-        const made = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: instance, now: a.now });
+        const made = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: instance, nowIso: a.nowIso });
         if (!made) throw new NotFound('Resource', a.resource);
       }
-      const row = await tx.one(this.q.createApproval, { ...p, id: a.id, user: a.user, resource: a.resource, instance, reason: a.reason, now: a.now, createdInstance: a.instance === null });
+      const row = await tx.one(this.q.createApproval, { ...p, id: a.id, user: a.user, resource: a.resource, instance, reason: a.reason, nowIso: a.nowIso, createdInstance: a.instance === null });
       // Throwing rolls back an instance created above (the requester was deleted meanwhile).
       if (!row) throw new NotFound('User', a.user);
       await announce(tx, row.approval as ApprovalNode);
@@ -158,7 +158,7 @@ export class ApprovalStore {
   /** Distinct `{resource, instance}` of approvals matching the filter that `user` did not request. */
   async reviewCandidates(p: ApprovalPlace, user: string, f: ApprovalFilter): Promise<{ resource: string; instance: string }[]> {
     const rows = await this.db.readRows(this.q.reviewCandidates, { ...p, user, ...f });
-    return rows as unknown as { resource: string; instance: string }[];
+    return rows;
   }
 
   async list(p: ApprovalPlace, who: { user: string; everything: boolean; reviewable: string[] }, f: ApprovalFilter, page: Page) {
@@ -167,8 +167,8 @@ export class ApprovalStore {
     );
   }
 
-  async setReviewerComment(p: ApprovalPlace, id: string, comment: string | null | undefined, now: string): Promise<ApprovalNode | undefined> {
-    const [row] = await this.db.writeRows(this.q.setReviewerComment, { ...p, id, comment: comment ?? null, setComment: comment !== undefined, now });
+  async setReviewerComment(p: ApprovalPlace, id: string, comment: string | null | undefined, nowIso: string): Promise<ApprovalNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.setReviewerComment, { ...p, id, comment: comment ?? null, setComment: comment !== undefined, nowIso });
     return row?.approval as ApprovalNode | undefined;
   }
 
@@ -181,7 +181,7 @@ export class ApprovalStore {
     return this.db.write(async (tx) => {
       const row = await tx.one(this.q.transition, {
         ...p, id, status: t.status, reviewer: t.reviewer, comment: t.comment ?? null, setComment: t.comment !== undefined,
-        cancelReason: t.cancelReason ?? null, now: t.now,
+        cancelReason: t.cancelReason ?? null, nowIso: t.nowIso,
         grantRole: t.grant?.role ?? null, expiresAt: t.grant?.expiresAt ?? null,
         expiresAtMs: t.grant?.expiresAt ? Date.parse(t.grant.expiresAt) : null,
       });

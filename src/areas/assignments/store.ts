@@ -1,26 +1,12 @@
 import { Db, Tx } from '../../db/db';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
 
-export interface AssignmentRefs {
-  userExists: boolean;
-  tenantExists: boolean;
-  instanceExists: boolean;
-  instanceTenant: string | null;
-  tenantRoleExists: boolean;
-  resourceRoleExists: boolean;
-}
-export interface TupleRefs {
-  subjectTypeExists: boolean;
-  objectTypeExists: boolean;
-  relationExists: boolean;
-  relationSubject: string | null;
-  subjectExists: boolean;
-  subjectTenant: string | null;
-  objectExists: boolean;
-  objectTenant: string | null;
-  tenantExists: boolean;
-}
+/** What an assignment names (assignments/resolveAssignments' row, by its `// @row` header). */
+export type AssignmentRefs = StatementRows['assignments/resolveAssignments'];
+/** What a tuple names (assignments/resolveTuples' row). */
+export type TupleRefs = StatementRows['assignments/resolveTuples'];
 export interface AssignmentRow {
   id: string;
   user: string;
@@ -118,7 +104,7 @@ export class AssignmentsStore {
 
   /** One round trip for a whole batch; one answer per item, in order. */
   async resolveAssignments(tx: Tx, env: string, items: AssignmentRef[]): Promise<AssignmentRefs[]> {
-    return (await tx.rows(this.q.resolveAssignments, { env, items })) as unknown as AssignmentRefs[];
+    return tx.rows(this.q.resolveAssignments, { env, items });
   }
 
   /**
@@ -126,7 +112,7 @@ export class AssignmentsStore {
    * items as it goes, then joins the users to the tenants they now hold roles in. `written`
    * short of the batch size means an item did not hold: the caller explains it and rolls back.
    */
-  async assignMany(tx: Tx, env: string, items: AssignmentRef[], now: string): Promise<AssignOutcome> {
+  async assignMany(tx: Tx, env: string, items: AssignmentRef[], nowIso: string): Promise<AssignOutcome> {
     // Sorted by instance so that concurrent batches lock shared instances in the same order.
     const onInstances = items.filter((a) => a.instance !== null).sort(byInstance);
     const onTenants = items.filter((a) => a.instance === null);
@@ -139,7 +125,7 @@ export class AssignmentsStore {
     for (const [stmt, batch, shape] of kinds) {
       if (!batch.length) continue;
       // The change log tells the changes from the items, whatever shape the statement takes them in.
-      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, now, nowMs: Date.parse(now), ...shape }, { env, now, items: batch });
+      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, nowIso, nowMs: Date.parse(nowIso), ...shape }, { env, nowIso, items: batch });
       out.written += row.written as number;
       out.created += relationshipsCreated + (row.renewed as number);
       out.first ??= row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null;
@@ -162,20 +148,20 @@ export class AssignmentsStore {
   }
 
   async resolveTuples(tx: Tx, env: string, items: TupleKeys[]): Promise<TupleRefs[]> {
-    return (await tx.rows(this.q.resolveTuples, { env, items })) as unknown as TupleRefs[];
+    return tx.rows(this.q.resolveTuples, { env, items });
   }
 
   /** Makes the instances a batch names but the graph lacks (Permit's implicit creation). */
-  async createImplicitInstances(tx: Tx, env: string, items: { resource: string; key: string; tenant: string }[], now: string): Promise<void> {
-    if (items.length) await tx.rows(this.q.createImplicitInstances, { env, items, now });
+  async createImplicitInstances(tx: Tx, env: string, items: { resource: string; key: string; tenant: string }[], nowIso: string): Promise<void> {
+    if (items.length) await tx.rows(this.q.createImplicitInstances, { env, items, nowIso });
   }
 
   /** Writes a batch of tuples in one pass, checking each as it goes; `written` short of the batch size: an item did not hold. */
-  async createTuples(tx: Tx, env: string, items: TupleKeys[], now: string): Promise<AssignOutcome> {
+  async createTuples(tx: Tx, env: string, items: TupleKeys[], nowIso: string): Promise<AssignOutcome> {
     // Sorted by object so that concurrent batches lock shared instances in the same order.
     const sorted = [...items].sort((a, b) => cmp(a.object_type, b.object_type) || cmp(a.object_key, b.object_key));
     const objectTypes = [...new Set(items.map((x) => x.object_type))];
-    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, now, nowMs: Date.parse(now) });
+    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, nowIso, nowMs: Date.parse(nowIso) });
     return { written: row.written as number, created: relationshipsCreated + (row.renewed as number), first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null };
   }
 

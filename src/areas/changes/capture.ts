@@ -1,10 +1,11 @@
 /**
- * Change events (CONTRACT section 12) told from each write statement's name, parameters and
+ * Change events (CONTRACT section 12) of each write statement, from what the statement declares it
+ * changes (its `// @changes <kind>:<op>` header, src/db/cypherRegistry.ts), its parameters and its
  * answer, so that no statement has to call anything to be recorded. The conventions:
  *
- * - The verb the statement's name starts with is the operation (`OPS`: delete, remove, unassign,
- *   detach ... delete; update, replace, set ... update; create, add, assign ... create); the rest
- *   of the name is the record kind (`KIND_NAMES`, `KIND_OF_STATEMENT` where the name says another).
+ * - The declaration gives the operation and the record kind; `@changes none` records nothing
+ *   (locks, internal state, logs, sessions' housekeeping); `audit` marks a security event for the
+ *   audit log only (keys, sessions, login codes), not the changes feed.
  * - A list column `changed` of `{before?, after?, key?, kind?}`: one event per element, with the
  *   element's states (the statement reads each record before it changes it). `key` defaults to
  *   the key of the state (`after`, else `before`), `kind` to the statement's; an empty list is
@@ -12,8 +13,8 @@
  *   statement created) answer this, next to the count their callers read:
  *   `RETURN size(found) AS removed, [f IN found | {key: f.key, before: f.before}] AS changed`.
  * - Else a list column `deleted`: one delete event per element, the element being its `before`.
- * - Else a list parameter (`$items`, `$refs`, `$keys`, or any list of a plural kind): one event
- *   per item, the item being its state.
+ * - Else a list parameter (`$items`, `$refs`, `$keys`, or the one the declaration names with
+ *   `each $<parameter>`): one event per item, the item being its state.
  * - Else one event: the `before` / `after` columns of a single row (`WITH n, n {.*} AS before SET
  *   ... RETURN before, n {.*} AS after`), else the record map it answered, else the fields it was
  *   given.
@@ -21,6 +22,7 @@
  *
  * States never hold secrets (`SECRET_FIELD`).
  */
+import type { DeclaredChange } from '../../db/cypherRegistry';
 import type { Params, Row } from '../../db/db';
 
 export type ChangeOp = 'create' | 'update' | 'delete';
@@ -37,51 +39,11 @@ export interface ChangeDraft {
   after?: unknown;
 }
 
-/** The verb a statement's name starts with says what it does to its record. */
-const OPS: [RegExp, ChangeOp][] = [
-  [/^(create|add|assign|attach|ensure|redeem)/, 'create'],
-  [/^(delete|remove|unassign|detach|clear|revoke)/, 'delete'],
-  [/^(update|replace|set|change|transition|govern|rotate)/, 'update'],
-];
-
-/** Statements that only take locks or maintain internal state: no record of the API changes. */
-const NOT_CHANGES = new Set(['changes/recordAuditEvents', 'groups/lockGroups', 'elements/lockResources', 'revisions/bumpRevision', 'changes/recordChanges', 'assignments/createImplicitInstances', 'approvals/ensureInstance']);
-
-/**
- * Writes that change no decision (`// @invalidates none`) are records of the API only in these
- * areas; elsewhere (sessions, login codes, keys, logs, migrations) they are not graph changes.
- */
-const RECORD_AREAS_WITHOUT_INVALIDATION = new Set(['approvals', 'elements', 'accessRequests', 'access_requests']);
-
-/** Security events that change no record of the graph API: keys and sessions (the audit log's). */
-const AUDIT_ONLY = /ApiKey|Session|LoginCode/;
-
-/** Record kinds whose name in the statement differs from the API's (`Derivation` -> role_derivation ...). */
-const KIND_NAMES: Record<string, string> = {
-  api_key: 'api_key', session: 'session', login_code: 'login_code', tenant_user: 'tenant_user', instance: 'resource_instance', instances: 'resource_instance', instances_by_ref: 'resource_instance',
-  tenant_roles: 'role_assignment', instance_roles: 'role_assignment', roles: 'role_assignment', tuples: 'relationship_tuple',
-  derivation: 'role_derivation', derivations: 'role_derivation', role_derivations: 'role_derivation', derivation_conditions: 'role_derivation',
-  role_parent: 'role_parent', role_parents: 'role_parent', role_permissions: 'role', config: 'elements_config', resources: 'resource',
-  user: 'user', group: 'group', approval: 'operation_approval', approvals: 'operation_approval', reviewer_comment: 'operation_approval',
-};
-
-/** Statements whose name does not say the API's record kind. */
-const KIND_OF_STATEMENT: Record<string, string> = {
-  'groups/addUser': 'group_member', 'groups/removeUser': 'group_member',
-  'groups/assignRole': 'group_role', 'groups/removeRole': 'group_role',
-  'groups/assignGroup': 'group_nesting', 'groups/unassignGroup': 'group_nesting',
-  'groups/attachInstance': 'group_resource', 'groups/detachInstance': 'group_resource',
-  'facts/addTenantUser': 'tenant_user', 'facts/removeTenantUser': 'tenant_user',
-  // A login code's redemption opens a session.
-  'sessions/redeemLoginCode': 'session',
-};
-
 /** A count column of the answer at 0 means the statement matched nothing: no change. */
 const COUNTS = ['deleted', 'removed', 'created', 'updated', 'added'];
 
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const PARAM_NOISE = new Set(['env', 'envId', 'now', 'nowMs', 'id', 'set', 'hash', 'secret', 'token', 'code', 'attributes', 'attributes_json', 'actions', 'actions_json', 'description', 'name']);
+const PARAM_NOISE = new Set(['env', 'envId', 'now', 'nowIso', 'nowMs', 'id', 'set', 'hash', 'secret', 'token', 'code', 'attributes', 'attributes_json', 'actions', 'actions_json', 'description', 'name']);
 
 /** A key for a record from its fields: its own key or id, else the references that identify it (user/role/tenant). */
 function keyOf(src: Record<string, unknown>, fallback?: Record<string, unknown>): string {
@@ -92,14 +54,14 @@ function keyOf(src: Record<string, unknown>, fallback?: Record<string, unknown>)
 }
 
 /** The records a bulk statement changed: the ones it answers deleted, else its list parameter. */
-function listOf(rows: Row[], params: Params, plural: boolean): unknown[] | undefined {
+function listOf(rows: Row[], params: Params, each: string | null): unknown[] | undefined {
   if (Array.isArray(rows[0]?.deleted)) return rows[0].deleted as unknown[];
   for (const name of ['items', 'refs', 'keys']) if (Array.isArray(params[name])) return params[name] as unknown[];
-  if (plural) return Object.values(params).find(Array.isArray) as unknown[] | undefined;
+  if (each !== null && Array.isArray(params[each])) return params[each] as unknown[];
   return undefined;
 }
 
-const SECRET_OR_NOISE = new Set(['env', 'envId', 'now', 'nowMs', 'set', 'hash', 'secret', 'token', 'code']);
+const SECRET_OR_NOISE = new Set(['env', 'envId', 'now', 'nowIso', 'nowMs', 'set', 'hash', 'secret', 'token', 'code']);
 
 /** The fields a statement was given, without the environment, the clock and the JSON copies. */
 function fieldsOf(params: Params): Record<string, unknown> | undefined {
@@ -151,23 +113,17 @@ function changedOf(rows: Row[]): { kind?: string; key?: string; before?: unknown
 }
 
 /**
- * What a write statement changed, told from its name, parameters and answer (no statement has to
- * say more; the conventions are in this file's header): the verb of its name gives the operation,
- * the rest the record kind; a `changed` list column is one change per element with its states; a
- * list parameter `$items` is one change per item; a returned record map is the record's state.
+ * What a write statement changed: `declared` is its `// @changes` header (null: none), `envParam`
+ * its `// @invalidates` parameter; the events come from its answer and parameters as this file's
+ * header says: a `changed` list column is one change per element with its states; a list
+ * parameter `$items` (or the declared `each`) is one change per item; a returned record map is the
+ * record's state.
  */
-export function describeChanges(name: string, envParam: string | null, params: Params, rows: Row[]): ChangeDraft[] {
-  if (NOT_CHANGES.has(name)) return [];
-  const feed = envParam !== null || RECORD_AREAS_WITHOUT_INVALIDATION.has(name.split('/')[0]);
-  if (!feed && !AUDIT_ONLY.test(name)) return [];
+export function describeChanges(declared: DeclaredChange | null, envParam: string | null, params: Params, rows: Row[]): ChangeDraft[] {
+  if (declared === null) return [];
+  const { kind, op, each, feed } = declared;
   const env = (envParam ? params[envParam] : undefined) ?? params.env ?? params.envId;
   if (typeof env !== 'string') return [];
-  const verbAndKind = name.split('/')[1] ?? name;
-  const found = OPS.find(([re]) => re.test(verbAndKind));
-  if (!found) return [];
-  const [re, op] = found;
-  const rawKind = snake(verbAndKind.replace(re, '').replace(/^[A-Z]/, (c) => c.toLowerCase()));
-  const kind = KIND_OF_STATEMENT[name] ?? KIND_NAMES[rawKind || name.split('/')[0]] ?? (rawKind || name.split('/')[0]).replace(/s$/, '');
   const changed = changedOf(rows);
   if (changed) {
     return changed.map(({ kind: own, key, ...states }) => ({
@@ -177,7 +133,7 @@ export function describeChanges(name: string, envParam: string | null, params: P
   if (rows.length === 1 && COUNTS.some((c) => rows[0][c] === 0)) return [];
   if (rows.length === 1 && rows[0].won === false) return [];
   const state = (s: unknown) => (op === 'delete' ? { before: withoutSecrets(s) } : { after: withoutSecrets(s) });
-  const items = listOf(rows, params, rawKind.endsWith('s'));
+  const items = listOf(rows, params, each);
   if (items) {
     return items.map((it) => (isRecord(it) ? { env, feed, op, kind, key: keyOf(it), ...state(it) } : { env, feed, op, kind, key: String(it) }));
   }

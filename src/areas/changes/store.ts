@@ -51,7 +51,7 @@ export class ChangeStore implements ChangeLog {
   }
 
   describe(stmt: Statement, params: Params, rows: Row[]): ChangeDraft[] {
-    return describeChanges(stmt.name, stmt.invalidates, params, rows);
+    return describeChanges(stmt.changes, stmt.invalidates, params, rows);
   }
 
   async record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void> {

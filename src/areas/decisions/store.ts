@@ -1,4 +1,5 @@
 import { Db, floorOf } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
 import type { FairQueue } from '../../util/fairQueue';
 import { QuestionBatcher } from './batcher';
 
@@ -21,17 +22,10 @@ export interface Trace {
   paths: string[];
 }
 
-export interface UserPermissionRows {
-  instances: { key: string; tenant: string; type: string; resource_key: string; roles: string[]; permissions: string[] }[];
-  tenants: { key: string; tenant: string; roles: string[]; permissions: string[] }[];
-}
+/** The row of decisions/userPermissions (its `// @row` header). */
+export type UserPermissionRows = StatementRows['decisions/userPermissions'];
 
-export interface AuthorizedAssignment {
-  user: string;
-  tenant: string;
-  resource: string;
-  role: string;
-}
+export type AuthorizedAssignment = StatementRows['decisions/authorizedUsers']['assignments'][number];
 
 /** One answer; `depthLimited`: denied because MAX_DERIVATION_DEPTH cut the walk before it ended. */
 export interface Decision {
@@ -84,23 +78,23 @@ export class DecisionStore {
   }
 
   async userPermissions(env: string, user: string, tenants: string[] | null, types: string[] | null, floor?: number): Promise<UserPermissionRows | undefined> {
-    const [row] = await this.db.readOnce(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth, now: Date.now() }, 'read', floorOf(env, floor));
-    return row as unknown as UserPermissionRows | undefined;
+    const [row] = await this.db.readOnce(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth, nowMs: Date.now() }, 'read', floorOf(env, floor));
+    return row;
   }
 
   async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }, floor?: number) {
-    const [row] = await this.db.readOnce(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, now: Date.now() }, 'read', floorOf(env, floor));
-    return row as unknown as { tenant: string; assignments: AuthorizedAssignment[] };
+    const [row] = await this.db.readOnce(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, nowMs: Date.now() }, 'read', floorOf(env, floor));
+    return row;
   }
 
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean, floor?: number): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, now: Date.now() }, 'read', floorOf(env, floor));
+    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, nowMs: Date.now() }, 'read', floorOf(env, floor));
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
-      out[row.idx as number] = {
+      out[row.idx] = {
         allow: row.allow === true, depthLimited: row.depthLimited === true, validUntil: row.validUntil == null ? null : Number(row.validUntil),
-        ...(explain ? { trace: row.explanation as Trace } : {}),
+        ...(explain && row.explanation ? { trace: row.explanation } : {}),
       };
     }
     return out;

@@ -93,7 +93,7 @@ export class ElementsService {
       {
         create: true, id: randomUUID(), key: input.key, name: input.name, elements_type: input.elements_type,
         settings_json: JSON.stringify({ ...(input.settings ?? {}), resources }),
-        roles_to_levels_json: JSON.stringify(input.roles_to_levels), resources, now: now(),
+        roles_to_levels_json: JSON.stringify(input.roles_to_levels), resources, nowIso: now(),
         ...webhookWrite(input.webhook),
       },
       (found) => governed(resources, found),
@@ -126,7 +126,7 @@ export class ElementsService {
         create: false, id: current.id, name: patch.name ?? null,
         settings_json: patch.settings ? JSON.stringify({ ...patch.settings, resources }) : null,
         roles_to_levels_json: patch.roles_to_levels ? JSON.stringify(patch.roles_to_levels) : null,
-        resources, now: now(),
+        resources, nowIso: now(),
         ...webhookWrite(patch.webhook),
       },
       (found) => (resources ? governed(resources, found) : []),

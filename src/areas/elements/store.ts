@@ -2,6 +2,7 @@ import { Db, keyed } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
 
 export interface ElementsConfigNode {
   id: string;
@@ -18,11 +19,8 @@ export interface ElementsConfigNode {
   created_at: string;
   updated_at: string;
 }
-export interface GovernedResource {
-  key: string;
-  actions: string[] | null;
-  actions_json: string | null;
-}
+/** elements/lockResources' row (its `// @row` header). */
+export type GovernedResource = StatementRows['elements/lockResources'];
 /** A resource's new action list and map, computed by the domain. */
 export interface GovernedUpdate {
   key: string;
@@ -40,7 +38,7 @@ export interface ConfigWrite {
   webhook_bearer_token: string | null;
   /** The secret a config gets when it has none yet. */
   webhook_secret: string;
-  now: string;
+  nowIso: string;
 }
 
 /** Elements configs; writing one also makes its governed resources ready for approvals. */
@@ -78,7 +76,7 @@ export class ElementsStore {
     try {
       return await this.db.write(async (tx) => {
         const found = c.resources?.length
-          ? ((await tx.rows(this.q.lockResources, { env, keys: c.resources })) as unknown as GovernedResource[])
+          ? (await tx.rows(this.q.lockResources, { env, keys: c.resources }))
           : [];
         const updates = govern(found);
         const row = c.create
@@ -86,7 +84,7 @@ export class ElementsStore {
           : await tx.one(this.q.updateConfig, { env, ...c });
         // Throwing rolls back the resource locks taken above (a config deleted meanwhile).
         if (!row) throw new NotFound('Elements config', c.key ?? c.id);
-        if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, now: c.now });
+        if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, nowIso: c.nowIso });
         return row.config as ElementsConfigNode;
       });
     } catch (err) {

@@ -19,34 +19,34 @@ export class FactsBulkStore {
     });
   }
 
-  async createUsers(env: string, items: UserItem[], now: string): Promise<number> {
-    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: items.map(userRow), now });
-    return row.created as number;
+  async createUsers(env: string, items: UserItem[], nowIso: string): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: items.map(userRow), nowIso });
+    return row.created;
   }
 
-  async replaceUsers(env: string, items: UserItem[], now: string): Promise<{ created: number; total: number }> {
-    const [row] = await this.db.writeRows(this.q.replaceUsers, { env, items: items.map(userRow), now });
-    return { created: row.created as number, total: row.total as number };
+  async replaceUsers(env: string, items: UserItem[], nowIso: string): Promise<{ created: number; total: number }> {
+    const [row] = await this.db.writeRows(this.q.replaceUsers, { env, items: items.map(userRow), nowIso });
+    return { created: row.created, total: row.total };
   }
 
   /** Deletes nothing when a ref names no user; answers those refs. */
   async deleteUsers(env: string, refs: string[]): Promise<{ missing: string[]; deleted: number }> {
     const [row] = await this.db.writeRows(this.q.deleteUsers, { env, refs });
-    return { missing: row.missing as string[], deleted: row.deleted as number };
+    return { missing: row.missing, deleted: row.deleted };
   }
 
   /** All or nothing: a key that exists fails the whole batch with a `Duplicate`. */
-  async createTenants(env: string, items: TenantItem[], now: string): Promise<number> {
-    const [row] = await this.db.writeRows(this.q.createTenants, { env, items, now }).catch((err: unknown) => {
+  async createTenants(env: string, items: TenantItem[], nowIso: string): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createTenants, { env, items, nowIso }).catch((err: unknown) => {
       throw storeErrorOf(err) instanceof Duplicate ? new Duplicate('A tenant of this batch (nothing was created)') : err;
     });
-    return row.created as number;
+    return row.created;
   }
 
   /** Deletes nothing when a ref names no tenant; answers those refs. */
   async deleteTenants(env: string, refs: string[]): Promise<{ missing: string[]; deleted: number }> {
     const [row] = await this.db.writeRows(this.q.deleteTenants, { env, refs });
-    return { missing: row.missing as string[], deleted: row.deleted as number };
+    return { missing: row.missing, deleted: row.deleted };
   }
 }
 

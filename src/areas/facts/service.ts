@@ -57,7 +57,7 @@ export class FactsService {
   async createTenant(scope: Scope, input: TenantInput) {
     const t = await this.store.createTenant(scope.envId, {
       id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null,
-      attributes: toJson(input.attributes ?? {}), now: now(),
+      attributes: toJson(input.attributes ?? {}), nowIso: now(),
     });
     return this.tenantView(scope, t);
   }
@@ -77,7 +77,7 @@ export class FactsService {
   async updateTenant(scope: Scope, ref: string, patch: { name?: string; description?: string | null; attributes?: Record<string, unknown> }) {
     const current = await this.getTenant(scope, ref);
     const t = await this.store.updateTenant(scope.envId, current.key, {
-      name: patch.name ?? null, description: patch.description, attributes: toJson(patch.attributes), now: now(),
+      name: patch.name ?? null, description: patch.description, attributes: toJson(patch.attributes), nowIso: now(),
     });
     if (!t) throw notFound('Tenant', ref);
     return this.tenantView(scope, t);
@@ -89,7 +89,7 @@ export class FactsService {
   }
 
   async createUser(scope: Scope, input: UserInput) {
-    const r = await this.store.createUser(scope.envId, { ...input, id: randomUUID(), attributes: toJson(input.attributes ?? {}), now: now() });
+    const r = await this.store.createUser(scope.envId, { ...input, id: randomUUID(), attributes: toJson(input.attributes ?? {}), nowIso: now() });
     return this.userView(scope, r);
   }
 
@@ -113,7 +113,7 @@ export class FactsService {
     const created = await this.store.write(async (tx) => {
       const isNew = await this.store.replaceUser(tx, scope.envId, {
         id: randomUUID(), key, email: input.email, first_name: input.first_name, last_name: input.last_name,
-        attributes: toJson(input.attributes ?? {})!, now: now(),
+        attributes: toJson(input.attributes ?? {})!, nowIso: now(),
       });
       if (roles.length) await this.assignments!.assignWithin(tx, scope, roles);
       return isNew;
@@ -147,7 +147,7 @@ export class FactsService {
   /** Permit's "add user to tenant": creates the user when missing, then links them. */
   async addTenantUser(scope: Scope, tenantRef: string, input: UserInput) {
     const tenant = await this.getTenant(scope, tenantRef);
-    await this.store.addTenantUser(scope.envId, tenant.key, { ...input, id: randomUUID(), attributes: toJson(input.attributes ?? {}), now: now() });
+    await this.store.addTenantUser(scope.envId, tenant.key, { ...input, id: randomUUID(), attributes: toJson(input.attributes ?? {}), nowIso: now() });
     return this.getUser(scope, input.key);
   }
 

@@ -2,31 +2,9 @@ import { Db, keyed, Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { TenantNode, UserRow } from '../../db/records';
 
-export interface TenantNode {
-  id: string;
-  key: string;
-  name: string;
-  description: string | null;
-  attributes_json: string | null;
-  created_at: string;
-  updated_at: string;
-}
-export interface UserNode {
-  id: string;
-  key: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  attributes_json: string | null;
-  created_at: string;
-  updated_at: string;
-}
-export interface UserRow {
-  user: UserNode;
-  roles: { role: string; tenant: string }[];
-  tenants: string[];
-}
+export type { TenantNode, UserNode, UserRow } from '../../db/records';
 export type UserFields = { email?: string | null; first_name?: string | null; last_name?: string | null };
 
 export class FactsStore {
@@ -56,10 +34,10 @@ export class FactsStore {
     return this.db.write(fn);
   }
 
-  async createTenant(env: string, t: { id: string; key: string; name: string; description: string | null; attributes: string | null; now: string }): Promise<TenantNode> {
+  async createTenant(env: string, t: { id: string; key: string; name: string; description: string | null; attributes: string | null; nowIso: string }): Promise<TenantNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createTenant, { env, ...t });
-      return row.tenant as TenantNode;
+      return row.tenant;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Tenant', t.key);
       throw err;
@@ -75,24 +53,24 @@ export class FactsStore {
     return listOf<TenantNode>(await this.db.readRows(this.q.listTenants, { env, search, skip: page.skip, limit: page.perPage }));
   }
 
-  async updateTenant(env: string, key: string, p: { name: string | null; description?: string | null; attributes: string | null; now: string }): Promise<TenantNode | undefined> {
+  async updateTenant(env: string, key: string, p: { name: string | null; description?: string | null; attributes: string | null; nowIso: string }): Promise<TenantNode | undefined> {
     const [row] = await this.db.writeRows(this.q.updateTenant, {
-      env, key, name: p.name, description: p.description ?? null, setDescription: p.description !== undefined, attributes: p.attributes, now: p.now,
+      env, key, name: p.name, description: p.description ?? null, setDescription: p.description !== undefined, attributes: p.attributes, nowIso: p.nowIso,
     });
-    return row?.tenant as TenantNode | undefined;
+    return row?.tenant;
   }
 
   async deleteTenant(env: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteTenant, { env, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 
-  async createUser(env: string, u: { id: string; key: string; attributes: string | null; now: string } & UserFields): Promise<UserRow> {
+  async createUser(env: string, u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields): Promise<UserRow> {
     try {
       const [row] = await this.db.writeRows(this.q.createUser, {
         env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
       });
-      return row as unknown as UserRow;
+      return row;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('User', u.key);
       throw err;
@@ -100,18 +78,18 @@ export class FactsStore {
   }
 
   /** Creates the missing users of a batch in one statement; answers how many were new. */
-  async createUsers(env: string, items: ({ key: string; attributes: string } & UserFields)[], now: string): Promise<number> {
+  async createUsers(env: string, items: ({ key: string; attributes: string } & UserFields)[], nowIso: string): Promise<number> {
     const rows = items.map((u) => ({ key: u.key, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null, attributes: u.attributes }));
-    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: rows, now });
-    return row.created as number;
+    const [row] = await this.db.writeRows(this.q.createUsers, { env, items: rows, nowIso });
+    return row.created;
   }
 
   /** Creates or replaces the user's fields; true when it was created. */
-  async replaceUser(tx: Tx, env: string, u: { id: string; key: string; attributes: string; now: string } & UserFields): Promise<boolean> {
+  async replaceUser(tx: Tx, env: string, u: { id: string; key: string; attributes: string; nowIso: string } & UserFields): Promise<boolean> {
     const [row] = await tx.rows(this.q.replaceUser, {
       env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
     });
-    return row.created as boolean;
+    return row.created;
   }
 
   /**
@@ -120,27 +98,27 @@ export class FactsStore {
    */
   async getUser(env: string, ref: string): Promise<UserRow | undefined> {
     const [row] = await this.db.readRows(this.q.getUser, { env, ref });
-    return keyed(row?.user) ? (row as unknown as UserRow) : undefined;
+    return keyed(row?.user) ? row : undefined;
   }
 
   async listUsers(env: string, filter: { search: string | null; tenant: string | null; role: string | null }, page: Page) {
     return listOf<UserRow>(await this.db.readRows(this.q.listUsers, { env, ...filter, skip: page.skip, limit: page.perPage }));
   }
 
-  async updateUser(env: string, key: string, fields: UserFields, attributes: string | null, now: string): Promise<boolean> {
+  async updateUser(env: string, key: string, fields: UserFields, attributes: string | null, nowIso: string): Promise<boolean> {
     const set = { email: 'email' in fields, first_name: 'first_name' in fields, last_name: 'last_name' in fields };
     const [row] = await this.db.writeRows(this.q.updateUser, {
-      env, key, set, email: fields.email ?? null, first_name: fields.first_name ?? null, last_name: fields.last_name ?? null, attributes, now,
+      env, key, set, email: fields.email ?? null, first_name: fields.first_name ?? null, last_name: fields.last_name ?? null, attributes, nowIso,
     });
     return row !== undefined;
   }
 
   async deleteUser(env: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteUser, { env, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 
-  async addTenantUser(env: string, tenant: string, u: { id: string; key: string; attributes: string | null; now: string } & UserFields): Promise<boolean> {
+  async addTenantUser(env: string, tenant: string, u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.addTenantUser, {
       env, tenant, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
     });
@@ -149,7 +127,7 @@ export class FactsStore {
 
   async removeTenantUser(env: string, tenant: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.removeTenantUser, { env, tenant, key });
-    return (row?.removed as number) > 0;
+    return (row?.removed ?? 0) > 0;
   }
 
   async listTenantUsers(env: string, tenant: string, filter: { search: string | null; role: string | null }, page: Page) {

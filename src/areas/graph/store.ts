@@ -1,27 +1,10 @@
 import { Db } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
 
-export interface GraphNode {
-  id: string;
-  labels: string[];
-  key: string;
-  resource: string | null;
-  tenant: string | null;
-  email: string | null;
-}
-export interface GraphEdge {
-  id: string;
-  type: string;
-  from: string;
-  to: string;
-  role: string | null;
-  relation: string | null;
-}
-export interface EffectiveRole {
-  resource: string;
-  tenant: string;
-  role: string;
-  path: string;
-}
+/** The records of graph/neighbourhood and graph/effectiveRoles (their `// @row` headers). */
+export type GraphNode = StatementRows['graph/neighbourhood']['nodes'][number];
+export type GraphEdge = StatementRows['graph/neighbourhood']['edges'][number];
+export type EffectiveRole = StatementRows['graph/effectiveRoles']['roles'][number];
 
 /** Read-only views of the stored graph for admins. */
 export class GraphStore {
@@ -38,12 +21,12 @@ export class GraphStore {
   }
 
   async neighbourhood(env: string, p: { focusType: string | null; focusKey: string | null; tenant: string | null; depth: number; limit: number }) {
-    const [row] = await this.db.readRows(this.q.neighbourhood, { env, ...p, now: Date.now() });
-    return row as unknown as { found: boolean; truncated: boolean; nodes: GraphNode[]; edges: GraphEdge[] };
+    const [row] = await this.db.readRows(this.q.neighbourhood, { env, ...p, nowMs: Date.now() });
+    return row;
   }
 
   async effectiveRoles(env: string, user: string, tenant: string | null): Promise<EffectiveRole[] | undefined> {
-    const [row] = await this.db.readRows(this.q.effectiveRoles, { env, user, tenant, depth: this.maxDepth, now: Date.now() });
-    return row?.roles as EffectiveRole[] | undefined;
+    const [row] = await this.db.readRows(this.q.effectiveRoles, { env, user, tenant, depth: this.maxDepth, nowMs: Date.now() });
+    return row?.roles;
   }
 }

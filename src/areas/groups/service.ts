@@ -128,7 +128,7 @@ export class GroupsService {
         key: input.group_instance_key, type, tenant,
         id: randomUUID(), typeId: randomUUID(), memberId: randomUUID(),
         name: input.name ?? null, description: input.description ?? null,
-        attributes: JSON.stringify(input.attributes ?? {}), now: now(),
+        attributes: JSON.stringify(input.attributes ?? {}), nowIso: now(),
       });
       if (!created) throw notFound('Tenant', input.group_tenant);
       return this.record(tx, scope, input.group_instance_key);
@@ -175,7 +175,7 @@ export class GroupsService {
     return this.store.write(async (tx) => {
       const g = await this.group(tx, scope, ref);
       const ok = await this.store.updateGroup(tx, scope.envId, g.key, {
-        name: patch.name, description: patch.description, attributes: toJson(patch.attributes), now: now(),
+        name: patch.name, description: patch.description, attributes: toJson(patch.attributes), nowIso: now(),
       });
       if (!ok) throw notFound('Group', ref);
       return this.record(tx, scope, g.key);
@@ -204,7 +204,7 @@ export class GroupsService {
       const relation = roleRelation(g.type, input.role);
       const res = await this.store.assignRole(tx, scope.envId, {
         group: g.key, resource: input.resource, instance: input.resource_instance, role: input.role, relation,
-        instanceId: randomUUID(), relationId: randomUUID(), derivationId: randomUUID(), now: now(),
+        instanceId: randomUUID(), relationId: randomUUID(), derivationId: randomUUID(), nowIso: now(),
         expires_at: expiryOf(input.expires_at, '/body/expires_at'),
       });
       if (!res) throw notFound('Group', ref);
@@ -281,7 +281,7 @@ export class GroupsService {
         throw groupCycle(`Group ${JSON.stringify(b.key)} is already a member (directly or through other groups) of ${JSON.stringify(a.key)}; assigning ${JSON.stringify(a.key)} to it would make a cycle.`);
       }
       const res = await this.store.assignGroup(tx, scope.envId, {
-        a: a.key, b: b.key, relationId: randomUUID(), derivationId: randomUUID(), now: now(),
+        a: a.key, b: b.key, relationId: randomUUID(), derivationId: randomUUID(), nowIso: now(),
       });
       if (!res) throw notFound('Group', ref);
       if (res.subject !== a.type) {
@@ -310,7 +310,7 @@ export class GroupsService {
         throw this.instanceElsewhere(input.resource, input.resource_instance, target.instanceTenant, g);
       }
       const res = await this.store.attachInstance(tx, scope.envId, {
-        group: g.key, resource: input.resource, instance: input.resource_instance, instanceId: randomUUID(), now: now(),
+        group: g.key, resource: input.resource, instance: input.resource_instance, instanceId: randomUUID(), nowIso: now(),
       });
       if (!res) throw notFound('Group', ref);
       if (res.instanceTenant !== g.tenant) throw this.instanceElsewhere(input.resource, input.resource_instance, res.instanceTenant, g);

@@ -3,18 +3,10 @@ import { Duplicate } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import type { UserNode } from '../facts/store';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
+import type { GroupNode } from '../../db/records';
 
-export interface GroupNode {
-  id: string;
-  key: string;
-  resource: string;
-  tenant: string;
-  name: string | null;
-  description: string | null;
-  attributes_json: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { GroupNode } from '../../db/records';
 export interface GroupRow {
   group: GroupNode;
   assigned_roles: string[];
@@ -41,11 +33,8 @@ export interface AttachedInstance {
   attributes_json: string | null;
   attached_at: string;
 }
-export interface InstanceTarget {
-  resourceExists: boolean;
-  roleExists: boolean;
-  instanceTenant: string | null;
-}
+/** groups/instanceTarget's row (its `// @row` header). */
+export type InstanceTarget = StatementRows['groups/instanceTarget'];
 
 const count = (row: Row | undefined, field: string) => (row?.[field] as number | undefined) ?? 0;
 
@@ -110,13 +99,13 @@ export class GroupsStore {
   /** Group records in the order of `keys` (missing keys are skipped). */
   async records(tx: Tx, env: string, keys: string[]): Promise<GroupRow[]> {
     if (!keys.length) return [];
-    const rows = (await tx.rows(this.q.groupRecords, { env, keys })) as unknown as GroupRow[];
+    const rows = await tx.rows(this.q.groupRecords, { env, keys });
     const byKey = new Map(rows.map((r) => [r.group.key, r]));
     return keys.flatMap((k) => (byKey.has(k) ? [byKey.get(k)!] : []));
   }
 
   async instanceTarget(tx: Tx, env: string, resource: string, instance: string, role: string | null): Promise<InstanceTarget> {
-    return (await tx.one(this.q.instanceTarget, { env, resource, instance, role })) as unknown as InstanceTarget;
+    return (await tx.one(this.q.instanceTarget, { env, resource, instance, role }))!;
   }
 
   // ---- groups ----
@@ -124,7 +113,7 @@ export class GroupsStore {
   async createGroup(
     tx: Tx,
     env: string,
-    g: { key: string; type: string; tenant: string; id: string; typeId: string; memberId: string; name: string | null; description: string | null; attributes: string; now: string },
+    g: { key: string; type: string; tenant: string; id: string; typeId: string; memberId: string; name: string | null; description: string | null; attributes: string; nowIso: string },
   ): Promise<boolean> {
     try {
       const row = await tx.one(this.q.createGroup, { env, ...g });
@@ -137,17 +126,17 @@ export class GroupsStore {
   }
 
   async resolveGroups(tx: Tx, env: string, items: { key: string; type: string; tenant: string }[]): Promise<{ tenantExists: boolean; taken: boolean }[]> {
-    return (await tx.rows(this.q.resolveGroups, { env, items })) as unknown as { tenantExists: boolean; taken: boolean }[];
+    return tx.rows(this.q.resolveGroups, { env, items });
   }
 
   async createGroups(
     tx: Tx,
     env: string,
     items: { key: string; type: string; tenant: string; name: string | null; description: string | null; attributes: string }[],
-    now: string,
+    nowIso: string,
   ): Promise<number> {
     try {
-      const row = await tx.one(this.q.createGroups, { env, items, types: [...new Set(items.map((i) => i.type))], now });
+      const row = await tx.one(this.q.createGroups, { env, items, types: [...new Set(items.map((i) => i.type))], nowIso });
       return (row?.created as number) ?? 0;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Group', 'of this batch');
@@ -163,13 +152,13 @@ export class GroupsStore {
     tx: Tx,
     env: string,
     key: string,
-    p: { name?: string | null; description?: string | null; attributes: string | null; now: string },
+    p: { name?: string | null; description?: string | null; attributes: string | null; nowIso: string },
   ): Promise<boolean> {
     const row = await tx.one(this.q.updateGroup, {
       env, key,
       setName: p.name !== undefined, name: p.name ?? null,
       setDescription: p.description !== undefined, description: p.description ?? null,
-      attributes: p.attributes, now: p.now,
+      attributes: p.attributes, nowIso: p.nowIso,
     });
     return row !== undefined;
   }
@@ -185,11 +174,11 @@ export class GroupsStore {
     tx: Tx,
     env: string,
     p: {
-      group: string; resource: string; instance: string; role: string; relation: string; instanceId: string; relationId: string; derivationId: string; now: string;
+      group: string; resource: string; instance: string; role: string; relation: string; instanceId: string; relationId: string; derivationId: string; nowIso: string;
       expires_at: number | null;
     },
   ): Promise<{ instanceTenant: string; subject: string } | undefined> {
-    return (await tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.now) })) as { instanceTenant: string; subject: string } | undefined;
+    return (await tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.nowIso) })) as { instanceTenant: string; subject: string } | undefined;
   }
 
   async removeRole(env: string, p: { group: string; resource: string; instance: string; relation: string }): Promise<boolean> {
@@ -199,8 +188,8 @@ export class GroupsStore {
 
   // ---- users ----
 
-  async addUser(tx: Tx, env: string, group: string, user: string, now: string, expiresAt: number | null = null): Promise<boolean> {
-    return count(await tx.one(this.q.addUser, { env, group, user, now, nowMs: Date.parse(now), expires_at: expiresAt }), 'added') > 0;
+  async addUser(tx: Tx, env: string, group: string, user: string, nowIso: string, expiresAt: number | null = null): Promise<boolean> {
+    return count(await tx.one(this.q.addUser, { env, group, user, nowIso, nowMs: Date.parse(nowIso), expires_at: expiresAt }), 'added') > 0;
   }
 
   async removeUser(env: string, group: string, user: string): Promise<boolean> {
@@ -218,7 +207,7 @@ export class GroupsStore {
     return (await tx.one(this.q.groupLinks, { env, a, b })) as { assigned: boolean; cycle: boolean } | undefined;
   }
 
-  async assignGroup(tx: Tx, env: string, p: { a: string; b: string; relationId: string; derivationId: string; now: string }) {
+  async assignGroup(tx: Tx, env: string, p: { a: string; b: string; relationId: string; derivationId: string; nowIso: string }) {
     return (await tx.one(this.q.assignGroup, { env, ...p })) as { subject: string } | undefined;
   }
 
@@ -229,7 +218,7 @@ export class GroupsStore {
 
   // ---- resource groups ----
 
-  async attachInstance(tx: Tx, env: string, p: { group: string; resource: string; instance: string; instanceId: string; now: string }) {
+  async attachInstance(tx: Tx, env: string, p: { group: string; resource: string; instance: string; instanceId: string; nowIso: string }) {
     return (await tx.one(this.q.attachInstance, { env, ...p })) as { instanceTenant: string } | undefined;
   }
 

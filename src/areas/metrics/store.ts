@@ -11,7 +11,7 @@ export class MetricsStore {
 
   /** Live sessions (`sessions`) and approvals by status (`approvals`: `{status, n}`) at `now` (ISO). */
   async counts(now: string): Promise<Row | undefined> {
-    const [counts] = await this.db.readRows(this.q.counts, { now });
+    const [counts] = await this.db.readRows(this.q.counts, { nowIso: now });
     return counts;
   }
 

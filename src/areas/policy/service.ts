@@ -128,7 +128,7 @@ export class PolicyService {
     for (const c of of('create', 'resource')) {
       const r = desired.resources[c.key];
       const actions = actionsFor(r.actions, {}, []);
-      await this.store.run(tx, 'createResource', { env, id: randomUUID(), key: c.key, name: r.name, description: r.description, ...actions, attributes_json: r.attributes, now: at });
+      await this.store.run(tx, 'createResource', { env, id: randomUUID(), key: c.key, name: r.name, description: r.description, ...actions, attributes_json: r.attributes, nowIso: at });
     }
     for (const key of touched) {
       const r = desired.resources[key];
@@ -137,22 +137,22 @@ export class PolicyService {
       const kept = (g.actions ?? []).filter((a) => !Object.hasOwn(r.actions, a) && new Managed(rows.groupTypes, rows.governed).action(key, a));
       const actions = actionsFor(r.actions, previous, kept);
       await this.store.run(tx, 'updateResource', {
-        env, key, name: r.name, description: r.description, setDescription: true, ...actions, attributes_json: r.attributes, now: at,
+        env, key, name: r.name, description: r.description, setDescription: true, ...actions, attributes_json: r.attributes, nowIso: at,
       });
     }
     for (const c of of('create', 'relation')) {
       const subject = desired.resources[c.resource!].relations[c.name!];
-      await this.store.run(tx, 'createRelation', { env, resource: c.resource, id: randomUUID(), key: c.name, name: c.name, description: null, subject_resource: subject, now: at });
+      await this.store.run(tx, 'createRelation', { env, resource: c.resource, id: randomUUID(), key: c.name, name: c.name, description: null, subject_resource: subject, nowIso: at });
     }
     for (const c of [...of('create', 'resource_role'), ...of('update', 'resource_role')]) {
       const role = desired.resources[c.resource!].roles[c.name!];
-      const fields = { env, resource: c.resource, key: c.name, name: role.name, description: role.description, permissions: role.permissions, now: at };
+      const fields = { env, resource: c.resource, key: c.name, name: role.name, description: role.description, permissions: role.permissions, nowIso: at };
       if (c.op === 'create') await this.store.run(tx, 'createResourceRole', { ...fields, id: randomUUID() });
       else await this.store.run(tx, 'updateResourceRole', { ...fields, setDescription: true });
     }
     for (const c of [...of('create', 'role'), ...of('update', 'role')]) {
       const role = desired.roles[c.key];
-      const fields = { env, key: c.key, name: role.name, description: role.description, permissions: role.permissions, now: at };
+      const fields = { env, key: c.key, name: role.name, description: role.description, permissions: role.permissions, nowIso: at };
       if (c.op === 'create') await this.store.run(tx, 'createRole', { ...fields, id: randomUUID() });
       else await this.store.run(tx, 'updateRole', { ...fields, setDescription: true });
     }
@@ -162,7 +162,7 @@ export class PolicyService {
       const role = resource === null ? desired.roles[c.key] : desired.resources[resource].roles[c.name!];
       await this.store.run(tx, 'clearRoleParents', { env, resource, role: c.name });
       for (const parent of role.extends) {
-        const [row] = await this.store.run(tx, 'addRoleParent', { env, resource, role: c.name, parent, now: at });
+        const [row] = await this.store.run(tx, 'addRoleParent', { env, resource, role: c.name, parent, nowIso: at });
         if (row?.cycle !== false) {
           const path = resource === null ? `/body/roles/${c.name}/extends` : `/body/resources/${resource}/roles/${c.name}/extends`;
           throw invalidInput(`Role ${JSON.stringify(c.key)} cannot extend ${JSON.stringify(parent)}: that would make a role hierarchy cycle.`, [{ path, message: 'would make a role hierarchy cycle' }]);
@@ -173,7 +173,7 @@ export class PolicyService {
       const d = derivationOf(desired, c)!;
       const key = { env, resource: c.resource, role: d.role, on_resource: d.on_resource, from_role: d.from_role, relation: d.linked_by_relation };
       if (c.op === 'update') await this.store.run(tx, 'deleteDerivation', key);
-      await this.store.run(tx, 'createDerivation', { ...key, no_direct_roles_on_object: d.no_direct_roles_on_object, id: randomUUID(), now: at });
+      await this.store.run(tx, 'createDerivation', { ...key, no_direct_roles_on_object: d.no_direct_roles_on_object, id: randomUUID(), nowIso: at });
     }
   }
 }

@@ -62,7 +62,7 @@ export class ProvisioningService {
       name: input.name,
       description: input.description ?? null,
       orgId: this.orgId,
-      now: now(),
+      nowIso: now(),
     });
     return this.projectView(p);
   }
@@ -91,7 +91,7 @@ export class ProvisioningService {
       name: input.name,
       description: input.description ?? null,
       projectId: project.id,
-      now: now(),
+      nowIso: now(),
     });
     return this.envView(e);
   }
@@ -125,7 +125,7 @@ export class ProvisioningService {
       prefix: secret.slice(0, 10),
       name: input.name ?? null,
       accessLevel: input.access_level ?? 'write',
-      now: now(),
+      nowIso: now(),
     });
     return { ...this.keyView(k), secret };
   }
@@ -163,15 +163,15 @@ export class ProvisioningService {
   /** A new secret for the key, shown once; the old one is refused from the next request on. */
   async rotateApiKey(id: string): Promise<{ id: string; secret: string }> {
     const secret = newSecret(KEY_PREFIX);
-    const k = await this.store.rotateApiKey({ id, hash: hashSecret(secret), prefix: secret.slice(0, 10), now: now() });
+    const k = await this.store.rotateApiKey({ id, hash: hashSecret(secret), prefix: secret.slice(0, 10), nowIso: now() });
     if (!k) throw notFound('API key', id);
     return { id: k.id, secret };
   }
 
   /** Start-up: the bootstrap project and environment exist after this, whatever was there. */
   async bootstrap(projectKey: string, envKey: string): Promise<{ project: ProjectView; environment: EnvironmentView }> {
-    const p = await this.store.ensureProject({ id: randomUUID(), key: projectKey, orgId: this.orgId, now: now() });
-    const e = await this.store.ensureEnvironment({ id: randomUUID(), key: envKey, projectId: p.id, now: now() });
+    const p = await this.store.ensureProject({ id: randomUUID(), key: projectKey, orgId: this.orgId, nowIso: now() });
+    const e = await this.store.ensureEnvironment({ id: randomUUID(), key: envKey, projectId: p.id, nowIso: now() });
     return { project: this.projectView(p), environment: this.envView(e) };
   }
 }

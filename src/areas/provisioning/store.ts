@@ -3,6 +3,7 @@ import { Db, keyed, Row } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
 
 export interface ProjectNode {
   id: string;
@@ -38,7 +39,7 @@ export interface ProjectEnvPatch {
   name: string | null;
   description: string | null;
   setDescription: boolean;
-  now: string;
+  nowIso: string;
 }
 
 export class ProvisioningStore implements KeyLookup {
@@ -68,7 +69,7 @@ export class ProvisioningStore implements KeyLookup {
     });
   }
 
-  async createProject(p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; now: string }): Promise<ProjectNode> {
+  async createProject(p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; nowIso: string }): Promise<ProjectNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createProject, p);
       return row.project as ProjectNode;
@@ -78,12 +79,12 @@ export class ProvisioningStore implements KeyLookup {
     }
   }
 
-  async ensureProject(p: { id: string; key: string; orgId: string; now: string }): Promise<ProjectNode> {
+  async ensureProject(p: { id: string; key: string; orgId: string; nowIso: string }): Promise<ProjectNode> {
     const [row] = await this.db.writeRows(this.q.ensureProject, p);
     return row.project as ProjectNode;
   }
 
-  async ensureEnvironment(e: { id: string; key: string; projectId: string; now: string }): Promise<EnvironmentNode> {
+  async ensureEnvironment(e: { id: string; key: string; projectId: string; nowIso: string }): Promise<EnvironmentNode> {
     const [row] = await this.db.writeRows(this.q.ensureEnvironment, e);
     return row.environment as EnvironmentNode;
   }
@@ -106,7 +107,7 @@ export class ProvisioningStore implements KeyLookup {
     });
   }
 
-  async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; now: string }): Promise<EnvironmentNode> {
+  async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; nowIso: string }): Promise<EnvironmentNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createEnvironment, e);
       if (!row) throw new NotFound('Project', e.projectId);
@@ -149,15 +150,15 @@ export class ProvisioningStore implements KeyLookup {
   // rotation made through any replica.
   async resolveScope(hash: string, proj: string, env: string): Promise<ScopeRow> {
     const [row] = await this.db.readOnce(this.q.resolveScope, { hash, proj, env }, 'latest');
-    return row as unknown as ScopeRow;
+    return row;
   }
 
   async scopeOfKey(hash: string): Promise<ScopeRow | undefined> {
     const [row] = await this.db.readOnce(this.q.scopeOfKey, { hash }, 'latest');
-    return row as unknown as ScopeRow | undefined;
+    return row;
   }
 
-  async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; accessLevel: AccessLevel; now: string }): Promise<ApiKeyNode> {
+  async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; accessLevel: AccessLevel; nowIso: string }): Promise<ApiKeyNode> {
     const [row] = await this.db.writeRows(this.q.createApiKey, k);
     if (!row) throw new NotFound('Environment', k.envId);
     return row.key as ApiKeyNode;
@@ -180,7 +181,7 @@ export class ProvisioningStore implements KeyLookup {
   }
 
   /** Replaces the key's digest; undefined when no key has this id. */
-  async rotateApiKey(k: { id: string; hash: string; prefix: string; now: string }): Promise<ApiKeyNode | undefined> {
+  async rotateApiKey(k: { id: string; hash: string; prefix: string; nowIso: string }): Promise<ApiKeyNode | undefined> {
     return this.db.write(async (tx) => {
       const envId = (await tx.one(this.q.envOfApiKey, { id: k.id }))?.envId as string | undefined;
       if (envId === undefined) return undefined;

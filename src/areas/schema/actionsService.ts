@@ -61,7 +61,7 @@ export class ActionsService {
 
   private async save(tx: Tx, scope: Scope, r: ResourceNode, blocks: Record<string, StoredAction>) {
     await this.store.updateResource(tx, scope.envId, r.key, {
-      name: null, now: new Date().toISOString(), actions: Object.keys(blocks), actions_json: JSON.stringify(blocks),
+      name: null, nowIso: new Date().toISOString(), actions: Object.keys(blocks), actions_json: JSON.stringify(blocks),
     });
   }
 

@@ -22,12 +22,12 @@ export class HierarchyStore {
 
   /** False when the edge would close a cycle (nothing written). */
   async addParent(tx: Tx, env: string, resource: string | null, role: string, parent: string): Promise<boolean> {
-    const row = await tx.one(this.q.addRoleParent, { env, resource, role, parent, now: new Date().toISOString() });
+    const row = await tx.one(this.q.addRoleParent, { env, resource, role, parent, nowIso: new Date().toISOString() });
     return row !== undefined && row.cycle === false;
   }
 
   async removeParent(tx: Tx, env: string, resource: string | null, role: string, parent: string): Promise<boolean> {
-    const row = await tx.one(this.q.removeRoleParent, { env, resource, role, parent, now: new Date().toISOString() });
+    const row = await tx.one(this.q.removeRoleParent, { env, resource, role, parent, nowIso: new Date().toISOString() });
     return (row?.removed as number) > 0;
   }
 

@@ -52,7 +52,7 @@ export class InstancesService {
   async createInstance(scope: Scope, input: InstanceInput) {
     const now = new Date().toISOString();
     const i = await this.store.createInstance(scope.envId, {
-      id: randomUUID(), key: input.key, resource: input.resource, tenant: input.tenant, attributes: attributesJson(input.attributes ?? {})!, now,
+      id: randomUUID(), key: input.key, resource: input.resource, tenant: input.tenant, attributes: attributesJson(input.attributes ?? {})!, nowIso: now,
     });
     if (i) return instanceView(scope, i);
     const resource = await this.schema.read((tx) => this.schema.getResource(tx, scope.envId, input.resource));

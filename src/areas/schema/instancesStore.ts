@@ -64,7 +64,7 @@ export class InstancesStore {
     check: (found: { tenantExists: boolean; resourceExists: boolean; existingTenant: string | null }[]) => void,
   ): Promise<number> {
     return this.db.write(async (tx) => {
-      const [row] = await tx.rows(this.q.createInstances, { env, items, now: new Date().toISOString() });
+      const [row] = await tx.rows(this.q.createInstances, { env, items, nowIso: new Date().toISOString() });
       if (row.written === items.length) return row.created as number;
       check((await tx.rows(this.q.resolveInstances, { env, items })) as never);
       throw new BatchChanged();
@@ -84,7 +84,7 @@ export class InstancesStore {
   ): Promise<{ created: number; total: number }> {
     return this.db.write(async (tx) => {
       checks.found((await tx.rows(this.q.resolveInstances, { env, items })) as unknown as ResolvedInstance[]);
-      const [row] = await tx.rows(this.q.replaceInstances, { env, items, now: new Date().toISOString() });
+      const [row] = await tx.rows(this.q.replaceInstances, { env, items, nowIso: new Date().toISOString() });
       const [elsewhere] = row.elsewhere as { resource: string; key: string; tenant: string }[];
       if (elsewhere) checks.elsewhere(elsewhere);
       return { created: row.created as number, total: row.total as number };
@@ -98,7 +98,7 @@ export class InstancesStore {
   }
 
   /** Undefined when the tenant or the resource does not exist. */
-  async createInstance(env: string, i: { id: string; key: string; resource: string; tenant: string; attributes: string; now: string }): Promise<InstanceNode | undefined> {
+  async createInstance(env: string, i: { id: string; key: string; resource: string; tenant: string; attributes: string; nowIso: string }): Promise<InstanceNode | undefined> {
     try {
       return await this.db.write(async (tx) => {
         const row = await tx.one(this.q.createInstance, { env, ...i });
@@ -121,8 +121,8 @@ export class InstancesStore {
     return listOf<InstanceNode>(await this.db.readRows(this.q.listInstances, { env, ...filter, skip: page.skip, limit: page.perPage }));
   }
 
-  async updateInstance(env: string, resource: string, key: string, attributes: string | null, now: string) {
-    await this.db.writeRows(this.q.updateInstance, { env, resource, key, attributes, now });
+  async updateInstance(env: string, resource: string, key: string, attributes: string | null, nowIso: string) {
+    await this.db.writeRows(this.q.updateInstance, { env, resource, key, attributes, nowIso });
   }
 
   async deleteInstance(env: string, resource: string, key: string): Promise<boolean> {

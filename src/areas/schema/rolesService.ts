@@ -30,7 +30,7 @@ export class RolesService {
       const permissions = unique(input.permissions ?? []);
       await this.checkPermissions(tx, scope, permissions);
       const role = await this.store.createRole(tx, scope.envId, {
-        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions, now: new Date().toISOString(),
+        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions, nowIso: new Date().toISOString(),
       });
       if (input.extends) await this.hierarchy.setParents(tx, scope, { resource: null, key: role.key }, input.extends);
       return (await this.hierarchy.withExtends(scope, null, [roleView(scope, role)], tx))[0];
@@ -54,7 +54,7 @@ export class RolesService {
       const permissions = patch.permissions ? unique(patch.permissions) : null;
       if (permissions) await this.checkPermissions(tx, scope, permissions);
       const role = await this.store.updateRole(tx, scope.envId, current.key, {
-        name: patch.name ?? null, description: patch.description, permissions, now: new Date().toISOString(),
+        name: patch.name ?? null, description: patch.description, permissions, nowIso: new Date().toISOString(),
       });
       if (!role) throw notFound('Role', ref);
       if (patch.extends) await this.hierarchy.setParents(tx, scope, { resource: null, key: role.key }, patch.extends);

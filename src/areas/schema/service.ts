@@ -67,7 +67,7 @@ export class SchemaService {
       const actions = encodeActions(input.actions, {});
       await this.store.createResource(tx, scope.envId, {
         id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, ...actions,
-        attributes_json: attributesJson(input.attributes ?? {})!, now: now(),
+        attributes_json: attributesJson(input.attributes ?? {})!, nowIso: now(),
       });
       await this.applyInline(tx, scope, input.key, actions.actions, input);
       return this.withRoleExtends(scope, resourceView(scope, await this.store.mustResource(tx, scope.envId, input.key)), tx);
@@ -89,7 +89,7 @@ export class SchemaService {
       const current = await this.store.lockedResource(tx, scope.envId, ref);
       const actions = patch.actions ? encodeActions(patch.actions, JSON.parse(current.actions_json ?? '{}')) : null;
       await this.store.updateResource(tx, scope.envId, current.key, {
-        name: patch.name ?? null, description: patch.description, now: now(),
+        name: patch.name ?? null, description: patch.description, nowIso: now(),
         actions: actions?.actions ?? null, actions_json: actions?.actions_json ?? null, attributes_json: attributesJson(patch.attributes) ?? null,
       });
       await this.applyInline(tx, scope, current.key, actions?.actions ?? current.actions ?? [], patch, current);
@@ -129,11 +129,11 @@ export class SchemaService {
       checkPermissions(actions, block.permissions ?? [], resource, `/body/roles/${key}/permissions`);
       if (current?.roles.some((r) => r.key === key)) {
         await this.store.updateResourceRole(tx, scope.envId, resource, key, {
-          name: block.name ?? null, description: block.description, permissions: block.permissions ?? null, now: now(),
+          name: block.name ?? null, description: block.description, permissions: block.permissions ?? null, nowIso: now(),
         });
       } else {
         await this.store.createResourceRole(tx, scope.envId, resource, {
-          id: randomUUID(), key, name: block.name ?? key, description: block.description ?? null, permissions: block.permissions ?? [], now: now(),
+          id: randomUUID(), key, name: block.name ?? key, description: block.description ?? null, permissions: block.permissions ?? [], nowIso: now(),
         });
       }
       if (block.granted_to) rules.push([key, withWhen(block.granted_to)]);
@@ -151,7 +151,7 @@ export class SchemaService {
       const resource = await this.store.lockedResource(tx, scope.envId, resourceRef);
       checkPermissions(resource.actions ?? [], input.permissions ?? [], resource.key, '/body/permissions');
       await this.store.createResourceRole(tx, scope.envId, resource.key, {
-        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions: input.permissions ?? [], now: now(),
+        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions: input.permissions ?? [], nowIso: now(),
       });
       if (input.granted_to) await this.replaceRules(tx, scope, resource.key, input.key, withWhen(input.granted_to));
       if (input.extends) await this.hierarchy.setParents(tx, scope, { resource: resource.key, key: input.key }, input.extends);
@@ -181,7 +181,7 @@ export class SchemaService {
       const role = await this.store.mustResourceRole(tx, scope.envId, resource.key, ref);
       if (patch.permissions) checkPermissions(resource.actions ?? [], patch.permissions, resource.key, '/body/permissions');
       await this.store.updateResourceRole(tx, scope.envId, resource.key, role.key, {
-        name: patch.name ?? null, description: patch.description, permissions: patch.permissions ?? null, now: now(),
+        name: patch.name ?? null, description: patch.description, permissions: patch.permissions ?? null, nowIso: now(),
       });
       if (patch.granted_to) await this.replaceRules(tx, scope, resource.key, role.key, withWhen(patch.granted_to));
       if (patch.extends) await this.hierarchy.setParents(tx, scope, { resource: resource.key, key: role.key }, patch.extends);
@@ -242,7 +242,7 @@ export class SchemaService {
       );
     }
     if (!refs.fromRoleExists) throw notFound(roleOf(d.on_resource), d.from_role);
-    return this.store.createDerivation(tx, scope.envId, { ...d, no_direct_roles_on_object: rule.when?.no_direct_roles_on_object ?? false, id: randomUUID(), now: now() });
+    return this.store.createDerivation(tx, scope.envId, { ...d, no_direct_roles_on_object: rule.when?.no_direct_roles_on_object ?? false, id: randomUUID(), nowIso: now() });
   }
 
   // ---- relations
@@ -257,7 +257,7 @@ export class SchemaService {
 
   private async addRelation(tx: Tx, scope: Scope, resource: string, input: RelationInput, path: string) {
     const created = await this.store.createRelation(tx, scope.envId, resource, {
-      id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, subject_resource: input.subject_resource, now: now(),
+      id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, subject_resource: input.subject_resource, nowIso: now(),
     });
     if (!created) {
       throw new AppError(404, 'NOT_FOUND', `Subject resource ${JSON.stringify(input.subject_resource)} not found: create it first.`, [
@@ -284,7 +284,7 @@ export class SchemaService {
     return this.store.write(async (tx) => {
       const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
       const rel = await this.store.mustRelation(tx, scope.envId, resource.key, ref);
-      await this.store.updateRelation(tx, scope.envId, resource.key, rel.key, { name: patch.name ?? null, description: patch.description, now: now() });
+      await this.store.updateRelation(tx, scope.envId, resource.key, rel.key, { name: patch.name ?? null, description: patch.description, nowIso: now() });
       return relationView(scope, await this.store.mustRelation(tx, scope.envId, resource.key, rel.key));
     });
   }

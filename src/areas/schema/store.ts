@@ -3,67 +3,11 @@ import { Duplicate, NotFound } from '../../db/storeErrors';
 import { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 import { roleOf, relationOf } from './labels';
+import type { DerivationNode, DerivationRefs, RelationNode, ResourceNode, ResourceRoleNode, RoleNode } from '../../db/records';
 
-interface Stamped {
-  id: string;
-  key: string;
-  created_at: string;
-  updated_at: string;
-}
-export interface DerivationNode {
-  id: string;
-  resource: string;
-  role: string;
-  on_resource: string;
-  from_role: string;
-  relation: string;
-  /** Permit's `when: {no_direct_roles_on_object}`: the derived role does not apply where the user holds a direct role. */
-  no_direct_roles_on_object?: boolean | null;
-  created_at?: string;
-  /** Ids of what it names (fragments/derivationRecord): the role required on `on_resource`, that resource, the relation. */
-  role_id?: string | null;
-  resource_id?: string | null;
-  relation_id?: string | null;
-}
-export interface ResourceRoleNode extends Stamped {
-  resource: string;
-  resource_id?: string | null;
-  name: string;
-  description: string | null;
-  permissions: string[] | null;
-  derivations: DerivationNode[];
-}
-export interface RelationNode extends Stamped {
-  resource: string;
-  name: string;
-  description: string | null;
-  subject_resource: string;
-  subject_resource_id?: string | null;
-  object_resource_id?: string | null;
-}
-export interface ResourceNode extends Stamped {
-  name: string;
-  attributes_json?: string | null;
-  description: string | null;
-  actions: string[] | null;
-  actions_json: string | null;
-  roles: ResourceRoleNode[];
-  relations: RelationNode[];
-}
-export interface RoleNode extends Stamped {
-  name: string;
-  description: string | null;
-  permissions: string[] | null;
-}
-export interface DerivationRefs {
-  relationExists: boolean;
-  relationSubject: string | null;
-  onResourceExists: boolean;
-  fromRoleExists: boolean;
-  roleExists: boolean;
-}
+export type { DerivationNode, DerivationRefs, RelationNode, ResourceNode, ResourceRoleNode, RoleNode } from '../../db/records';
 export type Derivation = Omit<DerivationNode, 'id' | 'created_at' | 'no_direct_roles_on_object'>;
-export type Patch = { name: string | null; description?: string | null; now: string };
+export type Patch = { name: string | null; description?: string | null; nowIso: string };
 
 /** Runs `write` (inside a transaction), turning a unique-constraint violation into the given named `Duplicate`. */
 export async function unique<T>(write: () => Promise<T>, onDuplicate: () => Duplicate): Promise<T> {
@@ -115,7 +59,7 @@ export class SchemaStore {
 
   /** Adds to or takes from a role's permissions in one statement (tenant role when `resource` is null). */
   async changeRolePermissions(tx: Tx, env: string, resource: string | null, key: string, permissions: string[], change: 'add' | 'remove'): Promise<void> {
-    await tx.rows(this.q.changeRolePermissions, { env, resource, key, permissions: [...new Set(permissions)], add: change === 'add', now: new Date().toISOString() });
+    await tx.rows(this.q.changeRolePermissions, { env, resource, key, permissions: [...new Set(permissions)], add: change === 'add', nowIso: new Date().toISOString() });
   }
 
   /** Sets `when` (`no_direct_roles_on_object`) on every rule that grants the resource role. */
@@ -131,7 +75,7 @@ export class SchemaStore {
   }
 
   // Resources
-  async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; attributes_json: string; now: string }) {
+  async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; attributes_json: string; nowIso: string }) {
     await unique(() => tx.rows(this.q.createResource, { env, ...r }), () => new Duplicate('Resource', r.key));
   }
   async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
@@ -160,16 +104,16 @@ export class SchemaStore {
   }
   async updateResource(tx: Tx, env: string, key: string, p: Patch & { actions: string[] | null; actions_json: string | null; attributes_json?: string | null }) {
     await tx.rows(this.q.updateResource, {
-      env, key, name: p.name, ...described(p), actions: p.actions, actions_json: p.actions_json, attributes_json: p.attributes_json ?? null, now: p.now,
+      env, key, name: p.name, ...described(p), actions: p.actions, actions_json: p.actions_json, attributes_json: p.attributes_json ?? null, nowIso: p.nowIso,
     });
   }
   async deleteResource(env: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteResource, { env, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 
   // Resource roles
-  async createResourceRole(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }) {
+  async createResourceRole(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; nowIso: string }) {
     await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => new Duplicate(roleOf(resource), r.key));
   }
   async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
@@ -185,34 +129,37 @@ export class SchemaStore {
     return listOf<ResourceRoleNode>(await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }));
   }
   async updateResourceRole(tx: Tx, env: string, resource: string, key: string, p: Patch & { permissions: string[] | null }) {
-    await tx.rows(this.q.updateResourceRole, { env, resource, key, name: p.name, ...described(p), permissions: p.permissions, now: p.now });
+    await tx.rows(this.q.updateResourceRole, { env, resource, key, name: p.name, ...described(p), permissions: p.permissions, nowIso: p.nowIso });
   }
   async deleteResourceRole(env: string, resource: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteResourceRole, { env, resource, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 
   // Derivations
   async checkDerivation(tx: Tx, env: string, d: Derivation): Promise<DerivationRefs> {
-    return (await tx.one(this.q.checkDerivation, { env, ...d })) as unknown as DerivationRefs;
+    // One row always (OPTIONAL MATCH, then RETURN).
+    return (await tx.one(this.q.checkDerivation, { env, ...d }))!;
   }
-  async createDerivation(tx: Tx, env: string, d: Derivation & { no_direct_roles_on_object: boolean; id: string; now: string }): Promise<DerivationNode> {
+  async createDerivation(tx: Tx, env: string, d: Derivation & { no_direct_roles_on_object: boolean; id: string; nowIso: string }): Promise<DerivationNode> {
     const row = await unique(() => tx.one(this.q.createDerivation, { env, ...d }), () =>
       new Duplicate('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`));
+    // No row when the relation was deleted meanwhile: undefined, as ever (the callers checked it first).
     return row?.derivation as DerivationNode;
   }
   async deleteDerivation(env: string, d: Derivation): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteDerivation, { env, ...d });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
   async deleteRoleDerivations(tx: Tx, env: string, resource: string, role: string) {
     await tx.rows(this.q.deleteRoleDerivations, { env, resource, role });
   }
 
   // Tenant roles
-  async createRole(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; now: string }): Promise<RoleNode> {
+  async createRole(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; nowIso: string }): Promise<RoleNode> {
     const row = await unique(() => tx.one(this.q.createRole, { env, ...r }), () => new Duplicate('Role', r.key));
-    return row?.role as RoleNode;
+    // One row always (a CREATE).
+    return row!.role;
   }
   async getRole(env: string, ref: string): Promise<RoleNode | undefined> {
     const [row] = await this.db.readRows(this.q.getRole, { env, ref });
@@ -222,12 +169,12 @@ export class SchemaStore {
     return listOf<RoleNode>(await this.db.readRows(this.q.listRoles, { env, search, skip: page.skip, limit: page.perPage }));
   }
   async updateRole(tx: Tx, env: string, key: string, p: Patch & { permissions: string[] | null }): Promise<RoleNode | undefined> {
-    const row = await tx.one(this.q.updateRole, { env, key, name: p.name, ...described(p), permissions: p.permissions, now: p.now });
-    return row?.role as RoleNode | undefined;
+    const row = await tx.one(this.q.updateRole, { env, key, name: p.name, ...described(p), permissions: p.permissions, nowIso: p.nowIso });
+    return row?.role;
   }
   async deleteRole(env: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteRole, { env, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
   /**
    * The "<resource>:<action>" permissions that name no existing action, checked under the write
@@ -240,12 +187,12 @@ export class SchemaStore {
       return { text, resource: text.slice(0, at), action: text.slice(at + 1) };
     });
     const resources = [...new Set(pairs.map((p) => p.resource))].sort();
-    return ((await tx.one(this.q.invalidPermissions, { env, pairs, resources }))?.invalid as string[]) ?? [];
+    return (await tx.one(this.q.invalidPermissions, { env, pairs, resources }))?.invalid ?? [];
   }
 
   // Relations
   /** False when the resource or the subject resource does not exist. */
-  async createRelation(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; subject_resource: string; now: string }): Promise<boolean> {
+  async createRelation(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; subject_resource: string; nowIso: string }): Promise<boolean> {
     const rows = await unique(() => tx.rows(this.q.createRelation, { env, resource, ...r }), () => new Duplicate(relationOf(resource), r.key));
     return rows.length > 0;
   }
@@ -262,10 +209,10 @@ export class SchemaStore {
     return listOf<RelationNode>(await this.db.readRows(this.q.listRelations, { env, resource, skip: page.skip, limit: page.perPage }));
   }
   async updateRelation(tx: Tx, env: string, resource: string, key: string, p: Patch) {
-    await tx.rows(this.q.updateRelation, { env, resource, key, name: p.name, ...described(p), now: p.now });
+    await tx.rows(this.q.updateRelation, { env, resource, key, name: p.name, ...described(p), nowIso: p.nowIso });
   }
   async deleteRelation(env: string, resource: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteRelation, { env, resource, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 }

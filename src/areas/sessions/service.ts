@@ -60,7 +60,7 @@ export class SessionService implements SessionResolver {
     const code = newSecret(CODE_PREFIX);
     const { target, session } = await this.store.login(scope.envId, {
       ...s, tenant, user, codeHash: hashSecret(code),
-      codeExpiresAt: new Date(Date.parse(s.now) + LOGIN_CODE_TTL_SECONDS * 1000).toISOString(),
+      codeExpiresAt: new Date(Date.parse(s.nowIso) + LOGIN_CODE_TTL_SECONDS * 1000).toISOString(),
     });
     if (!target.tenant) throw new AppError(404, 'TENANT_NOT_FOUND', `Tenant ${JSON.stringify(tenant)} not found.`);
     if (!session) {
@@ -143,7 +143,7 @@ export class SessionService implements SessionResolver {
     return {
       token,
       session: {
-        id: randomUUID(), hash: hashSecret(token), now: now.toISOString(),
+        id: randomUUID(), hash: hashSecret(token), nowIso: now.toISOString(),
         expires_at: new Date(now.getTime() + this.settings.ttlSeconds * 1000).toISOString(),
       },
     };

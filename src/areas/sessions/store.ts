@@ -1,30 +1,17 @@
 import { Db } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
+import type { SessionNode } from '../../db/records';
 
-export interface SessionNode {
-  id: string;
-  env: string;
-  user: string;
-  tenant: string;
-  created_at?: string;
-  expires_at: string;
-}
-export interface SessionContext {
-  session: SessionNode | null;
-  member: boolean;
-  project: { id: string; key: string; org_id: string | null } | null;
-  environment: { id: string; key: string } | null;
-  config: { id: string; key: string } | null;
-}
-export interface LoginTarget {
-  tenant: string | null;
-  user: string | null;
-  member: boolean;
-}
+export type { SessionNode } from '../../db/records';
+/** sessions/resolveSession's row (its `// @row` header). */
+export type SessionContext = StatementRows['sessions/resolveSession'];
+/** sessions/loginTarget's row (its `// @row` header). */
+export type LoginTarget = StatementRows['sessions/loginTarget'];
 /** A session to open: only the digest of its token is stored. */
 export interface NewSession {
   id: string;
   hash: string;
-  now: string;
+  nowIso: string;
   expires_at: string;
 }
 
@@ -50,7 +37,7 @@ export class SessionStore {
 
   async resolveEnvironment(proj: string, env: string): Promise<Pick<SessionContext, 'project' | 'environment'> | undefined> {
     const [row] = await this.db.readRows(this.q.resolveEnvironment, { proj, env });
-    return row as unknown as Pick<SessionContext, 'project' | 'environment'> | undefined;
+    return row;
   }
 
   /**
@@ -59,12 +46,12 @@ export class SessionStore {
    */
   async login(env: string, s: NewSession & { tenant: string; user: string; codeHash: string; codeExpiresAt: string }) {
     return this.db.write(async (tx) => {
-      const target = (await tx.one(this.q.loginTarget, { env, tenant: s.tenant, user: s.user })) as unknown as LoginTarget;
+      const target = (await tx.one(this.q.loginTarget, { env, tenant: s.tenant, user: s.user }))!;
       if (!target.member) return { target, session: undefined };
       const row = await tx.one(this.q.createSession, { env, ...s, tenant: target.tenant, user: target.user });
-      const session = row!.session as SessionNode;
+      const session = row!.session;
       await tx.one(this.q.createLoginCode, {
-        env, login: session.id, hash: s.codeHash, user: session.user, tenant: session.tenant, now: s.now,
+        env, login: session.id, hash: s.codeHash, user: session.user, tenant: session.tenant, nowIso: s.nowIso,
         expires_at: s.codeExpiresAt, session_expires_at: session.expires_at,
       });
       return { target, session };
@@ -75,22 +62,22 @@ export class SessionStore {
   async loginCodeOwner(codeHash: string): Promise<{ user: string; env: string } | undefined> {
     // Latest: the code was written a moment ago, perhaps through another replica.
     const [row] = await this.db.readLatestRows(this.q.loginCodeOwner, { codeHash });
-    return row as { user: string; env: string } | undefined;
+    return row;
   }
 
   /** Uses up a login code and opens a session for its user; undefined when the code is unknown, used or expired. */
   async redeemLoginCode(env: string, codeHash: string, s: NewSession): Promise<SessionNode | undefined> {
-    const [row] = await this.db.writeRows(this.q.redeemLoginCode, { env, codeHash, id: s.id, hash: s.hash, now: s.now });
-    return row?.session as SessionNode | undefined;
+    const [row] = await this.db.writeRows(this.q.redeemLoginCode, { env, codeHash, id: s.id, hash: s.hash, nowIso: s.nowIso });
+    return row?.session;
   }
 
   async resolve(hash: string, proj: string | null, env: string | null, config: string | null): Promise<SessionContext> {
     const [row] = await this.db.readRows(this.q.resolveSession, { hash, proj, env, config });
-    return row as unknown as SessionContext;
+    return row;
   }
 
   async delete(id: string, env: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteSession, { id, env });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 }

@@ -25,6 +25,6 @@ export class WebhookOutbox {
     const at = now();
     const body = JSON.stringify({ id, event: e.event, type: e.type, occurred_at: at, data: e.data });
     const giveUpAt = new Date(Date.parse(at) + RETRY_WINDOW_MS).toISOString();
-    await this.store.enqueue(tx, { env, id, requestId: e.requestId, event: e.event, body, now: at, giveUpAt });
+    await this.store.enqueue(tx, { env, id, requestId: e.requestId, event: e.event, body, nowIso: at, giveUpAt });
   }
 }

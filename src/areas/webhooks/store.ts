@@ -1,33 +1,15 @@
 import { Db, Tx } from '../../db/db';
 import type { Page } from '../../http/paging';
+import type { WebhookEvent } from '../../db/records';
+import type { StatementRows } from '../../db/statements.generated';
 
-export type WebhookEvent = 'created' | 'approved' | 'denied' | 'canceled';
+export type { WebhookEvent } from '../../db/records';
 
 /** One event to deliver, with where to (the config's webhook as it is now). */
-export interface DueDelivery {
-  id: string;
-  env: string;
-  event: WebhookEvent;
-  body: string;
-  attempts: number;
-  give_up_at: string;
-  url: string;
-  bearer_token: string | null;
-  secret: string;
-}
+export type DueDelivery = StatementRows['webhooks/claimDue'];
 
 /** An event still in the outbox, as its config's delivery status shows it. */
-export interface HeldDelivery {
-  id: string;
-  request_id: string;
-  event: WebhookEvent;
-  status: 'pending' | 'dead';
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at: string;
-  give_up_at: string;
-  created_at: string;
-}
+export type HeldDelivery = StatementRows['webhooks/listDeliveries']['data'][number];
 
 /** The durable webhook outbox: rows written in the transaction of the change they announce. */
 export class WebhookStore {
@@ -45,12 +27,12 @@ export class WebhookStore {
   }
 
   /** Adds the event to the outbox inside `tx` (nothing when the request's config has no webhook). */
-  async enqueue(tx: Tx, e: { env: string; id: string; requestId: string; event: WebhookEvent; body: string; now: string; giveUpAt: string }) {
+  async enqueue(tx: Tx, e: { env: string; id: string; requestId: string; event: WebhookEvent; body: string; nowIso: string; giveUpAt: string }) {
     await tx.rows(this.q.enqueue, e);
   }
 
-  async claimDue(now: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {
-    return (await this.db.writeRows(this.q.claimDue, { now, leaseUntil, limit })) as unknown as DueDelivery[];
+  async claimDue(nowIso: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {
+    return this.db.writeRows(this.q.claimDue, { nowIso, leaseUntil, limit });
   }
 
   async markDelivered(env: string, id: string) {
@@ -70,7 +52,7 @@ export class WebhookStore {
   /** The events of one config still in the outbox, newest first (`status` narrows). */
   async listDeliveries(env: string, configId: string, status: HeldDelivery['status'] | null, page: Page): Promise<{ total: number; data: HeldDelivery[] }> {
     const [row] = await this.db.readOnce(this.q.listDeliveries, { env, configId, status, skip: page.skip, limit: page.perPage });
-    const data = (row.data as Record<string, unknown>[]).map((d) => ({ ...d, attempts: Number(d.attempts) }) as unknown as HeldDelivery);
+    const data = row.data.map((d) => ({ ...d, attempts: Number(d.attempts) }));
     return { total: Number(row.total), data };
   }
 }

@@ -1,4 +1,5 @@
 // @invalidates $env
+// @changes none
 // An apply that changes something takes the environment's write lock first (held until it
 // commits), then plans again: two applies of one environment run one after the other, and each
 // writes the difference to what the other left.

@@ -21,7 +21,7 @@ export class ListObjectsStore {
 
   /** `floor`: the revision of `env` the page must include (a cluster's secondary may lag; Db.readOnce). */
   async page(env: string, p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number }, floor?: number): Promise<ListedObject[]> {
-    const [row] = await this.db.readOnce(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth, now: Date.now() }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() }, 'read', floorOf(env, floor));
     return ((row?.objects ?? []) as [string, string, string][]).map(([type, key, tenant]) => ({ type, key, tenant }));
   }
 }

@@ -26,18 +26,26 @@ const perRound = Number(process.env.BENCH_REQUESTS ?? 2000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const neo4jPort = Number(process.env.BENCH_NEO4J_PORT ?? 7845);
 const firstPort = Number(process.env.BENCH_PORT ?? 7846);
-const arms = (process.env.BENCH_ARMS ?? 'cache=dist,AUTH_CACHE_TTL_MS=5000;no-cache=dist,AUTH_CACHE_TTL_MS=0')
-  .split(';')
-  .map((spec) => {
-    const [name, rest] = spec.split('=', 2).length === 2 ? [spec.slice(0, spec.indexOf('=')), spec.slice(spec.indexOf('=') + 1)] : [spec, 'dist'];
-    const [dist, ...vars] = rest.split(',');
-    return { name, dist: resolve(root, dist), env: Object.fromEntries(vars.map((v) => v.split('='))) };
-  });
+const arms = (process.env.BENCH_ARMS ?? 'cache=dist,AUTH_CACHE_TTL_MS=5000;no-cache=dist,AUTH_CACHE_TTL_MS=0').split(';').map((spec) => {
+  const [name, rest] =
+    spec.split('=', 2).length === 2 ? [spec.slice(0, spec.indexOf('=')), spec.slice(spec.indexOf('=') + 1)] : [spec, 'dist'];
+  const [dist, ...vars] = rest.split(',');
+  return { name, dist: resolve(root, dist), env: Object.fromEntries(vars.map((v) => v.split('='))) };
+});
 
 async function startService(arm, port, neo4jUri, adminKey) {
   const proc = spawn(process.execPath, [join(arm.dist, 'src/main.js')], {
-    env: { ...process.env, ...arm.env, NEO4J_URI: neo4jUri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey,
-      LOG_LEVEL: 'warn', BOOTSTRAP_PROJECT: 'bench', BOOTSTRAP_ENV: 'bench' },
+    env: {
+      ...process.env,
+      ...arm.env,
+      NEO4J_URI: neo4jUri,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_API_KEY: adminKey,
+      LOG_LEVEL: 'warn',
+      BOOTSTRAP_PROJECT: 'bench',
+      BOOTSTRAP_ENV: 'bench',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((ok, fail) => {
@@ -72,10 +80,20 @@ async function main() {
     await admin('POST', `${schema}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
     const users = Array.from({ length: 200 }, (_, i) => `u${i}`);
     await admin('POST', `${facts}/users/bulk`, { operations: users.map((key) => ({ key })) });
-    await admin('POST', `${facts}/resource_instances/bulk`, { operations: Array.from({ length: 100 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })) });
-    await admin('POST', `${facts}/role_assignments/bulk`, users.map((user, i) => ({ user, role: 'reader', tenant: 'default', resource_instance: `doc:d${i % 50}` })));
+    await admin('POST', `${facts}/resource_instances/bulk`, {
+      operations: Array.from({ length: 100 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })),
+    });
+    await admin(
+      'POST',
+      `${facts}/role_assignments/bulk`,
+      users.map((user, i) => ({ user, role: 'reader', tenant: 'default', resource_instance: `doc:d${i % 50}` })),
+    );
     // Half allowed, half denied; every arm sees the same questions in the same order.
-    const questions = Array.from({ length: perRound }, (_, i) => ({ user: users[i % users.length], action: 'read', resource: { type: 'doc', key: `d${i % 100}` } }));
+    const questions = Array.from({ length: perRound }, (_, i) => ({
+      user: users[i % users.length],
+      action: 'read',
+      resource: { type: 'doc', key: `d${i % 100}` },
+    }));
     const apis = arms.map((_, i) => client(`http://127.0.0.1:${firstPort + i}`, secret, concurrency));
     for (const api of apis) await measure(questions.slice(0, 300), concurrency, (q) => api('POST', `/v2/allowed/bench/${run}`, q)); // warm-up
     const totals = arms.map(() => ({ count: 0, seconds: 0 }));
@@ -84,7 +102,9 @@ async function main() {
         const m = await measure(questions, concurrency, (q) => api('POST', `/v2/allowed/bench/${run}`, q));
         totals[i].count += m.count;
         totals[i].seconds += m.seconds;
-        console.log(`round ${r + 1} ${arms[i].name.padEnd(10)} ${m.perSecond.toFixed(0).padStart(6)} checks/s  p50 ${m.p50.toFixed(2)} ms  p99 ${m.p99.toFixed(2)} ms`);
+        console.log(
+          `round ${r + 1} ${arms[i].name.padEnd(10)} ${m.perSecond.toFixed(0).padStart(6)} checks/s  p50 ${m.p50.toFixed(2)} ms  p99 ${m.p99.toFixed(2)} ms`,
+        );
       }
     }
     const base = totals[0].count / totals[0].seconds;

@@ -19,7 +19,8 @@ try {
   await loadOurs(ours.api, ours.project, ds, { loaders: 2 });
   const qs = buildQuestions(ds, 500)['direct role'];
   const path = `/v2/allowed/${ours.project}/bench`;
-  const ask = (consistency) => (q) => ours.api('POST', path, { user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) });
+  const ask = (consistency) => (q) =>
+    ours.api('POST', path, { user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) });
   await measure(qs, concurrency, ask('minimize_latency'));
   const floor = await startServer(process.execPath, [join(root, 'bench', 'floor.mjs'), String(floorPort)], { port: floorPort });
   const floorApi = client(`http://127.0.0.1:${floorPort}`, 'floor', concurrency);
@@ -44,8 +45,10 @@ try {
   console.log(`repeated check, ${many.length} requests a round, ${rounds} rounds, ${concurrency} connections (medians):`);
   console.log(`floor (bare node:http) ${med(rows.floor).toFixed(0)} req/s`);
   for (const k of ['default', 'minimize_latency']) {
-    console.log(`${k.padEnd(17)} ${med(rows[k]).toFixed(0)} checks/s = ${(med(rows[k]) / med(rows.floor)).toFixed(2)}x floor   (rounds: ${rows[k].map((x, i) => (x / rows.floor[i]).toFixed(2)).join(', ')}); ` +
-      `service CPU ${busy[k].map((b) => `${b.perCheck.toFixed(3)} ms/check at ${b.core.toFixed(2)} core`).join(', ')}`);
+    console.log(
+      `${k.padEnd(17)} ${med(rows[k]).toFixed(0)} checks/s = ${(med(rows[k]) / med(rows.floor)).toFixed(2)}x floor   (rounds: ${rows[k].map((x, i) => (x / rows.floor[i]).toFixed(2)).join(', ')}); ` +
+        `service CPU ${busy[k].map((b) => `${b.perCheck.toFixed(3)} ms/check at ${b.core.toFixed(2)} core`).join(', ')}`,
+    );
   }
 } finally {
   await ours.stop();

@@ -37,12 +37,32 @@ window.baseline = async (n) => {
   return performance.now() - t0;
 };`;
 writeFileSync(join(dir, 'entry.js'), entry);
-await build({ entryPoints: [join(dir, 'entry.js')], bundle: true, outfile: join(dir, 'b.js'), format: 'iife', logLevel: 'warning', nodePaths: [join(process.cwd(), 'node_modules')] });
-writeFileSync(join(dir, 'index.html'), '<!doctype html><body style="margin:0"><div id="g" style="width:1000px;height:760px"></div><script src="b.js"></script>');
+await build({
+  entryPoints: [join(dir, 'entry.js')],
+  bundle: true,
+  outfile: join(dir, 'b.js'),
+  format: 'iife',
+  logLevel: 'warning',
+  nodePaths: [join(process.cwd(), 'node_modules')],
+});
+writeFileSync(
+  join(dir, 'index.html'),
+  '<!doctype html><body style="margin:0"><div id="g" style="width:1000px;height:760px"></div><script src="b.js"></script>',
+);
 
 const ctx = await chromium.launchPersistentContext(join(dir, 'profile'), {
-  executablePath: findBrowser() ?? '/usr/bin/chromium', headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  executablePath: findBrowser() ?? '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const page = await ctx.newPage();
 await page.goto(`file://${join(dir, 'index.html')}`);
@@ -58,4 +78,12 @@ await ctx.close();
 rmSync(dir, { recursive: true, force: true });
 const c = median(runs.console);
 const b = median(runs.baseline);
-console.log(JSON.stringify({ nodes, rounds, console_median_ms: Math.round(c), baseline_concentric_all_labels_median_ms: Math.round(b), ratio: +(c / b).toFixed(2) }));
+console.log(
+  JSON.stringify({
+    nodes,
+    rounds,
+    console_median_ms: Math.round(c),
+    baseline_concentric_all_labels_median_ms: Math.round(b),
+    ratio: +(c / b).toFixed(2),
+  }),
+);

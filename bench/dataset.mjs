@@ -12,7 +12,15 @@ export function mulberry32(seed) {
   };
 }
 
-export function buildDataset({ users = 10_000, chains = 200, depth = 10, repos = 20_000, directPerUser = 15, grantsPerGroup = 10, seed = 42 } = {}) {
+export function buildDataset({
+  users = 10_000,
+  chains = 200,
+  depth = 10,
+  repos = 20_000,
+  directPerUser = 15,
+  grantsPerGroup = 10,
+  seed = 42,
+} = {}) {
   const rnd = mulberry32(seed);
   const pick = (n) => Math.floor(rnd() * n);
   const userKeys = Array.from({ length: users }, (_, i) => `user${i}`);
@@ -42,7 +50,8 @@ export function buildDataset({ users = 10_000, chains = 200, depth = 10, repos =
     memberships.push({ user: userKeys[i], group: groups[pick(groups.length)] });
   }
   const direct = [];
-  for (const u of userKeys) for (let k = 0; k < directPerUser; k++) direct.push({ user: u, role: rnd() < 0.3 ? 'editor' : 'viewer', repo: repoKeys[pick(repos)] });
+  for (const u of userKeys)
+    for (let k = 0; k < directPerUser; k++) direct.push({ user: u, role: rnd() < 0.3 ? 'editor' : 'viewer', repo: repoKeys[pick(repos)] });
   return { userKeys, repoKeys, groups, nesting, groupGrants, memberships, direct, chains, depth, grantOf, rnd, group };
 }
 
@@ -65,6 +74,8 @@ export function buildQuestions(ds, count = 2000) {
     '5-level nesting': chainCase(5, 'viewer', 'pull'),
     '10-level nesting': chainCase(10, 'editor', 'push'),
     // A random user pushing to a random repo: almost always denied, after a full search.
-    denied: Array.from({ length: count }, () => q(ds.userKeys[Math.floor(ds.rnd() * ds.userKeys.length)], 'push', ds.repoKeys[Math.floor(ds.rnd() * ds.repoKeys.length)])),
+    denied: Array.from({ length: count }, () =>
+      q(ds.userKeys[Math.floor(ds.rnd() * ds.userKeys.length)], 'push', ds.repoKeys[Math.floor(ds.rnd() * ds.repoKeys.length)]),
+    ),
   };
 }

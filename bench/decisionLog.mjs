@@ -26,11 +26,20 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const basePort = Number(process.env.BENCH_PORT ?? 18095);
 const users = 200;
 
-
 function startService(neo4jUri, port, adminKey, sample) {
   const proc = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
-    env: { ...process.env, NEO4J_URI: neo4jUri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
-      BOOTSTRAP_PROJECT: 'bench', BOOTSTRAP_ENV: 'dlog', DECISION_LOG_SAMPLE: String(sample), DECISION_LOG_FLUSH_MS: String(flushMs) },
+    env: {
+      ...process.env,
+      NEO4J_URI: neo4jUri,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_API_KEY: adminKey,
+      LOG_LEVEL: 'warn',
+      BOOTSTRAP_PROJECT: 'bench',
+      BOOTSTRAP_ENV: 'dlog',
+      DECISION_LOG_SAMPLE: String(sample),
+      DECISION_LOG_FLUSH_MS: String(flushMs),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise((ok, fail) => {
@@ -72,7 +81,11 @@ async function main() {
     }
     // The default consistency: mostly answers from the decision cache, the cheapest check, so the
     // log's share of the work is the largest it can be.
-    const questions = Array.from({ length: perRound }, (_, i) => ({ user: `u${i % users}`, action: i % 3 ? 'read' : 'write', resource: { type: 'doc', tenant: 'default' } }));
+    const questions = Array.from({ length: perRound }, (_, i) => ({
+      user: `u${i % users}`,
+      action: i % 3 ? 'read' : 'write',
+      resource: { type: 'doc', tenant: 'default' },
+    }));
     const path = `/v2/allowed/${proj}/e`;
     // Throughput on a shared machine drifts with the neighbours' load; CPU time per check (of the
     // service and of Neo4j, the log's batches included) does much less, so both are reported.
@@ -103,21 +116,33 @@ async function main() {
       const a2 = a ?? (await run(apiOff, off.proc.pid));
       ratios.push(b.perSecond / a2.perSecond);
       p50Ratios.push(b.p50 / a2.p50);
-      pooled.off.n += a2.count; pooled.off.s += a2.seconds;
-      pooled.on.n += b.count; pooled.on.s += b.seconds;
+      pooled.off.n += a2.count;
+      pooled.off.s += a2.seconds;
+      pooled.on.n += b.count;
+      pooled.on.s += b.seconds;
       cpuRatios.push(b.cpuMsPerCheck / a2.cpuMsPerCheck);
-      rows.push(`round ${r + 1}: sample 0: ${a2.perSecond.toFixed(0)} checks/s, ${a2.cpuMsPerCheck.toFixed(3)} CPU ms/check (service ${a2.svcMs.toFixed(3)} + Neo4j ${a2.neoMs.toFixed(3)}) p50 ${a2.p50.toFixed(2)} ms | sample 1.0: ${b.perSecond.toFixed(0)} checks/s, p50 ${b.p50.toFixed(2)} ms, ${b.cpuMsPerCheck.toFixed(3)} CPU ms/check (service ${b.svcMs.toFixed(3)} + Neo4j ${b.neoMs.toFixed(3)}) | ratio checks/s ${(b.perSecond / a2.perSecond).toFixed(3)}, CPU/check ${(b.cpuMsPerCheck / a2.cpuMsPerCheck).toFixed(3)}`);
+      rows.push(
+        `round ${r + 1}: sample 0: ${a2.perSecond.toFixed(0)} checks/s, ${a2.cpuMsPerCheck.toFixed(3)} CPU ms/check (service ${a2.svcMs.toFixed(3)} + Neo4j ${a2.neoMs.toFixed(3)}) p50 ${a2.p50.toFixed(2)} ms | sample 1.0: ${b.perSecond.toFixed(0)} checks/s, p50 ${b.p50.toFixed(2)} ms, ${b.cpuMsPerCheck.toFixed(3)} CPU ms/check (service ${b.svcMs.toFixed(3)} + Neo4j ${b.neoMs.toFixed(3)}) | ratio checks/s ${(b.perSecond / a2.perSecond).toFixed(3)}, CPU/check ${(b.cpuMsPerCheck / a2.cpuMsPerCheck).toFixed(3)}`,
+      );
     }
     const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-    console.log(`CPU per check, sample 1.0 / off: median ratio ${med(cpuRatios).toFixed(3)} (min ${Math.min(...cpuRatios).toFixed(3)}, max ${Math.max(...cpuRatios).toFixed(3)})`);
+    console.log(
+      `CPU per check, sample 1.0 / off: median ratio ${med(cpuRatios).toFixed(3)} (min ${Math.min(...cpuRatios).toFixed(3)}, max ${Math.max(...cpuRatios).toFixed(3)})`,
+    );
     const sorted = [...ratios].sort((x, y) => x - y);
     const median = sorted[Math.floor(sorted.length / 2)];
     const logged = await apiOn('GET', `/v2/pdps/${proj}/e/audit_logs?per_page=1`);
-    console.log(`machine: ${cpus().length} cores; node ${process.version}; ${rounds} rounds x ${perRound} checks, concurrency ${concurrency}`);
+    console.log(
+      `machine: ${cpus().length} cores; node ${process.version}; ${rounds} rounds x ${perRound} checks, concurrency ${concurrency}`,
+    );
     for (const row of rows) console.log(row);
-    console.log(`decision log at sample 1.0 / off: median ratio of checks/s ${median.toFixed(3)} (min ${sorted[0].toFixed(3)}, max ${sorted.at(-1).toFixed(3)}); entries logged: ${logged.total_count} of ${(rounds + 1) * perRound} checks (fewer: the queue dropped some)`);
-    const pooledRatio = (pooled.on.n / pooled.on.s) / (pooled.off.n / pooled.off.s);
-    console.log(`pooled over all rounds: sample 1.0 / off checks/s ${pooledRatio.toFixed(3)} (${(pooled.on.n / pooled.on.s).toFixed(0)} / ${(pooled.off.n / pooled.off.s).toFixed(0)}); median ratio of p50 latency ${med(p50Ratios).toFixed(3)}`);
+    console.log(
+      `decision log at sample 1.0 / off: median ratio of checks/s ${median.toFixed(3)} (min ${sorted[0].toFixed(3)}, max ${sorted.at(-1).toFixed(3)}); entries logged: ${logged.total_count} of ${(rounds + 1) * perRound} checks (fewer: the queue dropped some)`,
+    );
+    const pooledRatio = pooled.on.n / pooled.on.s / (pooled.off.n / pooled.off.s);
+    console.log(
+      `pooled over all rounds: sample 1.0 / off checks/s ${pooledRatio.toFixed(3)} (${(pooled.on.n / pooled.on.s).toFixed(0)} / ${(pooled.off.n / pooled.off.s).toFixed(0)}); median ratio of p50 latency ${med(p50Ratios).toFixed(3)}`,
+    );
   } finally {
     off.proc.kill('SIGTERM');
     on.proc.kill('SIGTERM');

@@ -36,21 +36,40 @@ const port = Number(process.env.BENCH_PORT ?? 7858);
 function statusClient(base, token, connections) {
   const url = new URL(base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  return (path, body) => new Promise((resolve) => {
-    const payload = JSON.stringify(body);
-    const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path, agent,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      res.resume().on('end', () => resolve(res.statusCode));
+  return (path, body) =>
+    new Promise((resolve) => {
+      const payload = JSON.stringify(body);
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path,
+          agent,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
+        (res) => {
+          res.resume().on('end', () => resolve(res.statusCode));
+        },
+      );
+      req.on('error', () => resolve('error'));
+      req.end(payload);
     });
-    req.on('error', () => resolve('error'));
-    req.end(payload);
-  });
 }
 
 async function startService(neo4jUri, adminKey) {
   const proc = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
-    env: { ...process.env, NEO4J_URI: neo4jUri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey,
-      LOG_LEVEL: 'warn', BOOTSTRAP_PROJECT: 'bench', BOOTSTRAP_ENV: 'bench', DB_TIMEOUT_MS: process.env.DB_TIMEOUT_MS ?? '30000' },
+    env: {
+      ...process.env,
+      NEO4J_URI: neo4jUri,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_API_KEY: adminKey,
+      LOG_LEVEL: 'warn',
+      BOOTSTRAP_PROJECT: 'bench',
+      BOOTSTRAP_ENV: 'bench',
+      DB_TIMEOUT_MS: process.env.DB_TIMEOUT_MS ?? '30000',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((ok, fail) => {
@@ -86,7 +105,9 @@ function headroom() {
 const fmt = (m) => `p50 ${m.p50.toFixed(2)} ms  p99 ${m.p99.toFixed(2)} ms  (${m.perSecond.toFixed(0)} checks/s)`;
 
 async function main() {
-  console.log(`machine: ${cpus().length} cores; plain checks: ${requests} per phase, ${plainConcurrency} in flight, consistency ${consistency}; flood: ${floodInFlight} in flight over ${objects} objects`);
+  console.log(
+    `machine: ${cpus().length} cores; plain checks: ${requests} per phase, ${plainConcurrency} in flight, consistency ${consistency}; flood: ${floodInFlight} in flight over ${objects} objects`,
+  );
   let neo4j = { uri: process.env.BENCH_NEO4J_URI, stop: async () => undefined };
   if (!neo4j.uri) {
     const dataDir = join(root, '.neo4j', `bench-fairness-${neo4jPort}`);
@@ -107,26 +128,49 @@ async function main() {
     const floodKey = await environment(admin, floodEnv);
     const docs = Array.from({ length: objects }, (_, i) => `d${String(i).padStart(5, '0')}`);
     await admin('POST', `/v2/facts/bench/${floodEnv}/users`, { key: 'heavy' });
-    await inBatches(docs.map((key) => ({ key, resource: 'doc', tenant: 'default' })), 500, 2, (ops) => admin('POST', `/v2/facts/bench/${floodEnv}/resource_instances/bulk`, { operations: ops }));
-    await inBatches(docs.map((d) => ({ user: 'heavy', role: 'reader', tenant: 'default', resource_instance: `doc:${d}` })), 500, 2, (ops) => admin('POST', `/v2/facts/bench/${floodEnv}/role_assignments/bulk`, ops));
+    await inBatches(
+      docs.map((key) => ({ key, resource: 'doc', tenant: 'default' })),
+      500,
+      2,
+      (ops) => admin('POST', `/v2/facts/bench/${floodEnv}/resource_instances/bulk`, { operations: ops }),
+    );
+    await inBatches(
+      docs.map((d) => ({ user: 'heavy', role: 'reader', tenant: 'default', resource_instance: `doc:${d}` })),
+      500,
+      2,
+      (ops) => admin('POST', `/v2/facts/bench/${floodEnv}/role_assignments/bulk`, ops),
+    );
 
     // The plain environment: 200 users, 100 docs, half the questions allowed.
     const plainKey = await environment(admin, plainEnv);
     const users = Array.from({ length: 200 }, (_, i) => `u${i}`);
     await admin('POST', `/v2/facts/bench/${plainEnv}/users/bulk`, { operations: users.map((key) => ({ key })) });
-    await admin('POST', `/v2/facts/bench/${plainEnv}/resource_instances/bulk`, { operations: Array.from({ length: 100 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })) });
-    await admin('POST', `/v2/facts/bench/${plainEnv}/role_assignments/bulk`, users.map((user, i) => ({ user, role: 'reader', tenant: 'default', resource_instance: `doc:d${i % 50}` })));
+    await admin('POST', `/v2/facts/bench/${plainEnv}/resource_instances/bulk`, {
+      operations: Array.from({ length: 100 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })),
+    });
+    await admin(
+      'POST',
+      `/v2/facts/bench/${plainEnv}/role_assignments/bulk`,
+      users.map((user, i) => ({ user, role: 'reader', tenant: 'default', resource_instance: `doc:d${i % 50}` })),
+    );
 
     const plain = client(base, plainKey, plainConcurrency);
     const questions = Array.from({ length: requests }, (_, i) => ({
-      user: users[i % users.length], action: 'read', resource: { type: 'doc', key: `d${i % 100}` },
+      user: users[i % users.length],
+      action: 'read',
+      resource: { type: 'doc', key: `d${i % 100}` },
       ...(consistency === 'default' ? {} : { consistency }),
     }));
     const ask = (q) => plain('POST', `/v2/allowed/bench/${plainEnv}`, q);
     const flood = statusClient(base, floodKey, floodInFlight);
-    const heavyQuestion = (i) => (i % 2 === 0
-      ? flood(`/v2/allowed/bench/${floodEnv}/list-objects`, { user: 'heavy', action: 'read', resource_type: 'doc', page_size: 1000 })
-      : flood(`/v2/allowed/bench/${floodEnv}?explain=true`, { user: 'heavy', action: 'read', resource: { type: 'doc', key: docs[i % docs.length] } }));
+    const heavyQuestion = (i) =>
+      i % 2 === 0
+        ? flood(`/v2/allowed/bench/${floodEnv}/list-objects`, { user: 'heavy', action: 'read', resource_type: 'doc', page_size: 1000 })
+        : flood(`/v2/allowed/bench/${floodEnv}?explain=true`, {
+            user: 'heavy',
+            action: 'read',
+            resource: { type: 'doc', key: docs[i % docs.length] },
+          });
 
     // Warm-up: both kinds of question, so that neither phase pays for Neo4j's first plans.
     await measure(questions.slice(0, 300), plainConcurrency, ask);
@@ -139,7 +183,9 @@ async function main() {
     const idle = await measure(questions, plainConcurrency, ask);
     const idleRoom = h();
     let c1 = cpu();
-    console.log(`idle:        ${fmt(idle)}   [loader CPU ${(idleRoom.cpu * 100).toFixed(0)} % of a core, event-loop p99 ${idleRoom.loopP99.toFixed(1)} ms; service CPU ${(c1.service - c0.service).toFixed(1)} s, Neo4j ${(c1.neo4j - c0.neo4j).toFixed(1)} s]`);
+    console.log(
+      `idle:        ${fmt(idle)}   [loader CPU ${(idleRoom.cpu * 100).toFixed(0)} % of a core, event-loop p99 ${idleRoom.loopP99.toFixed(1)} ms; service CPU ${(c1.service - c0.service).toFixed(1)} s, Neo4j ${(c1.neo4j - c0.neo4j).toFixed(1)} s]`,
+    );
 
     // The flood: `floodInFlight` workers, each asking its next heavy question as soon as one answers.
     const outcomes = new Map();
@@ -163,12 +209,20 @@ async function main() {
     const floodSeconds = (Date.now() - floodStarted) / 1000;
     stop = true;
     await Promise.all(workers);
-    console.log(`during flood: ${fmt(during)}   [loader CPU ${(floodRoom.cpu * 100).toFixed(0)} % of a core, event-loop p99 ${floodRoom.loopP99.toFixed(1)} ms; service CPU ${(c1.service - c0.service).toFixed(1)} s, Neo4j ${(c1.neo4j - c0.neo4j).toFixed(1)} s]`);
+    console.log(
+      `during flood: ${fmt(during)}   [loader CPU ${(floodRoom.cpu * 100).toFixed(0)} % of a core, event-loop p99 ${floodRoom.loopP99.toFixed(1)} ms; service CPU ${(c1.service - c0.service).toFixed(1)} s, Neo4j ${(c1.neo4j - c0.neo4j).toFixed(1)} s]`,
+    );
     const total = [...outcomes.values()].reduce((a, b) => a + b, 0);
-    console.log(`flood answers: ${[...outcomes.entries()].map(([s, k]) => `${s}: ${k}`).join(', ')} (${(total / floodSeconds).toFixed(0)}/s over the measured phase and after)`);
-    console.log(`ratio during/idle: p50 ${(during.p50 / idle.p50).toFixed(2)}x, p99 ${(during.p99 / idle.p99).toFixed(2)}x (target: p99 within 2x)`);
+    console.log(
+      `flood answers: ${[...outcomes.entries()].map(([s, k]) => `${s}: ${k}`).join(', ')} (${(total / floodSeconds).toFixed(0)}/s over the measured phase and after)`,
+    );
+    console.log(
+      `ratio during/idle: p50 ${(during.p50 / idle.p50).toFixed(2)}x, p99 ${(during.p99 / idle.p99).toFixed(2)}x (target: p99 within 2x)`,
+    );
     if (floodRoom.cpu > 0.8 || floodRoom.loopP99 > 20) {
-      console.log('warning: the load generator itself was near saturation (CPU > 80 % of a core or event-loop p99 > 20 ms): its latencies are inflated.');
+      console.log(
+        'warning: the load generator itself was near saturation (CPU > 80 % of a core or event-loop p99 > 20 ms): its latencies are inflated.',
+      );
     }
   } finally {
     proc?.kill('SIGTERM');

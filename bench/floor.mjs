@@ -3,7 +3,9 @@
 //   node bench/floor.mjs <port>
 import http from 'node:http';
 
-http.createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.end('ok'));
-}).listen(Number(process.argv[2]), '127.0.0.1', () => console.log('floor ready'));
+http
+  .createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  })
+  .listen(Number(process.argv[2]), '127.0.0.1', () => console.log('floor ready'));

@@ -8,22 +8,37 @@ export function client(baseUrl, token, connections = 16) {
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = http.request(
-        { host: url.hostname, port: url.port, method, path, agent,
-          headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          agent,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          },
+        },
         (res) => {
           const chunks = [];
           res.on('data', (c) => chunks.push(c));
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             let parsed = text; // not JSON (a bare 'ok', a stream of JSON lines): the text
-            try { parsed = text ? JSON.parse(text) : undefined; } catch { /* keep the text */ }
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              /* keep the text */
+            }
             if (res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
             else resolve(parsed);
           });
         },
       );
       // A kept-alive socket the server closed just as it was reused: send again once (Node's advice).
-      req.on('error', (err) => (req.reusedSocket && err.code === 'ECONNRESET' && !retried ? call(method, path, body, true).then(resolve, reject) : reject(err)));
+      req.on('error', (err) =>
+        req.reusedSocket && err.code === 'ECONNRESET' && !retried ? call(method, path, body, true).then(resolve, reject) : reject(err),
+      );
       req.end(payload);
     });
   return call;
@@ -54,7 +69,9 @@ export async function inBatches(items, size, concurrency, fn) {
   const batches = [];
   for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < batches.length) await fn(batches[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < batches.length) await fn(batches[next++]);
+    }),
+  );
 }

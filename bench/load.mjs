@@ -17,24 +17,36 @@ const dataDir = join(root, '.neo4j', `bench-load-${neo4jPort}`);
 rmSync(dataDir, { recursive: true, force: true });
 const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
 try {
-  const ds = buildDataset({ users: Math.round(10_000 * scale), chains: Math.max(10, Math.round(200 * scale)), repos: Math.round(20_000 * scale) });
+  const ds = buildDataset({
+    users: Math.round(10_000 * scale),
+    chains: Math.max(10, Math.round(200 * scale)),
+    repos: Math.round(20_000 * scale),
+  });
   for (let round = 1; round <= rounds; round++) {
     // Neo4j is already listening: startOurs makes a project of its own and leaves Neo4j running.
     const ours = await startOurs({ port: Number(process.env.BENCH_PORT ?? 18091), neo4jPort, concurrency: 16 });
     try {
-      const cpu = () => ({ service: cpuSeconds(ours.pid), neo4j: cpuSeconds(ours.neoPid()), bench: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 });
+      const cpu = () => ({
+        service: cpuSeconds(ours.pid),
+        neo4j: cpuSeconds(ours.neoPid()),
+        bench: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+      });
       let before = cpu();
       const first = before;
       // Each phase with the CPU seconds each process spent on it (the wall time depends on the box's other load).
       const log = (line) => {
         const now = cpu();
-        console.log(`${line}  (CPU s: service ${(now.service - before.service).toFixed(1)}, Neo4j ${(now.neo4j - before.neo4j).toFixed(1)}, loader ${(now.bench - before.bench).toFixed(1)})`);
+        console.log(
+          `${line}  (CPU s: service ${(now.service - before.service).toFixed(1)}, Neo4j ${(now.neo4j - before.neo4j).toFixed(1)}, loader ${(now.bench - before.bench).toFixed(1)})`,
+        );
         before = now;
       };
       console.log(`round ${round} (${round === 1 ? 'Neo4j just started' : 'Neo4j warm, new project'}):`);
       const load = await loadOurs(ours.api, ours.project, ds, { loaders: Number(process.env.BENCH_LOADERS ?? 2), log });
       const end = cpu();
-      console.log(`load: ${load.facts} facts in ${load.seconds.toFixed(2)} s = ${Math.round(load.facts / load.seconds)} facts/s (with ${load.records} users, repos, groups); CPU s: service ${(end.service - first.service).toFixed(1)}, Neo4j ${(end.neo4j - first.neo4j).toFixed(1)}`);
+      console.log(
+        `load: ${load.facts} facts in ${load.seconds.toFixed(2)} s = ${Math.round(load.facts / load.seconds)} facts/s (with ${load.records} users, repos, groups); CPU s: service ${(end.service - first.service).toFixed(1)}, Neo4j ${(end.neo4j - first.neo4j).toFixed(1)}`,
+      );
     } finally {
       await ours.stop();
     }

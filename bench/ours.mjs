@@ -22,13 +22,25 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
   const adminKey = `bench_${randomBytes(16).toString('hex')}`;
   // A Neo4j that was already running holds earlier runs: a project of its own then.
   const project = neo4j.reused ? `bench${Date.now()}` : 'bench';
-  const service = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), process.env.BENCH_MAIN ?? join(root, 'dist/src/main.js')], {
-    env: { ...process.env, NEO4J_URI: neo4j.uri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
-      BOOTSTRAP_PROJECT: project, BOOTSTRAP_ENV: 'bench',
-      // A cold Neo4j on a busy box may take seconds to plan its first traversals: not a failure here.
-      DB_TIMEOUT_MS: process.env.DB_TIMEOUT_MS ?? '30000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const service = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), process.env.BENCH_MAIN ?? join(root, 'dist/src/main.js')],
+    {
+      env: {
+        ...process.env,
+        NEO4J_URI: neo4j.uri,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ADMIN_API_KEY: adminKey,
+        LOG_LEVEL: 'warn',
+        BOOTSTRAP_PROJECT: project,
+        BOOTSTRAP_ENV: 'bench',
+        // A cold Neo4j on a busy box may take seconds to plan its first traversals: not a failure here.
+        DB_TIMEOUT_MS: process.env.DB_TIMEOUT_MS ?? '30000',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise((ok) => service.on('exit', ok));
   await new Promise((ok, fail) => {
     service.stdout.on('data', (c) => {
@@ -42,8 +54,16 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
   const { secret } = await admin('POST', `/v2/api-key/${project}/bench`, { name: 'bench' });
   const neoPid = () => Number(readFileSync(pidFileFor(neo4jPort), 'utf8').trim());
   return {
-    base, project, api: client(base, secret, concurrency), pid: service.pid, neoPid,
-    stop: async () => { service.kill('SIGTERM'); await exited; await neo4j.stop(); },
+    base,
+    project,
+    api: client(base, secret, concurrency),
+    pid: service.pid,
+    neoPid,
+    stop: async () => {
+      service.kill('SIGTERM');
+      await exited;
+      await neo4j.stop();
+    },
   };
 }
 
@@ -52,7 +72,12 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
  * (tuples and role assignments) in bulk calls of `batch` items (BENCH_BATCH, default 1,000), `loaders` calls in flight.
  * Answers the fact count and the seconds of the whole load (records included).
  */
-export async function loadOurs(api, project, ds, { batch = Number(process.env.BENCH_BATCH ?? 1000), loaders = 2, log = () => undefined } = {}) {
+export async function loadOurs(
+  api,
+  project,
+  ds,
+  { batch = Number(process.env.BENCH_BATCH ?? 1000), loaders = 2, log = () => undefined } = {},
+) {
   const facts = `/v2/facts/${project}/bench`;
   const schema = `/v2/schema/${project}/bench`;
   const started = Date.now();
@@ -67,18 +92,43 @@ export async function loadOurs(api, project, ds, { batch = Number(process.env.BE
   await api('POST', `${schema}/resources/repo/roles`, { key: 'editor', name: 'Editor', permissions: ['push', 'pull'] });
   await api('POST', `${schema}/resources/repo/roles`, { key: 'viewer', name: 'Viewer', permissions: ['pull'] });
   phase('schema');
-  await inBatches(ds.userKeys.map((key) => ({ key })), batch, loaders, (ops) => api('POST', `${facts}/users/bulk`, { operations: ops }));
+  await inBatches(
+    ds.userKeys.map((key) => ({ key })),
+    batch,
+    loaders,
+    (ops) => api('POST', `${facts}/users/bulk`, { operations: ops }),
+  );
   phase('users');
-  await inBatches(ds.repoKeys.map((key) => ({ key, resource: 'repo', tenant: 'default' })), batch, loaders, (ops) => api('POST', `${facts}/resource_instances/bulk`, { operations: ops }));
+  await inBatches(
+    ds.repoKeys.map((key) => ({ key, resource: 'repo', tenant: 'default' })),
+    batch,
+    loaders,
+    (ops) => api('POST', `${facts}/resource_instances/bulk`, { operations: ops }),
+  );
   phase('repos');
-  await inBatches(ds.groups.map((g) => ({ group_instance_key: g, group_tenant: 'default' })), batch, loaders, (ops) => api('POST', `${schema}/groups/bulk`, { operations: ops }));
+  await inBatches(
+    ds.groups.map((g) => ({ group_instance_key: g, group_tenant: 'default' })),
+    batch,
+    loaders,
+    (ops) => api('POST', `${schema}/groups/bulk`, { operations: ops }),
+  );
   phase('groups');
   // The first grant of each kind goes through the groups API, which creates the relations and
   // derivations; the rest are the same tuples, loaded in bulk.
   const [first, ...rest] = ds.groupGrants;
-  await api('POST', `${schema}/groups/${encodeURIComponent(first.group)}/roles`, { resource: 'repo', resource_instance: first.repo, role: first.role, tenant: 'default' });
+  await api('POST', `${schema}/groups/${encodeURIComponent(first.group)}/roles`, {
+    resource: 'repo',
+    resource_instance: first.repo,
+    role: first.role,
+    tenant: 'default',
+  });
   const other = rest.find((g) => g.role !== first.role);
-  await api('POST', `${schema}/groups/${encodeURIComponent(other.group)}/roles`, { resource: 'repo', resource_instance: other.repo, role: other.role, tenant: 'default' });
+  await api('POST', `${schema}/groups/${encodeURIComponent(other.group)}/roles`, {
+    resource: 'repo',
+    resource_instance: other.repo,
+    role: other.role,
+    tenant: 'default',
+  });
   const [n0, ...nest] = ds.nesting;
   await api('PUT', `${schema}/groups/${encodeURIComponent(n0.child)}/assign_group`, { group_instance_key: n0.parent });
   const tuples = [
@@ -94,7 +144,12 @@ export async function loadOurs(api, project, ds, { batch = Number(process.env.BE
   await inBatches(assignments, batch, loaders, (ops) => api('POST', `${facts}/role_assignments/bulk`, ops));
   phase('assignments');
   const factCount = ds.groupGrants.length + ds.nesting.length + assignments.length;
-  return { facts: factCount, records: ds.userKeys.length + ds.repoKeys.length + ds.groups.length, seconds: (Date.now() - started) / 1000, phases };
+  return {
+    facts: factCount,
+    records: ds.userKeys.length + ds.repoKeys.length + ds.groups.length,
+    seconds: (Date.now() - started) / 1000,
+    phases,
+  };
 }
 
 /** Our service asked as the peers are: checks (uncached or from the decision cache), bulk, list-objects. */
@@ -105,11 +160,20 @@ export function oursAdapter(api, project) {
     name: 'ours',
     load: (ds, opts) => loadOurs(api, project, ds, opts),
     async allowed(q, cached) {
-      const r = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource, consistency: cached ? 'minimize_latency' : 'fully_consistent' });
+      const r = await api('POST', allowedPath, {
+        user: q.user,
+        action: q.action,
+        resource: q.resource,
+        consistency: cached ? 'minimize_latency' : 'fully_consistent',
+      });
       return r.allow === true;
     },
     async bulk(qs) {
-      const r = await api('POST', `${allowedPath}/bulk`, qs.map((q) => ({ user: q.user, action: q.action, resource: q.resource, consistency: 'fully_consistent' })));
+      const r = await api(
+        'POST',
+        `${allowedPath}/bulk`,
+        qs.map((q) => ({ user: q.user, action: q.action, resource: q.resource, consistency: 'fully_consistent' })),
+      );
       return r.allow.map((a) => a.allow === true);
     },
     /** Null when this build has no list-objects endpoint (contract section 13). */
@@ -119,7 +183,13 @@ export function oursAdapter(api, project) {
       let token;
       try {
         do {
-          const r = await api('POST', `${allowedPath}/list-objects`, { user, action, resource_type: 'repo', page_size: 1000, ...(token ? { continuation_token: token } : {}) });
+          const r = await api('POST', `${allowedPath}/list-objects`, {
+            user,
+            action,
+            resource_type: 'repo',
+            page_size: 1000,
+            ...(token ? { continuation_token: token } : {}),
+          });
           keys.push(...r.objects.map((o) => o.key));
           token = r.continuation_token;
         } while (token);

@@ -21,15 +21,29 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const perCase = Number(process.env.BENCH_REQUESTS ?? 2000);
 const loaders = Number(process.env.BENCH_LOADERS ?? 2);
 const base = Number(process.env.BENCH_PORT_BASE ?? 7863); // this port and the next 6 (Neo4j, service, floor, PostgreSQL is apart)
-const ports = { neo4j: base, service: base + 1, floor: base + 2, spicedbGrpc: base + 3, spicedbHttp: base + 4, openfgaHttp: base + 5, openfgaGrpc: base + 6 };
+const ports = {
+  neo4j: base,
+  service: base + 1,
+  floor: base + 2,
+  spicedbGrpc: base + 3,
+  spicedbHttp: base + 4,
+  openfgaHttp: base + 5,
+  openfgaGrpc: base + 6,
+};
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 5461);
 const log = (...a) => console.error('[bench]', ...a);
 
-const ds = buildDataset({ users: Math.round(10_000 * scale), chains: Math.max(10, Math.round(200 * scale)), repos: Math.round(20_000 * scale) });
+const ds = buildDataset({
+  users: Math.round(10_000 * scale),
+  chains: Math.max(10, Math.round(200 * scale)),
+  repos: Math.round(20_000 * scale),
+});
 const facts = ds.groupGrants.length + ds.nesting.length + ds.memberships.length + ds.direct.length;
 const cases = buildQuestions(ds, perCase);
 const mixed = Object.values(cases).flat();
-const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) => mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100));
+const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) =>
+  mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100),
+);
 const listUsers = Array.from({ length: Math.max(20, Math.round(perCase / 10)) }, (_, i) => ds.userKeys[(i * 7919) % ds.userKeys.length]);
 // Warm-up questions for bulk and list-objects, asked of every system before those are measured,
 // as the checks have theirs: a first call plans statements (ours), fills caches (all).
@@ -44,7 +58,15 @@ async function measureSystem(sys, memory) {
   const t0 = Date.now();
   const loaded = await sys.load(ds, { loaders });
   const loadSeconds = (Date.now() - t0) / 1000;
-  log(`${sys.name}: loaded in ${loadSeconds.toFixed(1)} s${typeof loaded === 'object' ? ` (${Object.entries(loaded.phases).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')})` : ''}`);
+  log(
+    `${sys.name}: loaded in ${loadSeconds.toFixed(1)} s${
+      typeof loaded === 'object'
+        ? ` (${Object.entries(loaded.phases)
+            .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+            .join(', ')})`
+        : ''
+    }`,
+  );
   // Warm-up, the same for every system: three passes of 400 questions of each case, uncached.
   // Measured on ours right after the load: the first 2,000 checks run at 360-1,500 checks/s
   // while the service's and Neo4j's JIT compile the check path; from about 6,000 on the rates
@@ -63,7 +85,9 @@ async function measureSystem(sys, memory) {
       out.wrong += wrong;
       out.cases[`${name}${cached ? ' cached' : ''}`] = { ...r, wrong };
     }
-    log(`${sys.name}: ${name} ${out.cases[name].perSecond.toFixed(0)} / cached ${out.cases[`${name} cached`].perSecond.toFixed(0)} checks/s`);
+    log(
+      `${sys.name}: ${name} ${out.cases[name].perSecond.toFixed(0)} / cached ${out.cases[`${name} cached`].perSecond.toFixed(0)} checks/s`,
+    );
   }
   await measure(warmBulks, concurrency, (b) => sys.bulk(b)); // warm-up
   const bulkAnswers = new Array(bulks.length);
@@ -100,8 +124,12 @@ async function measureFloor() {
 
 async function main() {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  console.log(`bench:peers ${new Date().toISOString()} commit ${commit}; ${cpus().length} cores (${cpus()[0].model}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}`);
-  console.log(`dataset: ${facts} facts (${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups); ${perCase} questions a case, ${concurrency} in flight, ${loaders} loaders`);
+  console.log(
+    `bench:peers ${new Date().toISOString()} commit ${commit}; ${cpus().length} cores (${cpus()[0].model}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}`,
+  );
+  console.log(
+    `dataset: ${facts} facts (${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups); ${perCase} questions a case, ${concurrency} in flight, ${loaders} loaders`,
+  );
   const floor = await measureFloor();
   log(`HTTP floor: ${floor.perSecond.toFixed(0)} req/s`);
   const results = {};
@@ -109,7 +137,10 @@ async function main() {
   {
     const ours = await startOurs({ port: ports.service, neo4jPort: ports.neo4j, concurrency });
     try {
-      results.ours = await measureSystem(oursAdapter(ours.api, ours.project), () => ({ service: memOf(ours.pid).rssMb, store: memOf(ours.neoPid()).rssMb }));
+      results.ours = await measureSystem(oursAdapter(ours.api, ours.project), () => ({
+        service: memOf(ours.pid).rssMb,
+        store: memOf(ours.neoPid()).rssMb,
+      }));
     } finally {
       await ours.stop();
     }
@@ -117,10 +148,19 @@ async function main() {
   const pg = await startPostgres({ port: pgPort, log });
   versions.pg = pg.version;
   try {
-    for (const [name, start, adapter] of [['SpiceDB', startSpiceDB, spicedbAdapter], ['OpenFGA', startOpenFGA, openfgaAdapter]]) {
+    for (const [name, start, adapter] of [
+      ['SpiceDB', startSpiceDB, spicedbAdapter],
+      ['OpenFGA', startOpenFGA, openfgaAdapter],
+    ]) {
       if (process.env.BENCH_SKIP?.includes(name)) continue;
       const db = name === 'SpiceDB' ? 'spicedb' : 'openfga';
-      const peer = await start({ root, pgUri: pg.uri(db), grpcPort: name === 'SpiceDB' ? ports.spicedbGrpc : ports.openfgaGrpc, httpPort: name === 'SpiceDB' ? ports.spicedbHttp : ports.openfgaHttp, log });
+      const peer = await start({
+        root,
+        pgUri: pg.uri(db),
+        grpcPort: name === 'SpiceDB' ? ports.spicedbGrpc : ports.openfgaGrpc,
+        httpPort: name === 'SpiceDB' ? ports.spicedbHttp : ports.openfgaHttp,
+        log,
+      });
       versions[name] = peer.version;
       try {
         results[name] = await measureSystem(await adapter(peer.api), () => ({ service: memOf(peer.pid).rssMb, store: treeRssMb(pg.pid) }));
@@ -133,7 +173,12 @@ async function main() {
   }
   // The floor again at the end: on a shared box the other load moves; the table uses the mean.
   const floorAfter = await measureFloor();
-  const mean = { perSecond: (floor.perSecond + floorAfter.perSecond) / 2, p99: Math.max(floor.p99, floorAfter.p99), before: floor.perSecond, after: floorAfter.perSecond };
+  const mean = {
+    perSecond: (floor.perSecond + floorAfter.perSecond) / 2,
+    p99: Math.max(floor.p99, floorAfter.p99),
+    before: floor.perSecond,
+    after: floorAfter.perSecond,
+  };
   printTable(results, mean, versions);
 }
 
@@ -156,17 +201,28 @@ function printTable(results, floor, versions) {
   console.log(`|---|---|${peers.map(() => '---|---').join('|')}|---|`);
   for (const [title, of] of rows) {
     const [o, op99] = of(results.ours);
-    const cells = peers.map((p) => { const [v, p99] = of(results[p]); return `${cell(v, p99)} | ${title.startsWith('memory') || title.startsWith('answers') ? '' : ratio(o, v)}`; });
+    const cells = peers.map((p) => {
+      const [v, p99] = of(results[p]);
+      return `${cell(v, p99)} | ${title.startsWith('memory') || title.startsWith('answers') ? '' : ratio(o, v)}`;
+    });
     const perSec = title.includes('/s') && !title.startsWith('load') && !title.startsWith('bulk');
     console.log(`| ${title} | ${cell(o, op99)} | ${cells.join(' | ')} | ${perSec ? ratio(o, floor.perSecond) : ''} |`);
   }
-  console.log(`\nHTTP floor (bare node:http answering 'ok', own process, same client): ${n(floor.perSecond)} req/s (${n(floor.before)} at the start, ${n(floor.after)} at the end), p99 ${floor.p99.toFixed(1)} ms`);
+  console.log(
+    `\nHTTP floor (bare node:http answering 'ok', own process, same client): ${n(floor.perSecond)} req/s (${n(floor.before)} at the start, ${n(floor.after)} at the end), p99 ${floor.p99.toFixed(1)} ms`,
+  );
   if (results.ours.list) console.log(`list-objects: ${results.ours.list.objects.toFixed(0)} objects per list on average`);
-  console.log(`ours: Neo4j 5.26 community (local launcher, heap 768 MB), service defaults; load = users, repos, groups and facts through the public bulk API, ${loaders} calls in flight; uncached = consistency fully_consistent, cached = minimize_latency`);
+  console.log(
+    `ours: Neo4j 5.26 community (local launcher, heap 768 MB), service defaults; load = users, repos, groups and facts through the public bulk API, ${loaders} calls in flight; uncached = consistency fully_consistent, cached = minimize_latency`,
+  );
   console.log(`PostgreSQL: ${versions.pg}, Debian package, fresh cluster, default settings`);
-  if (versions.SpiceDB) console.log(`SpiceDB ${versions.SpiceDB} defaults: ${SPICEDB_DEFAULTS}; uncached = fully_consistent, cached = minimize_latency`);
-  if (versions.OpenFGA) console.log(`OpenFGA ${versions.OpenFGA} defaults: ${OPENFGA_DEFAULTS}; uncached = HIGHER_CONSISTENCY, cached = MINIMIZE_LATENCY`);
-  console.log('the peers load only the facts (they have no user, repo or group records); facts/s divides the dataset\'s facts by each one\'s load time');
+  if (versions.SpiceDB)
+    console.log(`SpiceDB ${versions.SpiceDB} defaults: ${SPICEDB_DEFAULTS}; uncached = fully_consistent, cached = minimize_latency`);
+  if (versions.OpenFGA)
+    console.log(`OpenFGA ${versions.OpenFGA} defaults: ${OPENFGA_DEFAULTS}; uncached = HIGHER_CONSISTENCY, cached = MINIMIZE_LATENCY`);
+  console.log(
+    "the peers load only the facts (they have no user, repo or group records); facts/s divides the dataset's facts by each one's load time",
+  );
 }
 
 main().catch((err) => {

@@ -26,11 +26,23 @@ export function treeRssMb(pid) {
     try {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       parent.set(Number(p), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* gone meanwhile */ }
+    } catch {
+      /* gone meanwhile */
+    }
   }
-  const inTree = (p) => { for (let q = p; q > 1; q = parent.get(q) ?? 0) if (q === pid) return true; return false; };
+  const inTree = (p) => {
+    for (let q = p; q > 1; q = parent.get(q) ?? 0) if (q === pid) return true;
+    return false;
+  };
   let mb = 0;
-  for (const p of parent.keys()) if (inTree(p)) { try { mb += memOf(p).rssMb; } catch { /* gone */ } }
+  for (const p of parent.keys())
+    if (inTree(p)) {
+      try {
+        mb += memOf(p).rssMb;
+      } catch {
+        /* gone */
+      }
+    }
   return mb;
 }
 
@@ -44,14 +56,21 @@ export function goBinary(root, { module, command, version }, log) {
   const bin = join(dir, name);
   if (existsSync(bin)) return bin;
   log(`building ${module}@${version} with go install (minutes on 2 cores; cached afterwards in ${dir})...`);
-  execFileSync('go', ['install', `${module}/${command}@${version}`], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, GOBIN: dir, GOFLAGS: '-buildvcs=false' } });
+  execFileSync('go', ['install', `${module}/${command}@${version}`], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, GOBIN: dir, GOFLAGS: '-buildvcs=false' },
+  });
   return bin;
 }
 
-const portAnswers = (port) => new Promise((ok) => {
-  const s = connect({ port, host: '127.0.0.1' }, () => { s.destroy(); ok(true); });
-  s.on('error', () => ok(false));
-});
+const portAnswers = (port) =>
+  new Promise((ok) => {
+    const s = connect({ port, host: '127.0.0.1' }, () => {
+      s.destroy();
+      ok(true);
+    });
+    s.on('error', () => ok(false));
+  });
 
 /** Spawns a server and waits until `port` accepts connections; output goes to `logFile`'s stream. */
 export async function startServer(bin, args, { port, env = {}, timeoutMs = 60_000, out = 'ignore' }) {
@@ -61,10 +80,21 @@ export async function startServer(bin, args, { port, env = {}, timeoutMs = 60_00
   const deadline = Date.now() + timeoutMs;
   while (!(await portAnswers(port))) {
     if (exited !== null) throw new Error(`${bin} exited (${exited}) before listening on ${port}`);
-    if (Date.now() > deadline) { child.kill(); throw new Error(`${bin} did not listen on ${port} in ${timeoutMs} ms`); }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`${bin} did not listen on ${port} in ${timeoutMs} ms`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { pid: child.pid, stop: () => new Promise((ok) => { if (exited !== null) return ok(); child.on('exit', ok); child.kill('SIGTERM'); }) };
+  return {
+    pid: child.pid,
+    stop: () =>
+      new Promise((ok) => {
+        if (exited !== null) return ok();
+        child.on('exit', ok);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 /** Runs a command to its end; throws with its output when it fails. */

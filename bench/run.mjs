@@ -34,15 +34,23 @@ const fmt = (n, d = 1) => n.toFixed(d);
 const cpuMs = (pid) => cpuSeconds(pid) * 1000;
 
 async function main() {
-  console.log(`machine: ${cpus().length} cores (${cpus()[0].model}), ${fmt(totalmem() / 2 ** 30)} GiB; node ${process.version}; scale ${scale}; concurrency ${concurrency}`);
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0].model}), ${fmt(totalmem() / 2 ** 30)} GiB; node ${process.version}; scale ${scale}; concurrency ${concurrency}`,
+  );
   const ours = await startOurs({ port, neo4jPort, concurrency });
   const { api, project } = ours;
   try {
-    const ds = buildDataset({ users: Math.round(10_000 * scale), chains: Math.max(10, Math.round(200 * scale)), repos: Math.round(20_000 * scale) });
+    const ds = buildDataset({
+      users: Math.round(10_000 * scale),
+      chains: Math.max(10, Math.round(200 * scale)),
+      repos: Math.round(20_000 * scale),
+    });
     const load = await loadOurs(api, project, ds, { loaders, log: process.env.BENCH_VERBOSE ? console.log : undefined });
     const facts = load.facts;
-    console.log(`\nload: ${facts} facts (assignments + tuples) in ${fmt(load.seconds)} s = ${fmt(facts / load.seconds, 0)} facts/s; ` +
-      `with ${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups: ${fmt((facts + load.records) / load.seconds, 0)} records/s`);
+    console.log(
+      `\nload: ${facts} facts (assignments + tuples) in ${fmt(load.seconds)} s = ${fmt(facts / load.seconds, 0)} facts/s; ` +
+        `with ${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups: ${fmt((facts + load.records) / load.seconds, 0)} records/s`,
+    );
 
     const neoPid = ours.neoPid();
     const cases = buildQuestions(ds, Math.round(perCase));
@@ -59,12 +67,22 @@ async function main() {
     const consistent = {};
     const cached = {};
     for (const [name, qs] of Object.entries(cases)) {
-      for (const [consistency, into] of [['fully_consistent', results], ['minimize_latency', filling], [undefined, consistent], ['minimize_latency', cached]]) {
+      for (const [consistency, into] of [
+        ['fully_consistent', results],
+        ['minimize_latency', filling],
+        [undefined, consistent],
+        ['minimize_latency', cached],
+      ]) {
         let allowed = 0;
         let wrong = 0;
         const cpu0 = [cpuMs(ours.pid), cpuMs(neoPid)];
         const r = await measure(qs, concurrency, async (q) => {
-          const { allow } = await api('POST', allowedPath, { user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) });
+          const { allow } = await api('POST', allowedPath, {
+            user: q.user,
+            action: q.action,
+            resource: q.resource,
+            ...(consistency ? { consistency } : {}),
+          });
           if (allow) allowed++;
           if (q.expect !== undefined && allow !== q.expect) wrong++;
         });
@@ -74,27 +92,45 @@ async function main() {
       }
     }
     const mixed = Object.values(cases).flat();
-    const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) => mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100));
-    const bulk = await measure(bulks, concurrency, (b) => api('POST', `${allowedPath}/bulk`, b.map(({ expect, ...q }) => ({ ...q, consistency: 'fully_consistent' }))));
+    const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_, i) =>
+      mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100),
+    );
+    const bulk = await measure(bulks, concurrency, (b) =>
+      api(
+        'POST',
+        `${allowedPath}/bulk`,
+        b.map(({ expect, ...q }) => ({ ...q, consistency: 'fully_consistent' })),
+      ),
+    );
     const floorAfter = await measureFloor(cases['direct role']);
     const floor = (floorBefore.perSecond + floorAfter.perSecond) / 2;
     const mem = memOf(ours.pid);
     const neoMem = memOf(ours.neoPid());
 
-    for (const [title, table] of [['traversal (fully_consistent, no cache)', results], ['same questions again (minimize_latency: fills the decision cache)', filling],
+    for (const [title, table] of [
+      ['traversal (fully_consistent, no cache)', results],
+      ['same questions again (minimize_latency: fills the decision cache)', filling],
       ['same questions again (default consistency: decision cache at a revision read per group of questions)', consistent],
-      ['same questions again (minimize_latency: decision cache at the locally known revision)', cached]]) {
+      ['same questions again (minimize_latency: decision cache at the locally known revision)', cached],
+    ]) {
       console.log(`\n${title}\ncase              | p50 ms | p99 ms | checks/s | / floor | allowed | wrong | CPU ms/check service, Neo4j`);
       for (const [name, r] of Object.entries(table)) {
-        console.log(`${name.padEnd(17)} | ${fmt(r.p50, 2).padStart(6)} | ${fmt(r.p99, 2).padStart(6)} | ${fmt(r.perSecond, 0).padStart(8)} | ${fmt(r.perSecond / floor, 2).padStart(7)} | ${String(r.allowed).padStart(7)} | ${String(r.wrong).padStart(5)} | ${fmt(r.cpu.service, 3)}, ${fmt(r.cpu.neo4j, 3)}`);
+        console.log(
+          `${name.padEnd(17)} | ${fmt(r.p50, 2).padStart(6)} | ${fmt(r.p99, 2).padStart(6)} | ${fmt(r.perSecond, 0).padStart(8)} | ${fmt(r.perSecond / floor, 2).padStart(7)} | ${String(r.allowed).padStart(7)} | ${String(r.wrong).padStart(5)} | ${fmt(r.cpu.service, 3)}, ${fmt(r.cpu.neo4j, 3)}`,
+        );
       }
     }
-    console.log(`\nHTTP floor (bare node:http answering 'ok', own process, same client): ${fmt(floor, 0)} req/s (${fmt(floorBefore.perSecond, 0)} at the start, ${fmt(floorAfter.perSecond, 0)} at the end)`);
+    console.log(
+      `\nHTTP floor (bare node:http answering 'ok', own process, same client): ${fmt(floor, 0)} req/s (${fmt(floorBefore.perSecond, 0)} at the start, ${fmt(floorAfter.perSecond, 0)} at the end)`,
+    );
     const ratios = Object.keys(consistent).map((name) => `${name} ${fmt(consistent[name].perSecond / cached[name].perSecond, 2)}`);
     console.log(`\ndefault / minimize_latency cached checks/s: ${ratios.join(', ')}`);
-    console.log(`\nbulk of 100 (no cache): p50 ${fmt(bulk.p50, 2)} ms, p99 ${fmt(bulk.p99, 2)} ms per request; ${fmt(bulk.perSecond * 100, 0)} checks/s`);
-    console.log(`\nservice memory: RSS ${fmt(mem.rssMb, 0)} MB, peak RSS ${fmt(mem.peakMb, 0)} MB` + `; Neo4j JVM RSS ${fmt(neoMem.rssMb, 0)} MB`);
-
+    console.log(
+      `\nbulk of 100 (no cache): p50 ${fmt(bulk.p50, 2)} ms, p99 ${fmt(bulk.p99, 2)} ms per request; ${fmt(bulk.perSecond * 100, 0)} checks/s`,
+    );
+    console.log(
+      `\nservice memory: RSS ${fmt(mem.rssMb, 0)} MB, peak RSS ${fmt(mem.peakMb, 0)} MB` + `; Neo4j JVM RSS ${fmt(neoMem.rssMb, 0)} MB`,
+    );
   } finally {
     await ours.stop();
   }

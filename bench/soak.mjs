@@ -44,15 +44,25 @@ function call(method, path, body, headers = {}, onSent) {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
-      { host: '127.0.0.1', port, method, path, agent,
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+      },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           let parsed;
-          try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = text; }
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = text;
+          }
           resolve({ status: res.statusCode, body: parsed, headers: res.headers });
         });
       },
@@ -72,7 +82,12 @@ function record(op, t0, r) {
   stats.window.push(ms);
   if (!ok(r)) {
     stats.failed++;
-    stats.errors.push({ t: Date.now(), op, status: r.status, body: typeof r.body === 'string' ? r.body.slice(0, 120) : r.body?.error_code });
+    stats.errors.push({
+      t: Date.now(),
+      op,
+      status: r.status,
+      body: typeof r.body === 'string' ? r.body.slice(0, 120) : r.body?.error_code,
+    });
   }
   return r;
 }
@@ -86,8 +101,18 @@ async function main() {
   let neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined, timeoutMs: 900_000 });
   const adminKey = `soak_${randomBytes(16).toString('hex')}`;
   const service = spawn(process.execPath, [join(root, 'dist/src/main.js')], {
-    env: { ...process.env, NEO4J_URI: neo4j.uri, PORT: String(port), HOST: '127.0.0.1', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
-      DB_TIMEOUT_MS: String(dbTimeoutMs), DECISION_CACHE_SIZE: decisionCacheSize, BOOTSTRAP_PROJECT: 'soak', BOOTSTRAP_ENV: 'soak' },
+    env: {
+      ...process.env,
+      NEO4J_URI: neo4j.uri,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_API_KEY: adminKey,
+      LOG_LEVEL: 'warn',
+      DB_TIMEOUT_MS: String(dbTimeoutMs),
+      DECISION_CACHE_SIZE: decisionCacheSize,
+      BOOTSTRAP_PROJECT: 'soak',
+      BOOTSTRAP_ENV: 'soak',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((ok) => service.on('exit', (code, signal) => ok({ code, signal })));
@@ -97,7 +122,9 @@ async function main() {
       exited.then(({ code }) => fail(new Error(`service exited (${code})`)));
     });
     const world = await setUp(adminKey);
-    log(`set up: ${DOCS} docs, ${GROUPS} groups, ${concurrency * USERS_PER_WORKER} users; load for ${seconds} s at concurrency ${concurrency}`);
+    log(
+      `set up: ${DOCS} docs, ${GROUPS} groups, ${concurrency * USERS_PER_WORKER} users; load for ${seconds} s at concurrency ${concurrency}`,
+    );
 
     // The load, the reports and the outage.
     let running = true;
@@ -110,7 +137,9 @@ async function main() {
       const p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] : 0;
       const mb = rssMb(service.pid);
       rss.push({ at: Date.now() - loadStart, mb });
-      log(`${(sorted.length / reportEvery).toFixed(0)} req/s, p99 ${p99} ms, errors so far ${stats.failed}, service RSS ${mb.toFixed(0)} MB`);
+      log(
+        `${(sorted.length / reportEvery).toFixed(0)} req/s, p99 ${p99} ms, errors so far ${stats.failed}, service RSS ${mb.toFixed(0)} MB`,
+      );
       stats.window = [];
     }, reportEvery * 1000);
     const crash = (async () => {
@@ -142,19 +171,35 @@ async function main() {
     const growth = warm ? (last - warm) / warm : 0;
     const lastError = stats.errors.length ? stats.errors[stats.errors.length - 1].t : 0;
     console.log('\nsummary');
-    console.log(`requests ${stats.total} in ${loadSeconds.toFixed(0)} s (${(stats.total / loadSeconds).toFixed(0)}/s at concurrency ${concurrency}); ` +
-      `errors ${stats.failed}: ${inOutage} in the outage window, ${outside.length} outside`);
-    if (outage.killAt) console.log(`outage: Neo4j down ${((outage.backAt - outage.killAt) / 1000).toFixed(1)} s; last error ${lastError ? ((lastError - outage.backAt) / 1000).toFixed(1) : '-'} s after it was back`);
+    console.log(
+      `requests ${stats.total} in ${loadSeconds.toFixed(0)} s (${(stats.total / loadSeconds).toFixed(0)}/s at concurrency ${concurrency}); ` +
+        `errors ${stats.failed}: ${inOutage} in the outage window, ${outside.length} outside`,
+    );
+    if (outage.killAt)
+      console.log(
+        `outage: Neo4j down ${((outage.backAt - outage.killAt) / 1000).toFixed(1)} s; last error ${lastError ? ((lastError - outage.backAt) / 1000).toFixed(1) : '-'} s after it was back`,
+      );
     for (const e of outside.slice(0, 5)) console.log(`  outside the window: ${e.op} -> ${e.status} ${JSON.stringify(e.body)}`);
-    console.log(`RSS after ${warmUpSeconds} s of warm-up ${warm?.toFixed(0)} MB, at the end of the load ${last.toFixed(0)} MB: growth ${(growth * 100).toFixed(1)}% ` +
-      `(decision cache ${decisionCacheSize} entries)`);
-    console.log(`acknowledged writes: ${verdict.checked} checked, ${verdict.lost.length} lost; bulk writes: ${verdict.bulks} acknowledged complete, ` +
-      `${verdict.unacked} unacknowledged (${verdict.unackedApplied} applied whole), ${verdict.half.length} half-applied`);
+    console.log(
+      `RSS after ${warmUpSeconds} s of warm-up ${warm?.toFixed(0)} MB, at the end of the load ${last.toFixed(0)} MB: growth ${(growth * 100).toFixed(1)}% ` +
+        `(decision cache ${decisionCacheSize} entries)`,
+    );
+    console.log(
+      `acknowledged writes: ${verdict.checked} checked, ${verdict.lost.length} lost; bulk writes: ${verdict.bulks} acknowledged complete, ` +
+        `${verdict.unacked} unacknowledged (${verdict.unackedApplied} applied whole), ${verdict.half.length} half-applied`,
+    );
     for (const l of verdict.lost.slice(0, 5)) console.log(`  lost: ${l}`);
-    console.log(`SIGTERM under load: ${shutdown.inFlight} requests in flight, ${shutdown.finished} finished with 2xx, exit ${JSON.stringify(shutdown.exit)}` +
-      (shutdown.failures.length ? `; the others: ${[...new Set(shutdown.failures)].join(', ')}` : ''));
-    const pass = outside.length === 0 && verdict.lost.length === 0 && verdict.half.length === 0 && growth < 0.1 &&
-      shutdown.finished === shutdown.inFlight && shutdown.exit.code === 0;
+    console.log(
+      `SIGTERM under load: ${shutdown.inFlight} requests in flight, ${shutdown.finished} finished with 2xx, exit ${JSON.stringify(shutdown.exit)}` +
+        (shutdown.failures.length ? `; the others: ${[...new Set(shutdown.failures)].join(', ')}` : ''),
+    );
+    const pass =
+      outside.length === 0 &&
+      verdict.lost.length === 0 &&
+      verdict.half.length === 0 &&
+      growth < 0.1 &&
+      shutdown.finished === shutdown.inFlight &&
+      shutdown.exit.code === 0;
     console.log(pass ? 'PASS' : 'FAIL');
     process.exitCode = pass ? 0 : 1;
   } finally {
@@ -178,7 +223,9 @@ async function setUp(adminKey) {
       log(`set-up ${method} ${path}: 503, retrying`);
     }
   };
-  const { body: { secret } } = await must('POST', '/v2/api-key/soak/soak', { name: 'soak' }, admin);
+  const {
+    body: { secret },
+  } = await must('POST', '/v2/api-key/soak/soak', { name: 'soak' }, admin);
   key = { authorization: `Bearer ${secret}` };
   const schema = '/v2/schema/soak/soak';
   const facts = '/v2/facts/soak/soak';
@@ -186,18 +233,34 @@ async function setUp(adminKey) {
   await must('POST', `${schema}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
   await must('POST', `${schema}/resources/doc/roles`, { key: 'editor', name: 'Editor', permissions: ['read', 'write'] });
   await must('POST', `${schema}/roles`, { key: 'approver', name: 'Approver', permissions: [] });
-  const users = Array.from({ length: concurrency * USERS_PER_WORKER }, (_, i) => `w${Math.floor(i / USERS_PER_WORKER)}-u${i % USERS_PER_WORKER}`);
+  const users = Array.from(
+    { length: concurrency * USERS_PER_WORKER },
+    (_, i) => `w${Math.floor(i / USERS_PER_WORKER)}-u${i % USERS_PER_WORKER}`,
+  );
   const lastUsers = Array.from({ length: concurrency }, (_, i) => `last-u${i}`);
   await must('POST', `${facts}/users/bulk`, { operations: [...users, ...lastUsers, 'requester', 'reviewer'].map((k) => ({ key: k })) });
-  await must('POST', `${facts}/resource_instances/bulk`, { operations: Array.from({ length: DOCS }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })) });
-  await must('POST', `${schema}/groups/bulk`, { operations: Array.from({ length: GROUPS }, (_, g) => ({ group_instance_key: `g${g}`, group_tenant: 'default' })) });
+  await must('POST', `${facts}/resource_instances/bulk`, {
+    operations: Array.from({ length: DOCS }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })),
+  });
+  await must('POST', `${schema}/groups/bulk`, {
+    operations: Array.from({ length: GROUPS }, (_, g) => ({ group_instance_key: `g${g}`, group_tenant: 'default' })),
+  });
   for (let g = 0; g < GROUPS; g++) {
-    for (let d = 0; d < 3; d++) await must('POST', `${schema}/groups/g${g}/roles`, { resource: 'doc', resource_instance: `d${g * 3 + d}`, role: 'reader', tenant: 'default' });
+    for (let d = 0; d < 3; d++)
+      await must('POST', `${schema}/groups/g${g}/roles`, {
+        resource: 'doc',
+        resource_instance: `d${g * 3 + d}`,
+        role: 'reader',
+        tenant: 'default',
+      });
   }
   await must('POST', `${facts}/role_assignments`, { user: 'requester', role: 'reader', tenant: 'default', resource_instance: 'doc:d0' });
   await must('POST', `${facts}/role_assignments`, { user: 'reviewer', role: 'approver', tenant: 'default' });
   const config = await must('POST', '/v2/elements/soak/soak/config', {
-    key: 'ops', name: 'Ops approvals', elements_type: 'operation_approval', settings: { resources: ['doc'] },
+    key: 'ops',
+    name: 'Ops approvals',
+    elements_type: 'operation_approval',
+    settings: { resources: ['doc'] },
     roles_to_levels: { LEVEL_1: ['approver'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
   });
   const session = async (user) => {
@@ -206,9 +269,15 @@ async function setUp(adminKey) {
   };
   const envId = (await must('GET', '/v2/api-key/scope', undefined)).body.environment_id;
   return {
-    key, schema, facts, users, lastUsers, envId,
+    key,
+    schema,
+    facts,
+    users,
+    lastUsers,
+    envId,
     approvals: `/v2/elements/soak/soak/config/${config.body.id}/operation_approval`,
-    requester: await session('requester'), reviewer: await session('reviewer'),
+    requester: await session('requester'),
+    reviewer: await session('reviewer'),
     /** Expected final state of every write a worker made: "present", "absent" (acknowledged) or "unknown" (not acknowledged). */
     state: new Map(),
     bulks: [],
@@ -222,25 +291,48 @@ async function worker(world, w, running) {
   let bulkNo = 0;
   const edge = (user, role, target) => `${user}|${role}|${target}`;
   const set = (k, r, value) => world.state.set(k, ok(r) ? value : 'unknown');
-  const withState = (value, role) => [...world.state].filter(([k, v]) => v === value && k.startsWith(`w${w}-`) && k.split('|')[1] === role).map(([k]) => k);
+  const withState = (value, role) =>
+    [...world.state].filter(([k, v]) => v === value && k.startsWith(`w${w}-`) && k.split('|')[1] === role).map(([k]) => k);
   while (running()) {
     const t0 = Date.now();
     const roll = Math.random();
     if (roll < 0.8) {
       const user = Math.random() < 0.5 ? mine[pick(mine.length)] : world.users[pick(world.users.length)];
-      record('check', t0, await call('POST', '/v2/allowed/soak/soak', { user, action: 'read', resource: { type: 'doc', key: `d${pick(DOCS)}` } }, world.key));
+      record(
+        'check',
+        t0,
+        await call('POST', '/v2/allowed/soak/soak', { user, action: 'read', resource: { type: 'doc', key: `d${pick(DOCS)}` } }, world.key),
+      );
     } else if (roll < 0.86) {
       const [user, doc] = [mine[pick(mine.length)], `d${pick(DOCS)}`];
       const k = edge(user, 'reader', `doc:${doc}`);
       if (world.state.has(k) && world.state.get(k) !== 'absent') continue;
-      const r = record('assign', t0, await call('POST', `${world.facts}/role_assignments`, { user, role: 'reader', tenant: 'default', resource_instance: `doc:${doc}` }, world.key));
+      const r = record(
+        'assign',
+        t0,
+        await call(
+          'POST',
+          `${world.facts}/role_assignments`,
+          { user, role: 'reader', tenant: 'default', resource_instance: `doc:${doc}` },
+          world.key,
+        ),
+      );
       set(k, r, 'present');
     } else if (roll < 0.9) {
       const present = withState('present', 'reader');
       if (!present.length) continue;
       const k = present[pick(present.length)];
       const [user, , target] = k.split('|');
-      const r = record('unassign', t0, await call('DELETE', `${world.facts}/role_assignments`, { user, role: 'reader', tenant: 'default', resource_instance: target }, world.key));
+      const r = record(
+        'unassign',
+        t0,
+        await call(
+          'DELETE',
+          `${world.facts}/role_assignments`,
+          { user, role: 'reader', tenant: 'default', resource_instance: target },
+          world.key,
+        ),
+      );
       set(k, r, 'absent');
     } else if (roll < 0.93) {
       const [user, g] = [mine[pick(mine.length)], `g${pick(GROUPS)}`];
@@ -253,19 +345,37 @@ async function worker(world, w, running) {
       if (!members.length) continue;
       const k = members[pick(members.length)];
       const [user, , target] = k.split('|');
-      const r = record('leave', t0, await call('DELETE', `${world.schema}/groups/${target.slice('group:'.length)}/users/${user}`, { tenant: 'default' }, world.key));
+      const r = record(
+        'leave',
+        t0,
+        await call('DELETE', `${world.schema}/groups/${target.slice('group:'.length)}/users/${user}`, { tenant: 'default' }, world.key),
+      );
       set(k, r, 'absent');
     } else if (roll < 0.98) {
       // Ten editor assignments at once, on edges no other write touches: all or none.
       const n = bulkNo++;
-      const ops = Array.from({ length: 10 }, (_, i) => ({ user: mine[(n * 10 + i) % mine.length], role: 'editor', tenant: 'default', resource_instance: `doc:d${(Math.floor((n * 10 + i) / mine.length) * 7 + i) % DOCS}` }));
+      const ops = Array.from({ length: 10 }, (_, i) => ({
+        user: mine[(n * 10 + i) % mine.length],
+        role: 'editor',
+        tenant: 'default',
+        resource_instance: `doc:d${(Math.floor((n * 10 + i) / mine.length) * 7 + i) % DOCS}`,
+      }));
       const keys = [...new Set(ops.map((o) => edge(o.user, 'editor', o.resource_instance)))];
       if (keys.length < 10 || keys.some((k) => world.state.has(k))) continue;
       const r = record('bulk', t0, await call('POST', `${world.facts}/role_assignments/bulk`, ops, world.key));
       for (const k of keys) world.state.set(k, 'bulk');
       world.bulks.push({ keys, acknowledged: ok(r) });
     } else {
-      const created = record('request', t0, await call('POST', world.approvals, { access_request_details: { tenant: 'default', resource: 'doc' }, reason: 'soak' }, world.requester));
+      const created = record(
+        'request',
+        t0,
+        await call(
+          'POST',
+          world.approvals,
+          { access_request_details: { tenant: 'default', resource: 'doc' }, reason: 'soak' },
+          world.requester,
+        ),
+      );
       if (!ok(created)) continue;
       world.approved.set(created.body.id, null);
       const r = record('approve', Date.now(), await call('PUT', `${world.approvals}/${created.body.id}/approve`, {}, world.reviewer));
@@ -282,19 +392,36 @@ async function sigtermUnderLoad(world, service, exited) {
   const allSent = new Promise((ok) => (signalled = ok));
   const onSent = () => ++sent === n && signalled();
   const answers = Array.from({ length: n }, (_, i) => {
-    if (i % 2) return call('POST', '/v2/allowed/soak/soak', { user: world.users[i], action: 'read', resource: { type: 'doc', key: `d${i}` } }, world.key, onSent);
+    if (i % 2)
+      return call(
+        'POST',
+        '/v2/allowed/soak/soak',
+        { user: world.users[i], action: 'read', resource: { type: 'doc', key: `d${i}` } },
+        world.key,
+        onSent,
+      );
     // Users no worker touched: each of these writes is the only one on its edge.
     const [user, doc] = [world.lastUsers[i / 2], `d${i}`];
     const k = `${user}|reader|doc:${doc}`;
-    return call('POST', `${world.facts}/role_assignments`, { user, role: 'reader', tenant: 'default', resource_instance: `doc:${doc}` }, world.key, onSent)
-      .then((r) => (world.state.set(k, ok(r) ? 'present' : 'unknown'), r));
+    return call(
+      'POST',
+      `${world.facts}/role_assignments`,
+      { user, role: 'reader', tenant: 'default', resource_instance: `doc:${doc}` },
+      world.key,
+      onSent,
+    ).then((r) => (world.state.set(k, ok(r) ? 'present' : 'unknown'), r));
   });
   await allSent;
   await sleep(20); // let the server read them
   const termAt = Date.now();
   service.kill('SIGTERM');
   const results = await Promise.all(answers.map((a) => a.then((r) => ({ ...r, after: Date.now() - termAt }))));
-  const failures = results.filter((r) => !ok(r)).map((r) => `${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 60) : r.body?.error_code} ${(r.after / 1000).toFixed(0)} s after SIGTERM`);
+  const failures = results
+    .filter((r) => !ok(r))
+    .map(
+      (r) =>
+        `${r.status} ${typeof r.body === 'string' ? r.body.slice(0, 60) : r.body?.error_code} ${(r.after / 1000).toFixed(0)} s after SIGTERM`,
+    );
   return { inFlight: n, finished: results.filter(ok).length, failures, exit: await exited };
 }
 
@@ -305,8 +432,12 @@ async function verify(world, uri) {
     const session = driver.session({ defaultAccessMode: neo4jDriver.session.READ });
     const edges = await session.run(
       `MATCH (u:User {env: $env})-[r:HAS_ROLE]->(i:Instance {env: $env})
-       RETURN u.key + '|' + r.role + '|' + i.resource + ':' + i.key AS edge`, { env: world.envId });
-    const approvals = await session.run(`MATCH (a:OperationApproval {env: $env}) RETURN a.id AS id, a.status AS status`, { env: world.envId });
+       RETURN u.key + '|' + r.role + '|' + i.resource + ':' + i.key AS edge`,
+      { env: world.envId },
+    );
+    const approvals = await session.run(`MATCH (a:OperationApproval {env: $env}) RETURN a.id AS id, a.status AS status`, {
+      env: world.envId,
+    });
     await session.close();
     const inGraph = new Set(edges.records.map((r) => r.get('edge')));
     const statusOf = new Map(approvals.records.map((r) => [r.get('id'), r.get('status')]));
@@ -331,7 +462,14 @@ async function verify(world, uri) {
       else if (b.acknowledged && present === 0) lost.push(`bulk ${b.keys[0]}.. acknowledged, missing`);
       else if (!b.acknowledged && present) unackedApplied++;
     }
-    return { checked, lost, half, bulks: world.bulks.filter((b) => b.acknowledged).length, unacked: world.bulks.filter((b) => !b.acknowledged).length, unackedApplied };
+    return {
+      checked,
+      lost,
+      half,
+      bulks: world.bulks.filter((b) => b.acknowledged).length,
+      unacked: world.bulks.filter((b) => !b.acknowledged).length,
+      unackedApplied,
+    };
   } finally {
     await driver.close();
   }

@@ -17,10 +17,14 @@ const bodyBytes = 8 * 1024 * 1024;
 function floodOne(base) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const req = request(`${base}/v2/no/such/path`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': bodyBytes } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
-    });
+    const req = request(
+      `${base}/v2/no/such/path`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': bodyBytes } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
+      },
+    );
     req.on('error', (err) => resolve({ status: err.code ?? 'error', ms: performance.now() - started }));
     // "[", spaces, "]": valid JSON that a parser reads to the end.
     const spaces = Buffer.alloc(256 * 1024, 0x20);
@@ -46,15 +50,21 @@ async function poll(base, untilDone) {
   const times = [];
   while (!untilDone()) {
     const started = performance.now();
-    await fetch(`${base}/healthz`).then((r) => r.text()).catch(() => undefined);
+    await fetch(`${base}/healthz`)
+      .then((r) => r.text())
+      .catch(() => undefined);
     times.push(performance.now() - started);
     await new Promise((ok) => setTimeout(ok, 20));
   }
   return times;
 }
 
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
-const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} polls)`;
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const fmt = (xs) =>
+  `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} polls)`;
 
 const ours = await startOurs({ port, neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7781), concurrency: 4 });
 try {
@@ -69,14 +79,17 @@ try {
   const answers = {};
   const started = performance.now();
   for (let r = 0; r < rounds; r++) {
-    for (const a of await Promise.all(Array.from({ length: flooders }, () => floodOne(ours.base)))) answers[a.status] = (answers[a.status] ?? 0) + 1;
+    for (const a of await Promise.all(Array.from({ length: flooders }, () => floodOne(ours.base))))
+      answers[a.status] = (answers[a.status] ?? 0) + 1;
   }
   const floodSeconds = (performance.now() - started) / 1000;
   flooding = false;
   const polled = await during;
   clearInterval(sampler);
   console.log(`service: ${process.env.BENCH_MAIN ?? 'dist/src/main.js'}`);
-  console.log(`flood: ${rounds} rounds of ${flooders} unauthenticated 8 MiB bodies to an unknown path, ${floodSeconds.toFixed(2)} s; answers ${JSON.stringify(answers)}`);
+  console.log(
+    `flood: ${rounds} rounds of ${flooders} unauthenticated 8 MiB bodies to an unknown path, ${floodSeconds.toFixed(2)} s; answers ${JSON.stringify(answers)}`,
+  );
   console.log(`GET /healthz idle:   ${fmt(idle)}`);
   console.log(`GET /healthz flood:  ${fmt(polled)}`);
   console.log(`service RSS: ${rssBefore.toFixed(0)} MB before, ${peak.toFixed(0)} MB peak during the flood`);

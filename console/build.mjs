@@ -15,8 +15,13 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'docs'), { recursive: true });
 await build({
   entryPoints: [join(here, 'src', 'main.ts')],
-  bundle: true, minify: true, format: 'iife', target: 'es2022', legalComments: 'linked',
-  outfile: join(out, 'console.js'), logLevel: 'warning',
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: 'es2022',
+  legalComments: 'linked',
+  outfile: join(out, 'console.js'),
+  logLevel: 'warning',
 });
 copyFileSync(join(here, 'index.html'), join(out, 'index.html'));
 copyFileSync(join(here, 'console.css'), join(out, 'console.css'));

@@ -31,12 +31,20 @@ function rowTypeOf(text, file) {
   const at = lines.findIndex((l) => /^\s*\/\/\s*@row\b/.test(l));
   if (at < 0) return null;
   const parts = [lines[at].replace(/^\s*\/\/\s*@row\s*/, '')];
-  const depth = () => parts.join('\n').split('').reduce((d, c) => d + (c === '{' ? 1 : c === '}' ? -1 : 0), 0);
+  const depth = () =>
+    parts
+      .join('\n')
+      .split('')
+      .reduce((d, c) => d + (c === '{' ? 1 : c === '}' ? -1 : 0), 0);
   for (let i = at + 1; depth() > 0; i++) {
-    if (i >= lines.length || !/^\s*\/\//.test(lines[i])) throw new Error(`${file}: its @row type does not close its braces in the comment lines`);
+    if (i >= lines.length || !/^\s*\/\//.test(lines[i]))
+      throw new Error(`${file}: its @row type does not close its braces in the comment lines`);
     parts.push(lines[i].replace(/^\s*\/\/ ?/, ''));
   }
-  const type = parts.map((p) => p.trimEnd()).join('\n').trim();
+  const type = parts
+    .map((p) => p.trimEnd())
+    .join('\n')
+    .trim();
   if (!type) throw new Error(`${file}: an empty @row header`);
   return type;
 }

@@ -155,11 +155,9 @@ export async function resolveClasspath({ log = console.error } = {}) {
   const mvn = process.env.NEO4J_LOCAL_MVN || (process.platform === 'win32' ? 'mvn.cmd' : 'mvn');
   let res;
   try {
-    res = await run(
-      mvn,
-      ['-q', '-B', '-Dstyle.color=never', '-f', POM, 'dependency:build-classpath', `-Dmdep.outputFile=${tmp}`],
-      { cwd: REPO_ROOT },
-    );
+    res = await run(mvn, ['-q', '-B', '-Dstyle.color=never', '-f', POM, 'dependency:build-classpath', `-Dmdep.outputFile=${tmp}`], {
+      cwd: REPO_ROOT,
+    });
   } catch (e) {
     throw new Error(`[neo4j-local] cannot run Maven ('${mvn}'): ${e.message}. Is Maven installed and on PATH?`);
   }
@@ -167,6 +165,7 @@ export async function resolveClasspath({ log = console.error } = {}) {
     fs.rmSync(tmp, { force: true });
     throw new Error(
       `[neo4j-local] Maven failed to resolve the Neo4j classpath (exit ${res.code ?? res.signal}):\n` +
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour escapes (ESC [ ... m) from Maven's output
         res.out.replace(/\x1b\[[0-9;]*m/g, '').trim(),
     );
   }

@@ -3,12 +3,12 @@ import Koa from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { BodyBounds, closeWhenUnread } from './http/bodies';
+import { type BodyBounds, closeWhenUnread } from './http/bodies';
 import { boundedBody, credentialsFirst } from './http/credentialsFirst';
 import { hotPath } from './http/hotPath';
 import { methodNotAllowed } from './http/methods';
 import { errorHandler, requestContext } from './http/middleware';
-import { Authenticator, mountRoutes, RevisionOf, RouteDef } from './http/routeTable';
+import { type Authenticator, mountRoutes, type RevisionOf, type RouteDef } from './http/routeTable';
 import { httpMetrics } from './http/httpMetrics';
 import type { Metrics } from './metrics/metrics';
 

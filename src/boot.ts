@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Driver, Neo4jError } from 'neo4j-driver';
+import { type Driver, Neo4jError } from 'neo4j-driver';
 import type { Logger } from 'pino';
 import type { App } from './app';
 import { ChangeStore } from './areas/changes/store';
 import { Revisions } from './areas/decisions/revisions';
 import { RevisionsStore } from './areas/decisions/revisionsStore';
 import { hashSecret } from './auth/secrets';
-import { compose, Composition } from './compose';
+import { compose, type Composition } from './compose';
 import type { Config } from './config';
 import { CypherRegistry } from './db/cypherRegistry';
 import { Db } from './db/db';
@@ -64,7 +64,12 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
   const metrics = new Metrics();
   // A routing URI (neo4j://, neo4j+s://) reaches a cluster: reads may go to a secondary.
-  const dbOptions = { database: config.neo4jDatabase, timeoutMs: config.dbTimeoutMs, observer: metrics, routing: neo4j.uri.startsWith('neo4j') };
+  const dbOptions = {
+    database: config.neo4jDatabase,
+    timeoutMs: config.dbTimeoutMs,
+    observer: metrics,
+    routing: neo4j.uri.startsWith('neo4j'),
+  };
   // The ledger of revisions and the replica heartbeats read through a Db of their own (reads bump
   // nothing, so it needs no listener); the service's Db tells the ledger each revision its writes commit.
   const plainDb = new Db(driver, registry, dbOptions);
@@ -74,22 +79,44 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   // Every write records its change events in its own transaction (the changes feed).
   // Writes that move a revision are acknowledged COHERENCE_WINDOW_MS after commit while another
   // replica is alive (the window within which every replica's revision reads include them).
-  const db: Db = new Db(driver, registry, { ...dbOptions, revisions, changes: new ChangeStore(() => db), commitWaitMs: config.coherenceWindowMs, replicas });
+  const db: Db = new Db(driver, registry, {
+    ...dbOptions,
+    revisions,
+    changes: new ChangeStore(() => db),
+    commitWaitMs: config.coherenceWindowMs,
+    replicas,
+  });
   const admin = adminKeyOf(config);
   let migrated = false;
   let stopJobs = async () => replicas.leave(); // no heartbeat left beating (or in the graph) for a service that did not start
 
   try {
     await waitForDatabase(driver, log, 120_000);
-    await retryAtStart(() =>
-      applyMigrations(driver, registry, join(CYPHER_DIR, 'migrations'), log.child({ area: 'migrations' }), config.neo4jDatabase, config.dbTimeoutMs),
-    log);
+    await retryAtStart(
+      () =>
+        applyMigrations(
+          driver,
+          registry,
+          join(CYPHER_DIR, 'migrations'),
+          log.child({ area: 'migrations' }),
+          config.neo4jDatabase,
+          config.dbTimeoutMs,
+        ),
+      log,
+    );
     migrated = true;
     // The organisation id is ORG_ID or the one kept in the graph (generated at the first start).
     let orgId = '';
     await retryAtStart(async () => (orgId = await resolveOrganization(plainDb, config.orgId)), log);
     const parts = compose({
-      config: { ...config, orgId }, log, db, revisions, replicas, metrics, adminKeyHash: hashSecret(admin.key), isMigrated: () => migrated,
+      config: { ...config, orgId },
+      log,
+      db,
+      revisions,
+      replicas,
+      metrics,
+      adminKeyHash: hashSecret(admin.key),
+      isMigrated: () => migrated,
     });
     stopJobs = await startJobs(parts.jobs);
     // A cold Neo4j may take longer than DB_TIMEOUT_MS for its first statements (query planning).
@@ -128,9 +155,15 @@ async function retryAtStart(run: () => Promise<unknown>, log: Logger, attempts =
       await run();
       return;
     } catch (err) {
-      const racing = (err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code))) || err instanceof Unavailable || err instanceof Conflict;
+      const racing =
+        (err instanceof Neo4jError && (err.retriable || RACING_SCHEMA_CODES.has(err.code))) ||
+        err instanceof Unavailable ||
+        err instanceof Conflict;
       if (!racing || attempt >= attempts) throw err;
-      log.warn({ attempt, code: (err as Neo4jError).code ?? (err as Error).message }, 'start-up hit a transient error (another instance migrating? a cold database?); retrying');
+      log.warn(
+        { attempt, code: (err as Neo4jError).code ?? (err as Error).message },
+        'start-up hit a transient error (another instance migrating? a cold database?); retrying',
+      );
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 800 * attempt));
     }
   }

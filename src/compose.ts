@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { App, createApp } from './app';
+import { type App, createApp } from './app';
 import { SecretGate } from './auth/secretGate';
 import type { Config } from './config';
 import type { Db } from './db/db';
@@ -11,7 +11,7 @@ import type { Metrics } from './metrics/metrics';
 import { PolicyService } from './areas/policy/service';
 import { PolicyStore } from './areas/policy/store';
 import { bindRouteTables, servedDocument } from './routeTables';
-import { job, Job } from './util/jobs';
+import { job, type Job } from './util/jobs';
 import { AccessRequestService } from './areas/accessRequests/service';
 import { AccessRequestStore } from './areas/accessRequests/store';
 import { ApprovalService } from './areas/approvals/service';
@@ -111,9 +111,17 @@ export function compose(infra: Infrastructure) {
   const rule = { maxDepth: config.maxDerivationDepth, defaultTenant: config.defaultTenant };
   const admission = admissionQueues(config, metrics);
   const decisionLogStore = new DecisionLogStore(db);
-  const decisionLog = new DecisionLog(decisionLogStore, { sample: config.decisionLogSample, flushMs: config.decisionLogFlushMs, onDrop: () => metrics.decisionLogDropped.inc() }, log);
+  const decisionLog = new DecisionLog(
+    decisionLogStore,
+    { sample: config.decisionLogSample, flushMs: config.decisionLogFlushMs, onDrop: () => metrics.decisionLogDropped.inc() },
+    log,
+  );
   const decisions = new DecisionService(
-    new DecisionStore(db, rule, admission.checks), config.maxDerivationDepth, revisions, config.decisionCacheSize, decisionObserver(metrics, decisionLog),
+    new DecisionStore(db, rule, admission.checks),
+    config.maxDerivationDepth,
+    revisions,
+    config.decisionCacheSize,
+    decisionObserver(metrics, decisionLog),
   );
   const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions);
 
@@ -121,9 +129,24 @@ export function compose(infra: Infrastructure) {
   // lookups of unknown secrets is global.
   const provisioningStore = new ProvisioningStore(db);
   const provisioning = new ProvisioningService(provisioningStore, config.orgId);
-  const secretGate = new SecretGate({ failureTtlMs: config.authFailureTtlMs, lookupsInFlight: config.authLookupsInFlight, waitMs: config.authLookupWaitMs });
-  const sessions = new SessionService(new SessionStore(db), { ttlSeconds: config.sessionTtlSeconds, cookieSecure: config.cookieSecure, orgId: config.orgId }, secretGate);
-  const authenticator = new BearerAuthenticator({ keys: provisioningStore, adminKeyHash: infra.adminKeyHash, orgId: config.orgId, freshness: revisions, gate: secretGate, sessions });
+  const secretGate = new SecretGate({
+    failureTtlMs: config.authFailureTtlMs,
+    lookupsInFlight: config.authLookupsInFlight,
+    waitMs: config.authLookupWaitMs,
+  });
+  const sessions = new SessionService(
+    new SessionStore(db),
+    { ttlSeconds: config.sessionTtlSeconds, cookieSecure: config.cookieSecure, orgId: config.orgId },
+    secretGate,
+  );
+  const authenticator = new BearerAuthenticator({
+    keys: provisioningStore,
+    adminKeyHash: infra.adminKeyHash,
+    orgId: config.orgId,
+    freshness: revisions,
+    gate: secretGate,
+    sessions,
+  });
 
   // Facts, schema, assignments, groups.
   const assignmentsStore = new AssignmentsStore(db);
@@ -139,7 +162,11 @@ export function compose(infra: Infrastructure) {
   const webhookStore = new WebhookStore(db);
   const elements = new ElementsService(new ElementsStore(db), config.webhookBlockedNetworks, webhookStore);
   const outbox = new WebhookOutbox(webhookStore);
-  const webhooks = new WebhookDispatcher(webhookStore, { pollMs: config.webhookPollMs, retryBaseMs: config.webhookRetryBaseMs, blocked: config.webhookBlockedNetworks }, log.child({ area: 'webhooks' }));
+  const webhooks = new WebhookDispatcher(
+    webhookStore,
+    { pollMs: config.webhookPollMs, retryBaseMs: config.webhookRetryBaseMs, blocked: config.webhookBlockedNetworks },
+    log.child({ area: 'webhooks' }),
+  );
   const approvalStore = new ApprovalStore(db, config.elementsRequestsPerHour);
   const approvals = new ApprovalService(approvalStore, elements, decisions, outbox);
   const accessRequests = new AccessRequestService(new AccessRequestStore(db, approvalStore), approvalStore, elements, decisions, outbox);
@@ -152,52 +179,102 @@ export function compose(infra: Infrastructure) {
   // Every route table bound to what its handlers use (src/routeTables.ts); the heavy ones admitted
   // per environment under a global bound.
   let document: unknown;
-  const routes: RouteDef[] = admitHeavy(bindRouteTables({
-    health: { store: new HealthStore(db), isMigrated: infra.isMigrated },
-    provisioning: { svc: provisioning, orgId: config.orgId },
-    provisioningUpdates: new ProvisioningUpdates(provisioningStore, provisioning),
-    facts,
-    factsBulk: new FactsBulkService(new FactsBulkStore(db)),
-    decisions: { svc: decisions, listing: listObjects },
-    tenantAccess: { svc: new TenantAccessService(new TenantAccessStore(db), decisions), auth: authenticator },
-    graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
-    schema: { svc: schema, roles },
-    policy: new PolicyService(new PolicyStore(db)),
-    roleExtras: { svc: schema, roles, hierarchy, extras: new ResourceRoleExtras(schemaStore, hierarchy), actions: new ActionsService(schemaStore) },
-    instances: new InstancesService(instancesStore, schemaStore),
-    instancesBulk: new InstancesBulkService(instancesStore),
-    assignments: { roles: assignments, tuples: new TuplesService(assignmentsStore) },
-    groups: new GroupsService(new GroupsStore(db)),
-    elements,
-    sessions,
-    approvals,
-    accessRequests,
-    console: { queue: new ApprovalsQueueService(new ApprovalsQueueStore(db)), files: loadStaticFiles(findConsoleDir()) },
-    changes: new ChangesService(new ChangeStore(() => db)),
-    audit: new AuditService(new AuditStore(db)),
-    decisionLog: new DecisionLogReader(decisionLogStore),
-    metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
-    meta: { document: () => (document ??= servedDocument()) },
-  }), admission.heavy);
+  const routes: RouteDef[] = admitHeavy(
+    bindRouteTables({
+      health: { store: new HealthStore(db), isMigrated: infra.isMigrated },
+      provisioning: { svc: provisioning, orgId: config.orgId },
+      provisioningUpdates: new ProvisioningUpdates(provisioningStore, provisioning),
+      facts,
+      factsBulk: new FactsBulkService(new FactsBulkStore(db)),
+      decisions: { svc: decisions, listing: listObjects },
+      tenantAccess: { svc: new TenantAccessService(new TenantAccessStore(db), decisions), auth: authenticator },
+      graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
+      schema: { svc: schema, roles },
+      policy: new PolicyService(new PolicyStore(db)),
+      roleExtras: {
+        svc: schema,
+        roles,
+        hierarchy,
+        extras: new ResourceRoleExtras(schemaStore, hierarchy),
+        actions: new ActionsService(schemaStore),
+      },
+      instances: new InstancesService(instancesStore, schemaStore),
+      instancesBulk: new InstancesBulkService(instancesStore),
+      assignments: { roles: assignments, tuples: new TuplesService(assignmentsStore) },
+      groups: new GroupsService(new GroupsStore(db)),
+      elements,
+      sessions,
+      approvals,
+      accessRequests,
+      console: { queue: new ApprovalsQueueService(new ApprovalsQueueStore(db)), files: loadStaticFiles(findConsoleDir()) },
+      changes: new ChangesService(new ChangeStore(() => db)),
+      audit: new AuditService(new AuditStore(db)),
+      decisionLog: new DecisionLogReader(decisionLogStore),
+      metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
+      meta: { document: () => (document ??= servedDocument()) },
+    }),
+    admission.heavy,
+  );
 
   const app: App = createApp({ config, log, metrics, routes, authenticator, revisionOf: (envId) => revisions.known(envId) });
 
   /** Started in this order once the graph is migrated, stopped in the reverse order. */
   const jobs: Job[] = [
-    job('revision poll', () => revisions.start(config.revisionPollMs, log), () => revisions.stop()),
-    job('expiry sweep', () => expirySweep.start(EXPIRY_SWEEP_MS, log.child({ area: 'expiry' })), () => expirySweep.stop()),
-    job('decision log', () => decisionLog.start(), async () => {
-      decisionLog.stop();
-      await decisionLog.flush(); // what is queued is written before the driver closes
-    }),
-    job('retention sweep', () => retention.start(RETENTION_SWEEP_MS, log), () => retention.stop()),
-    job('webhook dispatcher', () => webhooks.start(), () => webhooks.stop()),
-    job('metrics gauges', () => metricsGauges.start(config.metricsRefreshMs, log.child({ area: 'metrics' })), () => metricsGauges.stop()),
+    job(
+      'revision poll',
+      () => revisions.start(config.revisionPollMs, log),
+      () => revisions.stop(),
+    ),
+    job(
+      'expiry sweep',
+      () => expirySweep.start(EXPIRY_SWEEP_MS, log.child({ area: 'expiry' })),
+      () => expirySweep.stop(),
+    ),
+    job(
+      'decision log',
+      () => decisionLog.start(),
+      async () => {
+        decisionLog.stop();
+        await decisionLog.flush(); // what is queued is written before the driver closes
+      },
+    ),
+    job(
+      'retention sweep',
+      () => retention.start(RETENTION_SWEEP_MS, log),
+      () => retention.stop(),
+    ),
+    job(
+      'webhook dispatcher',
+      () => webhooks.start(),
+      () => webhooks.stop(),
+    ),
+    job(
+      'metrics gauges',
+      () => metricsGauges.start(config.metricsRefreshMs, log.child({ area: 'metrics' })),
+      () => metricsGauges.stop(),
+    ),
     // Replica heartbeats: alone (COHERENCE_WINDOW_MS=0), a replica needs none.
-    job('replica heartbeat', () => (config.coherenceWindowMs > 0 ? replicas.start(log.child({ area: 'replicas' })) : undefined), () => replicas.leave()),
+    job(
+      'replica heartbeat',
+      () => (config.coherenceWindowMs > 0 ? replicas.start(log.child({ area: 'replicas' })) : undefined),
+      () => replicas.leave(),
+    ),
   ];
 
-  return { app, routes, jobs, authenticator, provisioning, decisions, revisions, decisionLog, retention, expirySweep, webhooks, metricsGauges };
+  return {
+    app,
+    routes,
+    jobs,
+    authenticator,
+    provisioning,
+    decisions,
+    revisions,
+    decisionLog,
+    retention,
+    expirySweep,
+    webhooks,
+    metricsGauges,
+  };
 }
 
 export type Composition = ReturnType<typeof compose>;

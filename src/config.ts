@@ -98,7 +98,13 @@ interface Setting {
 export const SETTINGS: Setting[] = [
   { env: 'HOST', key: 'host', type: 'string', default: '127.0.0.1' },
   { env: 'PORT', key: 'port', type: 'integer', default: 8080, min: 0, max: 65535 },
-  { env: 'LOG_LEVEL', key: 'logLevel', type: 'string', default: 'info', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+  {
+    env: 'LOG_LEVEL',
+    key: 'logLevel',
+    type: 'string',
+    default: 'info',
+    enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+  },
   { env: 'NEO4J_URI', key: 'neo4jUri', type: 'string', pattern: '^(bolt|neo4j)(\\+s|\\+ssc)?://' },
   { env: 'NEO4J_USER', key: 'neo4jUser', type: 'string', default: 'neo4j' },
   { env: 'NEO4J_PASSWORD', key: 'neo4jPassword', type: 'string', default: 'neo4j' },
@@ -148,7 +154,9 @@ export const SETTINGS: Setting[] = [
   // Receivers inside your network (loopback, RFC 1918, ...: refused by default, src/util/networks.ts).
   { env: 'WEBHOOK_ALLOWED_NETWORKS', key: 'webhookAllowedNetworks', type: 'string', default: '' },
   {
-    env: 'WEBHOOK_BLOCKED_NETWORKS', key: 'webhookBlockedNetworks', type: 'string',
+    env: 'WEBHOOK_BLOCKED_NETWORKS',
+    key: 'webhookBlockedNetworks',
+    type: 'string',
     default: '0.0.0.0/8,169.254.0.0/16,100.100.100.200/32,224.0.0.0/3,::/128,fe80::/10,ff00::/8,fd00:ec2::254/128',
   },
 ];
@@ -195,7 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const cfg: Record<string, unknown> = {};
   for (const s of SETTINGS) if (raw[s.env] !== undefined) cfg[s.key] = raw[s.env];
-  for (const [name, spec] of [['WEBHOOK_BLOCKED_NETWORKS', cfg.webhookBlockedNetworks], ['WEBHOOK_ALLOWED_NETWORKS', cfg.webhookAllowedNetworks]] as const) {
+  for (const [name, spec] of [
+    ['WEBHOOK_BLOCKED_NETWORKS', cfg.webhookBlockedNetworks],
+    ['WEBHOOK_ALLOWED_NETWORKS', cfg.webhookAllowedNetworks],
+  ] as const) {
     try {
       BlockedNetworks.parse(spec as string);
     } catch (err) {
@@ -213,7 +224,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)})`);
   }
   if ((cfg.bulkBodyLimitBytes as number) < (cfg.bodyLimitBytes as number)) {
-    throw new ConfigError(`Invalid configuration:\n  BULK_BODY_LIMIT_BYTES: must be at least BODY_LIMIT_BYTES (${String(cfg.bodyLimitBytes)})`);
+    throw new ConfigError(
+      `Invalid configuration:\n  BULK_BODY_LIMIT_BYTES: must be at least BODY_LIMIT_BYTES (${String(cfg.bodyLimitBytes)})`,
+    );
   }
   return { ...(cfg as unknown as Config), ...overrides };
 }

@@ -1,4 +1,4 @@
-import pino, { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 
 /** One logger; areas take children. Secrets never reach a log line. */
 export function createLogger(level: string): Logger {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { bootService, REPO_ROOT } from './boot';
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import { MigrationChecksumError } from './db/migrate';
 import { resolveNeo4j } from './db/resolveNeo4j';
 import { createHttpServer } from './http/server';
@@ -9,7 +9,7 @@ import { gracefulDrain } from './shutdown';
 
 /** config -> logger -> Neo4j -> driver -> migrations -> listen; graceful stop on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {

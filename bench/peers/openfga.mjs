@@ -5,7 +5,8 @@ import { client, inBatches } from '../http.mjs';
 import { goBinary, runOnce, startServer } from '../proc.mjs';
 
 export const OPENFGA = { module: 'github.com/openfga/openfga', command: 'cmd/openfga', version: 'v1.22.1' };
-export const OPENFGA_DEFAULTS = 'datastore postgres; HTTP API; Write <= 100 tuples a call; BatchCheck <= 50 checks a call (a bulk of 100 is two calls); ' +
+export const OPENFGA_DEFAULTS =
+  'datastore postgres; HTTP API; Write <= 100 tuples a call; BatchCheck <= 50 checks a call (a bulk of 100 is two calls); ' +
   'check query cache off; ListObjects <= 1000 results, 3 s deadline';
 
 const direct = { directly_related_user_types: [{ type: 'user' }, { type: 'group', relation: 'member' }] };
@@ -30,8 +31,25 @@ const MODEL = {
 export async function startOpenFGA({ root, pgUri, httpPort, grpcPort, log }) {
   const bin = goBinary(root, OPENFGA, log);
   runOnce(bin, ['migrate', '--datastore-engine', 'postgres', '--datastore-uri', pgUri]);
-  const server = await startServer(bin, ['run', '--datastore-engine', 'postgres', '--datastore-uri', pgUri,
-    '--http-addr', `127.0.0.1:${httpPort}`, '--grpc-addr', `127.0.0.1:${grpcPort}`, '--playground-enabled=false', '--metrics-enabled=false', '--log-level', 'warn'], { port: httpPort });
+  const server = await startServer(
+    bin,
+    [
+      'run',
+      '--datastore-engine',
+      'postgres',
+      '--datastore-uri',
+      pgUri,
+      '--http-addr',
+      `127.0.0.1:${httpPort}`,
+      '--grpc-addr',
+      `127.0.0.1:${grpcPort}`,
+      '--playground-enabled=false',
+      '--metrics-enabled=false',
+      '--log-level',
+      'warn',
+    ],
+    { port: httpPort },
+  );
   return { ...server, version: OPENFGA.version, api: client(`http://127.0.0.1:${httpPort}`, 'none', 16) };
 }
 
@@ -49,27 +67,42 @@ export async function openfgaAdapter(api) {
         ...ds.direct.map((d) => ({ user: `user:${d.user}`, relation: d.role, object: `repo:${d.repo}` })),
       ];
       const unique = [...new Map(tuples.map((t) => [JSON.stringify(t), t])).values()];
-      await inBatches(unique, 100, loaders, (tuple_keys) => api('POST', `/stores/${store}/write`, { writes: { tuple_keys }, authorization_model_id: model }));
+      await inBatches(unique, 100, loaders, (tuple_keys) =>
+        api('POST', `/stores/${store}/write`, { writes: { tuple_keys }, authorization_model_id: model }),
+      );
       return unique.length;
     },
     async allowed(q, cached) {
-      const r = await api('POST', `/stores/${store}/check`, { tuple_key: key(q), authorization_model_id: model, consistency: cached ? 'MINIMIZE_LATENCY' : 'HIGHER_CONSISTENCY' });
+      const r = await api('POST', `/stores/${store}/check`, {
+        tuple_key: key(q),
+        authorization_model_id: model,
+        consistency: cached ? 'MINIMIZE_LATENCY' : 'HIGHER_CONSISTENCY',
+      });
       return r.allowed === true;
     },
     async bulk(qs) {
       const parts = [];
       for (let i = 0; i < qs.length; i += 50) parts.push(qs.slice(i, i + 50));
-      const answers = await Promise.all(parts.map(async (part) => {
-        const r = await api('POST', `/stores/${store}/batch-check`, {
-          authorization_model_id: model, consistency: 'HIGHER_CONSISTENCY',
-          checks: part.map((q, j) => ({ tuple_key: key(q), correlation_id: String(j) })),
-        });
-        return part.map((_, j) => r.result[String(j)]?.allowed === true);
-      }));
+      const answers = await Promise.all(
+        parts.map(async (part) => {
+          const r = await api('POST', `/stores/${store}/batch-check`, {
+            authorization_model_id: model,
+            consistency: 'HIGHER_CONSISTENCY',
+            checks: part.map((q, j) => ({ tuple_key: key(q), correlation_id: String(j) })),
+          });
+          return part.map((_, j) => r.result[String(j)]?.allowed === true);
+        }),
+      );
       return answers.flat();
     },
     async listObjects(user, action) {
-      const r = await api('POST', `/stores/${store}/list-objects`, { authorization_model_id: model, type: 'repo', relation: action, user: `user:${user}`, consistency: 'HIGHER_CONSISTENCY' });
+      const r = await api('POST', `/stores/${store}/list-objects`, {
+        authorization_model_id: model,
+        type: 'repo',
+        relation: action,
+        user: `user:${user}`,
+        consistency: 'HIGHER_CONSISTENCY',
+      });
       return r.objects.map((o) => o.slice('repo:'.length));
     },
   };

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 
 function binDir() {
   const base = '/usr/lib/postgresql';
-  const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return versions.length ? join(base, versions[0], 'bin') : undefined;
 }
 
@@ -28,7 +32,12 @@ export async function startPostgres({ port, log = console.log }) {
   const bin = ensureInstalled(log);
   const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
   const asRoot = userInfo().uid === 0;
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
+  if (asRoot)
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+    );
   const run = (cmd, args) => {
     const full = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args];
     const r = spawnSync(full[0], full[1], { encoding: 'utf8' });
@@ -39,14 +48,19 @@ export async function startPostgres({ port, log = console.log }) {
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
   const version = run('postgres', ['--version']).trim();
-  for (const db of ['spicedb', 'openfga']) run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', `CREATE DATABASE ${db}`]);
+  for (const db of ['spicedb', 'openfga'])
+    run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', `CREATE DATABASE ${db}`]);
   const pid = Number(run('pg_ctl', ['-D', data, 'status']).match(/PID: (\d+)/)?.[1]);
   return {
     version,
     pid,
     uri: (db) => `postgres://postgres@127.0.0.1:${port}/${db}?sslmode=disable`,
     stop: async () => {
-      try { run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']); } finally { rmSync(dir, { recursive: true, force: true }); }
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -6,7 +6,8 @@ import { client, inBatches } from '../http.mjs';
 import { goBinary, runOnce, startServer } from '../proc.mjs';
 
 export const SPICEDB = { module: 'github.com/authzed/spicedb', command: 'cmd/spicedb', version: 'v1.56.2' };
-export const SPICEDB_DEFAULTS = 'datastore postgres; HTTP gateway (grpc-gateway) in front of gRPC; WriteRelationships <= 1000 updates a call; ' +
+export const SPICEDB_DEFAULTS =
+  'datastore postgres; HTTP gateway (grpc-gateway) in front of gRPC; WriteRelationships <= 1000 updates a call; ' +
   'dispatch cache, cluster dispatch off (one node); minimize_latency answers from a quantized revision (5 s window)';
 
 const SCHEMA = `definition user {}
@@ -35,13 +36,37 @@ export async function startSpiceDB({ root, pgUri, grpcPort, httpPort, log }) {
   const bin = goBinary(root, SPICEDB, log);
   runOnce(bin, ['datastore', 'migrate', 'head', '--datastore-engine', 'postgres', '--datastore-conn-uri', pgUri]);
   const key = randomBytes(16).toString('hex');
-  const server = await startServer(bin, ['serve', '--grpc-preshared-key', key, '--datastore-engine', 'postgres', '--datastore-conn-uri', pgUri,
-    '--grpc-addr', `127.0.0.1:${grpcPort}`, '--http-enabled', '--http-addr', `127.0.0.1:${httpPort}`, '--metrics-enabled=false', '--log-level', 'warn'], { port: httpPort });
+  const server = await startServer(
+    bin,
+    [
+      'serve',
+      '--grpc-preshared-key',
+      key,
+      '--datastore-engine',
+      'postgres',
+      '--datastore-conn-uri',
+      pgUri,
+      '--grpc-addr',
+      `127.0.0.1:${grpcPort}`,
+      '--http-enabled',
+      '--http-addr',
+      `127.0.0.1:${httpPort}`,
+      '--metrics-enabled=false',
+      '--log-level',
+      'warn',
+    ],
+    { port: httpPort },
+  );
   return { ...server, version: SPICEDB.version, api: client(`http://127.0.0.1:${httpPort}`, key, 16) };
 }
 
 export function spicedbAdapter(api) {
-  const check = (q, consistency) => ({ consistency, resource: obj('repo', q.resource.key), permission: q.action, subject: { object: obj('user', q.user) } });
+  const check = (q, consistency) => ({
+    consistency,
+    resource: obj('repo', q.resource.key),
+    permission: q.action,
+    subject: { object: obj('user', q.user) },
+  });
   const full = { fullyConsistent: true };
   const fast = { minimizeLatency: true };
   return {
@@ -56,7 +81,11 @@ export function spicedbAdapter(api) {
       ];
       // A request may not name one relationship twice: the dataset repeats a few facts.
       const unique = [...new Map(rels.map((r) => [JSON.stringify(r), r])).values()];
-      await inBatches(unique, 1000, loaders, (updates) => api('POST', '/v1/relationships/write', { updates: updates.map((relationship) => ({ operation: 'OPERATION_TOUCH', relationship })) }));
+      await inBatches(unique, 1000, loaders, (updates) =>
+        api('POST', '/v1/relationships/write', {
+          updates: updates.map((relationship) => ({ operation: 'OPERATION_TOUCH', relationship })),
+        }),
+      );
       return unique.length;
     },
     async allowed(q, cached) {
@@ -64,13 +93,30 @@ export function spicedbAdapter(api) {
       return r.permissionship === 'PERMISSIONSHIP_HAS_PERMISSION';
     },
     async bulk(qs) {
-      const r = await api('POST', '/v1/permissions/checkbulk', { consistency: full, items: qs.map((q) => { const { consistency, ...item } = check(q, full); return item; }) });
+      const r = await api('POST', '/v1/permissions/checkbulk', {
+        consistency: full,
+        items: qs.map((q) => {
+          const { consistency, ...item } = check(q, full);
+          return item;
+        }),
+      });
       return r.pairs.map((p) => p.item?.permissionship === 'PERMISSIONSHIP_HAS_PERMISSION');
     },
     async listObjects(user, action) {
       // A server stream: one JSON object per line.
-      const text = await api('POST', '/v1/permissions/resources', { consistency: full, resourceObjectType: 'repo', permission: action, subject: { object: obj('user', user) } });
-      const lines = typeof text === 'string' ? text.split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [text];
+      const text = await api('POST', '/v1/permissions/resources', {
+        consistency: full,
+        resourceObjectType: 'repo',
+        permission: action,
+        subject: { object: obj('user', user) },
+      });
+      const lines =
+        typeof text === 'string'
+          ? text
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l))
+          : [text];
       return lines.map((l) => l.result.resourceObjectId);
     },
   };

@@ -2,7 +2,9 @@
 export const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 export function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K, attrs: Record<string, string> = {}, ...children: (Node | string | null | undefined)[]
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string | null | undefined)[]
 ): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -1,8 +1,26 @@
-import cytoscape, { Core, ElementDefinition } from 'cytoscape';
+import cytoscape, { type Core, type ElementDefinition } from 'cytoscape';
 
-export interface GraphNode { id: string; labels: string[]; key: string; resource: string | null; tenant: string | null }
-export interface GraphEdge { id: string; type: string; from: string; to: string; role: string | null; relation: string | null }
-export interface Neighbourhood { nodes: GraphNode[]; edges: GraphEdge[]; truncated: boolean; limit: number }
+export interface GraphNode {
+  id: string;
+  labels: string[];
+  key: string;
+  resource: string | null;
+  tenant: string | null;
+}
+export interface GraphEdge {
+  id: string;
+  type: string;
+  from: string;
+  to: string;
+  role: string | null;
+  relation: string | null;
+}
+export interface Neighbourhood {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  truncated: boolean;
+  limit: number;
+}
 
 /** How a node is named in paths and `focus`: `user:alice`, `group:eng`, `repo:api`, `tenant:default`. */
 export function refOf(n: GraphNode): string {
@@ -23,7 +41,11 @@ function edgeKind(e: GraphEdge): string {
 }
 
 /** One step of an explanation path: `a -label-> b`. */
-export interface PathStep { from: string; label: string; to: string }
+export interface PathStep {
+  from: string;
+  label: string;
+  to: string;
+}
 
 /** `user:alice -member-> group:eng -group-> repo:api#editor` -> its steps (the `#role` is the role held at the end). */
 export function parsePath(path: string): PathStep[] {
@@ -35,7 +57,18 @@ export function parsePath(path: string): PathStep[] {
 }
 
 const STYLE: cytoscape.StylesheetJson = [
-  { selector: 'node', style: { 'font-size': 10, 'min-zoomed-font-size': 7, width: 18, height: 18, 'text-valign': 'bottom', 'text-margin-y': 3, color: '#222' } },
+  {
+    selector: 'node',
+    style: {
+      'font-size': 10,
+      'min-zoomed-font-size': 7,
+      width: 18,
+      height: 18,
+      'text-valign': 'bottom',
+      'text-margin-y': 3,
+      color: '#222',
+    },
+  },
   { selector: 'node[label]', style: { label: 'data(label)' } },
   { selector: 'node.user', style: { 'background-color': '#2f6fdf', shape: 'ellipse' } },
   { selector: 'node.group', style: { 'background-color': '#1b9e5a', shape: 'round-rectangle', width: 24 } },
@@ -51,7 +84,18 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: 'edge.tenant', style: { 'line-color': '#8a4fd0' } },
   { selector: '.faded', style: { opacity: 0.15 } },
   { selector: 'node.path', style: { 'border-width': 4, 'border-color': '#e0245e', opacity: 1 } },
-  { selector: 'edge.path', style: { width: 4, 'line-color': '#e0245e', 'curve-style': 'straight', 'target-arrow-shape': 'triangle', 'target-arrow-color': '#e0245e', opacity: 1, 'z-index': 10 } },
+  {
+    selector: 'edge.path',
+    style: {
+      width: 4,
+      'line-color': '#e0245e',
+      'curve-style': 'straight',
+      'target-arrow-shape': 'triangle',
+      'target-arrow-color': '#e0245e',
+      opacity: 1,
+      'z-index': 10,
+    },
+  },
 ];
 
 /**
@@ -66,12 +110,22 @@ export class GraphView {
 
   constructor(private readonly container: HTMLElement) {
     this.cy = cytoscape({
-      container, style: STYLE, wheelSensitivity: 0.3, minZoom: 0.05, maxZoom: 4,
-      hideEdgesOnViewport: true, textureOnViewport: true, pixelRatio: 1,
+      container,
+      style: STYLE,
+      wheelSensitivity: 0.3,
+      minZoom: 0.05,
+      maxZoom: 4,
+      hideEdgesOnViewport: true,
+      textureOnViewport: true,
+      pixelRatio: 1,
     });
     this.cy.on('tap', 'node', (ev) => this.onSelect(ev.target.data('ref'), ev.target.data('kind')));
-    this.cy.on('mouseover', 'node', (ev) => { if (!ev.target.data('label')) ev.target.data('label', ev.target.data('ref')).addClass('hovered'); });
-    this.cy.on('mouseout', 'node.hovered', (ev) => { ev.target.removeClass('hovered').removeData('label'); });
+    this.cy.on('mouseover', 'node', (ev) => {
+      if (!ev.target.data('label')) ev.target.data('label', ev.target.data('ref')).addClass('hovered');
+    });
+    this.cy.on('mouseout', 'node.hovered', (ev) => {
+      ev.target.removeClass('hovered').removeData('label');
+    });
   }
 
   /** Draws the answer of `GET /v2/graph/...`; resolves when the first frame has been painted. */
@@ -88,11 +142,20 @@ export class GraphView {
       this.byRef.set(ref, n.id);
       const kind = kindOf(n);
       const label = this.labelled || n.id === focusId ? ref : undefined;
-      elements.push({ group: 'nodes', data: { id: n.id, ref, kind, label }, classes: kind + (n.id === focusId ? ' focus' : ''), position: position.get(n.id) });
+      elements.push({
+        group: 'nodes',
+        data: { id: n.id, ref, kind, label },
+        classes: kind + (n.id === focusId ? ' focus' : ''),
+        position: position.get(n.id),
+      });
     }
     for (const e of g.edges) {
-      const label = this.labelled ? e.role ?? e.relation ?? undefined : undefined;
-      elements.push({ group: 'edges', data: { id: e.id, source: e.from, target: e.to, name: e.role ?? e.relation ?? e.type, label }, classes: edgeKind(e) });
+      const label = this.labelled ? (e.role ?? e.relation ?? undefined) : undefined;
+      elements.push({
+        group: 'edges',
+        data: { id: e.id, source: e.from, target: e.to, name: e.role ?? e.relation ?? e.type, label },
+        classes: edgeKind(e),
+      });
     }
     this.cy.batch(() => {
       this.cy.elements().remove();
@@ -116,7 +179,11 @@ export class GraphView {
     const queue = [focusId];
     while (queue.length) {
       const at = queue.shift()!;
-      for (const m of adj.get(at) ?? []) if (!dist.has(m)) { dist.set(m, dist.get(at)! + 1); queue.push(m); }
+      for (const m of adj.get(at) ?? [])
+        if (!dist.has(m)) {
+          dist.set(m, dist.get(at)! + 1);
+          queue.push(m);
+        }
     }
     return dist;
   }
@@ -136,7 +203,12 @@ export class GraphView {
         this.byRef.set(ref, id);
         const kind = ref.startsWith('user:') ? 'user' : ref.startsWith('group:') ? 'group' : 'instance';
         const near = cy.nodes().boundingBox();
-        cy.add({ group: 'nodes', data: { id, ref, kind, label: ref }, classes: kind, position: { x: near.x2 + 60, y: near.y1 + 40 * cy.nodes('[id ^= "path:"]').length } });
+        cy.add({
+          group: 'nodes',
+          data: { id, ref, kind, label: ref },
+          classes: kind,
+          position: { x: near.x2 + 60, y: near.y1 + 40 * cy.nodes('[id ^= "path:"]').length },
+        });
       }
       return cy.getElementById(id);
     };
@@ -146,8 +218,13 @@ export class GraphView {
         const b = ensureNode(step.to);
         const between = a.edgesWith(b);
         const labelled = between.filter((e) => (e.data('label') ?? '') === step.label);
-        const edge = !labelled.empty() ? labelled : !between.empty() ? between : cy.add({ group: 'edges', data: { id: `path:${step.from}>${step.to}`, source: a.id(), target: b.id(), label: step.label } });
-        a.addClass('path').data('label', step.from); b.addClass('path').data('label', step.to);
+        const edge = !labelled.empty()
+          ? labelled
+          : !between.empty()
+            ? between
+            : cy.add({ group: 'edges', data: { id: `path:${step.from}>${step.to}`, source: a.id(), target: b.id(), label: step.label } });
+        a.addClass('path').data('label', step.from);
+        b.addClass('path').data('label', step.to);
         edge.addClass('path').data('label', step.label);
       }
     }
@@ -162,7 +239,8 @@ export class GraphView {
   /** Fits the graph, but a small one is not blown up past a readable size. */
   fit(eles?: cytoscape.CollectionArgument, padding = 30): void {
     this.cy.fit(eles, padding);
-    if (this.cy.zoom() > MAX_FIT_ZOOM) this.cy.zoom({ level: MAX_FIT_ZOOM, renderedPosition: { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 } });
+    if (this.cy.zoom() > MAX_FIT_ZOOM)
+      this.cy.zoom({ level: MAX_FIT_ZOOM, renderedPosition: { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 } });
   }
 }
 

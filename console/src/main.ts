@@ -1,6 +1,6 @@
 import { adminKey, allPages, allowedPath, api, enc, facts, graphPath, itemsOf, schema, scope } from './api';
 import { $, clear, el, errorText } from './dom';
-import { GraphView, Neighbourhood, parsePath } from './graph';
+import { GraphView, type Neighbourhood, parsePath } from './graph';
 import { showApprovals, showGroupTree, showNode } from './panels';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -56,7 +56,11 @@ async function chooseEnv(): Promise<void> {
     await load(fresh).catch((err) => clear(fresh, el('p', { class: 'error' }, `Could not load: ${errorText(err)}`)));
     if (mine === choice) clear(target, ...Array.from(fresh.childNodes));
   };
-  await Promise.all([search().catch(() => undefined), shown($('group-tree'), (t) => showGroupTree(t, pick)), shown($('approvals'), showApprovals)]);
+  await Promise.all([
+    search().catch(() => undefined),
+    shown($('group-tree'), (t) => showGroupTree(t, pick)),
+    shown($('approvals'), showApprovals),
+  ]);
 }
 
 const SEARCH: Record<string, { path: (q: string) => string; ref: (x: any) => string }> = {
@@ -76,12 +80,18 @@ async function search(): Promise<void> {
   const found = itemsOf<any>(await api('GET', s.path(enc(text))));
   if (mine !== searches) return; // a later search answers instead
   const list = $('search-results');
-  clear(list, ...found.map((x) => {
-    const ref = s.ref(x);
-    const a = el('a', { href: '#', 'data-ref': ref }, ref);
-    a.addEventListener('click', (ev) => { ev.preventDefault(); void pick(ref, kind); });
-    return el('li', {}, a);
-  }));
+  clear(
+    list,
+    ...found.map((x) => {
+      const ref = s.ref(x);
+      const a = el('a', { href: '#', 'data-ref': ref }, ref);
+      a.addEventListener('click', (ev) => {
+        ev.preventDefault();
+        void pick(ref, kind);
+      });
+      return el('li', {}, a);
+    }),
+  );
   if (!found.length) clear(list, el('li', { class: 'muted' }, 'nothing found'));
 }
 
@@ -108,7 +118,9 @@ async function pick(ref: string, kind: string): Promise<void> {
   focus = { ref, kind };
   $('graph').dataset.highlighted = '';
   await Promise.all([
-    loadGraph(ref, kind, Number($<HTMLInputElement>('depth').value) || 0).catch((err) => { $('graph-stats').textContent = errorText(err); }),
+    loadGraph(ref, kind, Number($<HTMLInputElement>('depth').value) || 0).catch((err) => {
+      $('graph-stats').textContent = errorText(err);
+    }),
     showNode($('node-panel'), ref, kind, (r, k) => void pick(r, k)),
   ]);
   if (kind === 'user') $<HTMLInputElement>('why-user').value = ref.slice(5);
@@ -128,10 +140,12 @@ async function why(ev: Event): Promise<void> {
     const resource = { type, ...(rest.length ? { key: rest.join(':') } : {}), ...(tenant ? { tenant } : {}) };
     const ans = await api('POST', allowedPath('?explain=true'), { user, action, resource });
     const paths: string[] = ans.explanation?.paths ?? [];
-    clear(out,
+    clear(
+      out,
       el('p', { id: 'why-verdict', class: ans.allow ? 'allow' : 'deny' }, ans.allow ? 'allowed' : 'denied'),
       ...(paths.length ? [el('ol', { id: 'why-paths' }, ...paths.map((p) => el('li', { class: 'path' }, p)))] : []),
-      ...(!ans.allow && ans.explanation?.reason ? [el('p', { id: 'why-reason' }, ans.explanation.reason)] : []));
+      ...(!ans.allow && ans.explanation?.reason ? [el('p', { id: 'why-reason' }, ans.explanation.reason)] : []),
+    );
     if (paths.length) {
       const hops = Math.max(...paths.map((p) => parsePath(p).length));
       $<HTMLInputElement>('depth').value = String(Math.min(6, hops));
@@ -148,14 +162,25 @@ async function why(ev: Event): Promise<void> {
 }
 
 function start(): void {
-  $('sign-in').addEventListener('submit', (ev) => { ev.preventDefault(); void signIn($<HTMLInputElement>('admin-key').value); });
-  $('sign-out').addEventListener('click', () => { adminKey.clear(); location.reload(); });
+  $('sign-in').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void signIn($<HTMLInputElement>('admin-key').value);
+  });
+  $('sign-out').addEventListener('click', () => {
+    adminKey.clear();
+    location.reload();
+  });
   $('project').addEventListener('change', () => void chooseProject());
   $('env').addEventListener('change', () => void chooseEnv());
   $('search-kind').addEventListener('change', () => void search());
   let timer: number | undefined;
-  $('search-text').addEventListener('input', () => { clearTimeout(timer); timer = window.setTimeout(() => void search().catch(() => undefined), 200); });
-  $('depth').addEventListener('change', () => { if (focus) void loadGraph(focus.ref, focus.kind, Number($<HTMLInputElement>('depth').value) || 0); });
+  $('search-text').addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = window.setTimeout(() => void search().catch(() => undefined), 200);
+  });
+  $('depth').addEventListener('change', () => {
+    if (focus) void loadGraph(focus.ref, focus.kind, Number($<HTMLInputElement>('depth').value) || 0);
+  });
   $('why-form').addEventListener('submit', (ev) => void why(ev));
   const key = adminKey.get();
   if (key) void signIn(key);

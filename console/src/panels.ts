@@ -6,12 +6,20 @@ type Pick = (ref: string, kind: string) => void;
 
 function table(head: string[], rows: (string | Node)[][]): HTMLElement {
   if (!rows.length) return el('p', { class: 'muted' }, 'none');
-  return el('table', {}, el('tr', {}, ...head.map((h) => el('th', {}, h))), ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c)))));
+  return el(
+    'table',
+    {},
+    el('tr', {}, ...head.map((h) => el('th', {}, h))),
+    ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c)))),
+  );
 }
 
 function link(ref: string, kind: string, pick: Pick): HTMLElement {
   const a = el('a', { href: '#', 'data-ref': ref }, ref);
-  a.addEventListener('click', (ev) => { ev.preventDefault(); pick(ref, kind); });
+  a.addEventListener('click', (ev) => {
+    ev.preventDefault();
+    pick(ref, kind);
+  });
   return a;
 }
 
@@ -19,14 +27,33 @@ const section = (title: string, body: HTMLElement) => el('div', { class: 'sub' }
 
 /** A user's memberships (groups, also through nesting), direct roles and effective roles with paths. */
 async function userPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
-  const [user, eff] = await Promise.all([api('GET', facts(`users/${enc(key)}`)), api('GET', graphPath(`/users/${enc(key)}/effective_roles`))]);
+  const [user, eff] = await Promise.all([
+    api('GET', facts(`users/${enc(key)}`)),
+    api('GET', graphPath(`/users/${enc(key)}/effective_roles`)),
+  ]);
   const roles: { resource: string; tenant: string; role: string; path: string }[] = eff.roles;
   const memberships = roles.filter((r) => r.role === 'member' && r.resource.startsWith('group:'));
-  const direct = (user.roles ?? []).map((r: any) => [r.role, r.resource_instance ? `${r.resource}:${r.resource_instance}` : `tenant ${r.tenant}`, r.tenant ?? '']);
+  const direct = (user.roles ?? []).map((r: any) => [
+    r.role,
+    r.resource_instance ? `${r.resource}:${r.resource_instance}` : `tenant ${r.tenant}`,
+    r.tenant ?? '',
+  ]);
   return [
-    section('Memberships', table(['group', 'path'], memberships.map((m) => [link(m.resource, 'group', pick), m.path]))),
+    section(
+      'Memberships',
+      table(
+        ['group', 'path'],
+        memberships.map((m) => [link(m.resource, 'group', pick), m.path]),
+      ),
+    ),
     section('Direct roles', table(['role', 'on', 'tenant'], direct)),
-    section('Effective roles', table(['role', 'on', 'path'], roles.filter((r) => r.role !== 'member').map((r) => [r.role, r.resource, r.path]))),
+    section(
+      'Effective roles',
+      table(
+        ['role', 'on', 'path'],
+        roles.filter((r) => r.role !== 'member').map((r) => [r.role, r.resource, r.path]),
+      ),
+    ),
   ];
 }
 
@@ -36,12 +63,28 @@ async function groupPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
   const [users, parents, children, roles] = await Promise.all(
     ['users', 'parents', 'children', 'roles'].map((s) => api('GET', `${g}/${s}?per_page=100`).then(itemsOf<any>)),
   );
-  const groupLinks = (list: any[]) => table(['group'], list.map((x) => [link(`group:${x.group_instance_key}`, 'group', pick)]));
+  const groupLinks = (list: any[]) =>
+    table(
+      ['group'],
+      list.map((x) => [link(`group:${x.group_instance_key}`, 'group', pick)]),
+    );
   return [
-    section('Members', table(['user'], users.map((u) => [link(`user:${u.key ?? u.user ?? u}`, 'user', pick)]))),
+    section(
+      'Members',
+      table(
+        ['user'],
+        users.map((u) => [link(`user:${u.key ?? u.user ?? u}`, 'user', pick)]),
+      ),
+    ),
     section('Parents', groupLinks(parents)),
     section('Children', groupLinks(children)),
-    section('Grants', table(['role', 'on'], roles.map((r) => [r.role, `${r.resource}:${r.resource_instance}`]))),
+    section(
+      'Grants',
+      table(
+        ['role', 'on'],
+        roles.map((r) => [r.role, `${r.resource}:${r.resource_instance}`]),
+      ),
+    ),
   ];
 }
 
@@ -52,16 +95,34 @@ async function instancePanel(ref: string, pick: Pick): Promise<HTMLElement[]> {
   const resource = await api('GET', schema(`resources/${enc(type)}`));
   const actions = Object.keys(resource.actions ?? {});
   const who = new Map<string, string[]>();
-  await Promise.all(actions.map(async (action) => {
-    const ans = await api('POST', allowedPath('/authorized_users'), { action, resource: { type, key } });
-    for (const user of Object.keys(ans.users ?? {})) who.set(user, [...(who.get(user) ?? []), action]);
-  }));
-  return [section('Granted users', table(['user', 'actions'], [...who].sort().map(([u, a]) => [link(`user:${u}`, 'user', pick), a.sort().join(', ')])))];
+  await Promise.all(
+    actions.map(async (action) => {
+      const ans = await api('POST', allowedPath('/authorized_users'), { action, resource: { type, key } });
+      for (const user of Object.keys(ans.users ?? {})) who.set(user, [...(who.get(user) ?? []), action]);
+    }),
+  );
+  return [
+    section(
+      'Granted users',
+      table(
+        ['user', 'actions'],
+        [...who].sort().map(([u, a]) => [link(`user:${u}`, 'user', pick), a.sort().join(', ')]),
+      ),
+    ),
+  ];
 }
 
 async function tenantPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
   const users = itemsOf<any>(await api('GET', facts(`tenants/${enc(key)}/users?per_page=100`)));
-  return [section('Users', table(['user'], users.map((u) => [link(`user:${u.key}`, 'user', pick)])))];
+  return [
+    section(
+      'Users',
+      table(
+        ['user'],
+        users.map((u) => [link(`user:${u.key}`, 'user', pick)]),
+      ),
+    ),
+  ];
 }
 
 export async function showNode(target: HTMLElement, ref: string, kind: string, pick: Pick): Promise<void> {
@@ -69,10 +130,14 @@ export async function showNode(target: HTMLElement, ref: string, kind: string, p
   target.dataset.showing = ref;
   const key = ref.slice(ref.indexOf(':') + 1);
   try {
-    const parts = kind === 'user' ? await userPanel(key, pick)
-      : kind === 'group' ? await groupPanel(key, pick)
-        : kind === 'tenant' ? await tenantPanel(key, pick)
-          : await instancePanel(ref, pick);
+    const parts =
+      kind === 'user'
+        ? await userPanel(key, pick)
+        : kind === 'group'
+          ? await groupPanel(key, pick)
+          : kind === 'tenant'
+            ? await tenantPanel(key, pick)
+            : await instancePanel(ref, pick);
     if (target.dataset.showing !== ref) return; // another node was picked meanwhile
     clear(target, el('h4', { class: `title k-${kind}`, id: 'node-title' }, ref), ...parts);
   } catch (err) {
@@ -83,7 +148,9 @@ export async function showNode(target: HTMLElement, ref: string, kind: string, p
 /** Nested groups as a tree: roots are groups with no parent; children load on expand. */
 export async function showGroupTree(target: HTMLElement, pick: Pick): Promise<void> {
   const groups = itemsOf<any>(await api('GET', schema('groups?per_page=100')));
-  const parentsOf = await Promise.all(groups.map((g) => api('GET', schema(`groups/${enc(g.group_instance_key)}/parents?per_page=100`)).then(itemsOf<any>)));
+  const parentsOf = await Promise.all(
+    groups.map((g) => api('GET', schema(`groups/${enc(g.group_instance_key)}/parents?per_page=100`)).then(itemsOf<any>)),
+  );
   const roots = groups.filter((_g, i) => parentsOf[i].length === 0);
   clear(target, ...roots.map((g) => treeItem(g.group_instance_key, pick)));
   if (!groups.length) clear(target, el('li', { class: 'muted' }, 'no groups'));
@@ -95,12 +162,18 @@ function treeItem(key: string, pick: Pick): HTMLElement {
   const li = el('li', { 'data-group': key }, toggle, link(`group:${key}`, 'group', pick), children);
   toggle.addEventListener('click', async () => {
     if (toggle.getAttribute('aria-expanded') === 'true') {
-      toggle.setAttribute('aria-expanded', 'false'); toggle.textContent = '+'; clear(children);
+      toggle.setAttribute('aria-expanded', 'false');
+      toggle.textContent = '+';
+      clear(children);
       return;
     }
     const kids = itemsOf<any>(await api('GET', schema(`groups/${enc(key)}/children?per_page=100`)));
-    clear(children, ...(kids.length ? kids.map((k) => treeItem(k.group_instance_key, pick)) : [el('li', { class: 'muted' }, 'no child groups')]));
-    toggle.setAttribute('aria-expanded', 'true'); toggle.textContent = '-';
+    clear(
+      children,
+      ...(kids.length ? kids.map((k) => treeItem(k.group_instance_key, pick)) : [el('li', { class: 'muted' }, 'no child groups')]),
+    );
+    toggle.setAttribute('aria-expanded', 'true');
+    toggle.textContent = '-';
   });
   return li;
 }
@@ -108,8 +181,18 @@ function treeItem(key: string, pick: Pick): HTMLElement {
 /** The approvals queue: every config's operation approvals, pending first (read-only for the admin). */
 export async function showApprovals(target: HTMLElement): Promise<void> {
   const queue = itemsOf<any>(await api('GET', consolePath('/approvals?per_page=100')));
-  clear(target, table(['status', 'config', 'who', 'on', 'reason'], queue.map((a) => [
-    el('span', { class: `status-${a.status}` }, a.status), a.elements_config_key ?? a.elements_config_id, a.requesting_user_id,
-    `${a.resource}:${a.resource_instance}`, a.reason ?? ''])));
+  clear(
+    target,
+    table(
+      ['status', 'config', 'who', 'on', 'reason'],
+      queue.map((a) => [
+        el('span', { class: `status-${a.status}` }, a.status),
+        a.elements_config_key ?? a.elements_config_id,
+        a.requesting_user_id,
+        `${a.resource}:${a.resource_instance}`,
+        a.reason ?? '',
+      ]),
+    ),
+  );
   target.querySelector('table')?.setAttribute('id', 'approvals-table');
 }

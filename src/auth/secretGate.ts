@@ -36,7 +36,10 @@ export class SecretGate {
     this.failed = new LruCache<true>(settings.failureTtlMs > 0 ? REMEMBERED : 0, settings.failureTtlMs);
     const slots = settings.lookupsInFlight;
     this.lookups = new FairQueue({
-      perEnv: slots, global: slots, maxWaitMs: settings.waitMs, maxQueuedPerEnv: slots * WAITING_PER_SLOT,
+      perEnv: slots,
+      global: slots,
+      maxWaitMs: settings.waitMs,
+      maxQueuedPerEnv: slots * WAITING_PER_SLOT,
       message: (seconds) => `Too many requests with credentials this service has not seen are being checked; retry after ${seconds} s.`,
     });
   }

@@ -5,12 +5,17 @@
  * a key that is not accepted, a project or environment that does not exist).
  */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: 1 | 2, readonly body?: unknown) {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+    readonly body?: unknown,
+  ) {
     super(message);
   }
 }
 
-export interface ApiAnswer<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface ApiAnswer<T = any> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   status: number;
   body: T;
 }
@@ -23,10 +28,14 @@ export interface Target {
 }
 
 export class Api {
-  constructor(readonly url: string, private readonly key: string) {}
+  constructor(
+    readonly url: string,
+    private readonly key: string,
+  ) {}
 
   /** One request; answers any HTTP status (the caller decides), throws only when the service cannot be reached. */
-  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     let res: Response;
     try {
       res = await fetch(this.url.replace(/\/+$/, '') + path, {
@@ -48,7 +57,8 @@ export class Api {
   }
 
   /** A call that must succeed: an error answer becomes a CliError (401/403/404: usage, 2; the rest: refused, 1). */
-  async ok<T = any>(method: string, path: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async ok<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     const res = await this.call<T>(method, path, body);
     if (res.status < 300) return res.body;
     throw errorOf(method, path, res);
@@ -57,14 +67,20 @@ export class Api {
 
 export function errorOf(method: string, path: string, res: ApiAnswer): CliError {
   const b = res.body as { error_code?: string; message?: string; details?: { path: string; message: string }[] } | undefined;
-  const lines = [`${method} ${path}: ${res.status} ${b?.error_code ?? ''} ${b?.message ?? (typeof res.body === 'string' ? res.body : '')}`.trim()];
+  const lines = [
+    `${method} ${path}: ${res.status} ${b?.error_code ?? ''} ${b?.message ?? (typeof res.body === 'string' ? res.body : '')}`.trim(),
+  ];
   for (const d of b?.details ?? []) lines.push(`  ${d.path}: ${d.message}`);
   const usage = res.status === 401 || res.status === 403 || res.status === 404 || res.status === 405;
   return new CliError(lines.join('\n'), usage ? 2 : 1, res.body);
 }
 
 /** The project and environment the command works in: given, or the environment key's own. */
-export async function resolveTarget(api: Api, project: string | undefined, env: string | undefined): Promise<{ project: string; env: string }> {
+export async function resolveTarget(
+  api: Api,
+  project: string | undefined,
+  env: string | undefined,
+): Promise<{ project: string; env: string }> {
   if (project && env) return { project, env };
   const scope = await api.ok<{ project_id: string | null; environment_id: string | null }>('GET', '/v2/api-key/scope');
   if (!scope.project_id || !scope.environment_id) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Api, CliError } from './api';
+import { type Api, CliError } from './api';
 
 /**
  * The environments test files run in: a throwaway one made and deleted by the command (admin
@@ -9,7 +9,10 @@ type Item = { key: string; id?: string; group_instance_key?: string };
 const itemsOf = (body: unknown): Item[] => (Array.isArray(body) ? body : ((body as { data?: Item[] } | undefined)?.data ?? []));
 
 export class Environments {
-  constructor(private readonly api: Api, private readonly project: string) {}
+  constructor(
+    private readonly api: Api,
+    private readonly project: string,
+  ) {}
 
   private path(env: string, rest: string) {
     const [area, ...tail] = rest.split('/');
@@ -53,11 +56,16 @@ export class Environments {
 
   /** Removes everything a test put there: groups, elements configs, users, tenants (but the default), resources (instances with them), tenant roles. */
   async empty(env: string, defaultTenant: string): Promise<void> {
-    for (const g of await this.all(env, 'schema/groups')) await this.gone('DELETE', this.path(env, `schema/groups/${encodeURIComponent(g.group_instance_key ?? g.key)}`));
-    for (const c of await this.all(env, 'elements/config')) await this.gone('DELETE', this.path(env, `elements/config/${encodeURIComponent(c.id ?? c.key)}`));
-    for (const u of await this.all(env, 'facts/users')) await this.gone('DELETE', this.path(env, `facts/users/${encodeURIComponent(u.key)}`));
-    for (const r of await this.all(env, 'schema/resources')) await this.gone('DELETE', this.path(env, `schema/resources/${encodeURIComponent(r.key)}`));
-    for (const r of await this.all(env, 'schema/roles')) await this.gone('DELETE', this.path(env, `schema/roles/${encodeURIComponent(r.key)}`));
+    for (const g of await this.all(env, 'schema/groups'))
+      await this.gone('DELETE', this.path(env, `schema/groups/${encodeURIComponent(g.group_instance_key ?? g.key)}`));
+    for (const c of await this.all(env, 'elements/config'))
+      await this.gone('DELETE', this.path(env, `elements/config/${encodeURIComponent(c.id ?? c.key)}`));
+    for (const u of await this.all(env, 'facts/users'))
+      await this.gone('DELETE', this.path(env, `facts/users/${encodeURIComponent(u.key)}`));
+    for (const r of await this.all(env, 'schema/resources'))
+      await this.gone('DELETE', this.path(env, `schema/resources/${encodeURIComponent(r.key)}`));
+    for (const r of await this.all(env, 'schema/roles'))
+      await this.gone('DELETE', this.path(env, `schema/roles/${encodeURIComponent(r.key)}`));
     for (const t of await this.all(env, 'facts/tenants')) {
       if (t.key !== defaultTenant) await this.gone('DELETE', this.path(env, `facts/tenants/${encodeURIComponent(t.key)}`));
     }

@@ -6,7 +6,7 @@ import { Api, CliError, resolveTarget } from './api';
 import { Environments } from './environment';
 import { readDataFile } from './files';
 import { printPlan } from './output';
-import { FileResult, runTestFile } from './testFile';
+import { type FileResult, runTestFile } from './testFile';
 
 /**
  * `graph-authz`: policy as code, tests as files, export and import (CONTRACT section 16).
@@ -44,15 +44,15 @@ export function program(): Command {
     .description('Policy as code for graph-authz: plan and apply policy files, run test files, ask quick questions.')
     .addOption(new Option('--url <url>', 'the service').env('AUTHZ_URL').default(process.env.GRAPH_AUTHZ_URL ?? 'http://localhost:8080'))
     .addOption(new Option('--key <key>', 'API key (environment key, or the admin key with --project and --env)').env('AUTHZ_KEY'))
-    .option('--project <project>', 'project key or id (default: the environment key\'s)')
-    .option('--env <env>', 'environment key or id (default: the environment key\'s)')
+    .option('--project <project>', "project key or id (default: the environment key's)")
+    .option('--env <env>', "environment key or id (default: the environment key's)")
     .option('--json', 'machine-readable output')
     .showHelpAfterError()
     .exitOverride();
   const globals = (cmd: Command) => cmd.optsWithGlobals() as Globals & Record<string, unknown>;
 
   p.command('plan')
-    .description('Show what `apply FILE` would change in the environment\'s schema (managed schema is never shown).')
+    .description("Show what `apply FILE` would change in the environment's schema (managed schema is never shown).")
     .argument('<file>', 'policy file (YAML or JSON)')
     .option('--exit-code', 'exit 1 when the environment differs from the file (for drift checks in CI)')
     .action(async (file: string, _o: unknown, cmd: Command) => {
@@ -65,7 +65,9 @@ export function program(): Command {
     });
 
   p.command('apply')
-    .description('Make the environment\'s schema equal to FILE, in one transaction. Removing schema that facts use is refused unless --prune.')
+    .description(
+      "Make the environment's schema equal to FILE, in one transaction. Removing schema that facts use is refused unless --prune.",
+    )
     .argument('<file>', 'policy file (YAML or JSON)')
     .option('--prune', 'also remove schema that facts still use, with those facts')
     .option('--dry-run', 'only show the plan')
@@ -79,7 +81,7 @@ export function program(): Command {
     });
 
   p.command('export')
-    .description('Write the environment\'s policy (its own schema) as YAML.')
+    .description("Write the environment's policy (its own schema) as YAML.")
     .option('--policy', 'the policy file (the only export this version writes)', true)
     .option('-o, --out <file>', 'write to this file instead of standard output')
     .action(async (_o: unknown, cmd: Command) => {
@@ -92,7 +94,9 @@ export function program(): Command {
     });
 
   p.command('test')
-    .description('Run test files: each in a throwaway environment (admin key, --project), or in the existing empty environment --env (left empty again).')
+    .description(
+      'Run test files: each in a throwaway environment (admin key, --project), or in the existing empty environment --env (left empty again).',
+    )
     .argument('<files...>', 'test files (YAML or JSON)')
     .option('--cross-check', 'also ask every instance check through bulk, user-permissions and authorized users')
     .option('--default-tenant <key>', 'the tenant a new environment has', 'default')
@@ -106,7 +110,8 @@ export function program(): Command {
         const scope = await api.ok<{ project_id: string | null; environment_id: string | null }>('GET', '/v2/api-key/scope');
         project ??= scope.project_id ?? undefined;
         if (!project) throw new CliError('with the admin key, pass --project (test environments are made in it)', 2);
-        if (scope.environment_id && !g.env) throw new CliError('an environment key cannot make environments: pass --env with an empty environment of the key', 2);
+        if (scope.environment_id && !g.env)
+          throw new CliError('an environment key cannot make environments: pass --env with an empty environment of the key', 2);
       }
       const envs = new Environments(api, project);
       const runOne = async (file: string): Promise<FileResult> => {
@@ -127,43 +132,58 @@ export function program(): Command {
       const width = g.env ? 1 : Math.max(1, Number(g.parallel) || 1);
       const results: FileResult[] = new Array(files.length);
       let next = 0;
-      await Promise.all(Array.from({ length: Math.min(width, files.length) }, async () => {
-        while (next < files.length) {
-          const i = next++;
-          results[i] = await runOne(files[i]);
-          if (!g.json && files.length > 1) note(`graph-authz: ${i + 1}/${files.length} ${files[i]} done`);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: Math.min(width, files.length) }, async () => {
+          while (next < files.length) {
+            const i = next++;
+            results[i] = await runOne(files[i]);
+            if (!g.json && files.length > 1) note(`graph-authz: ${i + 1}/${files.length} ${files[i]} done`);
+          }
+        }),
+      );
       const passed = results.reduce((n, r) => n + r.passed, 0);
       const failed = results.reduce((n, r) => n + r.failed, 0);
       if (g.json) out(JSON.stringify({ passed, failed, files: results }));
       else {
         for (const r of results) {
           out(`${r.failed ? 'FAIL' : 'ok  '} ${r.file} (${r.passed} passed${r.failed ? `, ${r.failed} failed` : ''})`);
-          for (const f of r.failures) out(`  step ${f.step}: ${f.what}: expected ${JSON.stringify(f.expected)}, got ${JSON.stringify(f.got)}`);
+          for (const f of r.failures)
+            out(`  step ${f.step}: ${f.what}: expected ${JSON.stringify(f.expected)}, got ${JSON.stringify(f.got)}`);
         }
         out(`${passed} passed, ${failed} failed`);
       }
       if (failed) process.exitCode = 1;
     });
 
-  const question = (name: string, explain: boolean) => p.command(name)
-    .description(explain ? 'Why a user may (or may not) do an action on a resource: every granting path.' : 'May USER do ACTION on RESOURCE ("type:key", or "type" with --tenant)?')
-    .argument('<user>').argument('<action>').argument('<resource>', '"type:key", or "type"')
-    .option('--tenant <tenant>', 'the tenant (a check on a resource type)')
-    .action(async (user: string, action: string, resource: string, _o: unknown, cmd: Command) => {
-      const g = globals(cmd);
-      const { api, base } = await target(g);
-      const at = resource.indexOf(':');
-      const res = { type: at < 0 ? resource : resource.slice(0, at), ...(at < 0 ? {} : { key: resource.slice(at + 1) }), ...(g.tenant ? { tenant: g.tenant } : {}) };
-      const answer = await api.ok('POST', base('allowed'), { user, action, resource: res, ...(explain ? { explain: true } : {}) });
-      if (g.json) return out(JSON.stringify(answer));
-      out(`${answer.allow ? 'allowed' : 'denied'}: ${user} ${action} ${resource}`);
-      if (explain) {
-        for (const path of answer.explanation?.paths ?? []) out(`  ${path}`);
-        if (answer.explanation?.reason) out(`  ${answer.explanation.reason}`);
-      }
-    });
+  const question = (name: string, explain: boolean) =>
+    p
+      .command(name)
+      .description(
+        explain
+          ? 'Why a user may (or may not) do an action on a resource: every granting path.'
+          : 'May USER do ACTION on RESOURCE ("type:key", or "type" with --tenant)?',
+      )
+      .argument('<user>')
+      .argument('<action>')
+      .argument('<resource>', '"type:key", or "type"')
+      .option('--tenant <tenant>', 'the tenant (a check on a resource type)')
+      .action(async (user: string, action: string, resource: string, _o: unknown, cmd: Command) => {
+        const g = globals(cmd);
+        const { api, base } = await target(g);
+        const at = resource.indexOf(':');
+        const res = {
+          type: at < 0 ? resource : resource.slice(0, at),
+          ...(at < 0 ? {} : { key: resource.slice(at + 1) }),
+          ...(g.tenant ? { tenant: g.tenant } : {}),
+        };
+        const answer = await api.ok('POST', base('allowed'), { user, action, resource: res, ...(explain ? { explain: true } : {}) });
+        if (g.json) return out(JSON.stringify(answer));
+        out(`${answer.allow ? 'allowed' : 'denied'}: ${user} ${action} ${resource}`);
+        if (explain) {
+          for (const path of answer.explanation?.paths ?? []) out(`  ${path}`);
+          if (answer.explanation?.reason) out(`  ${answer.explanation.reason}`);
+        }
+      });
   question('check', false);
   question('explain', true);
   return p;

@@ -8,12 +8,21 @@ interface PlanChange {
 }
 const SIGN = { create: '+', update: '~', delete: '-' } as const;
 const KIND: Record<string, string> = {
-  resource: 'resource', action: 'action', relation: 'relation', resource_role: 'role', role: 'tenant role', derivation: 'derivation',
+  resource: 'resource',
+  action: 'action',
+  relation: 'relation',
+  resource_role: 'role',
+  role: 'tenant role',
+  derivation: 'derivation',
 };
 
-export function printPlan(plan: { changed: boolean; applied: boolean; changes: PlanChange[] }, out: (line: string) => void, applying: boolean): void {
+export function printPlan(
+  plan: { changed: boolean; applied: boolean; changes: PlanChange[] },
+  out: (line: string) => void,
+  applying: boolean,
+): void {
   if (!plan.changed) {
-    out('No changes: the environment\'s schema equals the file.');
+    out("No changes: the environment's schema equals the file.");
     return;
   }
   for (const c of plan.changes) {
@@ -22,7 +31,9 @@ export function printPlan(plan: { changed: boolean; applied: boolean; changes: P
     out(`${SIGN[c.op]} ${KIND[c.kind] ?? c.kind} ${c.key}${fields}${used}`);
   }
   const n = (op: PlanChange['op']) => plan.changes.filter((c) => c.op === op).length;
-  out(applying && plan.applied
-    ? `Applied: ${n('create')} created, ${n('update')} updated, ${n('delete')} deleted.`
-    : `Plan: ${n('create')} to create, ${n('update')} to update, ${n('delete')} to delete.`);
+  out(
+    applying && plan.applied
+      ? `Applied: ${n('create')} created, ${n('update')} updated, ${n('delete')} deleted.`
+      : `Plan: ${n('create')} to create, ${n('update')} to update, ${n('delete')} to delete.`,
+  );
 }

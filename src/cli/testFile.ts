@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { Api, CliError, errorOf } from './api';
+import { type Api, CliError, errorOf } from './api';
 import { readDataFile } from './files';
 
 /**
@@ -41,12 +41,17 @@ function callsOf(step: Obj, tenant: string): [string, string, unknown][] {
   const t = (x: Obj) => x.tenant ?? tenant;
   const enc = encodeURIComponent;
   const out: [string, string, unknown][] = [];
-  for (const x of list<string | Obj>(step.tenants)) out.push(['POST', 'facts/tenants', typeof x === 'string' ? { key: x, name: x } : { name: x.key, ...x }]);
+  for (const x of list<string | Obj>(step.tenants))
+    out.push(['POST', 'facts/tenants', typeof x === 'string' ? { key: x, name: x } : { name: x.key, ...x }]);
   for (const x of usersOf(step.users)) out.push(['POST', 'facts/users', x]);
   for (const x of list<string | Obj>(step.instances)) {
     const o = typeof x === 'string' ? { ref: x } : x;
     const r = ref(o.ref ?? `${o.resource}:${o.key}`);
-    out.push(['POST', 'facts/resource_instances', { key: r.key, resource: r.type, tenant: t(o), ...(o.attributes ? { attributes: o.attributes } : {}) }]);
+    out.push([
+      'POST',
+      'facts/resource_instances',
+      { key: r.key, resource: r.type, tenant: t(o), ...(o.attributes ? { attributes: o.attributes } : {}) },
+    ]);
   }
   for (const x of list<Obj>(step.tuples)) out.push(['POST', 'facts/relationship_tuples', x]);
   for (const x of list<Obj>(step.role_assignments)) {
@@ -55,16 +60,35 @@ function callsOf(step: Obj, tenant: string): [string, string, unknown][] {
   }
   for (const x of list<string | Obj>(step.groups)) {
     const o = typeof x === 'string' ? { key: x } : x;
-    out.push(['POST', 'schema/groups', { group_instance_key: o.key, group_tenant: t(o), ...(o.type ? { group_resource_type_key: o.type } : {}), ...(o.name ? { name: o.name } : {}) }]);
+    out.push([
+      'POST',
+      'schema/groups',
+      {
+        group_instance_key: o.key,
+        group_tenant: t(o),
+        ...(o.type ? { group_resource_type_key: o.type } : {}),
+        ...(o.name ? { name: o.name } : {}),
+      },
+    ]);
   }
   for (const x of list<Obj>(step.group_roles)) {
     const r = ref(x.on);
-    out.push(['POST', `schema/groups/${enc(x.group)}/roles`, { resource: r.type, resource_instance: r.key, role: x.role, tenant: t(x), ...(x.expires_at ? { expires_at: x.expires_at } : {}) }]);
+    out.push([
+      'POST',
+      `schema/groups/${enc(x.group)}/roles`,
+      { resource: r.type, resource_instance: r.key, role: x.role, tenant: t(x), ...(x.expires_at ? { expires_at: x.expires_at } : {}) },
+    ]);
   }
   for (const x of list<Obj>(step.members)) {
-    for (const u of list<string>(x.users ?? x.user)) out.push(['PUT', `schema/groups/${enc(x.group)}/users/${enc(u)}`, { tenant: t(x), ...(x.expires_at ? { expires_at: x.expires_at } : {}) }]);
+    for (const u of list<string>(x.users ?? x.user))
+      out.push([
+        'PUT',
+        `schema/groups/${enc(x.group)}/users/${enc(u)}`,
+        { tenant: t(x), ...(x.expires_at ? { expires_at: x.expires_at } : {}) },
+      ]);
   }
-  for (const x of list<Obj>(step.group_parents)) out.push(['PUT', `schema/groups/${enc(x.group)}/assign_group`, { group_instance_key: x.parent }]);
+  for (const x of list<Obj>(step.group_parents))
+    out.push(['PUT', `schema/groups/${enc(x.group)}/assign_group`, { group_instance_key: x.parent }]);
   for (const x of list<Obj>(step.group_instances)) {
     const r = ref(x.instance);
     out.push(['PUT', `schema/groups/${enc(x.group)}/resource_instances`, { resource: r.type, resource_instance: r.key, tenant: t(x) }]);
@@ -88,21 +112,39 @@ function deletionsOf(x: Obj, tenant: string): [string, string, unknown][] {
     const { on, ...rest } = x.role_assignment;
     return [['DELETE', 'facts/role_assignments', { ...rest, tenant: rest.tenant ?? tenant, ...(on ? { resource_instance: on } : {}) }]];
   }
-  if (x.group !== undefined && x.user !== undefined) return [['DELETE', `schema/groups/${enc(x.group)}/users/${enc(x.user)}`, { tenant: t }]];
+  if (x.group !== undefined && x.user !== undefined)
+    return [['DELETE', `schema/groups/${enc(x.group)}/users/${enc(x.user)}`, { tenant: t }]];
   if (x.group !== undefined && x.role !== undefined) {
     const r = ref(x.on);
     return [['DELETE', `schema/groups/${enc(x.group)}/roles`, { resource: r.type, resource_instance: r.key, role: x.role, tenant: t }]];
   }
-  if (x.group !== undefined && x.parent !== undefined) return [['DELETE', `schema/groups/${enc(x.group)}/assign_group`, { group_instance_key: x.parent }]];
+  if (x.group !== undefined && x.parent !== undefined)
+    return [['DELETE', `schema/groups/${enc(x.group)}/assign_group`, { group_instance_key: x.parent }]];
   if (x.group !== undefined && x.instance !== undefined) {
     const r = ref(x.instance);
     return [['DELETE', `schema/groups/${enc(x.group)}/resource_instances`, { resource: r.type, resource_instance: r.key, tenant: t }]];
   }
   if (x.group !== undefined) return [['DELETE', `schema/groups/${enc(x.group)}`, undefined]];
-  throw new CliError(`a delete names nothing it knows: ${JSON.stringify(x)} (user, tenant, instance, tuple, role_assignment, group with user/role/parent/instance)`, 2);
+  throw new CliError(
+    `a delete names nothing it knows: ${JSON.stringify(x)} (user, tenant, instance, tuple, role_assignment, group with user/role/parent/instance)`,
+    2,
+  );
 }
 
-const WRITE_KINDS = ['tenants', 'users', 'instances', 'tuples', 'role_assignments', 'groups', 'group_roles', 'members', 'group_parents', 'group_instances', 'delete', 'call'];
+const WRITE_KINDS = [
+  'tenants',
+  'users',
+  'instances',
+  'tuples',
+  'role_assignments',
+  'groups',
+  'group_roles',
+  'members',
+  'group_parents',
+  'group_instances',
+  'delete',
+  'call',
+];
 const ASSERT_KINDS = ['check', 'checks', 'list_objects', 'authorized_users', 'explain'];
 
 /** Runs one test file's steps in the environment `env` of `project` (empty, with the file's policy applied first). */
@@ -110,7 +152,13 @@ export async function runTestFile(api: Api, file: string, project: string, env: 
   const doc = readDataFile(file) as Obj;
   const steps = list<Obj>(doc.steps);
   const result: FileResult = { file, name: doc.name ?? file, passed: 0, failed: 0, failures: [] };
-  const envPath = (p: string) => (p.startsWith('/') ? p : `/v2/${p.split('/')[0]}/${encodeURIComponent(project)}/${encodeURIComponent(env)}/${p.split('/').slice(1).join('/')}`.replace(/\/$/, ''));
+  const envPath = (p: string) =>
+    p.startsWith('/')
+      ? p
+      : `/v2/${p.split('/')[0]}/${encodeURIComponent(project)}/${encodeURIComponent(env)}/${p.split('/').slice(1).join('/')}`.replace(
+          /\/$/,
+          '',
+        );
   const fail = (step: number, what: string, expected: unknown, got: unknown) => {
     result.failed++;
     result.failures.push({ step, what, expected, got });
@@ -130,7 +178,11 @@ export async function runTestFile(api: Api, file: string, project: string, env: 
     const n = i + 1;
     const kinds = Object.keys(step).filter((k) => k !== 'status' && k !== 'name');
     const unknown = kinds.filter((k) => !WRITE_KINDS.includes(k) && !ASSERT_KINDS.includes(k));
-    if (unknown.length) throw new CliError(`${file}: step ${n} has unknown field(s) ${unknown.join(', ')}; writes: ${WRITE_KINDS.join(', ')}; assertions: ${ASSERT_KINDS.join(', ')}`, 2);
+    if (unknown.length)
+      throw new CliError(
+        `${file}: step ${n} has unknown field(s) ${unknown.join(', ')}; writes: ${WRITE_KINDS.join(', ')}; assertions: ${ASSERT_KINDS.join(', ')}`,
+        2,
+      );
     if (kinds.some((k) => WRITE_KINDS.includes(k))) {
       for (const [method, path, body] of callsOf(step, tenant)) {
         const res = await api.call(method, envPath(path), body);
@@ -151,19 +203,33 @@ export async function runTestFile(api: Api, file: string, project: string, env: 
       const got: string[] = [];
       let token: string | null = null;
       do {
-        const page: { objects: { type: string; key: string }[]; continuation_token: string | null } = await api.ok('POST', envPath('allowed/list-objects'), {
-          user: q.user, action: q.action, resource_type: q.resource_type, ...(q.tenant ? { tenant: q.tenant } : {}), page_size: 1000, ...(token ? { continuation_token: token } : {}),
-        });
+        const page: { objects: { type: string; key: string }[]; continuation_token: string | null } = await api.ok(
+          'POST',
+          envPath('allowed/list-objects'),
+          {
+            user: q.user,
+            action: q.action,
+            resource_type: q.resource_type,
+            ...(q.tenant ? { tenant: q.tenant } : {}),
+            page_size: 1000,
+            ...(token ? { continuation_token: token } : {}),
+          },
+        );
         got.push(...page.objects.map((o) => `${o.type}:${o.key}`));
         token = page.continuation_token;
       } while (token);
-      const want = list<string>(q.equals).map((x) => (x.includes(':') ? x : `${q.resource_type}:${x}`)).sort();
+      const want = list<string>(q.equals)
+        .map((x) => (x.includes(':') ? x : `${q.resource_type}:${x}`))
+        .sort();
       if (JSON.stringify(got.sort()) === JSON.stringify(want)) pass();
       else fail(n, `list_objects ${q.user} ${q.action} ${q.resource_type}`, want, got);
     }
     if (step.authorized_users) {
       const q = step.authorized_users as Obj;
-      const res = await api.ok('POST', envPath('allowed/authorized_users'), { action: q.action, resource: { ...ref(q.resource), ...(q.tenant ? { tenant: q.tenant } : {}) } });
+      const res = await api.ok('POST', envPath('allowed/authorized_users'), {
+        action: q.action,
+        resource: { ...ref(q.resource), ...(q.tenant ? { tenant: q.tenant } : {}) },
+      });
       const got = Object.keys(res.users ?? {}).sort();
       const want = list<string>(q.equals).sort();
       if (JSON.stringify(got) === JSON.stringify(want)) pass();
@@ -171,18 +237,37 @@ export async function runTestFile(api: Api, file: string, project: string, env: 
     }
     if (step.explain) {
       const q = step.explain as Obj;
-      const res = await api.ok('POST', envPath('allowed'), { user: q.user, action: q.action, resource: { ...ref(q.resource), ...(q.tenant ? { tenant: q.tenant } : {}) }, explain: true });
+      const res = await api.ok('POST', envPath('allowed'), {
+        user: q.user,
+        action: q.action,
+        resource: { ...ref(q.resource), ...(q.tenant ? { tenant: q.tenant } : {}) },
+        explain: true,
+      });
       const paths: string[] = res.explanation?.paths ?? [];
       const missing = list<string>(q.contains).filter((s) => !paths.some((p) => p.includes(s)));
       const allowOk = q.allow === undefined || res.allow === q.allow;
       if (!missing.length && allowOk) pass();
-      else fail(n, `explain ${q.user} ${q.action} ${text(q.resource)}`, { ...(q.allow === undefined ? {} : { allow: q.allow }), paths_containing: list(q.contains) }, { allow: res.allow, paths });
+      else
+        fail(
+          n,
+          `explain ${q.user} ${q.action} ${text(q.resource)}`,
+          { ...(q.allow === undefined ? {} : { allow: q.allow }), paths_containing: list(q.contains) },
+          { allow: res.allow, paths },
+        );
     }
   }
   return result;
 }
 
-async function assertCheck(api: Api, envPath: (p: string) => string, n: number, q: Obj, opts: RunOptions, pass: () => void, fail: (n: number, what: string, e: unknown, g: unknown) => void) {
+async function assertCheck(
+  api: Api,
+  envPath: (p: string) => string,
+  n: number,
+  q: Obj,
+  opts: RunOptions,
+  pass: () => void,
+  fail: (n: number, what: string, e: unknown, g: unknown) => void,
+) {
   const resource = { ...ref(q.resource), ...(q.tenant ? { tenant: q.tenant } : {}) };
   const query = { user: q.user, action: q.action, resource };
   const what = `check ${q.user} ${q.action} ${text(q.resource)}${q.tenant ? ` (tenant ${q.tenant})` : ''}`;
@@ -204,7 +289,7 @@ async function assertCheck(api: Api, envPath: (p: string) => string, n: number, 
       }
       if (viaPerms !== q.allow) return fail(n, `${what} (user-permissions)`, word(q.allow), word(viaPerms));
       const users = await api.ok('POST', envPath('allowed/authorized_users'), { action: q.action, resource });
-      if ((q.user in users.users) !== q.allow) return fail(n, `${what} (authorized_users)`, word(q.allow), word(q.user in users.users));
+      if (q.user in users.users !== q.allow) return fail(n, `${what} (authorized_users)`, word(q.allow), word(q.user in users.users));
     }
   }
   pass();

@@ -19,7 +19,8 @@ const WRITE_CLAUSE = /(?<![\w$.`])(CREATE|MERGE|SET|DELETE|REMOVE)(?![\w`:])/i;
  * parameter>` (one event per element of that parameter, when the answer does not list them) and
  * `audit` (an audit-log event only, not in the changes feed: keys, sessions, login codes).
  */
-const CHANGES = /^\/\/[ \t]*@changes[ \t]+(?:(none)|([a-z][a-z_]*):(create|update|delete)(?:[ \t]+each[ \t]+\$([A-Za-z_][A-Za-z0-9_]*))?([ \t]+audit)?)[ \t]*$/;
+const CHANGES =
+  /^\/\/[ \t]*@changes[ \t]+(?:(none)|([a-z][a-z_]*):(create|update|delete)(?:[ \t]+each[ \t]+\$([A-Za-z_][A-Za-z0-9_]*))?([ \t]+audit)?)[ \t]*$/;
 
 /** What a write statement declares it changes (its `// @changes` header). */
 export interface DeclaredChange {
@@ -113,7 +114,8 @@ export class CypherRegistry {
       throw new Error(`Cypher file ${file} uses $now: name the instant by its meaning, $nowMs (epoch ms) or $nowIso (ISO 8601)`);
     }
     if (!writes) {
-      if (first.includes('@invalidates')) throw new Error(`Cypher file ${file} has an @invalidates header but does not write; remove the header`);
+      if (first.includes('@invalidates'))
+        throw new Error(`Cypher file ${file} has an @invalidates header but does not write; remove the header`);
       if (own.includes('@changes')) throw new Error(`Cypher file ${file} has a @changes header but does not write; remove the header`);
       return { text, writes, invalidates: null, changes: null };
     }
@@ -165,7 +167,9 @@ export class CypherRegistry {
  */
 export function withoutComments(text: string): string {
   return text
-    .replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, (m) => (m.startsWith('//') || m.startsWith('/*') ? '' : m))
+    .replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, (m) =>
+      m.startsWith('//') || m.startsWith('/*') ? '' : m,
+    )
     .split('\n')
     .map((line) => line.trimEnd())
     .filter((line) => line.trim() !== '')
@@ -175,9 +179,7 @@ export function withoutComments(text: string): string {
 /** The statement without comments, string literals and quoted names, for clause detection. */
 function codeOnly(text: string): string {
   // One left-to-right pass, so that a quote inside a comment or a `//` inside a string is no trap.
-  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, (m) =>
-    m.startsWith('/') ? ' ' : "''",
-  );
+  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, (m) => (m.startsWith('/') ? ' ' : "''"));
 }
 
 function walk(dir: string): string[] {

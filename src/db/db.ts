@@ -1,7 +1,7 @@
-import neo4j, { Driver, ManagedTransaction, Session } from 'neo4j-driver';
-import { CypherRegistry, DeclaredChange } from './cypherRegistry';
+import neo4j, { type Driver, type ManagedTransaction, type Session } from 'neo4j-driver';
+import type { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
-import { Conflict, Duplicate, NotFound, StoreError, storeErrorOf, Unavailable } from './storeErrors';
+import { Conflict, Duplicate, NotFound, type StoreError, storeErrorOf, Unavailable } from './storeErrors';
 import type { StatementRows } from './statements.generated';
 import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
 
@@ -48,7 +48,8 @@ export interface RevisionFloor {
 }
 
 /** `floor` (a revision of `env`, or none) as readOnce's `atLeast`. */
-export const floorOf = (env: string, floor: number | undefined): RevisionFloor | undefined => (floor === undefined ? undefined : { env, revision: floor });
+export const floorOf = (env: string, floor: number | undefined): RevisionFloor | undefined =>
+  floor === undefined ? undefined : { env, revision: floor };
 
 /**
  * A statement bound to its name; created at boot so a missing file fails early. `R` is the type
@@ -97,7 +98,11 @@ export class Tx {
    * `described`: the parameters the change log tells the changes from, when the statement takes
    * the same batch in another shape (columns instead of `$items`).
    */
-  async rowsCreating<R extends object>(stmt: Statement<R>, params: Params, described: Params = params): Promise<{ rows: R[]; relationshipsCreated: number }> {
+  async rowsCreating<R extends object>(
+    stmt: Statement<R>,
+    params: Params,
+    described: Params = params,
+  ): Promise<{ rows: R[]; relationshipsCreated: number }> {
     const { rows, res } = await this.run(stmt, params, described);
     return { rows: rows as R[], relationshipsCreated: res.summary.counters.updates().relationshipsCreated };
   }
@@ -257,7 +262,12 @@ export class Db {
    * `readLatest`. A retriable failure (a pooled connection the server closed) is tried again, as
    * the driver does for transactions. Counted in the metrics as a transaction of its mode.
    */
-  async readOnce<R extends object>(stmt: Statement<R>, params: Params, mode: 'read' | 'latest' = 'read', atLeast?: RevisionFloor): Promise<R[]> {
+  async readOnce<R extends object>(
+    stmt: Statement<R>,
+    params: Params,
+    mode: 'read' | 'latest' = 'read',
+    atLeast?: RevisionFloor,
+  ): Promise<R[]> {
     if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
     if (atLeast && mode === 'read' && this.routing) return this.readIncluding(stmt, params, atLeast);
     const started = Date.now();
@@ -308,7 +318,7 @@ export class Db {
       // the CPU of a check); a store error carries none anyway, so none is captured here.
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
-      let run;
+      let run: ReturnType<typeof session.run>;
       try {
         run = session.run(stmt.text, withIntegers(params), { timeout: this.timeoutMs });
       } finally {
@@ -354,7 +364,13 @@ export class Db {
         if (changes.length && revision !== undefined) await this.opts.changes!.record(tx, envId, revision, changes);
       }
       for (const envId of new Set(tx.changes.map((c) => c.env))) {
-        if (!envs.has(envId)) await this.opts.changes!.record(tx, envId, null, tx.changes.filter((c) => c.env === envId));
+        if (!envs.has(envId))
+          await this.opts.changes!.record(
+            tx,
+            envId,
+            null,
+            tx.changes.filter((c) => c.env === envId),
+          );
       }
       return out;
     };

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
 import { dirname } from 'node:path';
 import tls from 'node:tls';
-import neo4j, { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 
 /**
  * neo4j-driver opens its sockets without TCP_NODELAY. A query larger than one segment is then
@@ -48,7 +48,9 @@ export function withoutAnswerDeadline<T>(fn: () => Promise<T>): Promise<T> {
  */
 function enableChannelDeadline(ms: number): void {
   channelDeadlineMs = Math.min(channelDeadlineMs, ms);
-  const path = require.resolve('neo4j-driver-bolt-connection/lib/channel/node/node-channel', { paths: [dirname(require.resolve('neo4j-driver'))] });
+  const path = require.resolve('neo4j-driver-bolt-connection/lib/channel/node/node-channel', {
+    paths: [dirname(require.resolve('neo4j-driver'))],
+  });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const proto = (require(path) as { default: { prototype: ChannelLike & { deadlinePatched?: boolean } } }).default.prototype;
   if (proto.deadlinePatched) return;

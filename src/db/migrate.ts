@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Driver, Session } from 'neo4j-driver';
+import type { Driver, Session } from 'neo4j-driver';
 import type { Logger } from 'pino';
-import { CypherRegistry } from './cypherRegistry';
+import type { CypherRegistry } from './cypherRegistry';
 import { withDeadline } from './deadline';
 import { withoutAnswerDeadline } from './driver';
 import { Unavailable } from './storeErrors';
@@ -74,7 +74,9 @@ export async function applyMigrations(
   timeoutMs: number,
 ): Promise<number> {
   const migrations = readMigrations(dir);
-  const [APPLIED, RECORD, AWAIT, PING] = ['appliedMigrations', 'recordMigration', 'awaitIndexes', 'ping'].map((n) => registry.get(`system/${n}`));
+  const [APPLIED, RECORD, AWAIT, PING] = ['appliedMigrations', 'recordMigration', 'awaitIndexes', 'ping'].map((n) =>
+    registry.get(`system/${n}`),
+  );
   const open = driver.session({ database });
   // A schema statement may run long (index population) and must not be cut: Neo4j can leave it
   // half done (an index without its constraint), which fails every later start. So it runs without
@@ -98,9 +100,7 @@ export async function applyMigrations(
     },
   };
   try {
-    const applied = new Map(
-      (await session.run(APPLIED)).records.map((r) => [r.get('version') as number, r.get('checksum') as string]),
-    );
+    const applied = new Map((await session.run(APPLIED)).records.map((r) => [r.get('version') as number, r.get('checksum') as string]));
     const changed = migrations.filter((m) => applied.has(m.version) && applied.get(m.version) !== m.checksum);
     if (changed.length) throw new MigrationChecksumError(changed.map((m) => m.file));
     let count = 0;

@@ -63,7 +63,11 @@ async function startContainer(opts: ResolveOptions): Promise<ResolvedNeo4j> {
 }
 
 interface LauncherModule {
-  startLocalNeo4j(o: { port: number; dataDir: string; log?: (msg: string) => void }): Promise<{ uri: string; reused: boolean; stop: () => Promise<void> }>;
+  startLocalNeo4j(o: {
+    port: number;
+    dataDir: string;
+    log?: (msg: string) => void;
+  }): Promise<{ uri: string; reused: boolean; stop: () => Promise<void> }>;
 }
 
 // TypeScript compiles import() to require() under CommonJS; the launcher is an ES module.

@@ -10,7 +10,10 @@ export abstract class StoreError extends Error {}
 
 /** The addressed record does not exist. `entity` names it for the answer ("Tenant"). */
 export class NotFound extends StoreError {
-  constructor(readonly entity: string, readonly key?: string) {
+  constructor(
+    readonly entity: string,
+    readonly key?: string,
+  ) {
     super(`${entity} not found`);
   }
 }
@@ -20,7 +23,11 @@ export class NotFound extends StoreError {
  * the statement creates); a store names it (`duplicateAs('Tenant', key)`) for the answer.
  */
 export class Duplicate extends StoreError {
-  constructor(readonly entity?: string, readonly key?: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly entity?: string,
+    readonly key?: string,
+    options?: { cause?: unknown },
+  ) {
     super(entity ? `${entity} ${key ?? ''} already exists` : 'unique constraint violated', options);
   }
 }
@@ -36,7 +43,11 @@ export type UnavailableReason = 'unreachable' | 'timeout' | 'busy';
 
 /** The database did not serve the call: unreachable, no answer within DB_TIMEOUT_MS, or overloaded. */
 export class Unavailable extends StoreError {
-  constructor(readonly reason: UnavailableReason, readonly timeoutMs?: number, options?: { cause?: unknown }) {
+  constructor(
+    readonly reason: UnavailableReason,
+    readonly timeoutMs?: number,
+    options?: { cause?: unknown },
+  ) {
     super(`database ${reason}`, options);
   }
 }
@@ -66,7 +77,8 @@ export function storeErrorOf(err: unknown, timeoutMs?: number): StoreError | und
   if (TIMED_OUT.has(code)) return new Unavailable('timeout', timeoutMs, { cause: err });
   if (code.startsWith('Neo.TransientError.Transaction.')) return new Conflict('concurrent writes conflicted', { cause: err });
   // A node or edge the statement had found was deleted by a concurrent transaction before it was read.
-  if (code === 'Neo.ClientError.Statement.EntityNotFound') return new Conflict('a concurrent write deleted a record this one read', { cause: err });
+  if (code === 'Neo.ClientError.Statement.EntityNotFound')
+    return new Conflict('a concurrent write deleted a record this one read', { cause: err });
   if (code.startsWith('Neo.TransientError.')) return new Unavailable('busy', undefined, { cause: err });
   return undefined;
 }
@@ -95,15 +107,27 @@ export function publicError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
   const e = storeErrorOf(err);
   if (e instanceof Duplicate) {
-    return new AppError(409, 'DUPLICATE_ENTITY', e.entity ? `${e.entity}${e.key === undefined ? '' : ` ${JSON.stringify(e.key)}`} already exists.` : 'A record with this key already exists.');
+    return new AppError(
+      409,
+      'DUPLICATE_ENTITY',
+      e.entity
+        ? `${e.entity}${e.key === undefined ? '' : ` ${JSON.stringify(e.key)}`} already exists.`
+        : 'A record with this key already exists.',
+    );
   }
   if (e instanceof NotFound) return notFound(e.entity, e.key);
   if (e instanceof Conflict) {
-    return unavailable('The request conflicted with concurrent changes to the same records and was rolled back; nothing was changed. Retry it.', 1);
+    return unavailable(
+      'The request conflicted with concurrent changes to the same records and was rolled back; nothing was changed. Retry it.',
+      1,
+    );
   }
   if (e instanceof Unavailable) {
     if (e.reason === 'timeout') {
-      return unavailable(`The graph database did not answer within ${e.timeoutMs ?? 'the configured'} ms (DB_TIMEOUT_MS); retry later. A write may or may not have been applied.`, 5);
+      return unavailable(
+        `The graph database did not answer within ${e.timeoutMs ?? 'the configured'} ms (DB_TIMEOUT_MS); retry later. A write may or may not have been applied.`,
+        5,
+      );
     }
     if (e.reason === 'busy') return unavailable('The graph database is overloaded; retry later.', 2);
     return unavailable();

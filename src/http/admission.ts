@@ -15,11 +15,17 @@ export function admissionQueues(config: Config, metrics: Metrics): { checks: Fai
   const common = { maxWaitMs: config.admissionWaitMs, maxQueuedPerEnv: config.admissionQueuePerEnv };
   return {
     checks: new FairQueue({
-      ...common, global: config.decisionQueriesInFlight, perEnv: config.decisionQueriesPerEnv, what: 'permission checks',
+      ...common,
+      global: config.decisionQueriesInFlight,
+      perEnv: config.decisionQueriesPerEnv,
+      what: 'permission checks',
       onRefused: (env, reason) => metrics.admissionRefused.inc({ queue: 'checks', env, reason }),
     }),
     heavy: new FairQueue({
-      ...common, global: config.heavyQueriesInFlight, perEnv: config.heavyQueriesPerEnv, what: 'heavy questions (explain, list-objects, user-permissions, authorized users, bulk, graph)',
+      ...common,
+      global: config.heavyQueriesInFlight,
+      perEnv: config.heavyQueriesPerEnv,
+      what: 'heavy questions (explain, list-objects, user-permissions, authorized users, bulk, graph)',
       onRefused: (env, reason) => metrics.admissionRefused.inc({ queue: 'heavy', env, reason }),
     }),
   };

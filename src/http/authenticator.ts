@@ -1,7 +1,15 @@
 import type { Context } from 'koa';
 import type { SecretGate } from '../auth/secretGate';
 import { digestsEqual, hashSecret } from '../auth/secrets';
-import { SESSION_COOKIE, type AccessLevel, type KeyLookup, type Principal, type Scope, type ScopeRow, type SessionResolver } from '../auth/types';
+import {
+  SESSION_COOKIE,
+  type AccessLevel,
+  type KeyLookup,
+  type Principal,
+  type Scope,
+  type ScopeRow,
+  type SessionResolver,
+} from '../auth/types';
 import { forbidden, notFound, unauthorized } from '../errors';
 import { LruCache } from '../util/lruCache';
 import { SharedReads } from '../util/sharedRead';
@@ -94,7 +102,14 @@ export class BearerAuthenticator implements Authenticator {
   ): Promise<ScopeRow | undefined> {
     const kept = this.kept.get(id);
     const envId = kept?.environment?.id;
-    if (this.freshness && kept && envId && arrivedAt !== undefined && this.freshness.freshFor(envId, arrivedAt) && this.freshness.known(envId) === kept.environment!.revision) {
+    if (
+      this.freshness &&
+      kept &&
+      envId &&
+      arrivedAt !== undefined &&
+      this.freshness.freshFor(envId, arrivedAt) &&
+      this.freshness.known(envId) === kept.environment!.revision
+    ) {
       return kept;
     }
     const read = async () => {
@@ -118,7 +133,10 @@ export class BearerAuthenticator implements Authenticator {
     if (route.auth === 'public') return {};
     if (route.auth === 'session') {
       if (!this.sessions) throw unauthorized('Sessions are not available.');
-      return this.sessions.resolve({ token: ctx.cookies.get(SESSION_COOKIE) || bearerOf(ctx), elementId: () => ctx.get('element_id') }, params);
+      return this.sessions.resolve(
+        { token: ctx.cookies.get(SESSION_COOKIE) || bearerOf(ctx), elementId: () => ctx.get('element_id') },
+        params,
+      );
     }
     const secret = bearerOf(ctx);
     if (!secret) throw unauthorized();
@@ -128,7 +146,14 @@ export class BearerAuthenticator implements Authenticator {
 
     if (route.auth === 'env') {
       const { proj_id: proj, env_id: env } = params;
-      const row = (await this.rowFor(JSON.stringify([hash, proj, env]), hash, isAdmin, arrivedAt(ctx), () => this.store.resolveScope(hash, proj, env), this.scopes))!;
+      const row = (await this.rowFor(
+        JSON.stringify([hash, proj, env]),
+        hash,
+        isAdmin,
+        arrivedAt(ctx),
+        () => this.store.resolveScope(hash, proj, env),
+        this.scopes,
+      ))!;
       return this.envScope(route, isAdmin, row, params);
     }
     if (isAdmin) {
@@ -168,7 +193,13 @@ export class BearerAuthenticator implements Authenticator {
 
   private principalOf(row: ScopeRow): Principal {
     const k = row.key!;
-    return { kind: 'env', keyId: k.id, projectId: k.project_id, envId: k.env_id, accessLevel: k.access_level === 'read' ? 'read' : 'write' };
+    return {
+      kind: 'env',
+      keyId: k.id,
+      projectId: k.project_id,
+      envId: k.env_id,
+      accessLevel: k.access_level === 'read' ? 'read' : 'write',
+    };
   }
 
   private scopeOf(row: ScopeRow): Scope {

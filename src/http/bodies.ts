@@ -38,7 +38,9 @@ export const bodyTooLarge = (limit: number) =>
   new AppError(413, 'INVALID_INPUT', `The request body is larger than ${formatBytes(limit)}, the limit of this endpoint.`);
 
 export const bodyTooDeep = (depth: number) =>
-  invalidInput(`The request body nests arrays and objects deeper than ${depth} levels.`, [{ path: '/body', message: `must not nest deeper than ${depth} levels` }]);
+  invalidInput(`The request body nests arrays and objects deeper than ${depth} levels.`, [
+    { path: '/body', message: `must not nest deeper than ${depth} levels` },
+  ]);
 
 function formatBytes(n: number): string {
   if (n % (1024 * 1024) === 0) return `${n / 1024 / 1024} MiB`;

@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import bodyParser from 'koa-bodyparser';
-import { BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
+import { type BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
 import { unrouted } from './methods';
-import { Authenticator, routeOf } from './routeTable';
+import { type Authenticator, routeOf } from './routeTable';
 
 /**
  * Who first, then what (CONTRACT section 15), on koa's chain: before any byte of the body is

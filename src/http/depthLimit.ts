@@ -18,7 +18,10 @@ export function withDepthLimitSignal<T extends { depthLimited?: true }>(r: Req, 
   if (depthLimited) {
     depthLimitedAnswers++;
     r.ctx.set('x-authz-depth-limited', 'true');
-    r.log.warn({ path: r.ctx.path, depthLimitedCount: depthLimitedAnswers }, 'a permission check reached MAX_DERIVATION_DEPTH without an answer');
+    r.log.warn(
+      { path: r.ctx.path, depthLimitedCount: depthLimitedAnswers },
+      'a permission check reached MAX_DERIVATION_DEPTH without an answer',
+    );
   }
   return body;
 }

@@ -4,11 +4,12 @@ import type { Logger } from 'pino';
 import { observeRequest } from './httpMetrics';
 import type { Metrics } from '../metrics/metrics';
 import { errorAnswer, requestIdOf } from './middleware';
-import { BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
-import { answer, Authenticator, Req, RevisionOf, RouteDef } from './routeTable';
+import { type BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
+import { answer, type Authenticator, type Req, type RevisionOf, type RouteDef } from './routeTable';
 
 /** A `__proto__` key, written plainly or with escapes (the test bourne makes before it looks closer). */
-const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+const PROTO_KEY =
+  /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
 /**
  * The permission questions' own door, in front of koa (routes marked `hot`: single and bulk
@@ -45,7 +46,11 @@ export function hotPath(
       const m = t.re.exec(path);
       if (!m) continue;
       try {
-        return { route: t.route, template: t.template, params: Object.fromEntries(t.names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
+        return {
+          route: t.route,
+          template: t.template,
+          params: Object.fromEntries(t.names.map((n, i) => [n, decodeURIComponent(m[i + 1])])),
+        };
       } catch {
         return undefined; // a malformed escape: koa's router answers it
       }
@@ -58,7 +63,10 @@ export function hotPath(
     const type = req.headers['content-type'] ?? '';
     // A compressed body (Content-Encoding) is koa's to inflate or refuse (415).
     const plain = req.headers['content-encoding'] === undefined;
-    const found = req.method === 'POST' && plain && !req.url!.includes('?') && length > 0 && /^application\/json\s*(;|$)/i.test(type) ? match(req.url!) : undefined;
+    const found =
+      req.method === 'POST' && plain && !req.url!.includes('?') && length > 0 && /^application\/json\s*(;|$)/i.test(type)
+        ? match(req.url!)
+        : undefined;
     // Longer than the route's limit: koa answers 413 (after the credentials), as it does every other refusal of a body.
     if (!found || length > bodyLimitOf(found.route, deps.bounds)) return koa(req, res);
     void serve(found, performance.now(), requestIdOf(req.headers['x-request-id'] as string | undefined), req, res);
@@ -116,12 +124,24 @@ export function hotPath(
         const text = raw.toString('utf8');
         // koa's parser (co-body, bourne) refuses a `__proto__` key anywhere: so does this door
         // (the reviver, slower, only for a body that may hold one).
-        body = PROTO_KEY.test(text) ? JSON.parse(text, (key, value: unknown) => { if (key === '__proto__') throw parseFailed; return value; }) : JSON.parse(text);
+        body = PROTO_KEY.test(text)
+          ? JSON.parse(text, (key, value: unknown) => {
+              if (key === '__proto__') throw parseFailed;
+              return value;
+            })
+          : JSON.parse(text);
       } catch {
         throw parseFailed;
       }
       if (typeof body !== 'object' || body === null) throw parseFailed;
-      const out = await answer(found.route, deps.auth, deps.revisionOf, ctx, { params: found.params, query: {}, headers: req.headers, body }, who);
+      const out = await answer(
+        found.route,
+        deps.auth,
+        deps.revisionOf,
+        ctx,
+        { params: found.params, query: {}, headers: req.headers, body },
+        who,
+      );
       status = out.status;
       payload = out.body;
     } catch (err) {
@@ -137,6 +157,7 @@ export function hotPath(
     res.end(json);
     const seconds = (performance.now() - arrivedAt) / 1000;
     observeRequest(deps.metrics, 'POST', found.template, status, seconds, headers['x-authz-depth-limited']);
-    if (deps.log.isLevelEnabled('info')) log().info({ method: 'POST', path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+    if (deps.log.isLevelEnabled('info'))
+      log().info({ method: 'POST', path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
   }
 }

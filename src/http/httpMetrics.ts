@@ -14,13 +14,27 @@ export function httpMetrics(metrics: Metrics) {
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-      observeRequest(metrics, ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, seconds, ctx.response.get('x-authz-depth-limited'));
+      observeRequest(
+        metrics,
+        ctx.method,
+        typeof route === 'string' ? route : 'unmatched',
+        ctx.status,
+        seconds,
+        ctx.response.get('x-authz-depth-limited'),
+      );
     }
   };
 }
 
 /** One answered request, from koa's chain or the hot path (src/http/hotPath.ts). */
-export function observeRequest(metrics: Metrics, method: string, route: string, status: number, seconds: number, depthLimitedHeader: string | undefined): void {
+export function observeRequest(
+  metrics: Metrics,
+  method: string,
+  route: string,
+  status: number,
+  seconds: number,
+  depthLimitedHeader: string | undefined,
+): void {
   metrics.httpDuration.observe({ method, route, status: String(status) }, seconds);
   // The decision endpoints mark an answer cut at MAX_DERIVATION_DEPTH with this header (CONTRACT section 8).
   if (depthLimitedHeader === 'true') metrics.depthLimited.inc();

@@ -12,7 +12,11 @@ export function listArgs<S = string>(r: Req<unknown, ListFilters, unknown, ListF
   const pick = <K extends keyof ListFilters>(k: K) => r.headers[k] ?? r.query[k];
   const status = pick('status') as string | undefined;
   return {
-    filter: { status: status === undefined ? null : stored(status), resource: pick('resource') ?? null, instance: pick('resource_instance') ?? null },
+    filter: {
+      status: status === undefined ? null : stored(status),
+      resource: pick('resource') ?? null,
+      instance: pick('resource_instance') ?? null,
+    },
     page: paging({ page: pick('page') as number | undefined, per_page: pick('per_page') as number | undefined }),
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { publicError } from '../db/storeErrors';
-import { AppError, ErrorBody } from '../errors';
+import { AppError, type ErrorBody } from '../errors';
 import { bodyTooLarge } from './bodies';
 import { MAX_BODY_BYTES } from './schema';
 

@@ -166,7 +166,8 @@ type Paths = Record<string, Obj>;
  */
 function addLinks(paths: Paths): void {
   const ops = Object.entries(paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ path, method, op: op as Obj })));
+    Object.entries(item).map(([method, op]) => ({ path, method, op: op as Obj })),
+  );
   for (const create of ops.filter((o) => o.method === 'post')) {
     const responses = create.op.responses as Obj;
     const [status, success] = Object.entries(responses)[0] as [string, Obj];
@@ -188,10 +189,15 @@ function addLinks(paths: Paths): void {
   const approvals = ops.filter((o) => o.path.endsWith('/operation_approval') && o.path.startsWith('/v2/elements/'));
   if (login && approvals.length) {
     const success = Object.values(login.responses as Obj)[0] as Obj;
-    success.links = Object.fromEntries(approvals.map((a) => [String(a.op.operationId), {
-      operationId: a.op.operationId,
-      parameters: { proj_id: '$request.query.proj_id', env_id: '$request.query.env_id' },
-    }]));
+    success.links = Object.fromEntries(
+      approvals.map((a) => [
+        String(a.op.operationId),
+        {
+          operationId: a.op.operationId,
+          parameters: { proj_id: '$request.query.proj_id', env_id: '$request.query.env_id' },
+        },
+      ]),
+    );
   }
 }
 
@@ -272,10 +278,20 @@ export function buildOpenApi(routes: readonly RouteInfo[], info: OpenApiInfo = {
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The admin key or an environment key' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: info.sessionCookieName ?? 'session', description: 'The elements session cookie' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: info.sessionCookieName ?? 'session',
+          description: 'The elements session cookie',
+        },
       },
       schemas: { Error: ERROR_SCHEMA },
-      responses: { Error: { description: 'Error (CONTRACT section 1)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+      responses: {
+        Error: {
+          description: 'Error (CONTRACT section 1)',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
     },
   };
 }

@@ -1,9 +1,9 @@
-import Router from '@koa/router';
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import type Router from '@koa/router';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import { badRequest, ErrorDetail, invalidInput } from '../errors';
+import { badRequest, type ErrorDetail, invalidInput } from '../errors';
 import type { Principal, Scope, Session } from '../auth/types';
 import type { JsonSchema, ParamsOf, StaticOf } from './schema';
 import { actorOf, runAs } from '../auth/actor';
@@ -186,7 +186,12 @@ export interface RouteInput {
  * `ctx` is koa's context, or the hot path's stand-in with the same `get`, `set`, `path` and `state`.
  */
 export async function answer(
-  route: RouteDef, auth: Authenticator, revisionOf: RevisionOf | undefined, ctx: Context, input: RouteInput, authenticated?: Partial<Req>,
+  route: RouteDef,
+  auth: Authenticator,
+  revisionOf: RevisionOf | undefined,
+  ctx: Context,
+  input: RouteInput,
+  authenticated?: Partial<Req>,
 ): Promise<{ status: number; body: unknown }> {
   const v = validatorsOf(route);
   const { params, query, headers, body } = input;

@@ -1,4 +1,19 @@
-import type { Static, TArray, TAny, TBoolean, TInteger, TNull, TObject, TOptional, TRecord, TSchema, TString, TUnion, TUnknown, TUnsafe } from '@sinclair/typebox';
+import type {
+  Static,
+  TArray,
+  TAny,
+  TBoolean,
+  TInteger,
+  TNull,
+  TObject,
+  TOptional,
+  TRecord,
+  TSchema,
+  TString,
+  TUnion,
+  TUnknown,
+  TUnsafe,
+} from '@sinclair/typebox';
 
 /**
  * Small builders for JSON Schemas, so route tables stay short. Objects reject unknown
@@ -93,7 +108,8 @@ export const envelope = <S extends JsonSchema>(item: S) =>
   obj({ data: arr(item), total_count: int(), page_count: int() }, ['data', 'total_count', 'page_count']);
 
 /** A list Permit answers as a plain array, or as the envelope when asked `include_total_count=true` (CONTRACT section 14). */
-export const arrayOrEnvelope = <S extends JsonSchema>(item: S) => typed<TUnion<[TArray<Typed<S>>, ReturnType<typeof envelope<S>>]>>({ anyOf: [arr(item), envelope(item)] });
+export const arrayOrEnvelope = <S extends JsonSchema>(item: S) =>
+  typed<TUnion<[TArray<Typed<S>>, ReturnType<typeof envelope<S>>]>>({ anyOf: [arr(item), envelope(item)] });
 
 /** Permit's `include_total_count`: true answers the envelope `{data, total_count, page_count}` instead of the array. */
 export const INCLUDE_TOTAL_COUNT = { include_total_count: bool() };

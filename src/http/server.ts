@@ -1,4 +1,4 @@
-import { createServer, RequestListener, Server, STATUS_CODES } from 'node:http';
+import { createServer, type RequestListener, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
@@ -49,6 +49,10 @@ function clientError(err: NodeJS.ErrnoException): AppError {
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new AppError(413, 'INVALID_INPUT', 'The chunk extensions of the request body are too large.');
     default:
-      return new AppError(400, 'INVALID_INPUT', 'The request could not be read as HTTP/1.1 (malformed request line, header or body framing).');
+      return new AppError(
+        400,
+        'INVALID_INPUT',
+        'The request could not be read as HTTP/1.1 (malformed request line, header or body framing).',
+      );
   }
 }

@@ -10,10 +10,15 @@ import { instantMs } from './time';
 export function expiryOf(value: string | null | undefined, path: string, nowMs = Date.now()): number | null {
   if (value === undefined || value === null) return null;
   const ms = instantMs(value);
-  if (Number.isNaN(ms)) throw invalidInput(`expires_at ${JSON.stringify(value)} is not an RFC 3339 date-time with an offset (such as 2030-01-31T12:00:00Z).`, [{ path, message: 'must be an RFC 3339 date-time with an offset' }]);
-  if (ms <= nowMs) throw invalidInput(`expires_at ${JSON.stringify(value)} is not in the future.`, [{ path, message: 'must be in the future' }]);
+  if (Number.isNaN(ms))
+    throw invalidInput(`expires_at ${JSON.stringify(value)} is not an RFC 3339 date-time with an offset (such as 2030-01-31T12:00:00Z).`, [
+      { path, message: 'must be an RFC 3339 date-time with an offset' },
+    ]);
+  if (ms <= nowMs)
+    throw invalidInput(`expires_at ${JSON.stringify(value)} is not in the future.`, [{ path, message: 'must be in the future' }]);
   return ms;
 }
 
 /** The API form of a stored expiry (epoch ms, or null). */
-export const expiryView = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+export const expiryView = (ms: number | null | undefined): string | null =>
+  ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();

@@ -40,7 +40,7 @@ export class FairQueue {
 
   /** Work running now (all environments, or one). */
   active(env?: string): number {
-    return env === undefined ? this.inFlight : this.running.get(env) ?? 0;
+    return env === undefined ? this.inFlight : (this.running.get(env) ?? 0);
   }
 
   /** Callers waiting now (all environments, or one). */

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, LookupAddress, LookupAllOptions, LookupOneOptions } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -12,10 +12,35 @@ import { BlockList, isIP } from 'node:net';
  * rule in a BlockList would also match every IPv4 address.
  */
 const SPECIAL_V4 = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24',
-  '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4', '100.100.100.200/32',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '100.100.100.200/32',
 ];
-const SPECIAL_V6 = ['64:ff9b::/96', '64:ff9b:1::/48', '100::/64', '2001::/23', '2001:db8::/32', '2002::/16', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8'];
+const SPECIAL_V6 = [
+  '64:ff9b::/96',
+  '64:ff9b:1::/48',
+  '100::/64',
+  '2001::/23',
+  '2001:db8::/32',
+  '2002::/16',
+  'fc00::/7',
+  'fe80::/10',
+  'fec0::/10',
+  'ff00::/8',
+];
 
 function listOf(cidrs: string[], family: 'ipv4' | 'ipv6'): BlockList {
   const list = new BlockList();
@@ -84,7 +109,11 @@ export class BlockedNetworks {
    * BlockedDestination when an answer lies in a blocked network. The connection goes to the
    * address checked here, so a name cannot resolve differently between the check and the connect.
    */
-  readonly lookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void): void => {
+  readonly lookup = (
+    hostname: string,
+    options: LookupOneOptions | LookupAllOptions,
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const blocked = addresses.find((a) => this.blocks(a.address));
@@ -104,11 +133,15 @@ export class BlockedDestination extends Error {
 
 function cidrList(spec: string): BlockList {
   const list = new BlockList();
-  for (const entry of spec.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of spec
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const m = /^([^/]+)\/(\d{1,3})$/.exec(entry);
     const family = m ? isIP(m[1]) : 0;
     const prefix = m ? Number(m[2]) : NaN;
-    if (!m || !family || prefix > (family === 4 ? 32 : 128)) throw new Error(`${JSON.stringify(entry)} is not a CIDR block (such as 169.254.0.0/16 or fe80::/10)`);
+    if (!m || !family || prefix > (family === 4 ? 32 : 128))
+      throw new Error(`${JSON.stringify(entry)} is not a CIDR block (such as 169.254.0.0/16 or fe80::/10)`);
     list.addSubnet(m[1], prefix, family === 4 ? 'ipv4' : 'ipv6');
   }
   return list;

@@ -23,6 +23,9 @@ export const now = () => new Date().toISOString();
 export function instantFilter(value: string | undefined, path: string): string | null {
   if (value === undefined) return null;
   const ms = instantMs(value);
-  if (Number.isNaN(ms)) throw invalidInput(`${path.split('/').pop()} must be an instant (ISO 8601 date-time): ${JSON.stringify(value)} is not one.`, [{ path, message: 'is not an instant' }]);
+  if (Number.isNaN(ms))
+    throw invalidInput(`${path.split('/').pop()} must be an instant (ISO 8601 date-time): ${JSON.stringify(value)} is not one.`, [
+      { path, message: 'is not an instant' },
+    ]);
   return new Date(ms).toISOString();
 }

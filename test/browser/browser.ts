@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
 import type { TestService } from '../support/testService';
 const { findBrowser } = require('../../scripts/browser-path.cjs') as { findBrowser: () => string | null };
 
@@ -17,8 +17,10 @@ const ROOT = resolve(__dirname, '..', '..');
 export function browserPath(): string {
   const found = findBrowser();
   if (found) return found;
-  throw new Error('No Chromium or Chrome found for the console tests: run "bash scripts/setup.sh" (npm test does), '
-    + 'or install one and set CHROMIUM_PATH to its binary.');
+  throw new Error(
+    'No Chromium or Chrome found for the console tests: run "bash scripts/setup.sh" (npm test does), ' +
+      'or install one and set CHROMIUM_PATH to its binary.',
+  );
 }
 
 /** Builds the console from its sources, so the test serves what the commit holds. */
@@ -31,11 +33,27 @@ export function buildConsole(): void {
 export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: browserPath(), headless: true, viewport: { width: 1500, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    executablePath: browserPath(),
+    headless: true,
+    viewport: { width: 1500, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
-  return { context, close: async () => { await context.close(); rmSync(profile, { recursive: true, force: true }); } };
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }
 
 type Step = [method: string, path: string, body?: unknown, status?: number | null];

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 import { buildConsole, launchChromium, loadScenario, RESULTS } from './browser';
 
 /**
@@ -40,7 +40,9 @@ beforeAll(async () => {
     return route.continue();
   });
   page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) pageErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
+  });
 }, 400_000);
 
 afterAll(async () => {
@@ -52,14 +54,20 @@ afterAll(async () => {
 async function requestApproval(): Promise<void> {
   await t.ok('POST', `/v2/facts/${t.proj}/${t.env}/tenants/default/users`, { key: 'dave' });
   const config = await t.ok('POST', `/v2/elements/${t.proj}/${t.env}/config`, {
-    key: 'ops', name: 'Ops approvals', elements_type: 'operation_approval', settings: { resources: ['repo'] },
+    key: 'ops',
+    name: 'Ops approvals',
+    elements_type: 'operation_approval',
+    settings: { resources: ['repo'] },
     roles_to_levels: { LEVEL_1: ['editor'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
   });
   const login = await t.call('POST', '/v2/auth/elements_login_as', { user_id: 'dave', tenant_id: 'default' }, { key: t.envKey });
   const cookie = login.headers.get('set-cookie')!.split(';')[0];
-  const asked = await t.call('POST', `/v2/elements/${t.proj}/${t.env}/config/${config.id}/operation_approval`,
+  const asked = await t.call(
+    'POST',
+    `/v2/elements/${t.proj}/${t.env}/config/${config.id}/operation_approval`,
     { access_request_details: { tenant: 'default', resource: 'repo' }, reason: 'deploy the api' },
-    { key: null, headers: { cookie, element_id: config.id } });
+    { key: null, headers: { cookie, element_id: config.id } },
+  );
   if (asked.status !== 200) throw new Error(`approval: ${asked.status} ${JSON.stringify(asked.body)}`);
 }
 
@@ -89,16 +97,22 @@ async function searchAndPick(kind: string, text: string, ref: string): Promise<v
 }
 
 describe('security headers', () => {
-  it.each(['/console', '/console/console.js', '/docs', '/docs/docs.js'])('%s: strict CSP without inline script, nosniff, no framing', async (path) => {
-    const res = await fetch(t.url + path);
-    expect(res.status).toBe(200);
-    const csp = res.headers.get('content-security-policy') ?? '';
-    const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src'));
-    expect(scriptSrc).toBe("script-src 'self'");
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("default-src 'none'");
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-  });
+  it.each(['/console', '/console/console.js', '/docs', '/docs/docs.js'])(
+    '%s: strict CSP without inline script, nosniff, no framing',
+    async (path) => {
+      const res = await fetch(t.url + path);
+      expect(res.status).toBe(200);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const scriptSrc = csp
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith('script-src'));
+      expect(scriptSrc).toBe("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("default-src 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    },
+  );
 
   it('answers 404 for a file the build did not produce', async () => {
     expect((await fetch(`${t.url}/console/nope.js`)).status).toBe(404);
@@ -134,7 +148,11 @@ describe('console in chromium', () => {
     const lit = (await page.getAttribute('#graph', 'data-highlighted'))!.split(' ').sort();
     expect(lit).toEqual(['group:all', 'group:eng', 'repo:web', 'user:alice']);
     const litEdges = (await page.getAttribute('#graph', 'data-highlighted-edges'))!.split('\n').sort();
-    expect(litEdges).toEqual(['group:all -group_editor_group-> repo:web', 'group:eng -group-> group:all', 'user:alice -member-> group:eng']);
+    expect(litEdges).toEqual([
+      'group:all -group_editor_group-> repo:web',
+      'group:eng -group-> group:all',
+      'user:alice -member-> group:eng',
+    ]);
     await settle();
     await page.screenshot({ path: join(RESULTS, 'console-why.png') });
 
@@ -149,7 +167,9 @@ describe('console in chromium', () => {
     // The service holds dave's request; the panel must show it (not an answer about another environment).
     expect((await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals`)).total_count).toBe(1);
     await page.waitForSelector('#approvals-table');
-    const rows = await page.$$eval('#approvals-table tr', (trs) => trs.slice(1).map((tr) => Array.from(tr.children).map((td) => td.textContent)));
+    const rows = await page.$$eval('#approvals-table tr', (trs) =>
+      trs.slice(1).map((tr) => Array.from(tr.children).map((td) => td.textContent)),
+    );
     expect(rows).toEqual([['pending', 'ops', 'dave', expect.stringMatching(/^repo:/), 'deploy the api']]);
     expect(await page.$$('#approvals button, #approvals form')).toHaveLength(0);
   });
@@ -168,7 +188,7 @@ describe('console in chromium', () => {
     await page.screenshot({ path: join(RESULTS, 'console-tree.png') });
   }, 60_000);
 
-  it('shows an instance\'s granted users', async () => {
+  it("shows an instance's granted users", async () => {
     await searchAndPick('instance', 'api', 'repo:api');
     await page.waitForFunction(() => document.getElementById('node-title')?.textContent === 'repo:api');
     const rows = await page.$$eval('#node-panel tr', (trs) => trs.map((tr) => tr.textContent));
@@ -198,9 +218,14 @@ describe('a 500-node neighbourhood', () => {
     await t.ok('POST', `${schema}/roles`, { key: 'viewer', name: 'Viewer', permissions: ['doc:read'] });
     await t.ok('POST', `/v2/facts/${t.proj}/${env}/users`, { key: 'hub' });
     const docs = Array.from({ length: 600 }, (_, i) => `d${i}`);
-    await t.ok('POST', `${schema}/resource_instances/bulk`, { operations: docs.map((key) => ({ key, tenant: 'default', resource: 'doc' })) });
-    await t.ok('POST', `/v2/facts/${t.proj}/${env}/role_assignments/bulk`,
-      docs.map((d) => ({ user: 'hub', role: 'viewer', tenant: 'default', resource_instance: `doc:${d}` })));
+    await t.ok('POST', `${schema}/resource_instances/bulk`, {
+      operations: docs.map((key) => ({ key, tenant: 'default', resource: 'doc' })),
+    });
+    await t.ok(
+      'POST',
+      `/v2/facts/${t.proj}/${env}/role_assignments/bulk`,
+      docs.map((d) => ({ user: 'hub', role: 'viewer', tenant: 'default', resource_instance: `doc:${d}` })),
+    );
 
     await signIn(env);
     await page.fill('#depth', '1');
@@ -222,8 +247,16 @@ describe('a 500-node neighbourhood', () => {
     const zoomStepMs = (Date.now() - z0) / 10;
     await settle();
     await page.screenshot({ path: join(RESULTS, 'console-500.png') });
-    const report = { nodes: 500, layout_and_first_paint_ms: renderMs, click_to_graph_ms: clickToGraphMs, zoom_step_ms: zoomStepMs, target_ms: 2000 };
+    const report = {
+      nodes: 500,
+      layout_and_first_paint_ms: renderMs,
+      click_to_graph_ms: clickToGraphMs,
+      zoom_step_ms: zoomStepMs,
+      target_ms: 2000,
+    };
     writeFileSync(join(RESULTS, 'console-500.json'), JSON.stringify(report, null, 2));
-    console.log(`500-node neighbourhood: layout + first paint ${renderMs} ms, click to graph ${clickToGraphMs} ms (fetch included), zoom step ${zoomStepMs} ms; target < 2000 ms`);
+    console.log(
+      `500-node neighbourhood: layout + first paint ${renderMs} ms, click to graph ${clickToGraphMs} ms (fetch included), zoom step ${zoomStepMs} ms; target < 2000 ms`,
+    );
   }, 120_000);
 });

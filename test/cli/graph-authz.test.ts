@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * The `graph-authz` command (CONTRACT section 16) run as a process against the test service:
@@ -17,12 +17,21 @@ let t: TestService;
 let tmp: string;
 let bin: string;
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((ok) => {
-    execFile(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH!, AUTHZ_URL: t.url, ...env }, timeout: 170_000 }, (err, stdout, stderr) => {
-      ok({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { PATH: process.env.PATH!, AUTHZ_URL: t.url, ...env }, timeout: 170_000 },
+      (err, stdout, stderr) => {
+        ok({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 const admin = () => ['--key', t.adminKey, '--project', t.proj];
@@ -32,7 +41,15 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'graph-authz-cli-'));
   mkdirSync(join(tmp, 'bin'));
   copyFileSync(join(ROOT, 'bin', 'graph-authz.js'), join(tmp, 'bin', 'graph-authz.js'));
-  await build({ entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: join(tmp, 'dist', 'src', 'cli', 'main.js'), logLevel: 'silent' });
+  await build({
+    entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile: join(tmp, 'dist', 'src', 'cli', 'main.js'),
+    logLevel: 'silent',
+  });
   bin = join(tmp, 'bin', 'graph-authz.js');
 });
 afterAll(async () => {
@@ -44,13 +61,22 @@ const envKeysOf = async () => ((await t.ok('GET', `/v2/projects/${t.proj}/envs`)
 
 describe('graph-authz test', () => {
   it('passes every test file of the project, each in a throwaway environment it deletes again', async () => {
-    const files = readdirSync(POLICY_DIR).filter((f) => f.endsWith('.test.yaml')).sort().map((f) => join(POLICY_DIR, f));
+    const files = readdirSync(POLICY_DIR)
+      .filter((f) => f.endsWith('.test.yaml'))
+      .sort()
+      .map((f) => join(POLICY_DIR, f));
     expect(files.length).toBeGreaterThanOrEqual(13);
     const envsBefore = await envKeysOf();
     const run = await cli(['test', ...admin(), '--cross-check', '--parallel', '3', ...files]);
-    expect({ code: run.code, stderr: run.stderr.split('\n').filter((l) => !/ done$/.test(l)).join('\n'), tail: run.stdout.trim().split('\n').pop() })
-      .toEqual({ code: 0, stderr: '', tail: expect.stringMatching(/^\d+ passed, 0 failed$/) });
-    expect(run.stdout).toContain('ok   ' + join(POLICY_DIR, 'seed-groups.test.yaml'));
+    expect({
+      code: run.code,
+      stderr: run.stderr
+        .split('\n')
+        .filter((l) => !/ done$/.test(l))
+        .join('\n'),
+      tail: run.stdout.trim().split('\n').pop(),
+    }).toEqual({ code: 0, stderr: '', tail: expect.stringMatching(/^\d+ passed, 0 failed$/) });
+    expect(run.stdout).toContain(`ok   ${join(POLICY_DIR, 'seed-groups.test.yaml')}`);
     expect(await envKeysOf()).toEqual(envsBefore);
   }, 180_000);
 
@@ -61,14 +87,21 @@ describe('graph-authz test', () => {
     expect(run.stdout.trim().split('\n').pop()).toBe('6 passed, 1 failed');
     const json = await cli(['test', ...admin(), '--json', join(POLICY_DIR, 'fixtures', 'wrong-assertion.test.yaml')]);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ passed: 6, failed: 1, files: [{ failures: [{ step: 7, expected: 'allowed', got: 'denied' }] }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      passed: 6,
+      failed: 1,
+      files: [{ failures: [{ step: 7, expected: 'allowed', got: 'denied' }] }],
+    });
   });
 
   it('runs in an existing empty environment with its write key (--env) and leaves it empty; refuses one that is not empty (exit 2)', async () => {
     await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'shared', name: 'shared' });
     const { secret } = await t.ok('POST', `/v2/api-key/${t.proj}/shared`, { access_level: 'write' });
     const run = await cli(['test', '--key', secret, '--env', 'shared', join(POLICY_DIR, 'seed-groups.test.yaml')]);
-    expect({ code: run.code, tail: run.stdout.trim().split('\n').pop() }).toEqual({ code: 0, tail: expect.stringMatching(/^\d+ passed, 0 failed$/) });
+    expect({ code: run.code, tail: run.stdout.trim().split('\n').pop() }).toEqual({
+      code: 0,
+      tail: expect.stringMatching(/^\d+ passed, 0 failed$/),
+    });
     const s = `/v2/schema/${t.proj}/shared`;
     const f = `/v2/facts/${t.proj}/shared`;
     expect(await t.ok('GET', `${s}/resources`)).toEqual([]);
@@ -96,7 +129,10 @@ describe('graph-authz plan / apply / export', () => {
     expect(first.stdout).toContain('+ tenant role editor');
     expect((await cli(['plan', ...env(), '--exit-code', policy])).code).toBe(1);
     const applied = await cli(['apply', ...env(), policy]);
-    expect({ code: applied.code, last: applied.stdout.trim().split('\n').pop() }).toEqual({ code: 0, last: 'Applied: 3 created, 0 updated, 0 deleted.' });
+    expect({ code: applied.code, last: applied.stdout.trim().split('\n').pop() }).toEqual({
+      code: 0,
+      last: 'Applied: 3 created, 0 updated, 0 deleted.',
+    });
 
     const s = `/v2/schema/${t.proj}/planned`;
     await t.ok('POST', `${s}/groups`, { group_instance_key: 'eng', group_tenant: 'default' });
@@ -104,10 +140,17 @@ describe('graph-authz plan / apply / export', () => {
     await t.ok('PUT', `${s}/groups/eng/assign_group`, { group_instance_key: 'all' });
     await t.ok('POST', `${s}/group/eng/roles`, { resource: 'repo', resource_instance: 'api', role: 'editor', tenant: 'default' });
     await t.ok('POST', `/v2/elements/${t.proj}/planned/config`, {
-      key: 'deploys', name: 'Deploys', elements_type: 'operation_approval', settings: { resources: ['repo'] }, roles_to_levels: { LEVEL_1: ['editor'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
+      key: 'deploys',
+      name: 'Deploys',
+      elements_type: 'operation_approval',
+      settings: { resources: ['repo'] },
+      roles_to_levels: { LEVEL_1: ['editor'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
     });
     const again = await cli(['plan', ...env(), '--exit-code', policy]);
-    expect({ code: again.code, out: again.stdout.trim() }).toEqual({ code: 0, out: "No changes: the environment's schema equals the file." });
+    expect({ code: again.code, out: again.stdout.trim() }).toEqual({
+      code: 0,
+      out: "No changes: the environment's schema equals the file.",
+    });
     const json = await cli(['plan', ...env(), '--json', policy]);
     expect(JSON.parse(json.stdout)).toEqual({ changed: false, applied: false, changes: [] });
     expect((await cli(['apply', ...env(), policy])).stdout.trim()).toBe("No changes: the environment's schema equals the file.");
@@ -125,7 +168,10 @@ describe('graph-authz plan / apply / export', () => {
     await t.ok('POST', `${f}/users`, { key: 'ann' });
     await t.ok('POST', `${f}/role_assignments`, { user: 'ann', role: 'viewer', tenant: 'default' });
     const smaller = join(tmp, 'smaller.yaml');
-    writeFileSync(smaller, 'resources:\n  repo:\n    actions: [push, pull]\nroles:\n  editor:\n    name: Editor\n    permissions: ["repo:push", "repo:pull"]\n');
+    writeFileSync(
+      smaller,
+      'resources:\n  repo:\n    actions: [push, pull]\nroles:\n  editor:\n    name: Editor\n    permissions: ["repo:push", "repo:pull"]\n',
+    );
     const refused = await cli(['apply', ...env(), smaller]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('tenant role "viewer" is used by 1 role assignments');

@@ -1,6 +1,6 @@
-import { connect, Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { UNREAD_LINGER_MS } from '../../src/http/bodies';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * CONTRACT section 15, first half: who first, then what (unknown paths and missing or wrong
@@ -73,11 +73,20 @@ function raw(head: string[], body: string | Buffer = '', stream?: { chunk: Buffe
       const end = received.indexOf('\r\n\r\n');
       if (end < 0) return;
       const lines = received.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       const length = Number(headers['content-length'] ?? 0);
       if (received.length < end + 4 + length) return;
       const text = received.subarray(end + 4, end + 4 + length).toString('utf8');
-      answer = { status: Number(lines[0].split(' ')[1]), headers, body: text ? JSON.parse(text) : undefined, ms: performance.now() - started, sentWhenAnswered: sent, closed: false };
+      answer = {
+        status: Number(lines[0].split(' ')[1]),
+        headers,
+        body: text ? JSON.parse(text) : undefined,
+        ms: performance.now() - started,
+        sentWhenAnswered: sent,
+        closed: false,
+      };
       // Past the server's linger (it cuts an unread body's connection UNREAD_LINGER_MS after the
       // answer): with both at 1 s the two timers raced, and a closed connection was read as open.
       setTimeout(() => finish(false), UNREAD_LINGER_MS + 1000);
@@ -90,14 +99,23 @@ function raw(head: string[], body: string | Buffer = '', stream?: { chunk: Buffe
       if (!stream) return;
       while (!answer && !done && sent < stream.upTo && !socket.destroyed) {
         sent += stream.chunk.length;
-        if (!socket.write(stream.chunk)) await new Promise((ok) => { socket.once('drain', ok); socket.once('close', ok); });
+        if (!socket.write(stream.chunk))
+          await new Promise((ok) => {
+            socket.once('drain', ok);
+            socket.once('close', ok);
+          });
         await new Promise((ok) => setImmediate(ok));
       }
     });
   });
 }
 
-const json = (path: string, extra: string[] = [], method = 'POST') => [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', ...extra];
+const json = (path: string, extra: string[] = [], method = 'POST') => [
+  `${method} ${path} HTTP/1.1`,
+  'Host: 127.0.0.1',
+  'Content-Type: application/json',
+  ...extra,
+];
 
 describe('who first, then what', () => {
   it('answers an unknown path 404 without waiting for an 8 MiB body it was promised, and closes the connection', async () => {
@@ -193,10 +211,14 @@ function expecting(head: string[], body: string): Promise<{ first: string; final
 describe('Expect: 100-continue', () => {
   const question = JSON.stringify({ user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } });
   const user = JSON.stringify({ key: 'continued' });
-  const head = (path: string, body: string, extra: string[]) => json(path, [`Content-Length: ${Buffer.byteLength(body)}`, 'Expect: 100-continue', ...extra]);
+  const head = (path: string, body: string, extra: string[]) =>
+    json(path, [`Content-Length: ${Buffer.byteLength(body)}`, 'Expect: 100-continue', ...extra]);
 
   it('answers a caller without a key 401 at once, never telling it to send its body (koa routes and the hot path)', async () => {
-    for (const [path, body] of [[`${facts()}/users`, user], [allowed(), question]]) {
+    for (const [path, body] of [
+      [`${facts()}/users`, user],
+      [allowed(), question],
+    ]) {
       const res = await expecting(head(path, body, []), body);
       expect(res).toEqual({ first: expect.stringMatching(/^HTTP\/1\.1 401 /), final: 401 });
     }
@@ -244,7 +266,12 @@ describe('body limits', () => {
     const created = await t.call('POST', `${facts()}/users/bulk`, { operations: users }, { key: t.envKey });
     expect(created.status).toBe(200);
     const q = { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' }, context: big(15 * 1024) };
-    const asked = await t.call('POST', `${allowed()}/bulk`, Array.from({ length: 100 }, () => q), { key: t.envKey });
+    const asked = await t.call(
+      'POST',
+      `${allowed()}/bulk`,
+      Array.from({ length: 100 }, () => q),
+      { key: t.envKey },
+    );
     expect(asked.status).toBe(200);
     expect(asked.body.allow).toHaveLength(100);
     // A single check is not a bulk route: 1 MiB.
@@ -262,7 +289,16 @@ describe('unknown secrets', () => {
     try {
       for (let i = 0; i < 10; i++) {
         expectError(await t.call('GET', `${facts()}/users`, undefined, { key: 'remembered_bad_key_1234567890' }), 401, 'UNAUTHORIZED');
-        expectError(await t.call('POST', allowed(), { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } }, { key: 'remembered_bad_key_1234567890' }), 401, 'UNAUTHORIZED');
+        expectError(
+          await t.call(
+            'POST',
+            allowed(),
+            { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } },
+            { key: 'remembered_bad_key_1234567890' },
+          ),
+          401,
+          'UNAUTHORIZED',
+        );
       }
       const keyLookups = lookups.mock.calls.filter(([stmt]) => stmt.name.startsWith('provisioning/'));
       expect(keyLookups.length).toBeLessThanOrEqual(1);
@@ -286,8 +322,12 @@ describe('unknown secrets', () => {
     });
     let answers: Awaited<ReturnType<typeof t.call>>[];
     try {
-      const flood = Array.from({ length: 40 }, (_, i) => t.call('GET', `${facts()}/users`, undefined, { key: `flood_key_${i}_${Date.now()}_abcdef` }));
-      const known = Array.from({ length: 10 }, () => t.call('POST', allowed(), { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } }, { key: t.envKey }));
+      const flood = Array.from({ length: 40 }, (_, i) =>
+        t.call('GET', `${facts()}/users`, undefined, { key: `flood_key_${i}_${Date.now()}_abcdef` }),
+      );
+      const known = Array.from({ length: 10 }, () =>
+        t.call('POST', allowed(), { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } }, { key: t.envKey }),
+      );
       answers = await Promise.all(flood);
       for (const k of await Promise.all(known)) expect(k.body).toEqual({ allow: true });
     } finally {
@@ -332,12 +372,20 @@ describe('nesting bound', () => {
   it('counts every level of the body: 32 are taken, 33 answer 422 (arrays count too)', async () => {
     // The body is level 1, attributes level 2: attributes 31 levels deep make 32.
     expect((await t.call('POST', `${facts()}/users`, { key: 'deep32', attributes: nested(31) }, { key: t.envKey })).status).toBe(200);
-    expectError(await t.call('POST', `${facts()}/users`, { key: 'deep33', attributes: nested(32) }, { key: t.envKey }), 422, 'INVALID_INPUT');
+    expectError(
+      await t.call('POST', `${facts()}/users`, { key: 'deep33', attributes: nested(32) }, { key: t.envKey }),
+      422,
+      'INVALID_INPUT',
+    );
     let arr: unknown = [];
     for (let i = 1; i < 32; i++) arr = [arr];
-    expectError(await t.call('POST', `${facts()}/users`, { key: 'deepArr', attributes: { x: arr } }, { key: t.envKey }), 422, 'INVALID_INPUT');
+    expectError(
+      await t.call('POST', `${facts()}/users`, { key: 'deepArr', attributes: { x: arr } }, { key: t.envKey }),
+      422,
+      'INVALID_INPUT',
+    );
     // Brackets inside strings are text, not nesting.
-    const text = '{'.repeat(100) + '"\\"[' + ']'.repeat(100);
+    const text = `${'{'.repeat(100)}"\\"[${']'.repeat(100)}`;
     expect((await t.call('POST', `${facts()}/users`, { key: 'brackets', attributes: { text } }, { key: t.envKey })).status).toBe(200);
   });
 });
@@ -349,9 +397,22 @@ describe('one 403 body for another scope', () => {
     await t.ok('POST', '/v2/projects', { key: otherProject, name: otherProject });
     await t.ok('POST', `/v2/projects/${otherProject}/envs`, { key: 'prod', name: 'Prod' });
     const bodies = [];
-    for (const [p, e] of [[t.proj, 'other'], [t.proj, 'nowhere'], [otherProject, 'prod'], ['no_such_project', 'prod']]) {
-      for (const [method, path] of [['GET', `/v2/facts/${p}/${e}/users`], ['POST', `/v2/allowed/${p}/${e}`]]) {
-        const res = await t.call(method, path, method === 'POST' ? { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } } : undefined, { key: t.envKey });
+    for (const [p, e] of [
+      [t.proj, 'other'],
+      [t.proj, 'nowhere'],
+      [otherProject, 'prod'],
+      ['no_such_project', 'prod'],
+    ]) {
+      for (const [method, path] of [
+        ['GET', `/v2/facts/${p}/${e}/users`],
+        ['POST', `/v2/allowed/${p}/${e}`],
+      ]) {
+        const res = await t.call(
+          method,
+          path,
+          method === 'POST' ? { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1' } } : undefined,
+          { key: t.envKey },
+        );
         expectError(res, 403, 'FORBIDDEN_ACCESS');
         const { id: _id, ...rest } = res.body;
         bodies.push(rest);

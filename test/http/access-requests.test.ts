@@ -1,5 +1,5 @@
 import { untilBlocked } from '../support/blocked';
-import { assignTenantRole, buildWorld, Client, expectError, login, ok, World } from './approvals-support';
+import { assignTenantRole, buildWorld, type Client, expectError, login, ok, type World } from './approvals-support';
 
 /**
  * Access requests (CONTRACT section 11) on the approvals world: config `access` (LEVEL_1 role
@@ -18,7 +18,8 @@ const allowed = async (user: string, action: string, type: string, key: string) 
   (await ok(w.t, 'POST', `/v2/allowed/${w.t.proj}/${w.t.env}`, { user, action, resource: { type, key, tenant: 'acme' } })).allow;
 const tenantRequest = (role: string) => ({ access_request_details: { tenant: 'acme', role }, reason: 'I need it' });
 const instanceRequest = (role: string, instance = 'report') => ({
-  access_request_details: { tenant: 'acme', resource: 'doc', resource_instance: instance, role }, reason: 'I own it',
+  access_request_details: { tenant: 'acme', resource: 'doc', resource_instance: instance, role },
+  reason: 'I own it',
 });
 
 beforeAll(async () => {
@@ -27,14 +28,23 @@ beforeAll(async () => {
   await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'wiki_editor', name: 'Editor', permissions: ['wiki:read', 'wiki:write'] });
   await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'wiki_viewer', name: 'Viewer', permissions: ['wiki:read'] });
   const config = await ok(w.t, 'POST', `/v2/elements/${w.t.proj}/${w.t.env}/config`, {
-    key: 'access', name: 'Access requests', elements_type: 'access_request', settings: { resources: ['doc'] },
+    key: 'access',
+    name: 'Access requests',
+    elements_type: 'access_request',
+    settings: { resources: ['doc'] },
     roles_to_levels: { LEVEL_1: ['approver'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
   });
   await ok(w.t, 'POST', `${w.schema}/resources/doc/roles`, { key: 'owner', name: 'Owner', permissions: ['read'] });
-  for (const key of ['report', 'memo', 'notes']) await ok(w.t, 'POST', `${w.facts}/resource_instances`, { key, resource: 'doc', tenant: 'acme' });
+  for (const key of ['report', 'memo', 'notes'])
+    await ok(w.t, 'POST', `${w.facts}/resource_instances`, { key, resource: 'doc', tenant: 'acme' });
   await ok(w.t, 'POST', `${w.facts}/resource_instances`, { key: 'page', resource: 'wiki', tenant: 'acme' });
   await ok(w.t, 'POST', `${w.facts}/resource_instances`, { key: 'elsewhere', resource: 'doc', tenant: 'other' });
-  await ok(w.t, 'POST', `${w.facts}/role_assignments`, { user: 'carol', role: '_Reviewer_', resource_instance: 'doc:report', tenant: 'acme' });
+  await ok(w.t, 'POST', `${w.facts}/role_assignments`, {
+    user: 'carol',
+    role: '_Reviewer_',
+    resource_instance: 'doc:report',
+    tenant: 'acme',
+  });
   w.configId = config.id;
   w.base = base = `/v2/elements/${w.t.proj}/${w.t.env}/config/${config.id}/access_requests`;
   [alice, bob, carol, lena] = await Promise.all(['alice', 'bob', 'carol', 'lena'].map((u) => login(w, u)));
@@ -47,11 +57,22 @@ describe('access requests', () => {
     expect(created.status).toBe(200);
     const r = created.body;
     expect(r).toEqual({
-      id: expect.any(String), type: 'access_request', requesting_user_id: 'alice',
+      id: expect.any(String),
+      type: 'access_request',
+      requesting_user_id: 'alice',
       access_request_details: { tenant: 'acme', resource: null, resource_instance: null, role: 'wiki_editor' },
-      reason: 'I need it', org_id: expect.any(String), project_id: expect.any(String), env_id: w.envId,
-      created_at: expect.any(String), updated_at: expect.any(String), status: 'pending', granted_role: null,
-      reviewer_user_id: null, reviewed_at: null, reviewer_comment: null, access_expires_at: null,
+      reason: 'I need it',
+      org_id: expect.any(String),
+      project_id: expect.any(String),
+      env_id: w.envId,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      status: 'pending',
+      granted_role: null,
+      reviewer_user_id: null,
+      reviewed_at: null,
+      reviewer_comment: null,
+      access_expires_at: null,
     });
     expect(await allowed('alice', 'read', 'wiki', 'page')).toBe(false);
     expect((await bob.call('GET', '')).body.data.map((x: any) => x.id)).toContain(r.id);
@@ -64,7 +85,10 @@ describe('access requests', () => {
     const approved = await bob.call('PUT', `/${r.id}/approve`, { reviewer_comment: 'read only', role: 'wiki_viewer' });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({
-      status: 'approved', granted_role: 'wiki_viewer', reviewer_user_id: 'bob', reviewer_comment: 'read only',
+      status: 'approved',
+      granted_role: 'wiki_viewer',
+      reviewer_user_id: 'bob',
+      reviewer_comment: 'read only',
       access_request_details: { role: 'wiki_editor' },
     });
     expect(await allowed('alice', 'read', 'wiki', 'page')).toBe(true);
@@ -88,13 +112,20 @@ describe('access requests', () => {
     const denied = (await alice.call('POST', '', instanceRequest('owner', 'memo'))).body;
     const canceled = (await alice.call('POST', '', instanceRequest('owner', 'notes'))).body;
     const pending = (await carol.call('POST', '', tenantRequest('wiki_viewer'))).body;
-    expect((await bob.call('PUT', `/${denied.id}/deny`, { reviewer_comment: 'no' })).body).toMatchObject({ status: 'denied', granted_role: null });
+    expect((await bob.call('PUT', `/${denied.id}/deny`, { reviewer_comment: 'no' })).body).toMatchObject({
+      status: 'denied',
+      granted_role: null,
+    });
     expectError(await bob.call('PUT', `/${canceled.id}/cancel`, {}), 403, 'FORBIDDEN_ACCESS');
-    expect((await alice.call('PUT', `/${canceled.id}/cancel`, { reason: 'not needed' })).body).toMatchObject({ status: 'canceled', reason: 'I own it' });
+    expect((await alice.call('PUT', `/${canceled.id}/cancel`, { reason: 'not needed' })).body).toMatchObject({
+      status: 'canceled',
+      reason: 'I own it',
+    });
     expect(await allowed('alice', 'read', 'doc', 'memo')).toBe(false);
     expect(await allowed('alice', 'read', 'doc', 'notes')).toBe(false);
 
-    const ids = async (c: Client, headers: Record<string, string>) => (await c.call('GET', '', undefined, headers)).body.data.map((x: any) => x.id);
+    const ids = async (c: Client, headers: Record<string, string>) =>
+      (await c.call('GET', '', undefined, headers)).body.data.map((x: any) => x.id);
     expect(await ids(bob, { status: 'denied' })).toEqual([denied.id]);
     expect(await ids(bob, { status: 'canceled' })).toEqual([canceled.id]);
     expect(await ids(bob, { status: 'pending' })).toEqual([pending.id]);
@@ -110,7 +141,9 @@ describe('access requests', () => {
     const lenaReviewer = await login(w, 'lena');
     const r = (await alice.call('POST', '', tenantRequest('wiki_editor'))).body;
     const results = await Promise.all([
-      bob.call('PUT', `/${r.id}/approve`, {}), lenaReviewer.call('PUT', `/${r.id}/deny`, {}), alice.call('PUT', `/${r.id}/cancel`, {}),
+      bob.call('PUT', `/${r.id}/approve`, {}),
+      lenaReviewer.call('PUT', `/${r.id}/deny`, {}),
+      alice.call('PUT', `/${r.id}/cancel`, {}),
     ]);
     expect(results.filter((x) => x.status === 200)).toHaveLength(1);
     for (const x of results.filter((y) => y.status !== 200)) expectError(x, 409, 'INVALID_STATE');
@@ -120,10 +153,18 @@ describe('access requests', () => {
     const before = (await bob.call('GET', '')).body.total_count;
     expectError(await alice.call('POST', '', tenantRequest('nope')), 422, 'INVALID_INPUT');
     expectError(await alice.call('POST', '', tenantRequest('owner')), 422, 'INVALID_INPUT');
-    expectError(await alice.call('POST', '', { access_request_details: { tenant: 'acme', resource: 'doc', role: 'owner' }, reason: 'x' }), 422, 'INVALID_INPUT');
+    expectError(
+      await alice.call('POST', '', { access_request_details: { tenant: 'acme', resource: 'doc', role: 'owner' }, reason: 'x' }),
+      422,
+      'INVALID_INPUT',
+    );
     expectError(await alice.call('POST', '', instanceRequest('owner', 'missing')), 404, 'NOT_FOUND');
     expectError(await alice.call('POST', '', instanceRequest('owner', 'elsewhere')), 404, 'NOT_FOUND');
-    expectError(await alice.call('POST', '', { access_request_details: { tenant: 'other', role: 'wiki_viewer' }, reason: 'x' }), 403, 'FORBIDDEN_ACCESS');
+    expectError(
+      await alice.call('POST', '', { access_request_details: { tenant: 'other', role: 'wiki_viewer' }, reason: 'x' }),
+      403,
+      'FORBIDDEN_ACCESS',
+    );
     expectError(await alice.call('POST', '', { access_request_details: { tenant: 'acme' }, reason: 'x' }), 422, 'INVALID_INPUT');
     expect((await bob.call('GET', '')).body.total_count).toBe(before);
 
@@ -165,25 +206,43 @@ describe('access requests', () => {
     // No grant of the deleted key was written: a role made again under that key gives olga nothing.
     await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'temp_viewer', name: 'Temp again', permissions: ['wiki:read'] });
     expect(await allowed('olga', 'read', 'wiki', 'page')).toBe(false);
-    expect((await bob.call('PUT', `/${r.id}/approve`, { role: 'wiki_viewer' })).body).toMatchObject({ status: 'approved', granted_role: 'wiki_viewer' });
+    expect((await bob.call('PUT', `/${r.id}/approve`, { role: 'wiki_viewer' })).body).toMatchObject({
+      status: 'approved',
+      granted_role: 'wiki_viewer',
+    });
     expect(await allowed('olga', 'read', 'wiki', 'page')).toBe(true);
   });
 
   // The race of the test above: a role deleted after the reviewer's check, before or while the
   // approval's transaction writes the grant. The statement is run as the approval would run it.
   const transition = (id: string, grantRole: string) => ({
-    env: w.envId, config: w.configId, tenant: 'acme', id, status: 'approved', reviewer: 'bob', comment: null, setComment: false,
-    cancelReason: null, nowIso: new Date().toISOString(), grantRole, expiresAt: null, expiresAtMs: null,
+    env: w.envId,
+    config: w.configId,
+    tenant: 'acme',
+    id,
+    status: 'approved',
+    reviewer: 'bob',
+    comment: null,
+    setComment: false,
+    cancelReason: null,
+    nowIso: new Date().toISOString(),
+    grantRole,
+    expiresAt: null,
+    expiresAtMs: null,
   });
 
-  it('writes no grant of a role deleted after the reviewer\'s check', async () => {
+  it("writes no grant of a role deleted after the reviewer's check", async () => {
     await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'race_viewer', name: 'Race', permissions: ['wiki:read'] });
     await ok(w.t, 'POST', `${w.facts}/tenants/acme/users`, { key: 'pia' });
     const r = (await (await login(w, 'pia')).call('POST', '', tenantRequest('race_viewer'))).body;
     expect((await w.t.call('DELETE', `${w.schema}/roles/race_viewer`)).status).toBe(204);
     const db = w.t.service.db;
     const row = await db.write(async (tx) => (await tx.rows(db.statement('approvals/transition'), transition(r.id, 'race_viewer')))[0]);
-    expect({ won: row.won, roleGone: row.roleGone, status: (row.approval as any).status ?? null }).toEqual({ won: false, roleGone: true, status: null });
+    expect({ won: row.won, roleGone: row.roleGone, status: (row.approval as any).status ?? null }).toEqual({
+      won: false,
+      roleGone: true,
+      status: null,
+    });
     await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'race_viewer', name: 'Race again', permissions: ['wiki:read'] });
     expect(await allowed('pia', 'read', 'wiki', 'page')).toBe(false);
   });

@@ -1,5 +1,5 @@
-import neo4j, { Driver } from 'neo4j-driver';
-import { buildWorld, Client, expectError, instances, login, ok, request, World } from './approvals-support';
+import neo4j, { type Driver } from 'neo4j-driver';
+import { buildWorld, type Client, expectError, instances, login, ok, request, type World } from './approvals-support';
 
 /**
  * Time-bound grants (CONTRACT section 11): approve takes `access_duration_seconds` (60..31,536,000);
@@ -14,11 +14,14 @@ let accessBase: string;
 
 /** The `expires_at` of alice's grant edges of `role` (the contract with the decision rule). */
 async function edgeExpiry(rel: 'HAS_ROLE' | 'HAS_TENANT_ROLE', role: string): Promise<unknown[]> {
-  const res = await driver.executeQuery(
-    `MATCH (:User {env: $env, key: 'alice'})-[h:${rel} {role: $role}]->() RETURN h.expires_at AS e`,
-    { env: w.envId, role },
-  );
-  return res.records.map((r) => { const e = r.get('e'); return e === null ? null : new Date(typeof e === 'number' ? e : e.toNumber()).toISOString(); });
+  const res = await driver.executeQuery(`MATCH (:User {env: $env, key: 'alice'})-[h:${rel} {role: $role}]->() RETURN h.expires_at AS e`, {
+    env: w.envId,
+    role,
+  });
+  return res.records.map((r) => {
+    const e = r.get('e');
+    return e === null ? null : new Date(typeof e === 'number' ? e : e.toNumber()).toISOString();
+  });
 }
 
 beforeAll(async () => {
@@ -28,7 +31,10 @@ beforeAll(async () => {
   driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? 'neo4j'));
   await ok(w.t, 'POST', `${w.schema}/roles`, { key: 'viewer', name: 'Viewer', permissions: ['doc:read'] });
   const cfg = await ok(w.t, 'POST', `/v2/elements/${w.t.proj}/${w.t.env}/config`, {
-    key: 'access', name: 'Access', elements_type: 'access_request', roles_to_levels: { LEVEL_1: ['approver'] },
+    key: 'access',
+    name: 'Access',
+    elements_type: 'access_request',
+    roles_to_levels: { LEVEL_1: ['approver'] },
   });
   accessBase = `/v2/elements/${w.t.proj}/${w.t.env}/config/${cfg.id}/access_requests`;
   [alice, bob] = await Promise.all([login(w, 'alice'), login(w, 'bob')]);
@@ -65,7 +71,14 @@ describe('approve with access_duration_seconds', () => {
   });
 
   it('time-bounds an access request grant the same way', async () => {
-    const r = (await alice.call('POST', accessBase, { access_request_details: { tenant: 'acme', role: 'viewer' }, reason: 'a day' }, { element_id: accessBase.split('/')[6] })).body;
+    const r = (
+      await alice.call(
+        'POST',
+        accessBase,
+        { access_request_details: { tenant: 'acme', role: 'viewer' }, reason: 'a day' },
+        { element_id: accessBase.split('/')[6] },
+      )
+    ).body;
     const h = { element_id: accessBase.split('/')[6] };
     expectError(await bob.call('PUT', `${accessBase}/${r.id}/approve`, { access_duration_seconds: 10 }, h), 422, 'INVALID_INPUT');
     const approved = await bob.call('PUT', `${accessBase}/${r.id}/approve`, { access_duration_seconds: 86_400 }, h);

@@ -1,5 +1,5 @@
-import { startTestService, TestService } from '../support/testService';
-import { buildWorld, expectError, login, ok, request, World } from './approvals-support';
+import { startTestService, type TestService } from '../support/testService';
+import { buildWorld, expectError, login, ok, request, type World } from './approvals-support';
 
 let w: World;
 beforeAll(async () => {
@@ -15,7 +15,8 @@ describe('login step', () => {
     const res = await loginAs({ userId: 'alice', tenant: 'acme' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      redirect_url: expect.stringContaining('/v2/auth/login_by_token?code='), token: expect.stringMatching(/^els_/),
+      redirect_url: expect.stringContaining('/v2/auth/login_by_token?code='),
+      token: expect.stringMatching(/^els_/),
       element_bearer_token: res.body.token,
     });
     expect(res.body).not.toHaveProperty('content');
@@ -23,7 +24,9 @@ describe('login step', () => {
     expect(cookie).toMatch(new RegExp(`^authz_session=${res.body.token}; Path=/v2; Max-Age=86400; HttpOnly; SameSite=Lax$`));
     // The redirect (a one-time code, never the token) sets a session cookie; the bearer form of the token works too.
     expect(res.body.redirect_url).not.toContain(res.body.token);
-    const redirected = await w.t.call('GET', new URL(res.body.redirect_url).pathname + new URL(res.body.redirect_url).search, undefined, { key: null });
+    const redirected = await w.t.call('GET', new URL(res.body.redirect_url).pathname + new URL(res.body.redirect_url).search, undefined, {
+      key: null,
+    });
     expect(redirected.status).toBe(200);
     expect(redirected.headers.get('set-cookie')).toMatch(/^authz_session=els_[^;]+; Path=\/v2; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
     const viaBearer = await w.t.call('GET', w.base, undefined, { key: res.body.element_bearer_token, headers: { element_id: w.configId } });
@@ -71,7 +74,11 @@ describe('login step', () => {
   it('rejects malformed bodies without a 500', async () => {
     expectError(await loginAs({ tenant_id: 'acme' }), 422, 'INVALID_INPUT');
     expectError(await loginAs({ user_id: 'alice', tenant_id: 'acme', extra: 1 }), 422, 'INVALID_INPUT');
-    expectError(await w.t.call('POST', '/v2/auth/elements_login_as', undefined, { key: w.t.envKey, raw: '{"user_id":' }), 400, 'INVALID_INPUT');
+    expectError(
+      await w.t.call('POST', '/v2/auth/elements_login_as', undefined, { key: w.t.envKey, raw: '{"user_id":' }),
+      400,
+      'INVALID_INPUT',
+    );
   });
 });
 
@@ -105,7 +112,14 @@ describe('session checks', () => {
 
   it('answers 401 without a session or with an unknown one', async () => {
     expectError(await w.t.call('GET', w.base, undefined, { key: null, headers: { element_id: w.configId } }), 401, 'UNAUTHORIZED');
-    expectError(await w.t.call('GET', w.base, undefined, { key: null, headers: { element_id: w.configId, cookie: 'authz_session=els_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await w.t.call('GET', w.base, undefined, {
+        key: null,
+        headers: { element_id: w.configId, cookie: 'authz_session=els_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      }),
+      401,
+      'UNAUTHORIZED',
+    );
     // An API key is not a session.
     expectError(await w.t.call('GET', w.base, undefined, { key: w.t.envKey, headers: { element_id: w.configId } }), 401, 'UNAUTHORIZED');
   });
@@ -135,7 +149,11 @@ describe('session checks', () => {
     const alice = await login(w, 'alice');
     expectError(await alice.call('POST', '', { ...request(), extra: true }), 422, 'INVALID_INPUT');
     expectError(await alice.call('POST', '', { reason: 'no details' }), 422, 'INVALID_INPUT');
-    expectError(await w.t.call('POST', w.base, undefined, { key: null, raw: '{oops', headers: { cookie: alice.cookie, element_id: w.configId } }), 400, 'INVALID_INPUT');
+    expectError(
+      await w.t.call('POST', w.base, undefined, { key: null, raw: '{oops', headers: { cookie: alice.cookie, element_id: w.configId } }),
+      400,
+      'INVALID_INPUT',
+    );
     expectError(await alice.call('GET', '/not-an-approval'), 404, 'NOT_FOUND');
     expectError(await alice.call('GET', '', undefined, { status: 'weird' }), 422, 'INVALID_INPUT');
     expectError(await alice.call('GET', '', undefined, { per_page: 'many' }), 422, 'INVALID_INPUT');

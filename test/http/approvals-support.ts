@@ -1,4 +1,4 @@
-import { startTestService, TestService, TestServiceOptions } from '../support/testService';
+import { startTestService, type TestService, type TestServiceOptions } from '../support/testService';
 
 /**
  * Shared world of the approval tests: a governed resource `doc` (and `file`), tenant `acme`
@@ -55,7 +55,9 @@ export async function buildWorld(opts: TestServiceOptions = {}): Promise<World> 
   for (const [key, fields] of Object.entries(USERS)) await ok(t, 'POST', `${facts}/tenants/acme/users`, { key, ...fields });
   await ok(t, 'POST', `${facts}/tenants/other/users`, { key: 'outsider' });
   const config = await ok(t, 'POST', `/v2/elements/${t.proj}/${t.env}/config`, {
-    key: 'ops', name: 'Ops approvals', elements_type: 'operation_approval',
+    key: 'ops',
+    name: 'Ops approvals',
+    elements_type: 'operation_approval',
     settings: { resources: ['doc', 'file'] },
     roles_to_levels: { LEVEL_1: ['approver'], LEVEL_2: [], LEVEL_3: ['auditor'], LEVEL_4: [] },
   });
@@ -70,7 +72,12 @@ export interface Client {
   user: string;
   token: string;
   cookie: string;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /** Logs a user in (environment key) and returns a client that sends the cookie and element_id. */
@@ -79,10 +86,13 @@ export async function login(w: World, user: string, tenant = 'acme'): Promise<Cl
   if (res.status !== 200) throw new Error(`login ${user}: ${res.status} ${JSON.stringify(res.body)}`);
   const cookie = res.headers.get('set-cookie')!.split(';')[0];
   return {
-    user, token: res.body.element_bearer_token, cookie,
+    user,
+    token: res.body.element_bearer_token,
+    cookie,
     call: (method, path, body, headers = {}) =>
       w.t.call(method, path.startsWith('/v2/') ? path : `${w.base}${path}`, body, {
-        key: null, headers: { cookie, element_id: w.configId, ...headers },
+        key: null,
+        headers: { cookie, element_id: w.configId, ...headers },
       }),
   };
 }

@@ -1,4 +1,4 @@
-import { buildWorld, Client, expectError, instances, login, ok, request, World } from './approvals-support';
+import { buildWorld, type Client, expectError, instances, login, ok, request, type World } from './approvals-support';
 
 let w: World;
 let alice: Client;
@@ -13,7 +13,13 @@ beforeAll(async () => {
 afterAll(async () => w?.t.close());
 
 const allowedOperate = async (user: string, instance: string) =>
-  (await ok(w.t, 'POST', `/v2/allowed/${w.t.proj}/${w.t.env}`, { user, action: 'operate', resource: { type: 'doc', key: instance, tenant: 'acme' } })).allow;
+  (
+    await ok(w.t, 'POST', `/v2/allowed/${w.t.proj}/${w.t.env}`, {
+      user,
+      action: 'operate',
+      resource: { type: 'doc', key: instance, tenant: 'acme' },
+    })
+  ).allow;
 
 describe('the seed flow', () => {
   it('requests, lists, reads, comments and approves; the requester may then operate', async () => {
@@ -21,11 +27,21 @@ describe('the seed flow', () => {
     expect(created.status).toBe(200);
     const a = created.body;
     expect(a).toEqual({
-      id: expect.any(String), type: 'operation_approval', requesting_user_id: 'alice',
+      id: expect.any(String),
+      type: 'operation_approval',
+      requesting_user_id: 'alice',
       access_request_details: { tenant: 'acme', resource: 'doc', resource_instance: expect.any(String) },
-      reason: 'I need to operate it', org_id: expect.any(String), project_id: expect.any(String), env_id: w.envId,
-      created_at: expect.any(String), updated_at: expect.any(String),
-      status: null, reviewer_user_id: null, reviewed_at: null, reviewer_comment: null, access_expires_at: null,
+      reason: 'I need to operate it',
+      org_id: expect.any(String),
+      project_id: expect.any(String),
+      env_id: w.envId,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      status: null,
+      reviewer_user_id: null,
+      reviewed_at: null,
+      reviewer_comment: null,
+      access_expires_at: null,
     });
     const instance = a.access_request_details.resource_instance;
     expect(await allowedOperate('alice', instance)).toBe(false);
@@ -34,8 +50,12 @@ describe('the seed flow', () => {
     expect(list.status).toBe(200);
     const item = list.body.data.find((x: any) => x.id === a.id);
     expect(item).toEqual({
-      ...a, requesting_user_email: 'alice@acme.test', requesting_user_first_name: 'Alice', requesting_user_last_name: 'Liddell',
-      resource_key: 'doc', resource_instance_key: instance,
+      ...a,
+      requesting_user_email: 'alice@acme.test',
+      requesting_user_first_name: 'Alice',
+      requesting_user_last_name: 'Liddell',
+      resource_key: 'doc',
+      resource_instance_key: instance,
     });
     expect((await bob.call('GET', `/${a.id}`)).body).toEqual(a);
 
@@ -70,7 +90,13 @@ describe('the seed flow', () => {
     expectError(await bob.call('PUT', `/${a.id}/cancel`, { reason: 'not mine' }), 403, 'FORBIDDEN_ACCESS');
     expectError(await carol.call('PUT', `/${a.id}/cancel`, { reason: 'not mine' }), 404, 'NOT_FOUND');
     const cancelled = await alice.call('PUT', `/${a.id}/cancel`, { reason: 'changed my mind' });
-    expect(cancelled.body).toMatchObject({ status: 'cancel', reason: 'I need to operate it', reviewer_user_id: null, reviewed_at: null, reviewer_comment: null });
+    expect(cancelled.body).toMatchObject({
+      status: 'cancel',
+      reason: 'I need to operate it',
+      reviewer_user_id: null,
+      reviewed_at: null,
+      reviewer_comment: null,
+    });
     const s = w.t.service.driver.session();
     try {
       const r = await s.run('MATCH (a:OperationApproval {id: $id}) RETURN a.cancel_reason AS c, a._lock AS lock', { id: a.id });
@@ -99,7 +125,7 @@ describe('who may do what', () => {
     expect((await carol.call('GET', `/${mine.id}`)).body.id).toBe(mine.id);
   });
 
-  it('forbids reviewing one\'s own request, and reviewer actions to a requester', async () => {
+  it("forbids reviewing one's own request, and reviewer actions to a requester", async () => {
     const own = (await bob.call('POST', '', request())).body;
     expectError(await bob.call('PUT', `/${own.id}/approve`), 403, 'FORBIDDEN_ACCESS');
     expectError(await bob.call('PATCH', `/${own.id}/reviewer`, { reviewer_comment: 'me' }), 403, 'FORBIDDEN_ACCESS');
@@ -114,7 +140,12 @@ describe('who may do what', () => {
     const gina = await login(w, 'gina');
     expectError(await gina.call('GET', `/${a.id}`), 404, 'NOT_FOUND');
     await ok(w.t, 'POST', `${w.schema}/groups`, { group_instance_key: 'reviewers', group_tenant: 'acme' });
-    await ok(w.t, 'POST', `${w.schema}/group/reviewers/roles`, { resource: 'doc', resource_instance: 'by-group', role: '_Reviewer_', tenant: 'acme' });
+    await ok(w.t, 'POST', `${w.schema}/group/reviewers/roles`, {
+      resource: 'doc',
+      resource_instance: 'by-group',
+      role: '_Reviewer_',
+      tenant: 'acme',
+    });
     await ok(w.t, 'PUT', `${w.schema}/groups/reviewers/users/gina`, { tenant: 'acme' });
     expect((await gina.call('GET', `/${a.id}`)).status).toBe(200);
     const list = (await gina.call('GET', '')).body;
@@ -128,7 +159,12 @@ describe('who may do what', () => {
   it('stops making a reviewer of a user whose LEVEL role has expired, from its expires_at on', async () => {
     await ok(w.t, 'POST', `${w.facts}/tenants/acme/users`, { key: 'tess' });
     const expiresAt = Math.ceil((Date.now() + 3000) / 1000) * 1000;
-    await ok(w.t, 'POST', `${w.facts}/role_assignments`, { user: 'tess', role: 'approver', tenant: 'acme', expires_at: new Date(expiresAt).toISOString() });
+    await ok(w.t, 'POST', `${w.facts}/role_assignments`, {
+      user: 'tess',
+      role: 'approver',
+      tenant: 'acme',
+      expires_at: new Date(expiresAt).toISOString(),
+    });
     const tess = await login(w, 'tess');
     const a = (await alice.call('POST', '', request())).body;
     expect((await tess.call('GET', `/${a.id}`)).status).toBe(200);
@@ -142,14 +178,23 @@ describe('who may do what', () => {
 
   it('makes a reviewer of a user holding _Reviewer_ on the instance directly', async () => {
     const a = (await alice.call('POST', '', request('doc', { resource_instance: 'direct' }))).body;
-    await ok(w.t, 'POST', `${w.facts}/role_assignments`, { user: 'carol', role: '_Reviewer_', tenant: 'acme', resource_instance: 'doc:direct' });
+    await ok(w.t, 'POST', `${w.facts}/role_assignments`, {
+      user: 'carol',
+      role: '_Reviewer_',
+      tenant: 'acme',
+      resource_instance: 'doc:direct',
+    });
     expect((await carol.call('GET', '')).body.data.map((x: any) => x.id)).toContain(a.id);
     const denied = await carol.call('PUT', `/${a.id}/deny`, { reviewer_comment: 'no' });
     expect(denied.body).toMatchObject({ status: 'deny', reviewer_user_id: 'carol', reviewer_comment: 'no' });
   });
 
   it('refuses a request for another tenant (403), an ungoverned resource (422) and a foreign instance (404)', async () => {
-    expectError(await alice.call('POST', '', { ...request(), access_request_details: { tenant: 'other', resource: 'doc' } }), 403, 'FORBIDDEN_ACCESS');
+    expectError(
+      await alice.call('POST', '', { ...request(), access_request_details: { tenant: 'other', resource: 'doc' } }),
+      403,
+      'FORBIDDEN_ACCESS',
+    );
     await ok(w.t, 'POST', `${w.schema}/resources`, { key: 'ship', name: 'Ship', actions: {} });
     expectError(await alice.call('POST', '', request('ship')), 422, 'INVALID_INPUT');
     await ok(w.t, 'POST', `${w.schema}/resource_instances`, { key: 'theirs', tenant: 'other', resource: 'doc' });
@@ -164,8 +209,11 @@ describe('atomic transitions', () => {
       const instance = a.access_request_details.resource_instance;
       const calls = Array.from({ length: 20 }, (_, i) => {
         const kind = ['approve', 'deny', 'cancel'][(i + round) % 3];
-        return (kind === 'cancel' ? alice.call('PUT', `/${a.id}/cancel`, { reason: `c${i}` }) : bob.call('PUT', `/${a.id}/${kind}`, { reviewer_comment: `r${i}` }))
-          .then((res) => ({ kind, i, res }));
+        return (
+          kind === 'cancel'
+            ? alice.call('PUT', `/${a.id}/cancel`, { reason: `c${i}` })
+            : bob.call('PUT', `/${a.id}/${kind}`, { reviewer_comment: `r${i}` })
+        ).then((res) => ({ kind, i, res }));
       });
       const results = await Promise.all(calls);
       const winners = results.filter((r) => r.res.status === 200);

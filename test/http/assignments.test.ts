@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 import { MAX_BULK_ITEMS } from '../../src/http/schema';
 
 let t: TestService;
@@ -20,9 +20,17 @@ beforeAll(async () => {
   t = await startTestService();
   for (const k of ['acme', 'globex']) await ok('POST', `${facts()}/tenants`, { key: k, name: k });
   for (const k of ['alice', 'bob', ODD]) await ok('POST', `${facts()}/users`, { key: k });
-  await ok('POST', `${schema()}/resources`, { key: 'folder', name: 'Folder', actions: { read: {}, write: {} }, roles: { owner: { permissions: ['read', 'write'] } } });
   await ok('POST', `${schema()}/resources`, {
-    key: 'doc', name: 'Doc', actions: { read: {}, write: {} }, relations: { parent: 'folder' },
+    key: 'folder',
+    name: 'Folder',
+    actions: { read: {}, write: {} },
+    roles: { owner: { permissions: ['read', 'write'] } },
+  });
+  await ok('POST', `${schema()}/resources`, {
+    key: 'doc',
+    name: 'Doc',
+    actions: { read: {}, write: {} },
+    relations: { parent: 'folder' },
     roles: { viewer: { permissions: ['read'] }, editor: { permissions: ['read', 'write'] } },
   });
   await ok('POST', `${schema()}/roles`, { key: 'admin', name: 'Admin', permissions: ['doc:read', 'doc:write'] });
@@ -38,15 +46,27 @@ describe('role assignments', () => {
     const a = await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' });
     // Permit's RoleAssignmentRead (CONTRACT section 14): a UUID id and the ids of the user, role and tenant.
     const user = await ok('GET', `${facts()}/users/alice`);
-    expect(a).toEqual(expect.objectContaining({
-      user: 'alice', role: 'admin', tenant: 'acme', id: expect.stringMatching(UUID), created_at: expect.any(String),
-      user_id: user.id, role_id: (await ok('GET', `${schema()}/roles/admin`)).id, tenant_id: (await ok('GET', `${facts()}/tenants/acme`)).id,
-    }));
+    expect(a).toEqual(
+      expect.objectContaining({
+        user: 'alice',
+        role: 'admin',
+        tenant: 'acme',
+        id: expect.stringMatching(UUID),
+        created_at: expect.any(String),
+        user_id: user.id,
+        role_id: (await ok('GET', `${schema()}/roles/admin`)).id,
+        tenant_id: (await ok('GET', `${facts()}/tenants/acme`)).id,
+      }),
+    );
     expect(a.resource_instance).toBeUndefined();
     expect(await ok('GET', `${facts()}/role_assignments?user=alice&role=admin`)).toEqual([a]);
     expect(user.associated_tenants).toEqual([{ tenant: 'acme', roles: ['admin'], status: 'active' }]);
     expect(user.roles).toEqual([{ role: 'admin', tenant: 'acme' }]);
-    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }), 409, 'DUPLICATE_ENTITY');
+    expectError(
+      await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }),
+      409,
+      'DUPLICATE_ENTITY',
+    );
     await ok('DELETE', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }, 204);
     expectError(await t.call('DELETE', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' }), 404, 'NOT_FOUND');
   });
@@ -56,7 +76,9 @@ describe('role assignments', () => {
     const a = await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'admin', tenant: 'acme' });
     expect(a.resource_instance).toBeUndefined();
     expect(a.resource_instance_id).toBeUndefined();
-    expect((await ok('GET', `${facts()}/role_assignments?user=bob&role=admin`)).find((x: any) => x.resource_instance === undefined).id).toBe(a.id);
+    expect(
+      (await ok('GET', `${facts()}/role_assignments?user=bob&role=admin`)).find((x: any) => x.resource_instance === undefined).id,
+    ).toBe(a.id);
     await ok('DELETE', `${facts()}/role_assignments`, { user: 'bob', role: 'admin', tenant: 'acme' }, 204);
     await ok('DELETE', `${facts()}/role_assignments`, { user: 'bob', role: 'admin', tenant: 'acme', resource_instance: 'doc:d1' }, 204);
   });
@@ -67,9 +89,21 @@ describe('role assignments', () => {
     expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'ghost', tenant: 'acme' }), 404, 'NOT_FOUND');
     // a resource role is not a tenant role
     expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme' }), 404, 'NOT_FOUND');
-    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'doc:nope' }), 404, 'NOT_FOUND');
-    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'owner', tenant: 'acme', resource_instance: 'doc:d1' }), 404, 'NOT_FOUND');
-    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'nocolon' }), 422, 'INVALID_INPUT');
+    expectError(
+      await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'doc:nope' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'owner', tenant: 'acme', resource_instance: 'doc:d1' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'nocolon' }),
+      422,
+      'INVALID_INPUT',
+    );
     expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin' }), 422, 'INVALID_INPUT');
   });
 
@@ -79,14 +113,25 @@ describe('role assignments', () => {
     await ok('POST', `${facts()}/role_assignments`, { user: ODD, role: 'admin', tenant: 'acme', resource_instance: 'doc:d1' });
     // tenant inferred from the instance
     await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', resource_instance: 'doc:g1' });
-    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'viewer', tenant: 'acme', resource_instance: 'doc:g1' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
-    expectError(await t.call('POST', `${facts()}/role_assignments`, { user: ODD, role: 'viewer', tenant: 'acme', resource_instance: 'doc:d1' }), 409, 'DUPLICATE_ENTITY');
+    expectError(
+      await t.call('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'viewer', tenant: 'acme', resource_instance: 'doc:g1' }),
+      409,
+      'MISMATCH_RESOURCE_INSTANCES_TENANTS',
+    );
+    expectError(
+      await t.call('POST', `${facts()}/role_assignments`, { user: ODD, role: 'viewer', tenant: 'acme', resource_instance: 'doc:d1' }),
+      409,
+      'DUPLICATE_ENTITY',
+    );
     expect((await ok('GET', `${facts()}/users/${enc(ODD)}`)).associated_tenants).toEqual([{ tenant: 'acme', roles: [], status: 'active' }]);
     // An instance assignment names the instance's id and the resource role's.
-    expect(a).toEqual(expect.objectContaining({
-      id: expect.stringMatching(UUID), resource_instance_id: (await ok('GET', `${facts()}/resource_instances/doc:d1`)).id,
-      role_id: (await ok('GET', `${schema()}/resources/doc/roles/viewer`)).id,
-    }));
+    expect(a).toEqual(
+      expect.objectContaining({
+        id: expect.stringMatching(UUID),
+        resource_instance_id: (await ok('GET', `${facts()}/resource_instances/doc:d1`)).id,
+        role_id: (await ok('GET', `${schema()}/resources/doc/roles/viewer`)).id,
+      }),
+    );
 
     const mine = await ok('GET', `${facts()}/role_assignments?user=${enc(ODD)}`);
     expect(mine.map((x: any) => `${x.role}@${x.resource_instance}`).sort()).toEqual(['admin@doc:d1', 'viewer@doc:d1']);
@@ -94,11 +139,18 @@ describe('role assignments', () => {
     expect(onG1).toEqual([expect.objectContaining({ user: 'bob', role: 'editor', tenant: 'globex', resource_instance: 'doc:g1' })]);
     // Permit's filters: the instance by id, `resource` (a type), repeated user / role / tenant (any of them).
     expect(await ok('GET', `${facts()}/role_assignments?resource_instance=${onG1[0].resource_instance_id}`)).toEqual(onG1);
-    expect((await ok('GET', `${facts()}/role_assignments?resource=doc&user=bob&user=${enc(ODD)}`)).map((x: any) => `${x.user}:${x.role}`).sort())
-      .toEqual([`${ODD}:admin`, `${ODD}:viewer`, 'bob:editor'].sort());
-    expect((await ok('GET', `${facts()}/role_assignments?user=${enc(ODD)}&role=admin&role=nope`)).map((x: any) => x.role)).toEqual(['admin']);
+    expect(
+      (await ok('GET', `${facts()}/role_assignments?resource=doc&user=bob&user=${enc(ODD)}`)).map((x: any) => `${x.user}:${x.role}`).sort(),
+    ).toEqual([`${ODD}:admin`, `${ODD}:viewer`, 'bob:editor'].sort());
+    expect((await ok('GET', `${facts()}/role_assignments?user=${enc(ODD)}&role=admin&role=nope`)).map((x: any) => x.role)).toEqual([
+      'admin',
+    ]);
     expect(await ok('GET', `${facts()}/role_assignments?resource=folder&user=bob`)).toEqual([]);
-    expect(await ok('GET', `${facts()}/role_assignments?user=bob&detailed=false&include_total_count=true`)).toMatchObject({ total_count: 1, page_count: 1, data: onG1 });
+    expect(await ok('GET', `${facts()}/role_assignments?user=bob&detailed=false&include_total_count=true`)).toMatchObject({
+      total_count: 1,
+      page_count: 1,
+      data: onG1,
+    });
     const detailed = await t.call('GET', `${facts()}/role_assignments?detailed=true`);
     expectError(detailed, 422, 'INVALID_INPUT');
     expect(detailed.body.message).toMatch(/detailed/);
@@ -125,7 +177,15 @@ describe('role assignments', () => {
     expect(await ok('GET', `${facts()}/role_assignments?tenant=globex&per_page=2&page=2`)).toHaveLength(1);
     expect(await ok('DELETE', `${facts()}/role_assignments/bulk`, good)).toEqual({ assignments_removed: 3 });
     expect(await ok('GET', `${facts()}/role_assignments?tenant=globex`)).toEqual([]);
-    expectError(await t.call('POST', `${facts()}/role_assignments/bulk`, Array.from({ length: MAX_BULK_ITEMS + 1 }, () => good[0])), 422, 'INVALID_INPUT');
+    expectError(
+      await t.call(
+        'POST',
+        `${facts()}/role_assignments/bulk`,
+        Array.from({ length: MAX_BULK_ITEMS + 1 }, () => good[0]),
+      ),
+      422,
+      'INVALID_INPUT',
+    );
   });
 
   it('deleting a resource role, a tenant role, a user or an instance removes its assignments', async () => {
@@ -148,18 +208,33 @@ describe('role assignments', () => {
 
 describe('relationship tuples', () => {
   it('creates a tuple, creating missing instances in the tenant; duplicate 409; delete 204/404', async () => {
-    const tup = await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme' });
+    const tup = await ok('POST', `${facts()}/relationship_tuples`, {
+      subject: 'folder:f1',
+      relation: 'parent',
+      object: 'doc:d1',
+      tenant: 'acme',
+    });
     expect(tup).toEqual(expect.objectContaining({ subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme' }));
     expect((await ok('GET', `${facts()}/resource_instances/folder:f1`)).tenant).toBe('acme');
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }), 409, 'DUPLICATE_ENTITY');
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }),
+      409,
+      'DUPLICATE_ENTITY',
+    );
     const list = await ok('GET', `${facts()}/relationship_tuples?object=doc:d1`);
     expect(list).toEqual([tup]);
     // Permit's RelationshipTupleRead (CONTRACT section 14): a UUID id, the ids of what it names, updated_at.
-    expect(tup).toEqual(expect.objectContaining({
-      id: expect.stringMatching(UUID), subject_id: (await ok('GET', `${facts()}/resource_instances/folder:f1`)).id,
-      object_id: (await ok('GET', `${facts()}/resource_instances/doc:d1`)).id, relation_id: (await ok('GET', `${schema()}/resources/doc/relations/parent`)).id,
-      tenant_id: (await ok('GET', `${facts()}/tenants/acme`)).id, created_at: expect.any(String), updated_at: tup.created_at,
-    }));
+    expect(tup).toEqual(
+      expect.objectContaining({
+        id: expect.stringMatching(UUID),
+        subject_id: (await ok('GET', `${facts()}/resource_instances/folder:f1`)).id,
+        object_id: (await ok('GET', `${facts()}/resource_instances/doc:d1`)).id,
+        relation_id: (await ok('GET', `${schema()}/resources/doc/relations/parent`)).id,
+        tenant_id: (await ok('GET', `${facts()}/tenants/acme`)).id,
+        created_at: expect.any(String),
+        updated_at: tup.created_at,
+      }),
+    );
     // Permit's subject_type / object_type filters; detailed=true is refused, naming it.
     expect(await ok('GET', `${facts()}/relationship_tuples?subject_type=folder&object_type=doc&relation=parent`)).toEqual([tup]);
     expect(await ok('GET', `${facts()}/relationship_tuples?subject_type=doc`)).toEqual([]);
@@ -168,28 +243,82 @@ describe('relationship tuples', () => {
     expectError(detailed, 422, 'INVALID_INPUT');
     expect(detailed.body.message).toMatch(/detailed/);
     await ok('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }, 204);
-    expectError(await t.call('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }), 404, 'NOT_FOUND');
+    expectError(
+      await t.call('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('checks the schema, the instances and the tenants', async () => {
     // the relation must be on the object's resource with the subject's resource as subject
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'doc:d1', relation: 'parent', object: 'folder:f1', tenant: 'acme' }), 422, 'INVALID_INPUT');
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'doc:g1', relation: 'parent', object: 'doc:d1' }), 422, 'INVALID_INPUT');
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'nope', object: 'doc:d1' }), 422, 'INVALID_INPUT');
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'ghost:x', relation: 'parent', object: 'doc:d1' }), 404, 'NOT_FOUND');
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, {
+        subject: 'doc:d1',
+        relation: 'parent',
+        object: 'folder:f1',
+        tenant: 'acme',
+      }),
+      422,
+      'INVALID_INPUT',
+    );
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'doc:g1', relation: 'parent', object: 'doc:d1' }),
+      422,
+      'INVALID_INPUT',
+    );
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'nope', object: 'doc:d1' }),
+      422,
+      'INVALID_INPUT',
+    );
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'ghost:x', relation: 'parent', object: 'doc:d1' }),
+      404,
+      'NOT_FOUND',
+    );
     // missing instance without a tenant
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:nowhere', relation: 'parent', object: 'doc:d1' }), 404, 'NOT_FOUND');
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:nowhere', relation: 'parent', object: 'doc:d1', tenant: 'ghost' }), 404, 'NOT_FOUND');
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:nowhere', relation: 'parent', object: 'doc:d1' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, {
+        subject: 'folder:nowhere',
+        relation: 'parent',
+        object: 'doc:d1',
+        tenant: 'ghost',
+      }),
+      404,
+      'NOT_FOUND',
+    );
     // instances of two tenants
     await ok('POST', `${facts()}/resource_instances`, { key: 'fg', tenant: 'globex', resource: 'folder' });
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:fg', relation: 'parent', object: 'doc:d1' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
-    expectError(await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:new', relation: 'parent', object: 'doc:d1', tenant: 'globex' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:fg', relation: 'parent', object: 'doc:d1' }),
+      409,
+      'MISMATCH_RESOURCE_INSTANCES_TENANTS',
+    );
+    expectError(
+      await t.call('POST', `${facts()}/relationship_tuples`, {
+        subject: 'folder:new',
+        relation: 'parent',
+        object: 'doc:d1',
+        tenant: 'globex',
+      }),
+      409,
+      'MISMATCH_RESOURCE_INSTANCES_TENANTS',
+    );
     expectError(await t.call('GET', `${facts()}/resource_instances/folder:new`), 404, 'NOT_FOUND');
   });
 
   it('bulk creates in one transaction (all or nothing), accepts Permit envelopes, bulk deletes, pages', async () => {
     const ops = ['b1', 'b2', 'b3'].map((k) => ({ subject: `folder:${k}`, relation: 'parent', object: `doc:${k}`, tenant: 'acme' }));
-    const bad = await t.call('POST', `${facts()}/relationship_tuples/bulk`, [...ops, { subject: 'folder:b4', relation: 'nope', object: 'doc:b4', tenant: 'acme' }]);
+    const bad = await t.call('POST', `${facts()}/relationship_tuples/bulk`, [
+      ...ops,
+      { subject: 'folder:b4', relation: 'nope', object: 'doc:b4', tenant: 'acme' },
+    ]);
     expectError(bad, 422, 'INVALID_INPUT');
     expect(bad.body.details[0].path).toBe('/body/3/relation');
     expectError(await t.call('GET', `${facts()}/resource_instances/folder:b1`), 404, 'NOT_FOUND');
@@ -218,14 +347,28 @@ describe('relationship tuples', () => {
 
 describe('facts written here drive decisions', () => {
   it('a derivation over a tuple grants the derived role; removing the tuple revokes it', async () => {
-    await ok('POST', `${schema()}/resources`, { key: 'space', name: 'Space', actions: { admin: {} }, roles: { manager: { permissions: ['admin'] } } });
     await ok('POST', `${schema()}/resources`, {
-      key: 'page', name: 'Page', actions: { read: {}, write: {} }, relations: { space: 'space' },
-      roles: { writer: { permissions: ['read', 'write'], granted_to: { users_with_role: [{ role: 'manager', on_resource: 'space', linked_by_relation: 'space' }] } } },
+      key: 'space',
+      name: 'Space',
+      actions: { admin: {} },
+      roles: { manager: { permissions: ['admin'] } },
+    });
+    await ok('POST', `${schema()}/resources`, {
+      key: 'page',
+      name: 'Page',
+      actions: { read: {}, write: {} },
+      relations: { space: 'space' },
+      roles: {
+        writer: {
+          permissions: ['read', 'write'],
+          granted_to: { users_with_role: [{ role: 'manager', on_resource: 'space', linked_by_relation: 'space' }] },
+        },
+      },
     });
     await ok('POST', `${facts()}/relationship_tuples`, { subject: 'space:s1', relation: 'space', object: 'page:p1', tenant: 'acme' });
     await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'manager', tenant: 'acme', resource_instance: 'space:s1' });
-    const allowed = () => ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'bob', action: 'write', resource: { type: 'page', key: 'p1', tenant: 'acme' } });
+    const allowed = () =>
+      ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'bob', action: 'write', resource: { type: 'page', key: 'p1', tenant: 'acme' } });
     expect((await allowed()).allow).toBe(true);
     await ok('DELETE', `${facts()}/relationship_tuples`, { subject: 'space:s1', relation: 'space', object: 'page:p1' }, 204);
     expect((await allowed()).allow).toBe(false);

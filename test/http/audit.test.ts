@@ -1,4 +1,4 @@
-import { buildWorld, login, ok, request, World } from './approvals-support';
+import { buildWorld, login, ok, request, type World } from './approvals-support';
 
 /**
  * The audit log (CONTRACT section 12): admin only; key creation and revocation, logins and
@@ -12,7 +12,15 @@ beforeAll(async () => {
 });
 afterAll(async () => w?.t.close());
 
-interface Entry { at: string; actor: { kind: string; id: string }; op: string; kind: string; key: string; before?: any; after?: any }
+interface Entry {
+  at: string;
+  actor: { kind: string; id: string };
+  op: string;
+  kind: string;
+  key: string;
+  before?: any;
+  after?: any;
+}
 
 async function entries(query = ''): Promise<Entry[]> {
   const out: Entry[] = [];
@@ -41,18 +49,30 @@ it('records key creation and revocation, logins, logouts, approval transitions a
 
   const log = await entries(`&from=${encodeURIComponent(start)}`);
   const admin = { kind: 'admin', id: 'admin' };
-  expect(log).toEqual(expect.arrayContaining([
-    expect.objectContaining({ op: 'create', kind: 'api_key', key: key.id, actor: admin }),
-    expect.objectContaining({ op: 'update', kind: 'api_key', key: key.id, actor: admin }),
-    expect.objectContaining({ op: 'delete', kind: 'api_key', key: key.id, actor: admin }),
-    expect.objectContaining({ op: 'create', kind: 'session', actor: expect.objectContaining({ kind: 'env_key' }), after: expect.objectContaining({ user: 'alice' }) }),
-    expect.objectContaining({ op: 'delete', kind: 'session', actor: { kind: 'session', id: 'alice' } }),
-    // The login code's redemption (the browser's session), by the user it logs in.
-    expect.objectContaining({ op: 'create', kind: 'session', actor: { kind: 'session', id: 'carol' }, after: expect.objectContaining({ user: 'carol', tenant: 'acme' }) }),
-    expect.objectContaining({ op: 'create', kind: 'operation_approval', key: created.id, actor: { kind: 'session', id: 'alice' } }),
-    expect.objectContaining({ op: 'update', kind: 'operation_approval', key: created.id, actor: { kind: 'session', id: 'bob' } }),
-    expect.objectContaining({ op: 'create', kind: 'role', key: 'late_role', actor: admin }),
-  ]));
+  expect(log).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ op: 'create', kind: 'api_key', key: key.id, actor: admin }),
+      expect.objectContaining({ op: 'update', kind: 'api_key', key: key.id, actor: admin }),
+      expect.objectContaining({ op: 'delete', kind: 'api_key', key: key.id, actor: admin }),
+      expect.objectContaining({
+        op: 'create',
+        kind: 'session',
+        actor: expect.objectContaining({ kind: 'env_key' }),
+        after: expect.objectContaining({ user: 'alice' }),
+      }),
+      expect.objectContaining({ op: 'delete', kind: 'session', actor: { kind: 'session', id: 'alice' } }),
+      // The login code's redemption (the browser's session), by the user it logs in.
+      expect.objectContaining({
+        op: 'create',
+        kind: 'session',
+        actor: { kind: 'session', id: 'carol' },
+        after: expect.objectContaining({ user: 'carol', tenant: 'acme' }),
+      }),
+      expect.objectContaining({ op: 'create', kind: 'operation_approval', key: created.id, actor: { kind: 'session', id: 'alice' } }),
+      expect.objectContaining({ op: 'update', kind: 'operation_approval', key: created.id, actor: { kind: 'session', id: 'bob' } }),
+      expect.objectContaining({ op: 'create', kind: 'role', key: 'late_role', actor: admin }),
+    ]),
+  );
   // Facts (users) are in the changes feed, not in the audit log; no secret or token is logged.
   expect(log.some((e) => e.key === 'not-audited')).toBe(false);
   expect(JSON.stringify(log)).not.toContain(key.secret);

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /** Bulk loading: users and instances, then assignments and tuples, each batch all or nothing. */
 let t: TestService;
@@ -26,23 +26,40 @@ describe('bulk loading', () => {
 
   it('rejects a whole batch when one item is wrong, naming the item', async () => {
     const bad = await t.call('POST', `${facts()}/resource_instances/bulk`, {
-      operations: [{ key: 'new1', resource: 'doc', tenant: 'default' }, { key: 'd1', resource: 'doc', tenant: 'other' }],
+      operations: [
+        { key: 'new1', resource: 'doc', tenant: 'default' },
+        { key: 'd1', resource: 'doc', tenant: 'other' },
+      ],
     });
     expect(bad.status).toBe(409);
     expect(bad.body.message).toMatch(/^Item 1:/);
     expect((await t.call('GET', `${facts()}/resource_instances/doc:new1`)).status).toBe(404);
-    const missing = await t.call('POST', `${facts()}/resource_instances/bulk`, { operations: [{ key: 'x', resource: 'nope', tenant: 'default' }] });
+    const missing = await t.call('POST', `${facts()}/resource_instances/bulk`, {
+      operations: [{ key: 'x', resource: 'nope', tenant: 'default' }],
+    });
     expect(missing.status).toBe(404);
-    const assignments = [{ user: 'u1', role: 'reader', tenant: 'default', resource_instance: 'doc:d1' }, { user: 'ghost', role: 'reader', tenant: 'default', resource_instance: 'doc:d2' }];
+    const assignments = [
+      { user: 'u1', role: 'reader', tenant: 'default', resource_instance: 'doc:d1' },
+      { user: 'ghost', role: 'reader', tenant: 'default', resource_instance: 'doc:d2' },
+    ];
     const res = await t.call('POST', `${facts()}/role_assignments/bulk`, assignments);
     expect(res.status).toBe(404);
     expect(res.body.message).toMatch(/^Item 1:/);
-    const allowed = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'u1', action: 'read', resource: { type: 'doc', key: 'd1' } });
+    const allowed = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}`, {
+      user: 'u1',
+      action: 'read',
+      resource: { type: 'doc', key: 'd1' },
+    });
     expect(allowed.body.allow).toBe(false);
   });
 
   it('assigns a thousand roles in one call', async () => {
-    const assignments = Array.from({ length: 1000 }, (_, i) => ({ user: `u${i % 300}`, role: 'reader', tenant: 'default', resource_instance: `doc:d${i % 300}` }));
+    const assignments = Array.from({ length: 1000 }, (_, i) => ({
+      user: `u${i % 300}`,
+      role: 'reader',
+      tenant: 'default',
+      resource_instance: `doc:d${i % 300}`,
+    }));
     const res = await t.call('POST', `${facts()}/role_assignments/bulk`, assignments);
     expect(res.status).toBe(200);
     expect(res.body.assignments_created).toBe(300);
@@ -53,7 +70,7 @@ describe('bulk loading', () => {
     expect(allowed.body).toEqual({ allow: [{ allow: true }, { allow: false }] });
   });
 
-  it('writes a checked batch in one pass, and still refuses another tenant\'s instance with nothing written', async () => {
+  it("writes a checked batch in one pass, and still refuses another tenant's instance with nothing written", async () => {
     await t.call('POST', `${facts()}/resource_instances`, { key: 'theirs', resource: 'doc', tenant: 'other' });
     await t.call('POST', `${schema()}/roles`, { key: 'auditor', name: 'Auditor', permissions: ['doc:read'] });
     await t.call('POST', `${facts()}/users`, { key: 'solo' });
@@ -80,12 +97,21 @@ describe('bulk loading', () => {
 
   it('makes every instance the same way, whichever call makes it', async () => {
     await t.call('POST', `${schema()}/resources/doc/relations`, { key: 'parent', name: 'Parent', subject_resource: 'doc' });
-    await t.call('POST', `${facts()}/relationship_tuples/bulk`, { operations: [{ subject: 'doc:implicit', relation: 'parent', object: 'doc:d30', tenant: 'default' }] });
+    await t.call('POST', `${facts()}/relationship_tuples/bulk`, {
+      operations: [{ subject: 'doc:implicit', relation: 'parent', object: 'doc:d30', tenant: 'default' }],
+    });
     await t.call('POST', `${schema()}/groups`, { group_instance_key: 'team', group_tenant: 'default' });
-    await t.call('POST', `${schema()}/groups/team/roles`, { resource: 'doc', resource_instance: 'granted', role: 'reader', tenant: 'default' });
+    await t.call('POST', `${schema()}/groups/team/roles`, {
+      resource: 'doc',
+      resource_instance: 'granted',
+      role: 'reader',
+      tenant: 'default',
+    });
     for (const ref of ['doc:implicit', 'doc:granted', 'group:team']) {
       const got = (await t.call('GET', `${facts()}/resource_instances/${ref}`)).body;
-      expect(got).toEqual(expect.objectContaining({ tenant: 'default', attributes: {}, id: expect.any(String), created_at: expect.any(String) }));
+      expect(got).toEqual(
+        expect.objectContaining({ tenant: 'default', attributes: {}, id: expect.any(String), created_at: expect.any(String) }),
+      );
     }
     // A group is a new instance: a key its type already has answers 409, and nothing is changed.
     await t.call('POST', `${facts()}/resource_instances`, { key: 'plain', resource: 'group', tenant: 'default' });

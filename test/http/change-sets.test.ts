@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readMigrations } from '../../src/db/migrate';
-import { runCypher, startTestService, TestService } from '../support/testService';
+import { runCypher, startTestService, type TestService } from '../support/testService';
 
 /**
  * A write transaction's change events are one ChangeSet node per (environment, revision), not one
@@ -13,7 +13,16 @@ import { runCypher, startTestService, TestService } from '../support/testService
 let t: TestService;
 let envId: string;
 
-interface Change { revision: number; at: string; actor: { kind: string; id: string }; op: string; kind: string; key: string; before?: any; after?: any }
+interface Change {
+  revision: number;
+  at: string;
+  actor: { kind: string; id: string };
+  op: string;
+  kind: string;
+  key: string;
+  before?: any;
+  after?: any;
+}
 
 beforeAll(async () => {
   t = await startTestService();
@@ -27,7 +36,7 @@ const num = (v: any) => (typeof v === 'number' ? v : v.toNumber());
 
 async function feed(env: string, pageSize = 1000): Promise<Change[]> {
   const out: Change[] = [];
-  for (let rev = 0; ;) {
+  for (let rev = 0; ; ) {
     const page = await t.ok('GET', `/v2/facts/${t.proj}/${env}/changes?after_revision=${rev}&page_size=${pageSize}`);
     if (!page.changes.length) return out;
     out.push(...page.changes);
@@ -52,12 +61,14 @@ async function writeSomeChanges(): Promise<void> {
   await t.ok('PATCH', `${schema}/roles/viewer`, { description: 'sees all' });
   await t.ok('POST', `${facts}/tenants`, { key: 'acme', name: 'Acme' });
   await t.ok('PATCH', `${facts}/tenants/acme`, { name: 'Acme Inc' });
-  await t.ok('PUT', `${facts}/bulk/users`, { operations: Array.from({ length: 5 }, (_, i) => ({ key: `u${i}`, email: `u${i}@acme.test` })) });
+  await t.ok('PUT', `${facts}/bulk/users`, {
+    operations: Array.from({ length: 5 }, (_, i) => ({ key: `u${i}`, email: `u${i}@acme.test` })),
+  });
   await t.ok('POST', `${facts}/role_assignments`, { user: 'u0', role: 'viewer', tenant: 'acme' });
   await t.ok('DELETE', `${facts}/users/u4`, undefined, 204);
 }
 
-it('stores a bulk write\'s events as one ChangeSet node of parallel lists, and no Change node', async () => {
+it("stores a bulk write's events as one ChangeSet node of parallel lists, and no Change node", async () => {
   const facts = `/v2/facts/${t.proj}/${t.env}`;
   await t.ok('PUT', `${facts}/bulk/users`, { operations: Array.from({ length: 20 }, (_, i) => ({ key: `bulk-${i}` })) });
   const events = (await feed(t.env)).filter((c) => c.key.startsWith('bulk-'));
@@ -93,16 +104,29 @@ it('V0006 converts old-style Change nodes into ChangeSets that answer the same f
   // order (the conversion orders them by seq).
   const legacyId = (await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'legacy', name: 'legacy' })).id;
   const seqs = new Map<number, number>();
-  const rows = original.map((c) => {
-    const seq = seqs.get(c.revision) ?? 0;
-    seqs.set(c.revision, seq + 1);
-    return {
-      revision: c.revision, seq, at: c.at, actor_kind: c.actor.kind, actor_id: c.actor.id, op: c.op, kind: c.kind, key: c.key,
-      before: c.before === undefined ? null : JSON.stringify(c.before), after: c.after === undefined ? null : JSON.stringify(c.after),
-    };
-  }).reverse();
-  await cypher('UNWIND $rows AS c CREATE (:Change:InEnv {env: $env, revision: c.revision, seq: c.seq, at: c.at, actor_kind: c.actor_kind, '
-    + 'actor_id: c.actor_id, op: c.op, kind: c.kind, key: c.key, before: c.before, after: c.after})', { env: legacyId, rows });
+  const rows = original
+    .map((c) => {
+      const seq = seqs.get(c.revision) ?? 0;
+      seqs.set(c.revision, seq + 1);
+      return {
+        revision: c.revision,
+        seq,
+        at: c.at,
+        actor_kind: c.actor.kind,
+        actor_id: c.actor.id,
+        op: c.op,
+        kind: c.kind,
+        key: c.key,
+        before: c.before === undefined ? null : JSON.stringify(c.before),
+        after: c.after === undefined ? null : JSON.stringify(c.after),
+      };
+    })
+    .reverse();
+  await cypher(
+    'UNWIND $rows AS c CREATE (:Change:InEnv {env: $env, revision: c.revision, seq: c.seq, at: c.at, actor_kind: c.actor_kind, ' +
+      'actor_id: c.actor_id, op: c.op, kind: c.kind, key: c.key, before: c.before, after: c.after})',
+    { env: legacyId, rows },
+  );
   expect(await feed('legacy')).toEqual([]);
 
   const [migration] = readMigrations(join(__dirname, '..', '..', 'cypher', 'migrations')).filter((m) => m.version === 6);

@@ -1,7 +1,7 @@
 import { Db } from '../../src/db/db';
 import { CypherRegistry } from '../../src/db/cypherRegistry';
 import { CYPHER_DIR } from '../../src/boot';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * A routing URI (`neo4j://`, a cluster): reads may be served by a secondary that has not applied
@@ -26,7 +26,12 @@ describe('decisions through a routing URI', () => {
     expect(t.service.db.routing).toBe(true);
     const schema = `/v2/schema/${t.proj}/${t.env}`;
     const facts = `/v2/facts/${t.proj}/${t.env}`;
-    await t.ok('POST', `${schema}/resources`, { key: 'file', name: 'File', actions: { read: {} }, roles: { reader: { name: 'Reader', permissions: ['read'] } } });
+    await t.ok('POST', `${schema}/resources`, {
+      key: 'file',
+      name: 'File',
+      actions: { read: {} },
+      roles: { reader: { name: 'Reader', permissions: ['read'] } },
+    });
     await t.ok('POST', `${facts}/tenants`, { key: 'acme', name: 'Acme' });
     await t.ok('POST', `${facts}/users`, { key: 'rita' });
     await t.ok('POST', `${facts}/resource_instances`, { key: 'f1', resource: 'file', tenant: 'acme' });
@@ -35,7 +40,9 @@ describe('decisions through a routing URI', () => {
     const allowed = async (consistency?: string) =>
       (await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, consistency ? { ...question, consistency } : question)).allow;
     const listed = async () =>
-      (await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}/list-objects`, { user: 'rita', action: 'read', resource_type: 'file' })).objects.map((o: { key: string }) => o.key);
+      (
+        await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}/list-objects`, { user: 'rita', action: 'read', resource_type: 'file' })
+      ).objects.map((o: { key: string }) => o.key);
     expect([await allowed(), await allowed('fully_consistent')]).toEqual([true, true]);
     expect(await listed()).toEqual(['f1']);
     const permissions = await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}/user-permissions`, { user: { key: 'rita' } });
@@ -51,8 +58,12 @@ describe('decisions through a routing URI', () => {
       const base = `/v2/allowed/${t.proj}/${t.env}`;
       expect((await t.ok('POST', base, { ...question, explain: true })).allow).toBe(false);
       expect((await t.ok('POST', `${base}/user-permissions`, { user: { key: 'rita' } }))['file:f1']).toBeUndefined();
-      expect((await t.ok('POST', `${base}/authorized_users`, { action: 'read', resource: { type: 'file', key: 'f1', tenant: 'acme' } })).users).toEqual({});
-      const floors = spy.mock.calls.filter(([stmt]) => stmt.name.startsWith('decisions/')).map(([stmt, , , atLeast]) => [stmt.name, atLeast]);
+      expect(
+        (await t.ok('POST', `${base}/authorized_users`, { action: 'read', resource: { type: 'file', key: 'f1', tenant: 'acme' } })).users,
+      ).toEqual({});
+      const floors = spy.mock.calls
+        .filter(([stmt]) => stmt.name.startsWith('decisions/'))
+        .map(([stmt, , , atLeast]) => [stmt.name, atLeast]);
       expect(floors).toEqual([
         ['decisions/allowed', { env: envId, revision: revoked }],
         ['decisions/allowed', { env: envId, revision: revoked }],
@@ -70,9 +81,12 @@ describe('decisions through a routing URI', () => {
 describe('a read that must include a revision', () => {
   const registry = new CypherRegistry(CYPHER_DIR);
   const modes: string[] = [];
-  const db = () => new Db(t.service.driver, registry, { timeoutMs: 10_000, routing: true, observer: { transaction: (mode) => modes.push(mode) } });
-  const revision = async () => (await t.service.db.readRows(t.service.db.statement('revisions/readRevision'), { envId }))[0].revision as number;
-  const read = (d: Db, atLeast: number) => d.readOnce(d.statement('revisions/readRevision'), { envId }, 'read', { env: envId, revision: atLeast });
+  const db = () =>
+    new Db(t.service.driver, registry, { timeoutMs: 10_000, routing: true, observer: { transaction: (mode) => modes.push(mode) } });
+  const revision = async () =>
+    (await t.service.db.readRows(t.service.db.statement('revisions/readRevision'), { envId }))[0].revision as number;
+  const read = (d: Db, atLeast: number) =>
+    d.readOnce(d.statement('revisions/readRevision'), { envId }, 'read', { env: envId, revision: atLeast });
 
   it('runs on a secondary that has the revision', async () => {
     modes.length = 0;

@@ -1,5 +1,5 @@
 import { untilBlocked } from '../support/blocked';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 // Read-modify-write of the schema's lists (a role's permissions, a resource's actions) under
 // concurrent calls: each acknowledged change must survive the others (no lost update).
@@ -84,14 +84,18 @@ describe('bulk replace of instances racing a create in another tenant', () => {
       { key: 'k0', tenant: 'ta', resource: 'rbox', attributes: '{"v":"a"}' },
       { key: 'k1', tenant: 'ta', resource: 'rbox', attributes: '{"v":"a"}' },
     ];
-    const answer = await db.write(async (tx) => {
-      const [row] = await tx.rows(db.statement('schema/replaceInstances'), { env: envId, items, nowIso: new Date().toISOString() });
-      throw Object.assign(new Error('roll back'), { row });
-    }).catch((e: { row?: Record<string, unknown> }) => e.row);
+    const answer = await db
+      .write(async (tx) => {
+        const [row] = await tx.rows(db.statement('schema/replaceInstances'), { env: envId, items, nowIso: new Date().toISOString() });
+        throw Object.assign(new Error('roll back'), { row });
+      })
+      .catch((e: { row?: Record<string, unknown> }) => e.row);
     expect(answer?.elsewhere).toEqual([{ resource: 'rbox', key: 'k1', tenant: 'tb' }]);
     expect(answer?.total).toBe(1);
     // Through the API the batch is refused whole, and k1 stays in tb with its attributes.
-    const res = await t.call('PUT', `${facts}/bulk/resource_instances`, { operations: items.map((x) => ({ ...x, attributes: { v: 'a' } })) });
+    const res = await t.call('PUT', `${facts}/bulk/resource_instances`, {
+      operations: items.map((x) => ({ ...x, attributes: { v: 'a' } })),
+    });
     expect({ status: res.status, code: res.body.error_code }).toEqual({ status: 409, code: 'MISMATCH_RESOURCE_INSTANCES_TENANTS' });
     const k1 = await t.ok('GET', `${facts}/resource_instances/rbox:k1`);
     expect({ tenant: k1.tenant, attributes: k1.attributes }).toEqual({ tenant: 'tb', attributes: { v: 'b' } });

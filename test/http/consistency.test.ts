@@ -1,6 +1,6 @@
 import { DecisionStore } from '../../src/areas/decisions/store';
-import { startTestService, TestService } from '../support/testService';
-import { Replica, startReplica } from './replica-support';
+import { startTestService, type TestService } from '../support/testService';
+import { type Replica, startReplica } from './replica-support';
 
 /**
  * The decision cache never answers a stale "allow" after a revoke the caller has seen: on the

@@ -1,4 +1,4 @@
-import { buildWorld, expectError, login, request, World } from './approvals-support';
+import { buildWorld, expectError, login, request, type World } from './approvals-support';
 
 /** The console's approvals queue: every config's approvals, across sessions, for the admin only. */
 let w: World;
@@ -22,7 +22,9 @@ it('lists the approvals of every session to the admin, pending first', async () 
     ['carol', 'pending', 'ops'],
     ['alice', 'approved', 'ops'],
   ]);
-  expect(res.body.data[1]).toEqual(expect.objectContaining({ reviewer_user_id: 'bob', reviewer_comment: 'fine', tenant: 'acme', resource: 'doc' }));
+  expect(res.body.data[1]).toEqual(
+    expect.objectContaining({ reviewer_user_id: 'bob', reviewer_comment: 'fine', tenant: 'acme', resource: 'doc' }),
+  );
 });
 
 it('filters by status and by config key or id', async () => {

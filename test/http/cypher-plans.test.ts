@@ -8,7 +8,10 @@ import { CypherRegistry } from '../../src/db/cypherRegistry';
  * where a deprecation (the next Neo4j removing what a statement relies on) shows.
  */
 it('plans every Cypher statement without a deprecation notification', async () => {
-  const driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? 'neo4j'));
+  const driver = neo4j.driver(
+    process.env.NEO4J_URI!,
+    neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? 'neo4j'),
+  );
   const registry = new CypherRegistry(join(__dirname, '../../cypher'));
   const session = driver.session({ notificationFilter: { minimumSeverityLevel: 'INFORMATION' } });
   const deprecated: string[] = [];

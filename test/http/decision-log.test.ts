@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * The decision log (CONTRACT section 12): with DECISION_LOG_SAMPLE=1 every decision is logged
@@ -24,7 +24,11 @@ afterAll(async () => {
   await off?.close();
 });
 
-const ask = (user: string, action: string, key?: string) => ({ user, action, resource: { type: 'doc', tenant: 'default', ...(key ? { key } : {}) } });
+const ask = (user: string, action: string, key?: string) => ({
+  user,
+  action,
+  resource: { type: 'doc', tenant: 'default', ...(key ? { key } : {}) },
+});
 
 it('logs each decision with its answer and reason, filtered by user, resource, decision and time', async () => {
   const start = new Date().toISOString();
@@ -36,12 +40,27 @@ it('logs each decision with its answer and reason, filtered by user, resource, d
 
   const all = await t.ok('GET', `${logs(t)}?from=${encodeURIComponent(start)}`);
   expect(all.total_count).toBe(4);
-  expect(all.data).toEqual(expect.arrayContaining([
-    expect.objectContaining({ user_key: 'ann', action: 'read', resource_type: 'doc', resource_key: null, tenant: 'default', decision: true }),
-    expect.objectContaining({ user_key: 'ann', action: 'write', resource_key: 'd1', decision: false, reason: expect.stringMatching(/\S/) }),
-    expect.objectContaining({ user_key: 'bob', decision: false }),
-    expect.objectContaining({ user_key: 'ann', resource_key: 'd2', decision: true }),
-  ]));
+  expect(all.data).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        user_key: 'ann',
+        action: 'read',
+        resource_type: 'doc',
+        resource_key: null,
+        tenant: 'default',
+        decision: true,
+      }),
+      expect.objectContaining({
+        user_key: 'ann',
+        action: 'write',
+        resource_key: 'd1',
+        decision: false,
+        reason: expect.stringMatching(/\S/),
+      }),
+      expect.objectContaining({ user_key: 'bob', decision: false }),
+      expect.objectContaining({ user_key: 'ann', resource_key: 'd2', decision: true }),
+    ]),
+  );
   expect((await t.ok('GET', `${logs(t)}?user=bob`)).data.map((d: any) => d.user_key)).toEqual(['bob']);
   expect((await t.ok('GET', `${logs(t)}?decision=false`)).total_count).toBe(2);
   expect((await t.ok('GET', `${logs(t)}?resource=doc:d1`)).data.map((d: any) => d.action)).toEqual(['write']);
@@ -61,10 +80,16 @@ it('logs each decision with its answer and reason, filtered by user, resource, d
   const asPermit = await t.ok('GET', `${permit}?timestamp_from=${since}`);
   expect(asPermit.total_count).toBe(4);
   for (const e of asPermit.data) {
-    expect(e).toEqual(expect.objectContaining({
-      id: expect.any(String), timestamp: expect.any(String), pdp_config_id: mine.body.environment_id, env_id: mine.body.environment_id,
-      project_id: mine.body.project_id, org_id: scope.organization_id,
-    }));
+    expect(e).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        timestamp: expect.any(String),
+        pdp_config_id: mine.body.environment_id,
+        env_id: mine.body.environment_id,
+        project_id: mine.body.project_id,
+        org_id: scope.organization_id,
+      }),
+    );
   }
   expect((await t.ok('GET', `${permit}?users=bob&users=nobody`)).data.map((d: any) => d.user_key)).toEqual(['bob']);
   expect((await t.ok('GET', `${permit}?resources=doc:d1&action=write`)).data.map((d: any) => d.decision)).toEqual([false]);

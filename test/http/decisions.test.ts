@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 let t: TestService;
 const schema = () => `/v2/schema/${t.proj}/${t.env}`;
@@ -23,12 +23,18 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const q = (user: unknown, action: string, type: string, key?: string, tenant?: string) => ({
-  user, action, resource: { type, ...(key ? { key } : {}), ...(tenant ? { tenant } : {}) },
+  user,
+  action,
+  resource: { type, ...(key ? { key } : {}), ...(tenant ? { tenant } : {}) },
 });
 
 describe('allowed, through either door (the hot path, or koa with a query string)', () => {
   const post = async (path: string, body: Blob | string, headers: Record<string, string> = {}) => {
-    const res = await fetch(t.url + path, { method: 'POST', body, headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', ...headers } });
+    const res = await fetch(t.url + path, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', ...headers },
+    });
     return { status: res.status, body: await res.json() };
   };
   const doors = () => [allowed(), `${allowed()}?explain=false`];
@@ -43,8 +49,10 @@ describe('allowed, through either door (the hot path, or koa with a query string
 
   it('refuses a __proto__ key, plain or escaped, with 400', async () => {
     for (const path of doors()) {
-      for (const raw of ['{"user":{"key":"owner-user","__proto__":{}},"action":"read","resource":{"type":"doc"}}',
-        '{"user":{"key":"owner-user","\\u005f_proto__":{"x":1}},"action":"read","resource":{"type":"doc"}}']) {
+      for (const raw of [
+        '{"user":{"key":"owner-user","__proto__":{}},"action":"read","resource":{"type":"doc"}}',
+        '{"user":{"key":"owner-user","\\u005f_proto__":{"x":1}},"action":"read","resource":{"type":"doc"}}',
+      ]) {
         const res = await post(path, raw);
         expect({ path, status: res.status, code: res.body.error_code }).toEqual({ path, status: 400, code: 'INVALID_INPUT' });
       }
@@ -70,7 +78,12 @@ describe('allowed', () => {
   });
 
   it('answers false, not an error, for unknown users, resources, actions and instances', async () => {
-    for (const body of [q('ghost', 'read', 'doc', 'd1'), q('owner-user', 'fly', 'doc', 'd1'), q('owner-user', 'read', 'ship', 'x'), q('owner-user', 'read', 'doc', 'nope')]) {
+    for (const body of [
+      q('ghost', 'read', 'doc', 'd1'),
+      q('owner-user', 'fly', 'doc', 'd1'),
+      q('owner-user', 'read', 'ship', 'x'),
+      q('owner-user', 'read', 'doc', 'nope'),
+    ]) {
       const res = await t.call('POST', allowed(), body);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ allow: false });
@@ -78,7 +91,11 @@ describe('allowed', () => {
   });
 
   it('keeps the order in bulk, and rejects more than 100 questions or malformed ones', async () => {
-    const res = await ok('POST', `${allowed()}/bulk`, [q('nobody', 'read', 'doc', 'd1'), q('owner-user', 'read', 'doc', 'd1'), q('auditor-user', 'read', 'doc', 'd2')]);
+    const res = await ok('POST', `${allowed()}/bulk`, [
+      q('nobody', 'read', 'doc', 'd1'),
+      q('owner-user', 'read', 'doc', 'd1'),
+      q('auditor-user', 'read', 'doc', 'd2'),
+    ]);
     expect(res).toEqual({ allow: [{ allow: false }, { allow: true }, { allow: false }] });
     const big = Array.from({ length: 101 }, () => q('nobody', 'read', 'doc', 'd1'));
     expect((await t.call('POST', `${allowed()}/bulk`, big)).status).toBe(422);
@@ -98,7 +115,12 @@ describe('allowed', () => {
   it('revokes in the next request after an unassignment', async () => {
     await ok('POST', `${facts()}/role_assignments`, { user: 'nobody', role: 'owner', tenant: 'default', resource_instance: 'doc:d2' });
     expect((await ok('POST', allowed(), q('nobody', 'write', 'doc', 'd2'))).allow).toBe(true);
-    const del = await t.call('DELETE', `${facts()}/role_assignments`, { user: 'nobody', role: 'owner', tenant: 'default', resource_instance: 'doc:d2' });
+    const del = await t.call('DELETE', `${facts()}/role_assignments`, {
+      user: 'nobody',
+      role: 'owner',
+      tenant: 'default',
+      resource_instance: 'doc:d2',
+    });
     expect(del.status).toBe(204);
     expect((await ok('POST', allowed(), q('nobody', 'write', 'doc', 'd2'))).allow).toBe(false);
   });

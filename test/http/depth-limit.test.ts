@@ -1,5 +1,5 @@
 import { depthLimitedCount } from '../../src/http/depthLimit';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * A check that reaches MAX_DERIVATION_DEPTH (25) without an answer says so (CONTRACT section 8):
@@ -19,23 +19,39 @@ beforeAll(async () => {
   await ok('POST', `${schema()}/resources`, { key: 'team', name: 'Team', actions: {} });
   await ok('POST', `${schema()}/resources/team/roles`, { key: 'member', name: 'Member', permissions: [] });
   await ok('POST', `${schema()}/resources/team/relations`, { key: 'parent_team', name: 'Parent team', subject_resource: 'team' });
-  await ok('POST', `${schema()}/resources/team/roles/member/implicit_grants`, { role: 'member', on_resource: 'team', linked_by_relation: 'parent_team' });
+  await ok('POST', `${schema()}/resources/team/roles/member/implicit_grants`, {
+    role: 'member',
+    on_resource: 'team',
+    linked_by_relation: 'parent_team',
+  });
   await ok('POST', `${schema()}/resources`, { key: 'repo', name: 'Repo', actions: { push: {} } });
   await ok('POST', `${schema()}/resources/repo/roles`, { key: 'editor', name: 'Editor', permissions: ['push'] });
   await ok('POST', `${schema()}/resources/repo/relations`, { key: 'owners', name: 'Owners', subject_resource: 'team' });
-  await ok('POST', `${schema()}/resources/repo/roles/editor/implicit_grants`, { role: 'member', on_resource: 'team', linked_by_relation: 'owners' });
+  await ok('POST', `${schema()}/resources/repo/roles/editor/implicit_grants`, {
+    role: 'member',
+    on_resource: 'team',
+    linked_by_relation: 'owners',
+  });
   const teams = Array.from({ length: 30 }, (_, i) => `team:t${i + 1}`);
   for (const [resource_instance, key] of [['repo:api', 'api'], ['repo:web', 'web'], ...teams.map((x) => [x, x.slice(5)])]) {
     await ok('POST', `${facts()}/resource_instances`, { key, resource: resource_instance.split(':')[0], tenant: 'default' });
   }
   // repo:web is owned by t29: the walk back from it ends after 2 hops.
-  const tuples = [{ subject: 'team:t1', relation: 'owners', object: 'repo:api', tenant: 'default' },
+  const tuples = [
+    { subject: 'team:t1', relation: 'owners', object: 'repo:api', tenant: 'default' },
     { subject: 'team:t29', relation: 'owners', object: 'repo:web', tenant: 'default' },
-    ...teams.slice(1).map((x, i) => ({ subject: x, relation: 'parent_team', object: teams[i], tenant: 'default' }))];
+    ...teams.slice(1).map((x, i) => ({ subject: x, relation: 'parent_team', object: teams[i], tenant: 'default' })),
+  ];
   await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: tuples });
-  for (const [user, team] of [['edge', 't25'], ['over', 't26'], ['far', 't30'], ['outside', null]] as const) {
+  for (const [user, team] of [
+    ['edge', 't25'],
+    ['over', 't26'],
+    ['far', 't30'],
+    ['outside', null],
+  ] as const) {
     await ok('POST', `${facts()}/users`, { key: user });
-    if (team) await ok('POST', `${facts()}/role_assignments`, { user, role: 'member', tenant: 'default', resource_instance: `team:${team}` });
+    if (team)
+      await ok('POST', `${facts()}/role_assignments`, { user, role: 'member', tenant: 'default', resource_instance: `team:${team}` });
   }
 });
 afterAll(async () => t?.close());

@@ -1,4 +1,4 @@
-import { buildWorld, Client, expectError, instances, login, ok, request, World } from './approvals-support';
+import { buildWorld, type Client, expectError, instances, login, ok, request, type World } from './approvals-support';
 
 /**
  * End users cannot squat or probe (CONTRACT section 15): an operation approval or an access
@@ -16,7 +16,9 @@ let accessId: string;
 const revision = () => w.t.service.parts.revisions.latest(w.envId);
 const instance = (key: string) => w.t.call('GET', `${w.facts}/resource_instances/${encodeURIComponent(`doc:${key}`)}`);
 /** The client on the access-request config (its own element_id). */
-const withAccess = (c: Client) => ({ call: (method: string, path: string, body?: unknown) => c.call(method, `${accessBase}${path}`, body, { element_id: accessId }) });
+const withAccess = (c: Client) => ({
+  call: (method: string, path: string, body?: unknown) => c.call(method, `${accessBase}${path}`, body, { element_id: accessId }),
+});
 
 beforeAll(async () => {
   w = await buildWorld({ env: { ELEMENTS_REQUESTS_PER_HOUR: '6' } });
@@ -24,7 +26,10 @@ beforeAll(async () => {
   await instances(w, 'doc', ['theirs'], 'other');
   await instances(w, 'doc', ['ours']);
   const access = await ok(w.t, 'POST', `/v2/elements/${w.t.proj}/${w.t.env}/config`, {
-    key: 'access', name: 'Access requests', elements_type: 'access_request', settings: { resources: ['doc'] },
+    key: 'access',
+    name: 'Access requests',
+    elements_type: 'access_request',
+    settings: { resources: ['doc'] },
     roles_to_levels: { LEVEL_1: ['approver'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
   });
   accessId = access.id;
@@ -36,7 +41,7 @@ afterAll(async () => w?.t.close());
 /** The error body without its id, with the instance key named in it replaced. */
 const shape = (body: any, key: string) => ({ ...body, id: undefined, message: String(body.message).replaceAll(key, '<key>') });
 
-describe('an instance outside the session\'s tenant', () => {
+describe("an instance outside the session's tenant", () => {
   it('answers an operation approval with one 404 for "elsewhere" and "nowhere", creating nothing', async () => {
     const before = await revision();
     const elsewhere = await alice.call('POST', '', request('doc', { resource_instance: 'theirs' }));
@@ -48,11 +53,17 @@ describe('an instance outside the session\'s tenant', () => {
     expect(await revision()).toBe(before);
     expect((await bob.call('GET', '')).body.total_count).toBe(0);
     // An instance of the tenant is named as before.
-    expect((await alice.call('POST', '', request('doc', { resource_instance: 'ours' }))).body.access_request_details.resource_instance).toBe('ours');
+    expect(
+      (await alice.call('POST', '', request('doc', { resource_instance: 'ours' }))).body.access_request_details.resource_instance,
+    ).toBe('ours');
   });
 
   it('answers an access request the same way', async () => {
-    const ask = (key: string) => withAccess(alice).call('POST', '', { access_request_details: { tenant: 'acme', resource: 'doc', resource_instance: key, role: 'owner' }, reason: 'mine' });
+    const ask = (key: string) =>
+      withAccess(alice).call('POST', '', {
+        access_request_details: { tenant: 'acme', resource: 'doc', resource_instance: key, role: 'owner' },
+        reason: 'mine',
+      });
     const before = await revision();
     const [elsewhere, nowhere] = [await ask('theirs'), await ask('ghost')];
     expectError(elsewhere, 404, 'NOT_FOUND');
@@ -72,7 +83,10 @@ describe('an operation approval naming no instance', () => {
     expect((await alice.call('PUT', `/${cancelled.id}/cancel`, { reason: 'oops' })).status).toBe(200);
     expect((await instance(made)).status).toBe(404);
     // The cancelled request still shows what it named.
-    expect((await alice.call('GET', `/${cancelled.id}`)).body).toMatchObject({ status: 'cancel', access_request_details: { resource_instance: made } });
+    expect((await alice.call('GET', `/${cancelled.id}`)).body).toMatchObject({
+      status: 'cancel',
+      access_request_details: { resource_instance: made },
+    });
 
     const denied = (await alice.call('POST', '', request())).body;
     expect((await bob.call('PUT', `/${denied.id}/deny`, {})).status).toBe(200);
@@ -86,7 +100,12 @@ describe('an operation approval naming no instance', () => {
   it('keeps the instance when something else has come to use it', async () => {
     const a = (await alice.call('POST', '', request())).body;
     const key = a.access_request_details.resource_instance;
-    await ok(w.t, 'POST', `${w.facts}/role_assignments`, { user: 'carol', role: '_Reviewer_', tenant: 'acme', resource_instance: `doc:${key}` });
+    await ok(w.t, 'POST', `${w.facts}/role_assignments`, {
+      user: 'carol',
+      role: '_Reviewer_',
+      tenant: 'acme',
+      resource_instance: `doc:${key}`,
+    });
     expect((await bob.call('PUT', `/${a.id}/deny`, {})).status).toBe(200);
     expect((await instance(key)).status).toBe(200);
   });
@@ -106,7 +125,9 @@ describe('requests per user, config and hour', () => {
     expect((await bob.call('GET', '')).body.total_count).toBe(before);
     // Another user, and the same user on another config, are not held back.
     expect((await lena.call('POST', '', request('doc', { resource_instance: 'ours' }))).status).toBe(200);
-    expect((await withAccess(gina).call('POST', '', { access_request_details: { tenant: 'acme', role: 'approver' }, reason: 'x' })).status).toBe(200);
+    expect(
+      (await withAccess(gina).call('POST', '', { access_request_details: { tenant: 'acme', role: 'approver' }, reason: 'x' })).status,
+    ).toBe(200);
   });
 
   it('counts access requests too', async () => {

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 let t: TestService;
 const schema = () => `/v2/schema/${t.proj}/${t.env}`;
@@ -21,11 +21,20 @@ afterAll(async () => t?.close());
 describe('elements configs', () => {
   it('creates a config and makes its resources ready: actions operate/review, roles _Reviewer_/_Approved_', async () => {
     const c = await ok('POST', config(), {
-      key: 'ops', name: 'Ops', elements_type: 'operation_approval', settings: { resources: ['server'] }, roles_to_levels: levels(['admin']),
+      key: 'ops',
+      name: 'Ops',
+      elements_type: 'operation_approval',
+      settings: { resources: ['server'] },
+      roles_to_levels: levels(['admin']),
     });
     expect(c).toMatchObject({
-      id: expect.any(String), key: 'ops', name: 'Ops', elements_type: 'operation_approval',
-      settings: { resources: ['server'] }, roles_to_levels: levels(['admin']), created_at: expect.any(String),
+      id: expect.any(String),
+      key: 'ops',
+      name: 'Ops',
+      elements_type: 'operation_approval',
+      settings: { resources: ['server'] },
+      roles_to_levels: levels(['admin']),
+      created_at: expect.any(String),
     });
     const server = await ok('GET', `${schema()}/resources/server`);
     expect(Object.keys(server.actions).sort()).toEqual(['operate', 'reboot', 'review']);
@@ -37,12 +46,25 @@ describe('elements configs', () => {
 
     expect((await ok('GET', `${config()}/ops`)).id).toBe(c.id);
     expect((await ok('GET', `${config()}/${c.id}`)).key).toBe('ops');
-    expectError(await t.call('POST', config(), { key: 'ops', name: 'again', elements_type: 'operation_approval', roles_to_levels: levels() }), 409, 'DUPLICATE_ENTITY');
+    expectError(
+      await t.call('POST', config(), { key: 'ops', name: 'again', elements_type: 'operation_approval', roles_to_levels: levels() }),
+      409,
+      'DUPLICATE_ENTITY',
+    );
   });
 
   it('is idempotent for resources governed twice, and PATCH adds resources and replaces levels', async () => {
-    const c = await ok('POST', config(), { key: 'second', name: 'Second', elements_type: 'operation_approval', settings: { resources: ['server'] }, roles_to_levels: levels() });
-    const patched = await ok('PATCH', `${config()}/${c.id}`, { settings: { resources: ['server', 'db'] }, roles_to_levels: levels([], ['admin']) });
+    const c = await ok('POST', config(), {
+      key: 'second',
+      name: 'Second',
+      elements_type: 'operation_approval',
+      settings: { resources: ['server'] },
+      roles_to_levels: levels(),
+    });
+    const patched = await ok('PATCH', `${config()}/${c.id}`, {
+      settings: { resources: ['server', 'db'] },
+      roles_to_levels: levels([], ['admin']),
+    });
     expect(patched).toMatchObject({ settings: { resources: ['server', 'db'] }, roles_to_levels: levels([], ['admin']), name: 'Second' });
     const server = await ok('GET', `${schema()}/resources/server`);
     expect(Object.keys(server.actions).sort()).toEqual(['operate', 'reboot', 'review']);

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * Time-bound access (issue 16): a role assignment with `expires_at` grants until that instant and
@@ -18,12 +18,23 @@ beforeAll(async () => {
   await ok('POST', `${facts()}/tenants`, { key: 'acme', name: 'Acme' });
   for (const k of ['alice', 'bob', 'carol']) await ok('POST', `${facts()}/users`, { key: k });
   await ok('POST', `${schema()}/resources`, {
-    key: 'folder', name: 'Folder', actions: { read: {} }, roles: { viewer: { permissions: ['read'] } },
+    key: 'folder',
+    name: 'Folder',
+    actions: { read: {} },
+    roles: { viewer: { permissions: ['read'] } },
   });
   await ok('POST', `${schema()}/resources`, {
-    key: 'doc', name: 'Doc', actions: { read: {} }, relations: { parent: 'folder' }, roles: { reader: { permissions: ['read'] } },
+    key: 'doc',
+    name: 'Doc',
+    actions: { read: {} },
+    relations: { parent: 'folder' },
+    roles: { reader: { permissions: ['read'] } },
   });
-  await ok('POST', `${schema()}/resources/doc/roles/reader/implicit_grants`, { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' });
+  await ok('POST', `${schema()}/resources/doc/roles/reader/implicit_grants`, {
+    role: 'viewer',
+    on_resource: 'folder',
+    linked_by_relation: 'parent',
+  });
   await ok('POST', `${schema()}/roles`, { key: 'auditor', name: 'Auditor', permissions: ['doc:read'] });
   await ok('POST', `${facts()}/resource_instances`, { key: 'f1', tenant: 'acme', resource: 'folder' });
   await ok('POST', `${facts()}/resource_instances`, { key: 'd1', tenant: 'acme', resource: 'doc' });
@@ -37,8 +48,21 @@ const check = (user: string, consistency?: string) =>
 it('refuses an expires_at in the past or unparsable with 422, writing nothing', async () => {
   // Date.parse alone would take the last four: a year, a local time, February 30 (as March 2),
   // a time without seconds or offset.
-  for (const expires_at of ['2001-01-01T00:00:00Z', 'tomorrow', '2099', '2099-01-01T00:00:00', '2099-02-30T00:00:00Z', '2099-06-30 12:00']) {
-    const res = await t.call('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f1', expires_at });
+  for (const expires_at of [
+    '2001-01-01T00:00:00Z',
+    'tomorrow',
+    '2099',
+    '2099-01-01T00:00:00',
+    '2099-02-30T00:00:00Z',
+    '2099-06-30 12:00',
+  ]) {
+    const res = await t.call('POST', `${facts()}/role_assignments`, {
+      user: 'bob',
+      role: 'viewer',
+      tenant: 'acme',
+      resource_instance: 'folder:f1',
+      expires_at,
+    });
     expect({ status: res.status, code: res.body.error_code }).toEqual({ status: 422, code: expect.any(String) });
     const bulk = await t.call('POST', `${facts()}/role_assignments/bulk`, [
       { user: 'bob', role: 'auditor', tenant: 'acme' },
@@ -55,7 +79,13 @@ it('allows before expires_at and denies from expires_at, cached and uncached, on
   // more than 1 s for the questions).
   const expiresAt = Math.ceil((Date.now() + 16_000) / 1000) * 1000;
   const iso = new Date(expiresAt).toISOString();
-  const a = await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f1', expires_at: iso });
+  const a = await ok('POST', `${facts()}/role_assignments`, {
+    user: 'alice',
+    role: 'viewer',
+    tenant: 'acme',
+    resource_instance: 'folder:f1',
+    expires_at: iso,
+  });
   expect(a.expires_at).toBe(iso);
   await ok('POST', `${facts()}/role_assignments/bulk`, [{ user: 'carol', role: 'auditor', tenant: 'acme', expires_at: iso }]);
   const listed = await ok('GET', `${facts()}/role_assignments?user=alice`);
@@ -93,8 +123,8 @@ it('allows before expires_at and denies from expires_at, cached and uncached, on
 
   // The background sweep (here one round of it) deletes the expired edges, in bounded batches.
   expect(await t.service.parts.expirySweep.sweepOnce()).toBeGreaterThanOrEqual(2);
-  expect((await ok('GET', `${facts()}/role_assignments?user=alice`))).toEqual([]);
-  expect((await ok('GET', `${facts()}/role_assignments?user=carol`))).toEqual([]);
+  expect(await ok('GET', `${facts()}/role_assignments?user=alice`)).toEqual([]);
+  expect(await ok('GET', `${facts()}/role_assignments?user=carol`)).toEqual([]);
 }, 30_000);
 
 it('tuples, group memberships and group role grants with expires_at grant until then, nothing after', async () => {
@@ -107,7 +137,13 @@ it('tuples, group memberships and group role grants with expires_at grant until 
   await ok('PUT', `${schema()}/groups/crew/users/fay`, { tenant: 'acme' });
   const past = await t.call('PUT', `${schema()}/groups/team/users/erin`, { tenant: 'acme', expires_at: '2000-01-01T00:00:00Z' });
   expect(past.status).toBe(422);
-  const badTuple = await t.call('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f2', relation: 'parent', object: 'doc:d2', tenant: 'acme', expires_at: 'soon' });
+  const badTuple = await t.call('POST', `${facts()}/relationship_tuples`, {
+    subject: 'folder:f2',
+    relation: 'parent',
+    object: 'doc:d2',
+    tenant: 'acme',
+    expires_at: 'soon',
+  });
   expect(badTuple.status).toBe(422);
 
   // 12 s for the writes below and 4 s of margin before the expiry for the questions that must
@@ -115,23 +151,43 @@ it('tuples, group memberships and group role grants with expires_at grant until 
   // more than 1 s for the questions).
   const expiresAt = Math.ceil((Date.now() + 16_000) / 1000) * 1000;
   const iso = new Date(expiresAt).toISOString();
-  const tuple = await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f2', relation: 'parent', object: 'doc:d2', tenant: 'acme', expires_at: iso });
+  const tuple = await ok('POST', `${facts()}/relationship_tuples`, {
+    subject: 'folder:f2',
+    relation: 'parent',
+    object: 'doc:d2',
+    tenant: 'acme',
+    expires_at: iso,
+  });
   expect(tuple.expires_at).toBe(iso);
   await ok('POST', `${schema()}/group/team/roles`, { resource: 'doc', resource_instance: 'd2', role: 'reader', tenant: 'acme' });
   await ok('PUT', `${schema()}/groups/team/users/erin`, { tenant: 'acme', expires_at: iso });
-  await ok('POST', `${schema()}/group/crew/roles`, { resource: 'doc', resource_instance: 'd2', role: 'reader', tenant: 'acme', expires_at: iso });
+  await ok('POST', `${schema()}/group/crew/roles`, {
+    resource: 'doc',
+    resource_instance: 'd2',
+    role: 'reader',
+    tenant: 'acme',
+    expires_at: iso,
+  });
   const ask = (user: string, consistency?: string) =>
     t.ok('POST', allowed(), { user, action: 'read', resource: { type: 'doc', key: 'd2' }, ...(consistency ? { consistency } : {}) });
 
   await sleepUntil(expiresAt - 3000);
   expect(Date.now()).toBeLessThan(expiresAt);
   for (const user of ['dan', 'erin', 'fay']) {
-    expect({ user, cached: (await ask(user)).allow, again: (await ask(user)).allow, uncached: (await ask(user, 'fully_consistent')).allow })
-      .toEqual({ user, cached: true, again: true, uncached: true });
+    expect({
+      user,
+      cached: (await ask(user)).allow,
+      again: (await ask(user)).allow,
+      uncached: (await ask(user, 'fully_consistent')).allow,
+    }).toEqual({ user, cached: true, again: true, uncached: true });
   }
   await sleepUntil(expiresAt);
   for (const user of ['dan', 'erin', 'fay']) {
-    expect({ user, cached: (await ask(user)).allow, uncached: (await ask(user, 'fully_consistent')).allow }).toEqual({ user, cached: false, uncached: false });
+    expect({ user, cached: (await ask(user)).allow, uncached: (await ask(user, 'fully_consistent')).allow }).toEqual({
+      user,
+      cached: false,
+      uncached: false,
+    });
   }
   const users = await ok('POST', `${allowed()}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd2' } });
   expect(users.users).toEqual({});
@@ -160,10 +216,14 @@ it('grants again what is given again after its expiry, before the sweep; a live 
   await ok('PUT', `${schema()}/groups/band/users/ned`, { tenant: 'acme', expires_at: iso });
   // A live membership given an end takes it.
   await ok('PUT', `${schema()}/groups/club/users/ora`, { tenant: 'acme', expires_at: iso });
-  const ask = (user: string, key: string) => t.ok('POST', allowed(), { user, action: 'read', resource: { type: 'doc', key }, consistency: 'fully_consistent' });
+  const ask = (user: string, key: string) =>
+    t.ok('POST', allowed(), { user, action: 'read', resource: { type: 'doc', key }, consistency: 'fully_consistent' });
   const answers = async () => ({
-    kim: (await ask('kim', 'd4')).allow, lou: (await ask('lou', 'd4')).allow, max: (await ask('max', 'd4')).allow,
-    ned: (await ask('ned', 'd5')).allow, ora: (await ask('ora', 'd5')).allow,
+    kim: (await ask('kim', 'd4')).allow,
+    lou: (await ask('lou', 'd4')).allow,
+    max: (await ask('max', 'd4')).allow,
+    ned: (await ask('ned', 'd5')).allow,
+    ora: (await ask('ora', 'd5')).allow,
   });
   expect(await answers()).toEqual({ kim: true, lou: true, max: true, ned: true, ora: true });
 
@@ -192,11 +252,28 @@ it('records each edge the sweep deletes as a change of its kind, keyed as its re
   await ok('POST', `${schema()}/groups`, { group_instance_key: 'squad', group_tenant: 'acme' });
   const expiresAt = Date.now() + 5000;
   const iso = new Date(expiresAt).toISOString();
-  const a = await ok('POST', `${facts()}/role_assignments`, { user: 'gus', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f3', expires_at: iso });
+  const a = await ok('POST', `${facts()}/role_assignments`, {
+    user: 'gus',
+    role: 'viewer',
+    tenant: 'acme',
+    resource_instance: 'folder:f3',
+    expires_at: iso,
+  });
   await ok('POST', `${facts()}/role_assignments`, { user: 'hal', role: 'auditor', tenant: 'acme', expires_at: iso });
-  const tuple = await ok('POST', `${facts()}/relationship_tuples`, { subject: 'folder:f3', relation: 'parent', object: 'doc:d3', expires_at: iso });
+  const tuple = await ok('POST', `${facts()}/relationship_tuples`, {
+    subject: 'folder:f3',
+    relation: 'parent',
+    object: 'doc:d3',
+    expires_at: iso,
+  });
   await ok('PUT', `${schema()}/groups/squad/users/ivy`, { tenant: 'acme', expires_at: iso });
-  await ok('POST', `${schema()}/group/squad/roles`, { resource: 'doc', resource_instance: 'd3', role: 'reader', tenant: 'acme', expires_at: iso });
+  await ok('POST', `${schema()}/group/squad/roles`, {
+    resource: 'doc',
+    resource_instance: 'd3',
+    role: 'reader',
+    tenant: 'acme',
+    expires_at: iso,
+  });
   await ok('POST', `${facts()}/role_assignments`, { user: 'jon', role: 'auditor', tenant: 'acme' });
   await sleepUntil(expiresAt + 10);
 
@@ -206,19 +283,65 @@ it('records each edge the sweep deletes as a change of its kind, keyed as its re
   const mine = ['gus/viewer/acme/folder/f3', 'hal/auditor/acme', 'folder/f3/parent/doc/d3', 'squad/ivy', 'squad/doc/d3/group_reader_group'];
   const swept = changes.filter((c: { key: string }) => mine.includes(c.key));
   const system = { op: 'delete', actor: { kind: 'admin', id: 'system' } };
-  expect(swept).toEqual(expect.arrayContaining([
-    expect.objectContaining({ ...system, kind: 'role_assignment', key: 'gus/viewer/acme/folder/f3',
-      before: { id: a.id, user: 'gus', role: 'viewer', tenant: 'acme', resource_instance: 'folder:f3', created_at: a.created_at, expires_at: iso } }),
-    expect.objectContaining({ ...system, kind: 'role_assignment', key: 'hal/auditor/acme',
-      before: expect.objectContaining({ user: 'hal', role: 'auditor', tenant: 'acme', resource_instance: null, expires_at: iso }) }),
-    expect.objectContaining({ ...system, kind: 'relationship_tuple', key: 'folder/f3/parent/doc/d3',
-      before: { id: tuple.id, subject: 'folder:f3', relation: 'parent', object: 'doc:d3', tenant: 'acme', created_at: tuple.created_at, expires_at: iso } }),
-    expect.objectContaining({ ...system, kind: 'group_member', key: 'squad/ivy', before: expect.objectContaining({ group: 'squad', user: 'ivy', tenant: 'acme', expires_at: iso }) }),
-    expect.objectContaining({ ...system, kind: 'group_role', key: 'squad/doc/d3/group_reader_group',
-      before: expect.objectContaining({ group: 'squad', role: 'reader', resource: 'doc', resource_instance: 'd3', tenant: 'acme', expires_at: iso }) }),
-  ]));
+  expect(swept).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        ...system,
+        kind: 'role_assignment',
+        key: 'gus/viewer/acme/folder/f3',
+        before: {
+          id: a.id,
+          user: 'gus',
+          role: 'viewer',
+          tenant: 'acme',
+          resource_instance: 'folder:f3',
+          created_at: a.created_at,
+          expires_at: iso,
+        },
+      }),
+      expect.objectContaining({
+        ...system,
+        kind: 'role_assignment',
+        key: 'hal/auditor/acme',
+        before: expect.objectContaining({ user: 'hal', role: 'auditor', tenant: 'acme', resource_instance: null, expires_at: iso }),
+      }),
+      expect.objectContaining({
+        ...system,
+        kind: 'relationship_tuple',
+        key: 'folder/f3/parent/doc/d3',
+        before: {
+          id: tuple.id,
+          subject: 'folder:f3',
+          relation: 'parent',
+          object: 'doc:d3',
+          tenant: 'acme',
+          created_at: tuple.created_at,
+          expires_at: iso,
+        },
+      }),
+      expect.objectContaining({
+        ...system,
+        kind: 'group_member',
+        key: 'squad/ivy',
+        before: expect.objectContaining({ group: 'squad', user: 'ivy', tenant: 'acme', expires_at: iso }),
+      }),
+      expect.objectContaining({
+        ...system,
+        kind: 'group_role',
+        key: 'squad/doc/d3/group_reader_group',
+        before: expect.objectContaining({
+          group: 'squad',
+          role: 'reader',
+          resource: 'doc',
+          resource_instance: 'd3',
+          tenant: 'acme',
+          expires_at: iso,
+        }),
+      }),
+    ]),
+  );
   expect(swept).toHaveLength(5);
   // What has no expiry stays, and is not in the sweep's changes.
   expect(changes.some((c: { key: string }) => c.key.startsWith('jon/'))).toBe(false);
-  expect((await ok('GET', `${facts()}/role_assignments?user=jon`))).toHaveLength(1);
+  expect(await ok('GET', `${facts()}/role_assignments?user=jon`)).toHaveLength(1);
 }, 30_000);

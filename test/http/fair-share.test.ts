@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * Fair share between environments (CONTRACT section 15): one environment flooding heavy
@@ -14,14 +14,22 @@ const schema = (env: string) => `/v2/schema/${t.proj}/${env}`;
 const allowed = (env: string) => `/v2/allowed/${t.proj}/${env}`;
 
 beforeAll(async () => {
-  t = await startTestService({ env: { HEAVY_QUERIES_IN_FLIGHT: '2', HEAVY_QUERIES_PER_ENV: '1', ADMISSION_WAIT_MS: '30000', ADMISSION_QUEUE_PER_ENV: '2' } });
+  t = await startTestService({
+    env: { HEAVY_QUERIES_IN_FLIGHT: '2', HEAVY_QUERIES_PER_ENV: '1', ADMISSION_WAIT_MS: '30000', ADMISSION_QUEUE_PER_ENV: '2' },
+  });
   for (const env of envs) {
     await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: env, name: env });
     await t.ok('POST', `${schema(env)}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
     await t.ok('POST', `${schema(env)}/resources/doc/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
     await t.ok('POST', `${facts(env)}/users`, { key: 'u' });
-    await t.ok('POST', `${facts(env)}/resource_instances/bulk`, { operations: Array.from({ length: 40 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })) });
-    await t.ok('POST', `${facts(env)}/role_assignments/bulk`, Array.from({ length: 40 }, (_, i) => ({ user: 'u', role: 'reader', tenant: 'default', resource_instance: `doc:d${i}` })));
+    await t.ok('POST', `${facts(env)}/resource_instances/bulk`, {
+      operations: Array.from({ length: 40 }, (_, i) => ({ key: `d${i}`, resource: 'doc', tenant: 'default' })),
+    });
+    await t.ok(
+      'POST',
+      `${facts(env)}/role_assignments/bulk`,
+      Array.from({ length: 40 }, (_, i) => ({ user: 'u', role: 'reader', tenant: 'default', resource_instance: `doc:d${i}` })),
+    );
   }
 }, 60_000);
 afterAll(async () => t?.close());
@@ -31,8 +39,10 @@ const check = (env: string, key: string, explain = false) =>
 
 it('refuses a flooding environment with 429 past its bound while another environment still answers', async () => {
   const heavy = (i: number) =>
-    i % 3 === 0 ? check('flood', `d${i % 40}`, true)
-      : i % 3 === 1 ? t.call('POST', `${allowed('flood')}/list-objects`, { user: 'u', action: 'read', resource_type: 'doc', page_size: 100 })
+    i % 3 === 0
+      ? check('flood', `d${i % 40}`, true)
+      : i % 3 === 1
+        ? t.call('POST', `${allowed('flood')}/list-objects`, { user: 'u', action: 'read', resource_type: 'doc', page_size: 100 })
         : t.call('POST', `${allowed('flood')}/user-permissions`, { user: 'u' });
   const flood = Promise.all(Array.from({ length: 24 }, (_, i) => heavy(i)));
   const calm = Promise.all([
@@ -49,7 +59,12 @@ it('refuses a flooding environment with 429 past its bound while another environ
   expect(refused.length).toBeGreaterThan(0);
   expect(flooded.every((r) => r.status === 200 || r.status === 429)).toBe(true);
   for (const r of refused) {
-    expect(r.body).toMatchObject({ error_code: 'TOO_MANY_REQUESTS', title: 'Too many requests', id: expect.any(String), message: expect.stringMatching(/retry/) });
+    expect(r.body).toMatchObject({
+      error_code: 'TOO_MANY_REQUESTS',
+      title: 'Too many requests',
+      id: expect.any(String),
+      message: expect.stringMatching(/retry/),
+    });
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   }
 
@@ -57,7 +72,9 @@ it('refuses a flooding environment with 429 past its bound while another environ
   const ids = await Promise.all(envs.map(async (env) => (await t.ok('GET', `/v2/projects/${t.proj}/envs/${env}`)).id as string));
   const metrics = await (await fetch(`${t.url}/metrics`)).text();
   const count = (env: string) =>
-    metrics.split('\n').filter((l) => l.startsWith('authz_admission_refused_total{') && l.includes('queue="heavy"') && l.includes(`env="${env}"`))
+    metrics
+      .split('\n')
+      .filter((l) => l.startsWith('authz_admission_refused_total{') && l.includes('queue="heavy"') && l.includes(`env="${env}"`))
       .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
   expect(count(ids[0])).toBe(refused.length);
   expect(count(ids[1])).toBe(0);

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 let t: TestService;
 beforeAll(async () => {
@@ -57,11 +57,17 @@ describe('authentication and provisioning', () => {
     const scope = await t.call('GET', '/v2/api-key/scope', undefined, { key: t.envKey });
     expect(scope.status).toBe(200);
     expect(scope.body.project_id).toMatch(/^[0-9a-f-]{36}$/);
-    const byId = await t.call('GET', `/v2/facts/${scope.body.project_id}/${scope.body.environment_id}/tenants`, undefined, { key: t.envKey });
+    const byId = await t.call('GET', `/v2/facts/${scope.body.project_id}/${scope.body.environment_id}/tenants`, undefined, {
+      key: t.envKey,
+    });
     expect(byId.status).toBe(200);
     const adminScope = await t.call('GET', '/v2/api-key/scope');
     // CONTRACT section 14: a UUID (Permit's SDKs refuse anything else), the same for every caller.
-    expect(adminScope.body).toEqual({ organization_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), project_id: null, environment_id: null });
+    expect(adminScope.body).toEqual({
+      organization_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+      project_id: null,
+      environment_id: null,
+    });
     expect(scope.body.organization_id).toBe(adminScope.body.organization_id);
   });
 
@@ -76,10 +82,17 @@ describe('authentication and provisioning', () => {
     // (its oldest here, the one the test service made), as APIKeyRead, never with its secret.
     const envKey = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}`);
     expect(envKey.status).toBe(200);
-    expect(envKey.body).toEqual(expect.objectContaining({
-      id: list.body.data[0].id, object_type: 'env', owner_type: 'member', organization_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      project_id: list.body.data[0].project_id, environment_id: list.body.data[0].environment_id, created_at: expect.any(String),
-    }));
+    expect(envKey.body).toEqual(
+      expect.objectContaining({
+        id: list.body.data[0].id,
+        object_type: 'env',
+        owner_type: 'member',
+        organization_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        project_id: list.body.data[0].project_id,
+        environment_id: list.body.data[0].environment_id,
+        created_at: expect.any(String),
+      }),
+    );
     expect(envKey.body.secret).toBeUndefined();
     expect((await t.call('GET', `${facts()}/tenants`, undefined, { key: created.body.secret })).status).toBe(200);
     expect((await t.call('DELETE', `/v2/api-key/${t.proj}/${t.env}/${created.body.id}`)).status).toBe(204);
@@ -189,7 +202,9 @@ describe('tenants and users', () => {
     expect((await t.call('GET', `${facts()}/users?role=tu_admin`)).body.data.map((u: any) => u.key)).toEqual(['bo']);
     expect((await t.call('GET', `${facts()}/tenants/acme/users?role=tu_admin`)).body.data.map((u: any) => u.key)).toEqual(['bo']);
     expect((await t.call('GET', `${facts()}/tenants/acme/users?search=ann`)).body.data.map((u: any) => u.key)).toEqual(['ann']);
-    expect((await t.call('GET', `${facts()}/users/bo`)).body.associated_tenants).toEqual([{ tenant: 'acme', roles: ['tu_admin'], status: 'active' }]);
+    expect((await t.call('GET', `${facts()}/users/bo`)).body.associated_tenants).toEqual([
+      { tenant: 'acme', roles: ['tu_admin'], status: 'active' },
+    ]);
     expect((await t.call('DELETE', `${facts()}/users/bo`)).status).toBe(204);
 
     expect((await t.call('DELETE', `${facts()}/tenants/acme/users/ann`)).status).toBe(204);

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /** Explain, effective roles and the graph view on a 10-deep nested grant. */
 let t: TestService;
@@ -10,7 +10,12 @@ const ok = (method: string, path: string, body?: unknown, status?: number) => t.
 
 const chain = Array.from({ length: 10 }, (_, i) => `g${i + 1}`);
 const nestedPath =
-  'user:alice -member-> ' + [...chain].reverse().map((g) => `group:${g}`).join(' -group-> ') + ' -group_editor_group-> repo:api#editor';
+  'user:alice -member-> ' +
+  [...chain]
+    .reverse()
+    .map((g) => `group:${g}`)
+    .join(' -group-> ') +
+  ' -group_editor_group-> repo:api#editor';
 
 beforeAll(async () => {
   t = await startTestService();
@@ -18,7 +23,8 @@ beforeAll(async () => {
   await ok('POST', `${schema()}/roles`, { key: 'editor', name: 'Editor', permissions: ['repo:push', 'repo:pull'] });
   await ok('POST', `${schema()}/resource_instances`, { key: 'api', tenant: 'default', resource: 'repo' });
   for (const g of chain) await ok('POST', `${schema()}/groups`, { group_instance_key: g, group_tenant: 'default' });
-  for (let i = 1; i < chain.length; i++) await ok('PUT', `${schema()}/groups/${chain[i]}/assign_group`, { group_instance_key: chain[i - 1] });
+  for (let i = 1; i < chain.length; i++)
+    await ok('PUT', `${schema()}/groups/${chain[i]}/assign_group`, { group_instance_key: chain[i - 1] });
   await ok('POST', `${schema()}/group/g1/roles`, { resource: 'repo', resource_instance: 'api', role: 'editor', tenant: 'default' });
   await ok('POST', `${facts()}/users`, { key: 'alice' });
   await ok('POST', `${facts()}/users`, { key: 'bob' });
@@ -28,7 +34,11 @@ afterAll(async () => t?.close());
 
 describe('explain', () => {
   it('shows the real path of a 10-deep nested grant', async () => {
-    const res = await ok('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, { user: 'alice', action: 'push', resource: { type: 'repo', key: 'api' } });
+    const res = await ok('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, {
+      user: 'alice',
+      action: 'push',
+      resource: { type: 'repo', key: 'api' },
+    });
     expect(res.allow).toBe(true);
     expect(res.explanation.paths).toEqual([nestedPath]);
   });
@@ -49,7 +59,12 @@ describe('explain', () => {
 describe('graph inspection', () => {
   it('lists effective roles with the granting path', async () => {
     const res = await ok('GET', `${graph()}/users/alice/effective_roles`);
-    expect(res.roles).toContainEqual({ resource: 'repo:api', tenant: 'default', role: 'editor', path: nestedPath.replace('repo:api#editor', 'repo:api#editor') });
+    expect(res.roles).toContainEqual({
+      resource: 'repo:api',
+      tenant: 'default',
+      role: 'editor',
+      path: nestedPath.replace('repo:api#editor', 'repo:api#editor'),
+    });
     expect(res.roles.filter((r: { role: string }) => r.role === 'member')).toHaveLength(10);
     expect((await t.call('GET', `${graph()}/users/nobody-here/effective_roles`)).status).toBe(404);
   });

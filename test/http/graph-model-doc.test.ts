@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /** docs/graph-model.md names every label and relationship type the populated graph holds. */
 let t: TestService;
@@ -12,7 +12,11 @@ beforeAll(async () => {
     ['POST', `${schema}/resources`, { key: 'folder', name: 'Folder', actions: { read: {} } }],
     ['POST', `${schema}/resources/folder/relations`, { key: 'parent', name: 'Parent', subject_resource: 'folder' }],
     ['POST', `${schema}/resources/folder/roles`, { key: 'viewer', name: 'Viewer', permissions: ['read'] }],
-    ['POST', `${schema}/resources/folder/roles/viewer/implicit_grants`, { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' }],
+    [
+      'POST',
+      `${schema}/resources/folder/roles/viewer/implicit_grants`,
+      { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' },
+    ],
     ['POST', `${schema}/roles`, { key: 'admin', name: 'Admin', permissions: ['folder:read'] }],
     ['POST', `${facts}/users`, { key: 'ann' }],
     ['POST', `${facts}/relationship_tuples`, { subject: 'folder:a', relation: 'parent', object: 'folder:b', tenant: 'default' }],
@@ -37,7 +41,8 @@ it('documents every label and relationship type of the stored graph', async () =
   const [row] = await db.readRows(db.statement('system/schemaVisualization'), {});
   const labels = (row.labels as string[]).filter((l) => l !== 'InEnv');
   const types = row.types as string[];
-  for (const name of ['User', 'Tenant', 'Instance', 'Group', 'Resource', 'ResourceRole', 'Role', 'Relation', 'Derivation']) expect(labels).toContain(name);
+  for (const name of ['User', 'Tenant', 'Instance', 'Group', 'Resource', 'ResourceRole', 'Role', 'Relation', 'Derivation'])
+    expect(labels).toContain(name);
   for (const name of ['HAS_ROLE', 'HAS_TENANT_ROLE', 'IN_TENANT', 'RELATED', 'GROUPS']) expect(types).toContain(name);
   const undocumented = [...labels, ...types].filter((name) => !doc.includes(`\`${name}`) && !doc.includes(`:${name}`));
   expect(undocumented).toEqual([]);

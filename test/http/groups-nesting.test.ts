@@ -1,4 +1,4 @@
-import { assign, cypher, enc, expectError, facts, group, grp, instance, resource, schema, t, tenant, useGroupsService, user } from './groups-support';
+import { assign, cypher, enc, expectError, facts, group, grp, instance, schema, t, useGroupsService, user } from './groups-support';
 
 useGroupsService();
 
@@ -31,7 +31,9 @@ describe('group to group (assign_group)', () => {
 
   it('answers 409 DUPLICATE_ENTITY for a second identical assignment', async () => {
     expectError(await assign('ga', 'gb'), 409, 'DUPLICATE_ENTITY');
-    expect((await cypher(`MATCH (:Group {env: $env, key: 'ga'})-[x:RELATED]->(:Group {env: $env, key: 'gb'}) RETURN count(x) AS n`))[0].n).toBe(1);
+    expect(
+      (await cypher(`MATCH (:Group {env: $env, key: 'ga'})-[x:RELATED]->(:Group {env: $env, key: 'gb'}) RETURN count(x) AS n`))[0].n,
+    ).toBe(1);
   });
 
   it('answers 422 GROUP_CYCLE for A -> A, B -> A and A -> B -> C -> A', async () => {
@@ -90,12 +92,19 @@ describe('resource groups (resource_instances)', () => {
   });
 
   it('attaches instances (creating missing ones in the group tenant), lists and detaches them', async () => {
-    const res = await t.call('PUT', `${grp('docs')}/resource_instances`, { resource: 'folder', resource_instance: 'd1', tenant: 'acme' }, { key: t.envKey });
+    const res = await t.call(
+      'PUT',
+      `${grp('docs')}/resource_instances`,
+      { resource: 'folder', resource_instance: 'd1', tenant: 'acme' },
+      { key: t.envKey },
+    );
     expect(res.status).toBe(200);
     expect(res.body.group_instance_key).toBe('docs');
     const again = await t.call('PUT', `${grp('docs')}/resource_instances`, { resource: 'folder', resource_instance: 'd1', tenant: 'acme' });
     expect(again.status).toBe(200);
-    expect((await t.call('PUT', `${grp('docs')}/resource_instances`, { resource: 'repo', resource_instance: 'api', tenant: 'acme' })).status).toBe(200);
+    expect(
+      (await t.call('PUT', `${grp('docs')}/resource_instances`, { resource: 'repo', resource_instance: 'api', tenant: 'acme' })).status,
+    ).toBe(200);
     const graph = await cypher(
       `MATCH (:Group {env: $env, key: 'docs'})-[x:GROUPS]->(i:Instance {env: $env, resource: 'folder', key: 'd1'})-[:IN_TENANT]->(:Tenant {key: 'acme'})
        RETURN x.tenant AS tenant, i.tenant AS instanceTenant`,
@@ -106,8 +115,14 @@ describe('resource groups (resource_instances)', () => {
     expect(list.body.data.map((i: any) => `${i.resource}:${i.key}`)).toEqual(['folder:d1', 'repo:api']);
     expect(list.body.data[0]).toEqual(expect.objectContaining({ tenant: 'acme', attributes: {}, id: expect.any(String) }));
 
-    expect((await t.call('DELETE', `${grp('docs')}/resource_instances`, { resource: 'repo', resource_instance: 'api', tenant: 'acme' })).status).toBe(204);
-    expectError(await t.call('DELETE', `${grp('docs')}/resource_instances`, { resource: 'repo', resource_instance: 'api', tenant: 'acme' }), 404, 'NOT_FOUND');
+    expect(
+      (await t.call('DELETE', `${grp('docs')}/resource_instances`, { resource: 'repo', resource_instance: 'api', tenant: 'acme' })).status,
+    ).toBe(204);
+    expectError(
+      await t.call('DELETE', `${grp('docs')}/resource_instances`, { resource: 'repo', resource_instance: 'api', tenant: 'acme' }),
+      404,
+      'NOT_FOUND',
+    );
     expect((await t.call('GET', `${grp('docs')}/resource_instances`)).body.total_count).toBe(1);
   });
 
@@ -115,24 +130,39 @@ describe('resource groups (resource_instances)', () => {
     await instance('folder', 'theirs', 'other');
     expectError(
       await t.call('PUT', `${grp('docs')}/resource_instances`, { resource: 'folder', resource_instance: 'theirs', tenant: 'acme' }),
-      409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS',
+      409,
+      'MISMATCH_RESOURCE_INSTANCES_TENANTS',
     );
     expectError(
       await t.call('PUT', `${grp('docs')}/resource_instances`, { resource: 'folder', resource_instance: 'd9', tenant: 'other' }),
-      409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS',
+      409,
+      'MISMATCH_RESOURCE_INSTANCES_TENANTS',
     );
-    expectError(await t.call('PUT', `${grp('docs')}/resource_instances`, { resource: 'nope', resource_instance: 'd9', tenant: 'acme' }), 404, 'NOT_FOUND');
-    expectError(await t.call('PUT', `${grp('nope')}/resource_instances`, { resource: 'folder', resource_instance: 'd9', tenant: 'acme' }), 404, 'NOT_FOUND');
+    expectError(
+      await t.call('PUT', `${grp('docs')}/resource_instances`, { resource: 'nope', resource_instance: 'd9', tenant: 'acme' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.call('PUT', `${grp('nope')}/resource_instances`, { resource: 'folder', resource_instance: 'd9', tenant: 'acme' }),
+      404,
+      'NOT_FOUND',
+    );
     expect((await cypher(`MATCH (i:Instance {env: $env, key: 'd9'}) RETURN count(i) AS n`))[0].n).toBe(0);
   });
 });
 
 describe('concurrent writes', () => {
   it('creates groups of a new type at once without duplicating the type, and the same role at once without duplicates', async () => {
-    const created = await Promise.all([...Array(8).keys()].map((i) =>
-      t.call('POST', `${schema()}/groups`, { group_instance_key: `burst-${i}`, group_tenant: 'acme', group_resource_type_key: 'burst' })));
+    const created = await Promise.all(
+      [...Array(8).keys()].map((i) =>
+        t.call('POST', `${schema()}/groups`, { group_instance_key: `burst-${i}`, group_tenant: 'acme', group_resource_type_key: 'burst' }),
+      ),
+    );
     expect(created.map((r) => r.status)).toEqual(Array(8).fill(200));
-    const types = await cypher(`MATCH (r:Resource {env: $env, key: 'burst'})-[:HAS_ROLE]->(m:ResourceRole) RETURN count(DISTINCT r) AS r, count(m) AS m`);
+    const types = await cypher(
+      `MATCH (r:Resource {env: $env, key: 'burst'})-[:HAS_ROLE]->(m:ResourceRole) RETURN count(DISTINCT r) AS r, count(m) AS m`,
+    );
     expect(types).toEqual([{ r: 1, m: 1 }]);
 
     const body = { resource: 'folder', resource_instance: 'burst-f', role: 'viewer', tenant: 'acme' };
@@ -156,8 +186,12 @@ describe('group deletion', () => {
     await group('del-child', 'acme');
     await user('dora');
     expect((await t.call('PUT', `${grp('del')}/users/dora`, { tenant: 'acme' })).status).toBe(200);
-    expect((await t.call('POST', `${grp('del')}/roles`, { resource: 'folder', resource_instance: 'f1', role: 'viewer', tenant: 'acme' })).status).toBe(200);
-    expect((await t.call('PUT', `${grp('del')}/resource_instances`, { resource: 'folder', resource_instance: 'f2', tenant: 'acme' })).status).toBe(200);
+    expect(
+      (await t.call('POST', `${grp('del')}/roles`, { resource: 'folder', resource_instance: 'f1', role: 'viewer', tenant: 'acme' })).status,
+    ).toBe(200);
+    expect(
+      (await t.call('PUT', `${grp('del')}/resource_instances`, { resource: 'folder', resource_instance: 'f2', tenant: 'acme' })).status,
+    ).toBe(200);
     expect((await assign('del', 'del-parent')).status).toBe(200);
     expect((await assign('del-child', 'del')).status).toBe(200);
 
@@ -168,11 +202,15 @@ describe('group deletion', () => {
     expect((await t.call('GET', `${grp('del-child')}/parents`)).body.total_count).toBe(0);
     expect((await cypher(`MATCH (:User {env: $env, key: 'dora'})-[r:HAS_ROLE]->() RETURN count(r) AS n`))[0].n).toBe(0);
     expect((await t.call('GET', `${facts()}/users/dora`)).status).toBe(200);
-    expect((await cypher(`MATCH (i:Instance {env: $env, resource: 'folder'}) WHERE i.key IN ['f1', 'f2'] RETURN count(i) AS n`))[0].n).toBe(2);
+    expect((await cypher(`MATCH (i:Instance {env: $env, resource: 'folder'}) WHERE i.key IN ['f1', 'f2'] RETURN count(i) AS n`))[0].n).toBe(
+      2,
+    );
     expect((await cypher(`MATCH (d:Derivation {env: $env, relation: 'group_viewer_group'}) RETURN count(d) AS n`))[0].n).toBe(1);
     // the key is free again
     await group('del', 'other');
-    expect((await t.call('GET', grp('del'))).body).toEqual(expect.objectContaining({ group_tenant: 'other', users: [], assigned_roles: [] }));
+    expect((await t.call('GET', grp('del'))).body).toEqual(
+      expect.objectContaining({ group_tenant: 'other', users: [], assigned_roles: [] }),
+    );
   });
 });
 
@@ -182,7 +220,12 @@ describe('visible through the schema endpoints and the decision engine', () => {
     expect(res.status).toBe(200);
     return res.body.allow as boolean;
   };
-  const roleBody = (resourceKey: string, inst: string, role: string) => ({ resource: resourceKey, resource_instance: inst, role, tenant: 'acme' });
+  const roleBody = (resourceKey: string, inst: string, role: string) => ({
+    resource: resourceKey,
+    resource_instance: inst,
+    role,
+    tenant: 'acme',
+  });
 
   beforeAll(async () => {
     for (const g of ['vis-a', 'vis-b', 'vis-child', 'vis-docs', 'vis-readers']) await group(g, 'acme');
@@ -198,18 +241,38 @@ describe('visible through the schema endpoints and the decision engine', () => {
   it('shows the automatic relations and derivations in the schema', async () => {
     const rels = await t.call('GET', `${schema()}/resources/folder/relations?per_page=100`);
     expect(rels.status).toBe(200);
-    expect(rels.body.data).toEqual(expect.arrayContaining([
-      expect.objectContaining({ key: 'group_viewer_group', subject_resource: 'group', object_resource: 'folder' }),
-      expect.objectContaining({ key: 'group_editor_group', subject_resource: 'group', object_resource: 'folder' }),
-    ]));
+    expect(rels.body.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: 'group_viewer_group', subject_resource: 'group', object_resource: 'folder' }),
+        expect.objectContaining({ key: 'group_editor_group', subject_resource: 'group', object_resource: 'folder' }),
+      ]),
+    );
     const viewer = await t.call('GET', `${schema()}/resources/folder/roles/viewer`);
-    expect(viewer.body.granted_to.users_with_role).toContainEqual({ role: 'member', on_resource: 'group', linked_by_relation: 'group_viewer_group', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) });
-    expect(viewer.body.granted_to.users_with_role).not.toContainEqual(expect.objectContaining({ linked_by_relation: 'group_editor_group' }));
+    expect(viewer.body.granted_to.users_with_role).toContainEqual({
+      role: 'member',
+      on_resource: 'group',
+      linked_by_relation: 'group_viewer_group',
+      role_id: expect.any(String),
+      resource_id: expect.any(String),
+      relation_id: expect.any(String),
+    });
+    expect(viewer.body.granted_to.users_with_role).not.toContainEqual(
+      expect.objectContaining({ linked_by_relation: 'group_editor_group' }),
+    );
     const groupRels = await t.call('GET', `${schema()}/resources/group/relations?per_page=100`);
-    expect(groupRels.body.data).toContainEqual(expect.objectContaining({ key: 'group', subject_resource: 'group', object_resource: 'group' }));
+    expect(groupRels.body.data).toContainEqual(
+      expect.objectContaining({ key: 'group', subject_resource: 'group', object_resource: 'group' }),
+    );
     const member = await t.call('GET', `${schema()}/resources/group/roles/member`);
     expect(member.status).toBe(200);
-    expect(member.body.granted_to.users_with_role).toContainEqual({ role: 'member', on_resource: 'group', linked_by_relation: 'group', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) });
+    expect(member.body.granted_to.users_with_role).toContainEqual({
+      role: 'member',
+      on_resource: 'group',
+      linked_by_relation: 'group',
+      role_id: expect.any(String),
+      resource_id: expect.any(String),
+      relation_id: expect.any(String),
+    });
     const inst = await t.call('GET', `${schema()}/resource_instances/${enc('folder:v1')}`);
     expect(inst.status).toBe(200);
     expect(inst.body.tenant).toBe('acme');
@@ -218,15 +281,21 @@ describe('visible through the schema endpoints and the decision engine', () => {
   it('shows the automatic relationships and memberships in the facts', async () => {
     const toV2 = await t.call('GET', `${facts()}/relationship_tuples?object=${enc('folder:v2')}`);
     expect(toV2.status).toBe(200);
-    expect(toV2.body).toEqual([expect.objectContaining({ subject: 'group:vis-b', relation: 'group_editor_group', object: 'folder:v2', tenant: 'acme' })]);
+    expect(toV2.body).toEqual([
+      expect.objectContaining({ subject: 'group:vis-b', relation: 'group_editor_group', object: 'folder:v2', tenant: 'acme' }),
+    ]);
     const nested = await t.call('GET', `${facts()}/relationship_tuples?subject=${enc('group:vis-child')}&relation=group`);
-    expect(nested.body).toEqual([expect.objectContaining({ subject: 'group:vis-child', relation: 'group', object: 'group:vis-a', tenant: 'acme' })]);
+    expect(nested.body).toEqual([
+      expect.objectContaining({ subject: 'group:vis-child', relation: 'group', object: 'group:vis-a', tenant: 'acme' }),
+    ]);
     const ra = await t.call('GET', `${facts()}/role_assignments?user=vince`);
     expect(ra.status).toBe(200);
-    expect(ra.body).toContainEqual(expect.objectContaining({ user: 'vince', role: 'member', tenant: 'acme', resource_instance: 'group:vis-b' }));
+    expect(ra.body).toContainEqual(
+      expect.objectContaining({ user: 'vince', role: 'member', tenant: 'acme', resource_instance: 'group:vis-b' }),
+    );
   });
 
-  it('gives members exactly the group role, nested members the ancestors\' roles, and revokes on removal', async () => {
+  it("gives members exactly the group role, nested members the ancestors' roles, and revokes on removal", async () => {
     expect(await allowed('val', 'read', 'folder', 'v1')).toBe(true);
     expect(await allowed('val', 'write', 'folder', 'v1')).toBe(false);
     expect(await allowed('val', 'read', 'folder', 'v2')).toBe(false); // exactness: vis-b's editor is not vis-a's
@@ -250,7 +319,10 @@ describe('visible through the schema endpoints and the decision engine', () => {
   });
 
   it('applies a role held on a resource group to its attached instances, until detached', async () => {
-    expect((await t.call('PUT', `${grp('vis-docs')}/resource_instances`, { resource: 'folder', resource_instance: 'doc1', tenant: 'acme' })).status).toBe(200);
+    expect(
+      (await t.call('PUT', `${grp('vis-docs')}/resource_instances`, { resource: 'folder', resource_instance: 'doc1', tenant: 'acme' }))
+        .status,
+    ).toBe(200);
     // members of vis-readers hold the tenant role auditor (folder:read) on group:vis-docs
     const held = await t.call('POST', `${grp('vis-readers')}/roles`, roleBody('group', 'vis-docs', 'auditor'));
     expect(held.status).toBe(200);
@@ -259,7 +331,10 @@ describe('visible through the schema endpoints and the decision engine', () => {
     expect(await allowed('vera', 'read', 'folder', 'doc1')).toBe(true);
     expect(await allowed('vera', 'write', 'folder', 'doc1')).toBe(false);
     expect(await allowed('vera', 'read', 'folder', 'v2')).toBe(false);
-    expect((await t.call('DELETE', `${grp('vis-docs')}/resource_instances`, { resource: 'folder', resource_instance: 'doc1', tenant: 'acme' })).status).toBe(204);
+    expect(
+      (await t.call('DELETE', `${grp('vis-docs')}/resource_instances`, { resource: 'folder', resource_instance: 'doc1', tenant: 'acme' }))
+        .status,
+    ).toBe(204);
     expect(await allowed('vera', 'read', 'folder', 'doc1')).toBe(false);
   });
 });

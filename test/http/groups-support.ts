@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /** Shared set-up of the groups test files: a service of their own, tenants, resources and roles. */
 export let t: TestService;
@@ -44,7 +44,8 @@ export async function cypher(text: string, params: Record<string, unknown> = {})
 /** Schema set-up through the schema area's API. */
 export async function resource(key: string, actions: string[], roles: Record<string, string[]> = {}) {
   const res = await t.call('POST', `${schema()}/resources`, {
-    key, name: key,
+    key,
+    name: key,
     actions: Object.fromEntries(actions.map((a) => [a, {}])),
     roles: Object.fromEntries(Object.entries(roles).map(([k, permissions]) => [k, { name: k, permissions }])),
   });

@@ -1,4 +1,4 @@
-import { cypher, enc, expectError, facts, group, grp, instance, resource, schema, t, tenant, useGroupsService, user } from './groups-support';
+import { cypher, enc, expectError, facts, group, grp, instance, schema, t, useGroupsService, user } from './groups-support';
 
 useGroupsService();
 
@@ -6,19 +6,21 @@ describe('group CRUD', () => {
   it('creates a group of the default type, with the type resource and its member role', async () => {
     const res = await t.call('POST', `${schema()}/groups`, { group_instance_key: 'eng', group_tenant: 'acme' }, { key: t.envKey });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(expect.objectContaining({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      group_instance_key: 'eng',
-      group_resource_type_key: 'group',
-      group_tenant: 'acme',
-      name: null,
-      description: null,
-      attributes: {},
-      assigned_roles: [],
-      users: [],
-      created_at: expect.stringMatching(/Z$/),
-      updated_at: expect.stringMatching(/Z$/),
-    }));
+    expect(res.body).toEqual(
+      expect.objectContaining({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        group_instance_key: 'eng',
+        group_resource_type_key: 'group',
+        group_tenant: 'acme',
+        name: null,
+        description: null,
+        attributes: {},
+        assigned_roles: [],
+        users: [],
+        created_at: expect.stringMatching(/Z$/),
+        updated_at: expect.stringMatching(/Z$/),
+      }),
+    );
     const graph = await cypher(
       `MATCH (r:Resource {env: $env, key: 'group'})-[:HAS_ROLE]->(m:ResourceRole {env: $env, resource: 'group', key: 'member'})
        MATCH (g:Group:Instance:InEnv {env: $env, key: 'eng'})-[:IN_TENANT]->(:Tenant {env: $env, key: 'acme'})
@@ -29,17 +31,27 @@ describe('group CRUD', () => {
 
   it('creates a group of a named type with name, description and attributes; reads it by key and by id', async () => {
     const created = await group('platform', 'acme', {
-      group_resource_type_key: 'team', name: 'Platform', description: 'Platform team', attributes: { cost_center: 42 },
+      group_resource_type_key: 'team',
+      name: 'Platform',
+      description: 'Platform team',
+      attributes: { cost_center: 42 },
     });
-    expect(created).toEqual(expect.objectContaining({
-      group_resource_type_key: 'team', name: 'Platform', description: 'Platform team', attributes: { cost_center: 42 },
-    }));
+    expect(created).toEqual(
+      expect.objectContaining({
+        group_resource_type_key: 'team',
+        name: 'Platform',
+        description: 'Platform team',
+        attributes: { cost_center: 42 },
+      }),
+    );
     const byKey = await t.call('GET', grp('platform'));
     expect(byKey.status).toBe(200);
     expect(byKey.body).toEqual(created);
     const byId = await t.call('GET', grp(created.id));
     expect(byId.body.group_instance_key).toBe('platform');
-    expect((await cypher(`MATCH (:Resource {env: $env, key: 'team'})-[:HAS_ROLE]->(m:ResourceRole {key: 'member'}) RETURN count(m) AS n`))[0].n).toBe(1);
+    expect(
+      (await cypher(`MATCH (:Resource {env: $env, key: 'team'})-[:HAS_ROLE]->(m:ResourceRole {key: 'member'}) RETURN count(m) AS n`))[0].n,
+    ).toBe(1);
   });
 
   it('answers 409 for a duplicate key (even of another type) and for an existing plain instance of the type', async () => {
@@ -47,7 +59,8 @@ describe('group CRUD', () => {
     expectError(await t.call('POST', `${schema()}/groups`, { group_instance_key: 'dup', group_tenant: 'acme' }), 409, 'DUPLICATE_ENTITY');
     expectError(
       await t.call('POST', `${schema()}/groups`, { group_instance_key: 'dup', group_tenant: 'other', group_resource_type_key: 'team' }),
-      409, 'DUPLICATE_ENTITY',
+      409,
+      'DUPLICATE_ENTITY',
     );
     await instance('group', 'plain', 'acme');
     expectError(await t.call('POST', `${schema()}/groups`, { group_instance_key: 'plain', group_tenant: 'acme' }), 409, 'DUPLICATE_ENTITY');
@@ -61,10 +74,15 @@ describe('group CRUD', () => {
     const missing = await t.call('POST', `${schema()}/groups`, { group_instance_key: 'x' });
     expectError(missing, 422, 'INVALID_INPUT');
     expect(missing.body.details).toContainEqual({ path: '/body/group_tenant', message: 'is required' });
-    expectError(await t.call('POST', `${schema()}/groups`, { group_instance_key: 'x', group_tenant: 'acme', colour: 'red' }), 422, 'INVALID_INPUT');
+    expectError(
+      await t.call('POST', `${schema()}/groups`, { group_instance_key: 'x', group_tenant: 'acme', colour: 'red' }),
+      422,
+      'INVALID_INPUT',
+    );
     expectError(
       await t.call('POST', `${schema()}/groups`, { group_instance_key: 'x', group_tenant: 'acme', group_resource_type_key: 'bad type!' }),
-      422, 'INVALID_INPUT',
+      422,
+      'INVALID_INPUT',
     );
     expectError(await t.call('POST', `${schema()}/groups`, { group_instance_key: '', group_tenant: 'acme' }), 422, 'INVALID_INPUT');
     expectError(await t.call('GET', grp('no-such-group')), 404, 'NOT_FOUND');
@@ -79,7 +97,10 @@ describe('group CRUD', () => {
       expect(got.body.group_instance_key).toBe(key);
     }
     const res = await t.call('POST', `/v2/schema/${t.proj}/${t.env}/group/${enc(odd[0])}/roles`, {
-      resource: 'folder', resource_instance: 'weird "f`1" ü', role: 'viewer', tenant: 'acme',
+      resource: 'folder',
+      resource_instance: 'weird "f`1" ü',
+      role: 'viewer',
+      tenant: 'acme',
     });
     expect(res.status).toBe(200);
     expect(res.body.assigned_roles).toEqual(['folder:weird "f`1" ü#viewer']);
@@ -139,9 +160,17 @@ describe('group roles', () => {
   });
 
   it('assigns a resource role (seed path /group/...): instance, relation, derivation and tuple are made', async () => {
-    const res = await t.call('POST', `/v2/schema/${t.proj}/${t.env}/group/readers/roles`, {
-      resource: 'folder', resource_instance: 'f1', role: 'viewer', tenant: 'acme',
-    }, { key: t.envKey });
+    const res = await t.call(
+      'POST',
+      `/v2/schema/${t.proj}/${t.env}/group/readers/roles`,
+      {
+        resource: 'folder',
+        resource_instance: 'f1',
+        role: 'viewer',
+        tenant: 'acme',
+      },
+      { key: t.envKey },
+    );
     expect(res.status).toBe(200);
     expect(res.body.assigned_roles).toEqual(['folder:f1#viewer']);
     const graph = await cypher(
@@ -156,14 +185,23 @@ describe('group roles', () => {
   });
 
   it('keeps grants exact: one relation per type, resource and role', async () => {
-    const res = await t.call('POST', `${grp('writers')}/roles`, { resource: 'folder', resource_instance: 'f2', role: 'editor', tenant: 'acme' });
+    const res = await t.call('POST', `${grp('writers')}/roles`, {
+      resource: 'folder',
+      resource_instance: 'f2',
+      role: 'editor',
+      tenant: 'acme',
+    });
     expect(res.status).toBe(200);
     expect(res.body.assigned_roles).toEqual(['folder:f2#editor']);
     expect((await t.call('GET', grp('readers'))).body.assigned_roles).toEqual(['folder:f1#viewer']);
     const rels = await cypher(`MATCH (r:Relation {env: $env, resource: 'folder'}) RETURN r.key AS key ORDER BY key`);
     expect(rels.map((r) => r.key)).toEqual(['group_editor_group', 'group_viewer_group']);
     const roles = await t.call('GET', `${grp('writers')}/roles`);
-    expect(roles.body).toEqual({ data: [{ resource: 'folder', resource_instance: 'f2', role: 'editor', tenant: 'acme' }], total_count: 1, page_count: 1 });
+    expect(roles.body).toEqual({
+      data: [{ resource: 'folder', resource_instance: 'f2', role: 'editor', tenant: 'acme' }],
+      total_count: 1,
+      page_count: 1,
+    });
   });
 
   it('is idempotent for an identical second assignment', async () => {
@@ -179,8 +217,16 @@ describe('group roles', () => {
 
   it('accepts a tenant-level role and an existing instance; lists and pages the roles', async () => {
     await instance('repo', 'api', 'acme');
-    expect((await t.call('POST', `${grp('readers')}/roles`, { resource: 'folder', resource_instance: 'f1', role: 'auditor', tenant: 'acme' })).status).toBe(200);
-    const res = await t.call('POST', `${grp('readers')}/roles`, { resource: 'repo', resource_instance: 'api', role: 'maintainer', tenant: 'acme' });
+    expect(
+      (await t.call('POST', `${grp('readers')}/roles`, { resource: 'folder', resource_instance: 'f1', role: 'auditor', tenant: 'acme' }))
+        .status,
+    ).toBe(200);
+    const res = await t.call('POST', `${grp('readers')}/roles`, {
+      resource: 'repo',
+      resource_instance: 'api',
+      role: 'maintainer',
+      tenant: 'acme',
+    });
     expect(res.status).toBe(200);
     expect(res.body.assigned_roles).toEqual(['folder:f1#auditor', 'folder:f1#viewer', 'repo:api#maintainer']);
     const p1 = await t.call('GET', `${grp('readers')}/roles?per_page=2`);
@@ -205,13 +251,16 @@ describe('group roles', () => {
     await instance('folder', 'theirs', 'other');
     expectError(
       await t.call('POST', `${grp('readers')}/roles`, { ...base, resource_instance: 'theirs' }),
-      409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS',
+      409,
+      'MISMATCH_RESOURCE_INSTANCES_TENANTS',
     );
     const missing = await t.call('POST', `${grp('readers')}/roles`, { resource: 'folder', role: 'viewer', tenant: 'acme' });
     expectError(missing, 422, 'INVALID_INPUT');
     expect(missing.body.details).toContainEqual({ path: '/body/resource_instance', message: 'is required' });
     expect((await cypher(`MATCH (i:Instance {env: $env, key: 'fx'}) RETURN count(i) AS n`))[0].n).toBe(0);
-    expect((await cypher(`MATCH (:Group {env: $env, key: 'readers'})-[x:RELATED]->(:Instance {key: 'theirs'}) RETURN count(x) AS n`))[0].n).toBe(0);
+    expect(
+      (await cypher(`MATCH (:Group {env: $env, key: 'readers'})-[x:RELATED]->(:Instance {key: 'theirs'}) RETURN count(x) AS n`))[0].n,
+    ).toBe(0);
   });
 
   it('removes only the tuple, on both paths; 404 when the group does not hold the role', async () => {
@@ -219,7 +268,12 @@ describe('group roles', () => {
     const del = await t.call('DELETE', `/v2/schema/${t.proj}/${t.env}/group/readers/roles`, body);
     expect(del.status).toBe(204);
     expectError(await t.call('DELETE', `${grp('readers')}/roles`, body), 404, 'NOT_FOUND');
-    const del2 = await t.call('DELETE', `${grp('readers')}/roles`, { resource: 'repo', resource_instance: 'api', role: 'maintainer', tenant: 'acme' });
+    const del2 = await t.call('DELETE', `${grp('readers')}/roles`, {
+      resource: 'repo',
+      resource_instance: 'api',
+      role: 'maintainer',
+      tenant: 'acme',
+    });
     expect(del2.status).toBe(204);
     expect((await t.call('GET', grp('readers'))).body.assigned_roles).toEqual(['folder:f1#viewer']);
     // the schema made for it stays: other groups of the type share it
@@ -228,7 +282,11 @@ describe('group roles', () => {
        RETURN count(d) AS n`,
     );
     expect(schemaLeft[0].n).toBe(1);
-    expectError(await t.call('DELETE', `${grp('readers')}/roles`, { ...body, tenant: 'other' }), 409, 'MISMATCH_RESOURCE_INSTANCES_TENANTS');
+    expectError(
+      await t.call('DELETE', `${grp('readers')}/roles`, { ...body, tenant: 'other' }),
+      409,
+      'MISMATCH_RESOURCE_INSTANCES_TENANTS',
+    );
     expectError(await t.call('DELETE', `${grp('nope')}/roles`, body), 404, 'NOT_FOUND');
   });
 });
@@ -249,7 +307,9 @@ describe('group users', () => {
     expect(again.body.users).toEqual(['ann']);
     expect((await t.call('PUT', `${grp('members')}/users/bob`, { tenant: 'acme' })).body.users).toEqual(['ann', 'bob']);
 
-    const edges = await cypher(`MATCH (u:User {env: $env, key: 'ann'})-[m:HAS_ROLE]->(:Group {env: $env, key: 'members'}) RETURN m.role AS role, m.tenant AS tenant`);
+    const edges = await cypher(
+      `MATCH (u:User {env: $env, key: 'ann'})-[m:HAS_ROLE]->(:Group {env: $env, key: 'members'}) RETURN m.role AS role, m.tenant AS tenant`,
+    );
     expect(edges).toEqual([{ role: 'member', tenant: 'acme' }]);
     const annRecord = await t.call('GET', `${facts()}/users/ann`);
     expect(annRecord.body.associated_tenants.map((x: any) => x.tenant)).toContain('acme');
@@ -285,15 +345,33 @@ describe('group users', () => {
 describe('bulk groups', () => {
   it('creates many groups in one call, all or nothing', async () => {
     const ops = ['b1', 'b2', 'b3'].map((k) => ({ group_instance_key: k, group_tenant: 'acme' }));
-    const res = await t.call('POST', `${schema()}/groups/bulk`, { operations: [...ops, { group_instance_key: 'b4', group_tenant: 'acme', group_resource_type_key: 'crew', name: 'Crew' }] });
+    const res = await t.call('POST', `${schema()}/groups/bulk`, {
+      operations: [...ops, { group_instance_key: 'b4', group_tenant: 'acme', group_resource_type_key: 'crew', name: 'Crew' }],
+    });
     expect(res.body).toEqual({ groups_created: 4 });
-    expect((await t.call('GET', grp('b4'))).body).toEqual(expect.objectContaining({ group_resource_type_key: 'crew', name: 'Crew', group_tenant: 'acme' }));
-    const dup = await t.call('POST', `${schema()}/groups/bulk`, { operations: [{ group_instance_key: 'b5', group_tenant: 'acme' }, { group_instance_key: 'b1', group_tenant: 'acme' }] });
+    expect((await t.call('GET', grp('b4'))).body).toEqual(
+      expect.objectContaining({ group_resource_type_key: 'crew', name: 'Crew', group_tenant: 'acme' }),
+    );
+    const dup = await t.call('POST', `${schema()}/groups/bulk`, {
+      operations: [
+        { group_instance_key: 'b5', group_tenant: 'acme' },
+        { group_instance_key: 'b1', group_tenant: 'acme' },
+      ],
+    });
     expectError(dup, 409, 'DUPLICATE_ENTITY');
     expect(dup.body.message).toMatch(/^Item 1:/);
-    const twice = await t.call('POST', `${schema()}/groups/bulk`, { operations: [{ group_instance_key: 'b6', group_tenant: 'acme' }, { group_instance_key: 'b6', group_tenant: 'acme' }] });
+    const twice = await t.call('POST', `${schema()}/groups/bulk`, {
+      operations: [
+        { group_instance_key: 'b6', group_tenant: 'acme' },
+        { group_instance_key: 'b6', group_tenant: 'acme' },
+      ],
+    });
     expectError(twice, 409, 'DUPLICATE_ENTITY');
-    expectError(await t.call('POST', `${schema()}/groups/bulk`, { operations: [{ group_instance_key: 'b7', group_tenant: 'nope' }] }), 404, 'NOT_FOUND');
+    expectError(
+      await t.call('POST', `${schema()}/groups/bulk`, { operations: [{ group_instance_key: 'b7', group_tenant: 'nope' }] }),
+      404,
+      'NOT_FOUND',
+    );
     for (const k of ['b5', 'b6', 'b7']) expect((await t.call('GET', grp(k))).status).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * A write moves the revision of the environments its Cypher declares (`// @invalidates $env`),

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * List-objects (CONTRACT section 13): the instances of a type on which a user may do an action,
@@ -23,7 +23,11 @@ beforeAll(async () => {
   await ok('POST', `${schema()}/resources/repo/roles`, { key: 'viewer', name: 'Viewer', permissions: ['pull'] });
   await ok('POST', `${schema()}/resources/repo/roles`, { key: 'editor', name: 'Editor', permissions: ['pull', 'push'] });
   await ok('POST', `${schema()}/resources/repo/relations`, { key: 'editors', name: 'Editor teams', subject_resource: 'team' });
-  await ok('POST', `${schema()}/resources/repo/roles/editor/implicit_grants`, { role: 'member', on_resource: 'team', linked_by_relation: 'editors' });
+  await ok('POST', `${schema()}/resources/repo/roles/editor/implicit_grants`, {
+    role: 'member',
+    on_resource: 'team',
+    linked_by_relation: 'editors',
+  });
   await ok('POST', `${schema()}/roles`, { key: 'auditor', name: 'Auditor', permissions: ['repo:pull'] });
   await ok('POST', `${facts()}/tenants`, { key: 'acme', name: 'Acme' });
   await ok('POST', `${facts()}/resource_instances`, { key: 't1', resource: 'team', tenant: 'default' });
@@ -47,8 +51,11 @@ async function allPages(body: Record<string, unknown>, pageSize: number) {
   let token: string | null = null;
   let pages = 0;
   do {
-    const res: { status: number; body: { objects: { key: string }[]; continuation_token: string | null } } =
-      await t.call('POST', list(), { ...body, page_size: pageSize, ...(token ? { continuation_token: token } : {}) });
+    const res: { status: number; body: { objects: { key: string }[]; continuation_token: string | null } } = await t.call('POST', list(), {
+      ...body,
+      page_size: pageSize,
+      ...(token ? { continuation_token: token } : {}),
+    });
     expect(res.status).toBe(200);
     expect(res.body.objects.length).toBeLessThanOrEqual(pageSize);
     keys.push(...res.body.objects.map((o: { key: string }) => o.key));
@@ -68,10 +75,13 @@ describe('list-objects', () => {
       ],
       continuation_token: null,
     });
-    expect((await ok('POST', list(), { user: 'alice', action: 'push', resource_type: 'repo' })).objects.map((o: { key: string }) => o.key))
-      .toEqual(['r04', 'r05', 'r06']);
-    expect(await ok('POST', list(), { user: { key: 'alice' }, action: 'pull', resource_type: 'repo', tenant: 'acme' }))
-      .toEqual({ objects: acme.map((key) => ({ type: 'repo', key, tenant: 'acme' })), continuation_token: null });
+    expect(
+      (await ok('POST', list(), { user: 'alice', action: 'push', resource_type: 'repo' })).objects.map((o: { key: string }) => o.key),
+    ).toEqual(['r04', 'r05', 'r06']);
+    expect(await ok('POST', list(), { user: { key: 'alice' }, action: 'pull', resource_type: 'repo', tenant: 'acme' })).toEqual({
+      objects: acme.map((key) => ({ type: 'repo', key, tenant: 'acme' })),
+      continuation_token: null,
+    });
   });
 
   it('pages with a continuation token that resumes after the last object', async () => {
@@ -83,9 +93,15 @@ describe('list-objects', () => {
   });
 
   it('agrees with allowed on every instance', async () => {
-    const listed = new Set((await ok('POST', list(), { user: 'alice', action: 'push', resource_type: 'repo' })).objects.map((o: { key: string }) => o.key));
+    const listed = new Set(
+      (await ok('POST', list(), { user: 'alice', action: 'push', resource_type: 'repo' })).objects.map((o: { key: string }) => o.key),
+    );
     for (const key of [...repos, ...acme]) {
-      const { allow } = await ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'alice', action: 'push', resource: { type: 'repo', key } });
+      const { allow } = await ok('POST', `/v2/allowed/${t.proj}/${t.env}`, {
+        user: 'alice',
+        action: 'push',
+        resource: { type: 'repo', key },
+      });
       expect({ key, allow }).toEqual({ key, allow: listed.has(key) });
     }
   });
@@ -96,7 +112,8 @@ describe('list-objects', () => {
       { user: 'ghost', action: 'pull', resource_type: 'repo' },
       { user: 'alice', action: 'delete', resource_type: 'repo' },
       { user: 'alice', action: 'pull', resource_type: 'nothing' },
-    ]) expect(await ok('POST', list(), body)).toEqual({ objects: [], continuation_token: null });
+    ])
+      expect(await ok('POST', list(), body)).toEqual({ objects: [], continuation_token: null });
   });
 
   it('answers at the PDP path for an environment key', async () => {

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * CONTRACT section 9: over every route of the route table, a method the path does not serve
@@ -75,7 +75,8 @@ it('answers 405 with Allow and the error body for every method a known path does
         const allow = res.headers.allow?.split(/,\s*/) ?? [];
         for (const m of methods) if (!allow.includes(m)) wrong.push(`${method} ${url}: Allow "${res.headers.allow}" lacks ${m}`);
         if (allow.includes(method)) wrong.push(`${method} ${url}: Allow names the refused method`);
-        if (!(res.body?.error_code && res.body?.id && res.body?.title && res.body?.message)) wrong.push(`${method} ${url}: body ${JSON.stringify(res.body)}`);
+        if (!(res.body?.error_code && res.body?.id && res.body?.title && res.body?.message))
+          wrong.push(`${method} ${url}: body ${JSON.stringify(res.body)}`);
       } else if (!served.has(path) || res.status >= 500 || ['TRACE', 'OPTIONS', 'PURGE', 'PROPFIND'].includes(method)) {
         wrong.push(`${method} ${url} -> ${res.status} ${JSON.stringify(res.body)}`);
       }

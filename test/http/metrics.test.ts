@@ -3,14 +3,25 @@ import pino from 'pino';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { httpMetrics } from '../../src/http/httpMetrics';
 import { Metrics } from '../../src/metrics/metrics';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * GET /metrics is scraped and read by an independent Prometheus text-format parser (not
  * prom-client's own), and the counters a dashboard relies on move with the traffic.
  */
-interface Sample { value?: string; labels?: Record<string, string>; count?: string; sum?: string; buckets?: Record<string, string> }
-interface Family { name: string; type: string; help: string; metrics: Sample[] }
+interface Sample {
+  value?: string;
+  labels?: Record<string, string>;
+  count?: string;
+  sum?: string;
+  buckets?: Record<string, string>;
+}
+interface Family {
+  name: string;
+  type: string;
+  help: string;
+  metrics: Sample[];
+}
 
 let t: TestService;
 const schema = () => `/v2/schema/${t.proj}/${t.env}`;
@@ -24,7 +35,9 @@ beforeAll(async () => {
   // The gauges read from Neo4j are refreshed in the background: often here, so a test sees them move.
   // No replica heartbeats either (COHERENCE_WINDOW_MS=0): each is a write transaction, one a second,
   // which a slow first check on a cold Neo4j (seconds) would add to the counts of writes below.
-  t = await startTestService({ env: { WEBHOOK_POLL_MS: '600000', REVISION_POLL_MS: '600000', METRICS_REFRESH_MS: '1000', COHERENCE_WINDOW_MS: '0' } });
+  t = await startTestService({
+    env: { WEBHOOK_POLL_MS: '600000', REVISION_POLL_MS: '600000', METRICS_REFRESH_MS: '1000', COHERENCE_WINDOW_MS: '0' },
+  });
   await t.ok('POST', `${schema()}/resources`, { key: 'doc', name: 'Doc', actions: { read: {} } });
   await t.ok('POST', `${schema()}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
   await t.ok('POST', `${facts()}/users`, { key: 'ann' });
@@ -45,7 +58,12 @@ async function scrape(key: string | null = null): Promise<Scrape> {
   // follows prom2json's unlabelled case); read a second time without the histogram TYPE lines,
   // each `<name>_count` line is then a family of its own with its labels (merged here by name).
   const out: Scrape = new Map();
-  for (const f of parsePrometheusTextFormat(text.split('\n').filter((l) => !/^# TYPE \S+ histogram$/.test(l)).join('\n')) as Family[]) {
+  for (const f of parsePrometheusTextFormat(
+    text
+      .split('\n')
+      .filter((l) => !/^# TYPE \S+ histogram$/.test(l))
+      .join('\n'),
+  ) as Family[]) {
     const seen = out.get(f.name);
     if (seen) seen.metrics.push(...f.metrics);
     else out.set(f.name, f);
@@ -66,7 +84,12 @@ it('serves Prometheus text without a key, with conventional names and types', as
   expect(m.get('authz_decisions_total')?.type).toBe('COUNTER');
   expect(m.get('authz_http_request_duration_seconds')?.type).toBe('HISTOGRAM');
   expect(m.get('authz_neo4j_transaction_duration_seconds')?.type).toBe('HISTOGRAM');
-  for (const name of ['authz_depth_limited_total', 'authz_decision_cache_hits_total', 'authz_decision_cache_misses_total', 'authz_neo4j_errors_total']) {
+  for (const name of [
+    'authz_depth_limited_total',
+    'authz_decision_cache_hits_total',
+    'authz_decision_cache_misses_total',
+    'authz_neo4j_errors_total',
+  ]) {
     expect(m.get(name)?.type).toBe('COUNTER');
   }
   for (const name of ['authz_sessions_active', 'authz_approvals', 'authz_revision_lag']) expect(m.get(name)?.type).toBe('GAUGE');
@@ -107,10 +130,16 @@ it('counts write transactions, sessions and approvals', async () => {
   const login = await t.call('POST', '/v2/auth/elements_login_as', { user_id: 'ann', tenant_id: 'default' }, { key: t.envKey });
   expect(login.status).toBe(200);
   const after = await scrape();
-  expect(value(after, 'authz_neo4j_transaction_duration_seconds', { mode: 'write' }) - value(before, 'authz_neo4j_transaction_duration_seconds', { mode: 'write' })).toBe(2);
+  expect(
+    value(after, 'authz_neo4j_transaction_duration_seconds', { mode: 'write' }) -
+      value(before, 'authz_neo4j_transaction_duration_seconds', { mode: 'write' }),
+  ).toBe(2);
   // The session shows within the refresh period (METRICS_REFRESH_MS, 1 s here).
   let later = after;
-  for (const until = Date.now() + 3000; value(later, 'authz_sessions_active') <= value(before, 'authz_sessions_active') && Date.now() < until; ) {
+  for (
+    const until = Date.now() + 3000;
+    value(later, 'authz_sessions_active') <= value(before, 'authz_sessions_active') && Date.now() < until;
+  ) {
     await new Promise((ok) => setTimeout(ok, 100));
     later = await scrape();
   }

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import { RouteDef } from '../../src/http/routeTable';
-import { startTestService, TestService } from '../support/testService';
+import type { RouteDef } from '../../src/http/routeTable';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * No input answers 500: every route of every table gets odd parameters and bodies of the wrong
@@ -17,15 +17,26 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const ODD_PARAMS = ['doc', 'no:such:thing', `q'"\`{}$x`, ' ', 'ünï😀', '../..', 'g'];
-const BODIES: unknown[] = [undefined, {}, [], 'text', 42, null, { key: {} }, { key: 'k', name: ['x'], tenant: 5 },
-  [{ user: 1 }], { operations: 'x' }, { resource: { type: {} } }, Array.from({ length: 3 }, () => ({}))];
+const BODIES: unknown[] = [
+  undefined,
+  {},
+  [],
+  'text',
+  42,
+  null,
+  { key: {} },
+  { key: 'k', name: ['x'], tenant: 5 },
+  [{ user: 1 }],
+  { operations: 'x' },
+  { resource: { type: {} } },
+  Array.from({ length: 3 }, () => ({})),
+];
 
 function pathsOf(route: RouteDef): string[] {
   const paths = Array.isArray(route.path) ? route.path : [route.path];
   return paths.flatMap((p) =>
     ODD_PARAMS.map((odd) =>
-      p.replace(/:([a-z_]+)/g, (_m, name: string) =>
-        name === 'proj_id' ? t.proj : name === 'env_id' ? t.env : encodeURIComponent(odd)),
+      p.replace(/:([a-z_]+)/g, (_m, name: string) => (name === 'proj_id' ? t.proj : name === 'env_id' ? t.env : encodeURIComponent(odd))),
     ),
   );
 }
@@ -35,14 +46,23 @@ it('answers every route with odd params and bodies without a 500', async () => {
   const failures: string[] = [];
   let requests = 0;
   for (const route of routes) {
-    for (const path of [...pathsOf(route), ...(route.method === 'GET' ? pathsOf(route).slice(0, 1).map((p) => `${p}?page=1e300&per_page=100`) : [])]) {
+    for (const path of [
+      ...pathsOf(route),
+      ...(route.method === 'GET'
+        ? pathsOf(route)
+            .slice(0, 1)
+            .map((p) => `${p}?page=1e300&per_page=100`)
+        : []),
+    ]) {
       const bodies = route.method === 'GET' ? [undefined] : BODIES;
       await Promise.all(
         bodies.flatMap((body) =>
           [undefined, t.envKey].map(async (key) => {
             const raw = body === undefined ? undefined : JSON.stringify(body);
             const res = await t.call(route.method, path, undefined, {
-              key, raw, headers: { element_id: 'x', cookie: 'authz_session=nope', page: '1e300', per_page: '1000' },
+              key,
+              raw,
+              headers: { element_id: 'x', cookie: 'authz_session=nope', page: '1e300', per_page: '1000' },
             });
             requests++;
             if (res.status >= 500) failures.push(`${route.method} ${path} ${raw ?? ''} -> ${res.status} ${JSON.stringify(res.body)}`);
@@ -60,7 +80,9 @@ it('answers concurrent deletes and syncs of one user without a 500 (a record del
   const statuses = new Map<number, number>();
   for (let round = 0; round < 40; round++) {
     await t.call('PUT', user, {});
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 5 === 0 ? t.call('PUT', user, { email: 'x@example.com' }) : t.call('DELETE', user))));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 5 === 0 ? t.call('PUT', user, { email: 'x@example.com' }) : t.call('DELETE', user))),
+    );
     for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
   }
   expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
@@ -76,20 +98,29 @@ it.each([
   ['resource', () => `/v2/schema/${t.proj}/${t.env}/resources`, { key: 'race', name: 'R', actions: { read: {} } }, 'race'],
   // Under a resource of its own: the sweep above may have deleted `doc`.
   ['resource role', () => `/v2/schema/${t.proj}/${t.env}/resources/race_roles/roles`, { key: 'race', name: 'R' }, 'race'],
-])('answers concurrent updates, reads and deletes of one %s without a 500', async (_kind, collection, body, key) => {
-  expect((await t.call('POST', `/v2/schema/${t.proj}/${t.env}/resources`, { key: 'race_roles', name: 'R', actions: { read: {} } })).status).toBeLessThan(500);
-  const statuses = new Map<number, number>();
-  for (let round = 0; round < 20; round++) {
-    await t.call('POST', collection(), body);
-    const one = `${collection()}/${key}`;
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-      [() => t.call('PATCH', one, { name: `R${i}` }), () => t.call('GET', one), () => t.call('DELETE', one)][i % 3]()));
-    for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
-  }
-  expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
-  expect(statuses.get(204)).toBeGreaterThan(0);
-  expect(statuses.get(404)).toBeGreaterThan(0);
-}, 120_000);
+])(
+  'answers concurrent updates, reads and deletes of one %s without a 500',
+  async (_kind, collection, body, key) => {
+    expect(
+      (await t.call('POST', `/v2/schema/${t.proj}/${t.env}/resources`, { key: 'race_roles', name: 'R', actions: { read: {} } })).status,
+    ).toBeLessThan(500);
+    const statuses = new Map<number, number>();
+    for (let round = 0; round < 20; round++) {
+      await t.call('POST', collection(), body);
+      const one = `${collection()}/${key}`;
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          [() => t.call('PATCH', one, { name: `R${i}` }), () => t.call('GET', one), () => t.call('DELETE', one)][i % 3](),
+        ),
+      );
+      for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+    }
+    expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.get(204)).toBeGreaterThan(0);
+    expect(statuses.get(404)).toBeGreaterThan(0);
+  },
+  120_000,
+);
 
 it('answers authorized_users for users keyed like Object members (constructor, __proto__, toString)', async () => {
   const facts = `/v2/facts/${t.proj}/${t.env}`;
@@ -101,7 +132,10 @@ it('answers authorized_users for users keyed like Object members (constructor, _
     await t.ok('POST', `${facts}/users`, { key });
     await t.ok('POST', `${facts}/role_assignments`, { user: key, role: 'proto_reader', tenant: 'default' });
   }
-  const res = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/authorized_users`, { action: 'read', resource: { type: 'protodoc', tenant: 'default' } });
+  const res = await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/authorized_users`, {
+    action: 'read',
+    resource: { type: 'protodoc', tenant: 'default' },
+  });
   expect(res.status).toBe(200);
   expect(Object.keys(res.body.users).sort()).toEqual([...odd].sort());
   expect(res.body.users.constructor).toEqual([expect.objectContaining({ user: 'constructor', role: 'proto_reader' })]);
@@ -130,9 +164,17 @@ it('answers a request that is not readable HTTP with the contract error body, no
   for (const [request, status] of cases) {
     const answer = await raw(request);
     const [head, body] = answer.split('\r\n\r\n');
-    expect({ request: request.slice(0, 60), status: head.split('\r\n')[0] }).toEqual({ request: request.slice(0, 60), status: expect.stringMatching(new RegExp(`^HTTP/1.1 ${status} `)) });
+    expect({ request: request.slice(0, 60), status: head.split('\r\n')[0] }).toEqual({
+      request: request.slice(0, 60),
+      status: expect.stringMatching(new RegExp(`^HTTP/1.1 ${status} `)),
+    });
     expect(head).toMatch(/content-type: application\/json/i);
-    expect(JSON.parse(body)).toEqual({ id: expect.any(String), error_code: 'INVALID_INPUT', title: 'Invalid input', message: expect.any(String) });
+    expect(JSON.parse(body)).toEqual({
+      id: expect.any(String),
+      error_code: 'INVALID_INPUT',
+      title: 'Invalid input',
+      message: expect.any(String),
+    });
   }
   // The server still answers afterwards.
   expect((await t.call('GET', '/healthz')).status).toBe(200);

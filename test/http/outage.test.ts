@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { OwnNeo4j, startOwnNeo4j, stopLeftover } from '../support/ownNeo4j';
-import { ApiResponse, startTestService, TestService } from '../support/testService';
+import { type OwnNeo4j, startOwnNeo4j, stopLeftover } from '../support/ownNeo4j';
+import { type ApiResponse, startTestService, type TestService } from '../support/testService';
 
 /**
  * Neo4j goes away and comes back: the service answers 503 quickly while it is gone (never
@@ -76,10 +76,15 @@ it('answers 503 with Retry-After within DB_TIMEOUT_MS + 1 s on every route famil
   await ok('POST', `${facts}/role_assignments`, { user: 'alice', role: 'reader', tenant: 'acme' });
   await ok('POST', `${schema}/groups`, { group_instance_key: 'team', group_tenant: 'acme' });
   const config = await ok('POST', `/v2/elements/${svc.proj}/${svc.env}/config`, {
-    key: 'ops', name: 'Ops', elements_type: 'operation_approval', settings: { resources: ['doc'] },
+    key: 'ops',
+    name: 'Ops',
+    elements_type: 'operation_approval',
+    settings: { resources: ['doc'] },
     roles_to_levels: { LEVEL_1: ['reader'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
   });
-  const login = await untilServed(() => svc.call('POST', '/v2/auth/elements_login_as', { user_id: 'alice', tenant_id: 'acme' }, { key: svc.envKey }));
+  const login = await untilServed(() =>
+    svc.call('POST', '/v2/auth/elements_login_as', { user_id: 'alice', tenant_id: 'acme' }, { key: svc.envKey }),
+  );
   expect(login.status).toBe(200);
   const cookie = login.headers.get('set-cookie')!.split(';')[0];
   const approvals = `/v2/elements/${svc.proj}/${svc.env}/config/${config.id}/operation_approval`;
@@ -95,7 +100,13 @@ it('answers 503 with Retry-After within DB_TIMEOUT_MS + 1 s on every route famil
     facts: () => svc.call('GET', `${facts}/tenants`, undefined, { key: svc.envKey }),
     'facts (write)': () => svc.call('POST', `${facts}/tenants`, { key: `frozen-${++n}`, name: 'x' }, { key: svc.envKey }),
     groups: () => svc.call('GET', `${schema}/groups`, undefined, { key: svc.envKey }),
-    decisions: () => svc.call('POST', `/v2/allowed/${svc.proj}/${svc.env}`, { user: fresh(), action: 'read', resource: { type: 'doc', key: 'd1', tenant: 'acme' } }, { key: svc.envKey }),
+    decisions: () =>
+      svc.call(
+        'POST',
+        `/v2/allowed/${svc.proj}/${svc.env}`,
+        { user: fresh(), action: 'read', resource: { type: 'doc', key: 'd1', tenant: 'acme' } },
+        { key: svc.envKey },
+      ),
     'elements/approvals (session)': () => svc.call('GET', approvals, undefined, { key: null, headers: { cookie, element_id: config.id } }),
     'api-key': () => svc.call('GET', `/v2/api-key/${svc.proj}/${svc.env}`),
     graph: () => svc.call('GET', `/v2/graph/${svc.proj}/${svc.env}`),
@@ -137,7 +148,12 @@ it('answers 503 with Retry-After within DB_TIMEOUT_MS + 1 s on every route famil
     expect({ name, ok: status >= 200 && status < 300 }).toEqual({ name, ok: true });
   }
   console.log(`frozen: every family answered normally ${Date.now() - thawed} ms after SIGCONT`);
-  const answer = await svc.call('POST', `/v2/allowed/${svc.proj}/${svc.env}`, { user: 'alice', action: 'read', resource: { type: 'doc', key: 'd1', tenant: 'acme' } }, { key: svc.envKey });
+  const answer = await svc.call(
+    'POST',
+    `/v2/allowed/${svc.proj}/${svc.env}`,
+    { user: 'alice', action: 'read', resource: { type: 'doc', key: 'd1', tenant: 'acme' } },
+    { key: svc.envKey },
+  );
   expect(answer.body.allow).toBe(true);
 });
 
@@ -153,7 +169,9 @@ it('answers 503 quickly while Neo4j is down and recovers by itself when it is ba
   for (const key of [svc.adminKey, svc.envKey]) {
     const { ms, res } = await timed(() => svc.call('GET', tenants, undefined, { key }));
     expect(res.status).toBe(503);
-    expect(res.body).toEqual(expect.objectContaining({ error_code: 'SERVICE_UNAVAILABLE', id: expect.any(String), message: expect.any(String) }));
+    expect(res.body).toEqual(
+      expect.objectContaining({ error_code: 'SERVICE_UNAVAILABLE', id: expect.any(String), message: expect.any(String) }),
+    );
     expect(JSON.stringify(res.body)).not.toMatch(/Neo4jError|ECONNREFUSED|bolt:\/\//);
     expect(res.headers.get('retry-after')).toBe('5');
     expect(ms).toBeLessThan(5000);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readMigrations } from '../../src/db/migrate';
-import { runCypher, startTestService, TestService } from '../support/testService';
+import { runCypher, startTestService, type TestService } from '../support/testService';
 
 /**
  * CONTRACT section 14 on an upgraded graph: what 91c0a63 wrote (projects with org_id "default",
@@ -19,7 +19,11 @@ beforeAll(async () => {
   const facts = `/v2/facts/${t.proj}/${t.env}`;
   await t.ok('POST', `${schema}/resources`, { key: 'folder', name: 'Folder', actions: { read: {} } });
   await t.ok('POST', `${schema}/resources`, {
-    key: 'doc', name: 'Doc', actions: { read: {} }, roles: { viewer: { name: 'Viewer', permissions: ['read'] } }, relations: { parent: 'folder' },
+    key: 'doc',
+    name: 'Doc',
+    actions: { read: {} },
+    roles: { viewer: { name: 'Viewer', permissions: ['read'] } },
+    relations: { parent: 'folder' },
   });
   await t.ok('POST', `${schema}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
   await t.ok('POST', `${facts}/tenants`, { key: 'acme', name: 'Acme' });
@@ -39,16 +43,22 @@ it('a graph written by 91c0a63 answers UUID ids and the UUID organisation after 
   const env = scope.environment_id;
   const now = new Date().toISOString();
   // 91c0a63's grant edges: no `id` (its answers used elementId()), and its project org id.
-  await cypher(`
+  await cypher(
+    `
     MATCH (u:User {env: $env, key: 'ann'}), (t:Tenant {env: $env, key: 'acme'}),
           (d:Instance {env: $env, resource: 'doc', key: 'd1'}), (f:Instance {env: $env, resource: 'folder', key: 'f1'})
     CREATE (u)-[:HAS_TENANT_ROLE {role: 'reader', created_at: $now, expires_at: null}]->(t)
     CREATE (u)-[:HAS_ROLE {role: 'viewer', tenant: 'acme', created_at: $now, expires_at: null}]->(d)
-    CREATE (f)-[:RELATED {relation: 'parent', tenant: 'acme', created_at: $now, expires_at: null}]->(d)`, { env, now });
+    CREATE (f)-[:RELATED {relation: 'parent', tenant: 'acme', created_at: $now, expires_at: null}]->(d)`,
+    { env, now },
+  );
   await cypher("MATCH (p:Project {key: $proj}) SET p.org_id = 'default'", { proj: t.proj });
-  const [before] = await cypher(`
+  const [before] = await cypher(
+    `
     MATCH (:User {env: $env})-[r:HAS_ROLE|HAS_TENANT_ROLE]->() WITH count(r.id) AS ids, count(r) AS all
-    MATCH (:Instance {env: $env})-[x:RELATED]->() RETURN ids, all, count(x.id) AS tupleIds`, { env });
+    MATCH (:Instance {env: $env})-[x:RELATED]->() RETURN ids, all, count(x.id) AS tupleIds`,
+    { env },
+  );
   expect({ ids: Number(before.ids), all: Number(before.all), tupleIds: Number(before.tupleIds) }).toEqual({ ids: 0, all: 2, tupleIds: 0 });
 
   // The upgrade: V0009's statements (the shared test database recorded V0009 when it had none of
@@ -56,9 +66,17 @@ it('a graph written by 91c0a63 answers UUID ids and the UUID organisation after 
   const [v9] = readMigrations(join(__dirname, '..', '..', 'cypher', 'migrations')).filter((m) => m.version === 9);
   expect(v9.statements).toHaveLength(2);
   for (const s of v9.statements) await cypher(s);
-  const ids = async () => (await cypher(`
+  const ids = async () =>
+    (
+      await cypher(
+        `
     MATCH (:User {env: $env})-[r:HAS_ROLE|HAS_TENANT_ROLE]->() RETURN r.id AS id
-    UNION ALL MATCH (:Instance {env: $env})-[x:RELATED]->() RETURN x.id AS id`, { env })).map((r) => r.id as string).sort();
+    UNION ALL MATCH (:Instance {env: $env})-[x:RELATED]->() RETURN x.id AS id`,
+        { env },
+      )
+    )
+      .map((r) => r.id as string)
+      .sort();
   const first = await ids();
   for (const s of v9.statements) await cypher(s);
   expect(await ids()).toEqual(first);
@@ -75,15 +93,41 @@ it('a graph written by 91c0a63 answers UUID ids and the UUID organisation after 
   const acme = await upgraded.ok('GET', `${facts}/tenants/acme`);
   expect(assignments).toHaveLength(2);
   for (const a of assignments) {
-    expect(a).toEqual(expect.objectContaining({ id: expect.stringMatching(UUID), user_id: ann.id, tenant_id: acme.id, role_id: expect.stringMatching(UUID), organization_id: org }));
+    expect(a).toEqual(
+      expect.objectContaining({
+        id: expect.stringMatching(UUID),
+        user_id: ann.id,
+        tenant_id: acme.id,
+        role_id: expect.stringMatching(UUID),
+        organization_id: org,
+      }),
+    );
     expect(first).toContain(a.id);
   }
   const tuples = await upgraded.ok('GET', `${facts}/relationship_tuples?object=doc:d1`);
-  expect(tuples).toEqual([expect.objectContaining({
-    id: expect.stringMatching(UUID), subject: 'folder:f1', relation: 'parent', object: 'doc:d1', tenant: 'acme', tenant_id: acme.id,
-    subject_id: expect.stringMatching(UUID), object_id: expect.stringMatching(UUID), relation_id: expect.stringMatching(UUID), updated_at: now,
-  })]);
+  expect(tuples).toEqual([
+    expect.objectContaining({
+      id: expect.stringMatching(UUID),
+      subject: 'folder:f1',
+      relation: 'parent',
+      object: 'doc:d1',
+      tenant: 'acme',
+      tenant_id: acme.id,
+      subject_id: expect.stringMatching(UUID),
+      object_id: expect.stringMatching(UUID),
+      relation_id: expect.stringMatching(UUID),
+      updated_at: now,
+    }),
+  ]);
   expect(ann.associated_tenants).toEqual([{ tenant: 'acme', roles: ['reader'], status: 'active' }]);
   // Decisions read the same grants as before.
-  expect((await upgraded.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'ann', action: 'read', resource: { type: 'doc', key: 'd1', tenant: 'acme' } })).allow).toBe(true);
+  expect(
+    (
+      await upgraded.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, {
+        user: 'ann',
+        action: 'read',
+        resource: { type: 'doc', key: 'd1', tenant: 'acme' },
+      })
+    ).allow,
+  ).toBe(true);
 }, 120_000);

@@ -1,23 +1,39 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /** Policy as code (CONTRACT section 16): PUT/GET /v2/schema/{p}/{e}/policy, plan, the file's JSON Schema. */
 let t: TestService;
 const policyPath = (env = t.env) => `/v2/schema/${t.proj}/${env}/policy`;
-const revision = async (env = t.env) => (await t.ok('GET', `/v2/facts/${t.proj}/${env}/changes?after_revision=0&page_size=1000`)).next_revision as number;
+const revision = async (env = t.env) =>
+  (await t.ok('GET', `/v2/facts/${t.proj}/${env}/changes?after_revision=0&page_size=1000`)).next_revision as number;
 
 const policy = {
   resources: {
-    folder: { actions: ['read', 'write'], roles: { viewer: { permissions: ['read'] }, editor: { permissions: ['write'], extends: ['viewer'] } } },
+    folder: {
+      actions: ['read', 'write'],
+      roles: { viewer: { permissions: ['read'] }, editor: { permissions: ['write'], extends: ['viewer'] } },
+    },
     doc: {
-      name: 'Document', description: 'A document in a folder',
+      name: 'Document',
+      description: 'A document in a folder',
       actions: { read: {}, write: { name: 'Write', description: 'Change it' } },
       relations: { parent: 'folder' },
       roles: { viewer: { permissions: ['read'] } },
-      derivations: [{ role: 'viewer', on_resource: 'folder', from_role: 'viewer', linked_by_relation: 'parent', when: { no_direct_roles_on_object: true } }],
+      derivations: [
+        {
+          role: 'viewer',
+          on_resource: 'folder',
+          from_role: 'viewer',
+          linked_by_relation: 'parent',
+          when: { no_direct_roles_on_object: true },
+        },
+      ],
     },
     repo: { actions: ['pull', 'push'], attributes: { public: true } },
   },
-  roles: { editor: { permissions: ['repo:pull', 'repo:push'] }, admin: { name: 'Administrator', permissions: ['repo:push'], extends: ['editor'] } },
+  roles: {
+    editor: { permissions: ['repo:pull', 'repo:push'] },
+    admin: { name: 'Administrator', permissions: ['repo:push'], extends: ['editor'] },
+  },
 };
 
 beforeAll(async () => {
@@ -36,11 +52,13 @@ describe('policy files', () => {
   it('applies a policy in one go, then the same file again changes nothing (no revision)', async () => {
     const plan = await t.ok('POST', `${policyPath()}/plan`, policy);
     expect(plan.changed).toBe(true);
-    expect(plan.changes).toEqual(expect.arrayContaining([
-      expect.objectContaining({ op: 'create', kind: 'resource', key: 'doc' }),
-      expect.objectContaining({ op: 'create', kind: 'derivation', resource: 'doc' }),
-      expect.objectContaining({ op: 'create', kind: 'role', key: 'admin' }),
-    ]));
+    expect(plan.changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ op: 'create', kind: 'resource', key: 'doc' }),
+        expect.objectContaining({ op: 'create', kind: 'derivation', resource: 'doc' }),
+        expect.objectContaining({ op: 'create', kind: 'role', key: 'admin' }),
+      ]),
+    );
     const before = await revision();
     const applied = await t.ok('PUT', policyPath(), policy);
     expect(applied).toMatchObject({ changed: true, applied: true });
@@ -51,7 +69,14 @@ describe('policy files', () => {
     expect(admin).toMatchObject({ name: 'Administrator', permissions: ['repo:push'], extends: ['editor'] });
     const doc = await t.ok('GET', `/v2/schema/${t.proj}/${t.env}/resources/doc`);
     expect(doc.actions.write).toMatchObject({ name: 'Write', description: 'Change it' });
-    expect(doc.roles.viewer.granted_to.users_with_role).toEqual([expect.objectContaining({ role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent', when: { no_direct_roles_on_object: true } })]);
+    expect(doc.roles.viewer.granted_to.users_with_role).toEqual([
+      expect.objectContaining({
+        role: 'viewer',
+        on_resource: 'folder',
+        linked_by_relation: 'parent',
+        when: { no_direct_roles_on_object: true },
+      }),
+    ]);
 
     const again = await t.ok('PUT', policyPath(), policy);
     expect(again).toEqual({ changed: false, applied: false, changes: [] });
@@ -81,7 +106,11 @@ describe('policy files', () => {
     await t.ok('POST', `${schema}/group/all/roles`, { resource: 'folder', resource_instance: 'f1', role: 'viewer', tenant: 'default' });
     await t.ok('PUT', `${schema}/groups/eng/users/ann`, { tenant: 'default' });
     await t.ok('POST', `/v2/elements/${t.proj}/${t.env}/config`, {
-      key: 'ops', name: 'Ops', elements_type: 'operation_approval', settings: { resources: ['repo'] }, roles_to_levels: { LEVEL_1: ['admin'] },
+      key: 'ops',
+      name: 'Ops',
+      elements_type: 'operation_approval',
+      settings: { resources: ['repo'] },
+      roles_to_levels: { LEVEL_1: ['admin'] },
     });
     expect(await t.ok('POST', `${policyPath()}/plan`, policy)).toEqual({ changed: false, applied: false, changes: [] });
     expect(await t.ok('GET', policyPath())).toEqual(exportedBefore);
@@ -98,7 +127,11 @@ describe('policy files', () => {
     const repo = await t.ok('GET', `${schema}/resources/repo`);
     expect(Object.keys(repo.actions).sort()).toEqual(['fork', 'operate', 'pull', 'push', 'review']);
     expect(Object.keys(repo.roles).sort()).toEqual(['_Approved_', '_Reviewer_']);
-    const allowed = await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'ann', action: 'read', resource: { type: 'folder', key: 'f1' } });
+    const allowed = await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, {
+      user: 'ann',
+      action: 'read',
+      resource: { type: 'folder', key: 'f1' },
+    });
     expect(allowed.allow).toBe(true);
     await t.ok('PUT', policyPath(), policy);
   });
@@ -134,7 +167,11 @@ describe('policy files', () => {
     ]);
     expect(await revision()).toBe(rev);
     const plan = await t.ok('POST', `${policyPath()}/plan`, smaller);
-    expect(plan.changes).toEqual(expect.arrayContaining([expect.objectContaining({ op: 'delete', kind: 'resource', key: 'doc', in_use: { facts: 1, what: 'resource instances' } })]));
+    expect(plan.changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ op: 'delete', kind: 'resource', key: 'doc', in_use: { facts: 1, what: 'resource instances' } }),
+      ]),
+    );
 
     const pruned = await t.ok('PUT', `${policyPath()}?prune=true`, smaller);
     expect(pruned.applied).toBe(true);
@@ -151,10 +188,12 @@ describe('policy files', () => {
     };
     const res = await t.call('PUT', policyPath(), bad);
     expect(res.status).toBe(422);
-    expect(res.body.details).toEqual(expect.arrayContaining([
-      { path: '/body/resources/repo/roles/dev/permissions/0', message: '"push" is not an action of resource "repo"' },
-      { path: '/body/roles/editor/permissions/0', message: '"repo:fly" names no action of a resource in the policy' },
-    ]));
+    expect(res.body.details).toEqual(
+      expect.arrayContaining([
+        { path: '/body/resources/repo/roles/dev/permissions/0', message: '"push" is not an action of resource "repo"' },
+        { path: '/body/roles/editor/permissions/0', message: '"repo:fly" names no action of a resource in the policy' },
+      ]),
+    );
     expect((await t.call('PUT', policyPath(), { resources: { x: { actions: 'no' } } })).status).toBe(422);
     const cycle = { roles: { a: { permissions: [], extends: ['b'] }, b: { permissions: [], extends: ['a'] } } };
     expect((await t.call('PUT', `${policyPath()}?prune=true`, cycle)).status).toBe(422);

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import neo4j, { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 import { CypherRegistry } from '../../src/db/cypherRegistry';
 import { Db } from '../../src/db/db';
 import { Replicas } from '../../src/db/replicas';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * The replica registry on the run's Neo4j (src/db/replicas.ts): heartbeats tell each replica
@@ -51,7 +51,8 @@ it('a running service beats: the others see it, and it sees a replica that start
   const probe = new Replicas(db(), 20);
   expect(await probe.beat()).toContain(a.service.replicas.id);
   // The service's next heartbeat (every second) finds the probe: it is not alone, so its writes wait.
-  for (let waited = 0; !a.service.replicas.others().includes(probe.id) && waited < 5_000; waited += 100) await new Promise((ok) => setTimeout(ok, 100));
+  for (let waited = 0; !a.service.replicas.others().includes(probe.id) && waited < 5_000; waited += 100)
+    await new Promise((ok) => setTimeout(ok, 100));
   expect(a.service.replicas.others()).toContain(probe.id);
   expect(a.service.replicas.alone()).toBe(false);
   await probe.leave();

@@ -1,6 +1,6 @@
 import { DecisionStore } from '../../src/areas/decisions/store';
-import { startTestService, TestService } from '../support/testService';
-import { Replica, startReplica } from './replica-support';
+import { startTestService, type TestService } from '../support/testService';
+import { type Replica, startReplica } from './replica-support';
 
 /**
  * Read-your-revoke across replicas (CONTRACT section 9): two service instances on one Neo4j.
@@ -61,8 +61,9 @@ it('holds for questions that arrive together while B reads the revision, and for
   await ok('PUT', `${schema()}/groups/eng/users/ann`, { tenant: 'default' });
   expect((await onB('', question)).body.allow).toBe(true);
   await ok('DELETE', `${schema()}/groups/eng/users/ann`, { tenant: 'default' });
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-    onB('', i % 2 ? question : { ...question, consistency: { at_least: '1' } })));
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => onB('', i % 2 ? question : { ...question, consistency: { at_least: '1' } })),
+  );
   expect(answers.map((r) => r.body.allow)).toEqual(Array(20).fill(false));
 });
 

@@ -1,6 +1,6 @@
 import { RetentionSweeper } from '../../src/areas/changes/retention';
 import { RetentionStore } from '../../src/areas/changes/retentionStore';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * Retention (AUDIT_RETENTION_DAYS): change events, audit events and decision logs older than the

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * Authorization scenarios as data (test/scenarios/*.json): those that need two environments,
@@ -11,16 +11,25 @@ import { startTestService, TestService } from '../support/testService';
  * question is asked through the single and the bulk endpoint; both must agree.
  */
 type Step = [method: string, path: string, body?: unknown, status?: number | null, env?: string];
-type Check = [user: string, action: string, resource: string, allow: boolean] | {
-  user: string; action: string; resource: string; tenant?: string; allow: boolean; env?: string;
-};
+type Check =
+  | [user: string, action: string, resource: string, allow: boolean]
+  | {
+      user: string;
+      action: string;
+      resource: string;
+      tenant?: string;
+      allow: boolean;
+      env?: string;
+    };
 interface Scenario {
   description: string;
   phases: { do: Step[]; expect: Check[] }[];
 }
 
 const dir = join(__dirname, '..', 'scenarios');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 let t: TestService;
 beforeAll(async () => {
@@ -67,7 +76,11 @@ async function expectViewsAgree(env: string, qs: { allow: boolean; query: Return
     const users = await t.call('POST', `${base}/authorized_users`, { action: query.action, resource: query.resource });
     expect(users.status).toBe(200);
     const viaUsers = query.user in users.body.users;
-    expect({ q: ref + ' ' + query.user + ' ' + query.action, viaPerms, viaUsers }).toEqual({ q: ref + ' ' + query.user + ' ' + query.action, viaPerms: allow, viaUsers: allow });
+    expect({ q: `${ref} ${query.user} ${query.action}`, viaPerms, viaUsers }).toEqual({
+      q: `${ref} ${query.user} ${query.action}`,
+      viaPerms: allow,
+      viaUsers: allow,
+    });
   }
 }
 
@@ -93,7 +106,11 @@ describe.each(files)('scenario %s', (file) => {
         byEnv.set(env, [...(byEnv.get(env) ?? []), q]);
       }
       for (const [env, qs] of byEnv) {
-        const bulk = await t.call('POST', `/v2/allowed/${t.proj}/${env}/bulk`, qs.map((q) => q.query));
+        const bulk = await t.call(
+          'POST',
+          `/v2/allowed/${t.proj}/${env}/bulk`,
+          qs.map((q) => q.query),
+        );
         expect(bulk.status).toBe(200);
         const single = await Promise.all(qs.map((q) => t.call('POST', `/v2/allowed/${t.proj}/${env}`, q.query)));
         const got = qs.map((q, k) => ({ q: JSON.stringify(q.query), single: single[k].body.allow, bulk: bulk.body.allow[k].allow }));

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 let t: TestService;
 beforeAll(async () => {
@@ -22,12 +22,18 @@ describe('resources', () => {
   it('creates a resource with actions, inline relations and roles, and reads it back', async () => {
     await ok('POST', `${schema()}/resources`, { key: 'folder', name: 'Folder', actions: { read: {}, write: { name: 'Write' } } });
     const docBody = {
-      key: 'document', name: 'Document', description: 'A doc',
+      key: 'document',
+      name: 'Document',
+      description: 'A doc',
       actions: { read: { description: 'Read it' }, edit: {}, delete: {} },
       relations: { parent: 'folder' },
       roles: {
         viewer: { name: 'Viewer', permissions: ['read'] },
-        editor: { name: 'Editor', permissions: ['read', 'edit'], granted_to: { users_with_role: [{ role: 'writer', on_resource: 'folder', linked_by_relation: 'parent' }] } },
+        editor: {
+          name: 'Editor',
+          permissions: ['read', 'edit'],
+          granted_to: { users_with_role: [{ role: 'writer', on_resource: 'folder', linked_by_relation: 'parent' }] },
+        },
       },
     };
     // `writer` is not a role of folder yet: 404, and the whole create is rolled back
@@ -35,21 +41,37 @@ describe('resources', () => {
     expectError(await t.call('GET', `${schema()}/resources/document`), 404, 'NOT_FOUND');
     await ok('POST', `${schema()}/resources/folder/roles`, { key: 'writer', name: 'Writer', permissions: ['read', 'write'] });
     const doc = await ok('POST', `${schema()}/resources`, docBody);
-    expect(doc).toEqual(expect.objectContaining({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), key: 'document', name: 'Document', description: 'A doc',
-      project_id: expect.any(String), environment_id: expect.any(String), organization_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f-]{27}$/),
-      created_at: expect.any(String), updated_at: expect.any(String),
-    }));
+    expect(doc).toEqual(
+      expect.objectContaining({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        key: 'document',
+        name: 'Document',
+        description: 'A doc',
+        project_id: expect.any(String),
+        environment_id: expect.any(String),
+        organization_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f-]{27}$/),
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      }),
+    );
     expect(Object.keys(doc.actions)).toEqual(['read', 'edit', 'delete']);
     expect(doc.actions.read).toEqual(expect.objectContaining({ key: 'read', name: 'read', description: 'Read it' }));
     expect(doc.relations.parent).toEqual(expect.objectContaining({ resource: 'folder' }));
     expect(doc.roles.viewer.permissions).toEqual(['read']);
     // Permit's DerivedRoleRuleRead: with the ids of the role required, its resource and the relation (CONTRACT section 14).
-    expect(doc.roles.editor.granted_to).toEqual({ id: doc.roles.editor.id, users_with_role: [{
-      role: 'writer', on_resource: 'folder', linked_by_relation: 'parent',
-      role_id: (await ok('GET', `${schema()}/resources/folder/roles/writer`)).id,
-      resource_id: (await ok('GET', `${schema()}/resources/folder`)).id, relation_id: doc.relations.parent.id ?? (await ok('GET', `${schema()}/resources/document/relations/parent`)).id,
-    }] });
+    expect(doc.roles.editor.granted_to).toEqual({
+      id: doc.roles.editor.id,
+      users_with_role: [
+        {
+          role: 'writer',
+          on_resource: 'folder',
+          linked_by_relation: 'parent',
+          role_id: (await ok('GET', `${schema()}/resources/folder/roles/writer`)).id,
+          resource_id: (await ok('GET', `${schema()}/resources/folder`)).id,
+          relation_id: doc.relations.parent.id ?? (await ok('GET', `${schema()}/resources/document/relations/parent`)).id,
+        },
+      ],
+    });
 
     const byId = await ok('GET', `${schema()}/resources/${doc.id}`);
     expect(byId.key).toBe('document');
@@ -82,10 +104,19 @@ describe('resources', () => {
     expectError(await t.call('POST', `${schema()}/resources`, { key: 'no actions', name: 'x', actions: {} }), 422, 'INVALID_INPUT');
     expectError(await t.call('POST', `${schema()}/resources`, { key: 'x', name: 'x' }), 422, 'INVALID_INPUT');
     expectError(await t.call('POST', `${schema()}/resources`, { key: 'x', name: 'x', actions: {}, extra: 1 }), 422, 'INVALID_INPUT');
-    const badPerm = await t.call('POST', `${schema()}/resources`, { key: 'x', name: 'x', actions: { a: {} }, roles: { r: { permissions: ['b'] } } });
+    const badPerm = await t.call('POST', `${schema()}/resources`, {
+      key: 'x',
+      name: 'x',
+      actions: { a: {} },
+      roles: { r: { permissions: ['b'] } },
+    });
     expectError(badPerm, 422, 'INVALID_INPUT');
     expect(badPerm.body.details[0].path).toBe('/body/roles/r/permissions/0');
-    expectError(await t.call('POST', `${schema()}/resources`, { key: 'y', name: 'y', actions: {}, relations: { owner: 'ghost' } }), 404, 'NOT_FOUND');
+    expectError(
+      await t.call('POST', `${schema()}/resources`, { key: 'y', name: 'y', actions: {}, relations: { owner: 'ghost' } }),
+      404,
+      'NOT_FOUND',
+    );
     expect((await t.call('GET', `${schema()}/resources/y`)).status).toBe(404);
   });
 
@@ -98,12 +129,19 @@ describe('resources', () => {
     expect(page.total_count).toBeGreaterThanOrEqual(3);
     expect(page.data).toEqual(plain);
     expect(page.page_count).toBe(Math.ceil(page.total_count / 2));
-    expect((await ok('GET', `${schema()}/resources?search=p&per_page=2&page=2&include_built_in=false`)).map((r: any) => r.key)).not.toContain(plain[0].key);
+    expect(
+      (await ok('GET', `${schema()}/resources?search=p&per_page=2&page=2&include_built_in=false`)).map((r: any) => r.key),
+    ).not.toContain(plain[0].key);
     expectError(await t.call('GET', `${schema()}/resources?per_page=101`), 422, 'PAGINATION_SIZE_OVERREACHED');
   });
 
   it('patches name and actions; removed actions leave role permissions', async () => {
-    await ok('POST', `${schema()}/resources`, { key: 'card', name: 'Card', actions: { read: {}, pay: {} }, roles: { holder: { permissions: ['read', 'pay'] } } });
+    await ok('POST', `${schema()}/resources`, {
+      key: 'card',
+      name: 'Card',
+      actions: { read: {}, pay: {} },
+      roles: { holder: { permissions: ['read', 'pay'] } },
+    });
     await ok('POST', `${schema()}/roles`, { key: 'card_admin', name: 'Card admin', permissions: ['card:read', 'card:pay'] });
     const patched = await ok('PATCH', `${schema()}/resources/card`, { name: 'Credit card', actions: { read: {}, freeze: {} } });
     expect(patched.name).toBe('Credit card');
@@ -125,17 +163,33 @@ describe('resource roles and derivations', () => {
 
   it('creates, gets, lists, patches and deletes resource roles', async () => {
     const role = await ok('POST', `${schema()}/resources/repo/roles`, { key: 'reader', name: 'Reader', permissions: ['read'] });
-    expect(role).toEqual(expect.objectContaining({ key: 'reader', resource: 'repo', permissions: ['read'], granted_to: { id: role.id, users_with_role: [] } }));
+    expect(role).toEqual(
+      expect.objectContaining({ key: 'reader', resource: 'repo', permissions: ['read'], granted_to: { id: role.id, users_with_role: [] } }),
+    );
     expect((await ok('GET', `${schema()}/resources/repo/roles/${role.id}`)).key).toBe('reader');
     expectError(await t.call('POST', `${schema()}/resources/repo/roles`, { key: 'reader', name: 'R' }), 409, 'DUPLICATE_ENTITY');
-    expectError(await t.call('POST', `${schema()}/resources/repo/roles`, { key: 'bad', name: 'B', permissions: ['fly'] }), 422, 'INVALID_INPUT');
+    expectError(
+      await t.call('POST', `${schema()}/resources/repo/roles`, { key: 'bad', name: 'B', permissions: ['fly'] }),
+      422,
+      'INVALID_INPUT',
+    );
     expectError(await t.call('POST', `${schema()}/resources/ghost/roles`, { key: 'x', name: 'X' }), 404, 'NOT_FOUND');
     expectError(await t.call('GET', `${schema()}/resources/repo/roles/nope`), 404, 'NOT_FOUND');
     const patched = await ok('PATCH', `${schema()}/resources/repo/roles/reader`, {
-      permissions: ['read', 'push'], granted_to: { users_with_role: [{ role: 'admin', on_resource: 'org', linked_by_relation: 'owner' }] },
+      permissions: ['read', 'push'],
+      granted_to: { users_with_role: [{ role: 'admin', on_resource: 'org', linked_by_relation: 'owner' }] },
     });
     expect(patched.permissions).toEqual(['read', 'push']);
-    expect(patched.granted_to.users_with_role).toEqual([{ role: 'admin', on_resource: 'org', linked_by_relation: 'owner', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) }]);
+    expect(patched.granted_to.users_with_role).toEqual([
+      {
+        role: 'admin',
+        on_resource: 'org',
+        linked_by_relation: 'owner',
+        role_id: expect.any(String),
+        resource_id: expect.any(String),
+        relation_id: expect.any(String),
+      },
+    ]);
     const replaced = await ok('PATCH', `${schema()}/resources/repo/roles/reader`, { granted_to: { users_with_role: [] } });
     expect(replaced.granted_to.users_with_role).toEqual([]);
     const list = await ok('GET', `${schema()}/resources/repo/roles`);
@@ -150,10 +204,24 @@ describe('resource roles and derivations', () => {
     const grant = await ok('POST', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, rule);
     expect(grant).toEqual(expect.objectContaining({ ...rule, resource: 'repo', resource_role: 'maintainer' }));
     expectError(await t.call('POST', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, rule), 409, 'DUPLICATE_ENTITY');
-    expect((await ok('GET', `${schema()}/resources/repo/roles/maintainer`)).granted_to.users_with_role).toEqual([{ ...rule, role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) }]);
-    expectError(await t.call('POST', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, { ...rule, linked_by_relation: 'nope' }), 404, 'NOT_FOUND');
-    expectError(await t.call('POST', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, { ...rule, role: 'nope' }), 404, 'NOT_FOUND');
-    expectError(await t.call('POST', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, { ...rule, on_resource: 'repo' }), 422, 'INVALID_INPUT');
+    expect((await ok('GET', `${schema()}/resources/repo/roles/maintainer`)).granted_to.users_with_role).toEqual([
+      { ...rule, role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) },
+    ]);
+    expectError(
+      await t.call('POST', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, { ...rule, linked_by_relation: 'nope' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.call('POST', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, { ...rule, role: 'nope' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.call('POST', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, { ...rule, on_resource: 'repo' }),
+      422,
+      'INVALID_INPUT',
+    );
     expectError(await t.call('POST', `${schema()}/resources/repo/roles/ghost/implicit_grants`, rule), 404, 'NOT_FOUND');
     await ok('DELETE', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, rule, 204);
     expectError(await t.call('DELETE', `${schema()}/resources/repo/roles/maintainer/implicit_grants`, rule), 404, 'NOT_FOUND');
@@ -161,8 +229,12 @@ describe('resource roles and derivations', () => {
 
   it('deleting a role removes the derivations that require it', async () => {
     await ok('POST', `${schema()}/resources/org/roles`, { key: 'member', name: 'Member' });
-    await ok('POST', `${schema()}/resources/repo/roles`, { key: 'guest', name: 'Guest', permissions: ['read'],
-      granted_to: { users_with_role: [{ role: 'member', on_resource: 'org', linked_by_relation: 'owner' }] } });
+    await ok('POST', `${schema()}/resources/repo/roles`, {
+      key: 'guest',
+      name: 'Guest',
+      permissions: ['read'],
+      granted_to: { users_with_role: [{ role: 'member', on_resource: 'org', linked_by_relation: 'owner' }] },
+    });
     await ok('DELETE', `${schema()}/resources/org/roles/member`, undefined, 204);
     expect((await ok('GET', `${schema()}/resources/repo/roles/guest`)).granted_to.users_with_role).toEqual([]);
   });
@@ -172,11 +244,27 @@ describe('relations', () => {
   it('creates, lists, gets, deletes relations; the subject must exist', async () => {
     await ok('POST', `${schema()}/resources`, { key: 'team', name: 'Team', actions: {} });
     await ok('POST', `${schema()}/resources`, { key: 'project', name: 'Project', actions: { see: {} } });
-    const rel = await ok('POST', `${schema()}/resources/project/relations`, { key: 'owning_team', name: 'Owning team', subject_resource: 'team' });
+    const rel = await ok('POST', `${schema()}/resources/project/relations`, {
+      key: 'owning_team',
+      name: 'Owning team',
+      subject_resource: 'team',
+    });
     expect(rel).toEqual(expect.objectContaining({ key: 'owning_team', subject_resource: 'team', object_resource: 'project' }));
-    expectError(await t.call('POST', `${schema()}/resources/project/relations`, { key: 'owning_team', name: 'x', subject_resource: 'team' }), 409, 'DUPLICATE_ENTITY');
-    expectError(await t.call('POST', `${schema()}/resources/project/relations`, { key: 'r2', name: 'x', subject_resource: 'ghost' }), 404, 'NOT_FOUND');
-    expectError(await t.call('POST', `${schema()}/resources/ghost/relations`, { key: 'r3', name: 'x', subject_resource: 'team' }), 404, 'NOT_FOUND');
+    expectError(
+      await t.call('POST', `${schema()}/resources/project/relations`, { key: 'owning_team', name: 'x', subject_resource: 'team' }),
+      409,
+      'DUPLICATE_ENTITY',
+    );
+    expectError(
+      await t.call('POST', `${schema()}/resources/project/relations`, { key: 'r2', name: 'x', subject_resource: 'ghost' }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.call('POST', `${schema()}/resources/ghost/relations`, { key: 'r3', name: 'x', subject_resource: 'team' }),
+      404,
+      'NOT_FOUND',
+    );
     expect((await ok('GET', `${schema()}/resources/project/relations`)).data.map((r: any) => r.key)).toEqual(['owning_team']);
     expect((await ok('PATCH', `${schema()}/resources/project/relations/owning_team`, { name: 'Team owner' })).name).toBe('Team owner');
     await ok('DELETE', `${schema()}/resources/project/relations/owning_team`, undefined, 204);
@@ -188,10 +276,18 @@ describe('relations', () => {
 describe('tenant roles', () => {
   it('validates permissions against resource actions', async () => {
     await ok('POST', `${schema()}/resources`, { key: 'invoice', name: 'Invoice', actions: { read: {}, approve: {} } });
-    const role = await ok('POST', `${schema()}/roles`, { key: 'accountant', name: 'Accountant', permissions: ['invoice:read', 'invoice:approve'] });
+    const role = await ok('POST', `${schema()}/roles`, {
+      key: 'accountant',
+      name: 'Accountant',
+      permissions: ['invoice:read', 'invoice:approve'],
+    });
     expect(role).toEqual(expect.objectContaining({ key: 'accountant', permissions: ['invoice:read', 'invoice:approve'] }));
     expectError(await t.call('POST', `${schema()}/roles`, { key: 'accountant', name: 'A' }), 409, 'DUPLICATE_ENTITY');
-    const bad = await t.call('POST', `${schema()}/roles`, { key: 'clerk', name: 'C', permissions: ['invoice:read', 'invoice:burn', 'ghost:read'] });
+    const bad = await t.call('POST', `${schema()}/roles`, {
+      key: 'clerk',
+      name: 'C',
+      permissions: ['invoice:read', 'invoice:burn', 'ghost:read'],
+    });
     expectError(bad, 422, 'INVALID_INPUT');
     expect(bad.body.details.map((d: any) => d.path)).toEqual(['/body/permissions/1', '/body/permissions/2']);
     expectError(await t.call('POST', `${schema()}/roles`, { key: 'clerk', name: 'C', permissions: ['noColon'] }), 422, 'INVALID_INPUT');
@@ -199,7 +295,11 @@ describe('tenant roles', () => {
     expect((await ok('PATCH', `${schema()}/roles/accountant`, { permissions: ['invoice:read'] })).permissions).toEqual(['invoice:read']);
     expectError(await t.call('PATCH', `${schema()}/roles/accountant`, { permissions: ['invoice:nope'] }), 422, 'INVALID_INPUT');
     expect((await ok('GET', `${schema()}/roles?search=account`)).map((r: any) => r.key)).toEqual(['accountant']);
-    expect(await ok('GET', `${schema()}/roles?search=account&include_total_count=true`)).toMatchObject({ total_count: 1, page_count: 1, data: [{ key: 'accountant' }] });
+    expect(await ok('GET', `${schema()}/roles?search=account&include_total_count=true`)).toMatchObject({
+      total_count: 1,
+      page_count: 1,
+      data: [{ key: 'accountant' }],
+    });
     await ok('DELETE', `${schema()}/roles/accountant`, undefined, 204);
     expectError(await t.call('GET', `${schema()}/roles/accountant`), 404, 'NOT_FOUND');
     expectError(await t.call('DELETE', `${schema()}/roles/accountant`), 404, 'NOT_FOUND');
@@ -216,11 +316,17 @@ describe('resource instances', () => {
   it('creates under both paths, gets by type:key and id, with odd keys', async () => {
     const odd = `a:b "q" \`bt\` ünï/😀`;
     const i = await ok('POST', `${schema()}/resource_instances`, { key: odd, tenant: 'acme', resource: 'file', attributes: { size: 3 } });
-    expect(i).toEqual(expect.objectContaining({ key: odd, tenant: 'acme', resource: 'file', attributes: { size: 3 }, id: expect.any(String) }));
+    expect(i).toEqual(
+      expect.objectContaining({ key: odd, tenant: 'acme', resource: 'file', attributes: { size: 3 }, id: expect.any(String) }),
+    );
     expect((await ok('GET', `${facts()}/resource_instances/${enc(`file:${odd}`)}`)).id).toBe(i.id);
     expect((await ok('GET', `${schema()}/resource_instances/${i.id}`)).key).toBe(odd);
     await ok('POST', `${facts()}/resource_instances`, { key: 'f2', tenant: 'globex', resource: 'file' });
-    expectError(await t.call('POST', `${facts()}/resource_instances`, { key: 'f2', tenant: 'globex', resource: 'file' }), 409, 'DUPLICATE_ENTITY');
+    expectError(
+      await t.call('POST', `${facts()}/resource_instances`, { key: 'f2', tenant: 'globex', resource: 'file' }),
+      409,
+      'DUPLICATE_ENTITY',
+    );
     const noTenant = await t.call('POST', `${facts()}/resource_instances`, { key: 'f3', tenant: 'ghost', resource: 'file' });
     expectError(noTenant, 404, 'NOT_FOUND');
     expect(noTenant.body.message).toMatch(/Tenant/);
@@ -238,7 +344,9 @@ describe('resource instances', () => {
     expect(p2.map((i: any) => i.key)).toEqual(['l2', 'l3']);
     expect(await ok('GET', `${facts()}/resource_instances?tenant=globex&resource=file&per_page=2&page=3`)).toEqual([]);
     // Permit's other filters: search, detailed=false; detailed=true is a shape we do not answer: 422 naming it.
-    expect((await ok('GET', `${facts()}/resource_instances?resource=file&search=l3&detailed=false`)).map((i: any) => i.key)).toEqual(['l3']);
+    expect((await ok('GET', `${facts()}/resource_instances?resource=file&search=l3&detailed=false`)).map((i: any) => i.key)).toEqual([
+      'l3',
+    ]);
     const detailed = await t.call('GET', `${facts()}/resource_instances?detailed=true`);
     expectError(detailed, 422, 'INVALID_INPUT');
     expect(detailed.body.message).toMatch(/detailed/);
@@ -253,9 +361,24 @@ describe('resource instances', () => {
 describe('cascades', () => {
   it('deleting a resource removes its roles, relations, derivations, instances and tenant-role permissions', async () => {
     await ok('POST', `${facts()}/tenants`, { key: 'casc', name: 'Casc' });
-    await ok('POST', `${schema()}/resources`, { key: 'box', name: 'Box', actions: { open: {} }, roles: { opener: { permissions: ['open'] } } });
-    await ok('POST', `${schema()}/resources`, { key: 'item', name: 'Item', actions: { take: {} }, relations: { inside: 'box' },
-      roles: { taker: { permissions: ['take'], granted_to: { users_with_role: [{ role: 'opener', on_resource: 'box', linked_by_relation: 'inside' }] } } } });
+    await ok('POST', `${schema()}/resources`, {
+      key: 'box',
+      name: 'Box',
+      actions: { open: {} },
+      roles: { opener: { permissions: ['open'] } },
+    });
+    await ok('POST', `${schema()}/resources`, {
+      key: 'item',
+      name: 'Item',
+      actions: { take: {} },
+      relations: { inside: 'box' },
+      roles: {
+        taker: {
+          permissions: ['take'],
+          granted_to: { users_with_role: [{ role: 'opener', on_resource: 'box', linked_by_relation: 'inside' }] },
+        },
+      },
+    });
     await ok('POST', `${schema()}/roles`, { key: 'boxer', name: 'Boxer', permissions: ['box:open', 'item:take'] });
     await ok('POST', `${facts()}/resource_instances`, { key: 'b1', tenant: 'casc', resource: 'box' });
 
@@ -303,4 +426,3 @@ describe('odd action keys', () => {
     expect((await ok('POST', `${schema()}/resources/odd/actions`, { key: '__proto__x', name: 'X' })).key).toBe('__proto__x');
   });
 });
-

@@ -22,12 +22,21 @@ const WRITES = 6;
 function request(port: number, agent: http.Agent, method: string, path: string, key: string, body?: unknown) {
   return new Promise<{ status: number; body: any }>((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request({ host: '127.0.0.1', port, method, path, agent,
-      headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     // A cut connection answers status 0 with the error, so that the assertion shows it.
     req.on('error', (err) => resolve({ status: 0, body: err.message }));
     req.end(payload);
@@ -36,17 +45,29 @@ function request(port: number, agent: http.Agent, method: string, path: string, 
 
 it('SIGTERM under load: no new connections, idle ones closed, in-flight requests finish with 2xx, exit 0', async () => {
   if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) {
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT });
+    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+    });
   }
   const admin = `shutdown_admin_${randomUUID()}`;
   const service = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], {
     // DB_TIMEOUT_MS above the lock hold, so that the queued writes succeed rather than time out.
-    env: { ...process.env, NEO4J_URI: process.env.NEO4J_URI, PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEY: admin,
-      LOG_LEVEL: 'silent', DB_TIMEOUT_MS: '20000' },
+    env: {
+      ...process.env,
+      NEO4J_URI: process.env.NEO4J_URI,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADMIN_API_KEY: admin,
+      LOG_LEVEL: 'silent',
+      DB_TIMEOUT_MS: '20000',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((ok) => service.on('exit', (code) => ok(code)));
-  const driver = neo4j.driver(process.env.NEO4J_URI!, neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? 'neo4j'));
+  const driver = neo4j.driver(
+    process.env.NEO4J_URI!,
+    neo4j.auth.basic(process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? 'neo4j'),
+  );
   const lock = driver.session();
   try {
     const port = await new Promise<number>((ok, fail) => {
@@ -83,7 +104,8 @@ it('SIGTERM under load: no new connections, idle ones closed, in-flight requests
     const tx = lock.beginTransaction();
     await tx.run('MATCH (e:Environment {id: $id}) SET e.revision = e.revision RETURN e.id', { id: env.id });
     const writes = users.map((user) =>
-      request(port, agent, 'POST', `/v2/facts/${proj}/e/role_assignments`, admin, { user, role: 'approver', tenant: 'default' }));
+      request(port, agent, 'POST', `/v2/facts/${proj}/e/role_assignments`, admin, { user, role: 'approver', tenant: 'default' }),
+    );
     await new Promise((ok) => setTimeout(ok, 1500)); // let the service read them and reach the lock
 
     // A request sent on a kept-alive connection right before the signal is in flight too, not idle.
@@ -117,8 +139,9 @@ it('SIGTERM under load: no new connections, idle ones closed, in-flight requests
     expect(await exited).toBe(0);
 
     const check = driver.session();
-    const found = await check.run(
-      `MATCH (u:User {env: $env})-[r:HAS_TENANT_ROLE {role: 'approver'}]->() RETURN count(r) AS n`, { env: env.id });
+    const found = await check.run(`MATCH (u:User {env: $env})-[r:HAS_TENANT_ROLE {role: 'approver'}]->() RETURN count(r) AS n`, {
+      env: env.id,
+    });
     await check.close();
     expect(found.records[0].get('n').toNumber()).toBe(WRITES);
   } finally {

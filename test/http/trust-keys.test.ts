@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * CONTRACT section 8: key access levels, key management and the admin graph for the admin key
@@ -35,8 +35,12 @@ describe('creating keys', () => {
     const created = await t.call('POST', keys(), { name: 'ci', access_level: 'read' });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
-      id: expect.any(String), secret: expect.stringMatching(/^authz_/), access_level: 'read', name: 'ci',
-      project_id: scope.project_id, environment_id: scope.environment_id,
+      id: expect.any(String),
+      secret: expect.stringMatching(/^authz_/),
+      access_level: 'read',
+      name: 'ci',
+      project_id: scope.project_id,
+      environment_id: scope.environment_id,
     });
     expect((await t.call('POST', keys(), {})).body).toMatchObject({ access_level: 'write', name: null });
     const listed = await t.call('GET', `${keys()}/keys`);
@@ -60,7 +64,16 @@ describe('a read key', () => {
     expect((await t.call('POST', '/allowed/bulk', [q], as)).status).toBe(200);
     expect((await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/user-permissions`, { user: 'ann' }, as)).status).toBe(200);
     expect((await t.call('POST', '/user-permissions', { user: 'ann' }, as)).status).toBe(200);
-    expect((await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/authorized_users`, { action: 'read', resource: { type: 'doc', key: 'd1' } }, as)).status).toBe(200);
+    expect(
+      (
+        await t.call(
+          'POST',
+          `/v2/allowed/${t.proj}/${t.env}/authorized_users`,
+          { action: 'read', resource: { type: 'doc', key: 'd1' } },
+          as,
+        )
+      ).status,
+    ).toBe(200);
     expect((await t.call('POST', '/authorized_users', { action: 'read', resource: { type: 'doc', key: 'd1' } }, as)).status).toBe(200);
     const tenants = { user: 'ann', action: 'read', resource: { type: 'doc' } };
     expect((await t.call('POST', `/v2/allowed/${t.proj}/${t.env}/all-tenants`, tenants, as)).status).toBe(200);
@@ -70,7 +83,14 @@ describe('a read key', () => {
   });
 
   it('reads the schema, the facts and the groups', async () => {
-    for (const path of [`${schema()}/resources`, `${schema()}/resources/doc`, `${schema()}/roles`, `${facts()}/users/ann`, `${facts()}/role_assignments`, `${schema()}/groups`]) {
+    for (const path of [
+      `${schema()}/resources`,
+      `${schema()}/resources/doc`,
+      `${schema()}/roles`,
+      `${facts()}/users/ann`,
+      `${facts()}/role_assignments`,
+      `${schema()}/groups`,
+    ]) {
       expect({ path, status: (await t.call('GET', path, undefined, { key: readKey })).status }).toEqual({ path, status: 200 });
     }
   });
@@ -82,12 +102,21 @@ describe('a read key', () => {
       ['DELETE', `${facts()}/users/ann`],
       ['PATCH', `${schema()}/resources/doc`, { name: 'Renamed' }],
       ['POST', `${schema()}/groups`, { group_instance_key: 'eng', group_tenant: 'default' }],
-      ['POST', `/v2/elements/${t.proj}/${t.env}/config`, { key: 'ops', name: 'Ops', elements_type: 'operation_approval', roles_to_levels: {} }],
+      [
+        'POST',
+        `/v2/elements/${t.proj}/${t.env}/config`,
+        { key: 'ops', name: 'Ops', elements_type: 'operation_approval', roles_to_levels: {} },
+      ],
       ['POST', '/v2/auth/elements_login_as', { user_id: 'ann', tenant_id: 'default' }],
     ];
     for (const [method, path, body] of attempts) {
       const res = await t.call(method, path, body, { key: readKey });
-      expect({ method, path, status: res.status, code: res.body?.error_code }).toEqual({ method, path, status: 403, code: 'FORBIDDEN_ACCESS' });
+      expect({ method, path, status: res.status, code: res.body?.error_code }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'FORBIDDEN_ACCESS',
+      });
       expect(res.body.message).toMatch(/access level "read".*needs a key with access level "write"/);
     }
     expect((await t.call('GET', `${facts()}/users/mallory`)).status).toBe(404);
@@ -108,7 +137,12 @@ describe('admin only', () => {
       expectError(await t.call('GET', keys(), undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
       expectError(await t.call('GET', `${keys()}/keys`, undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
       expectError(await t.call('DELETE', `${keys()}/${created.id}`, undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
-      expectError(await t.call('POST', `/v2/api-key/${created.id}/rotate-secret`, undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
+      expectError(
+        await t.call('POST', `/v2/api-key/${created.id}/rotate-secret`, undefined, { key }),
+        403,
+        'FORBIDDEN_ACCESS',
+        /admin key/,
+      );
     }
     // The victim key still works: nothing was revoked or rotated.
     expect((await t.call('GET', '/v2/api-key/scope', undefined, { key: created.secret })).status).toBe(200);
@@ -116,8 +150,18 @@ describe('admin only', () => {
 
   it('environment keys may not read the admin graph', async () => {
     for (const key of [writeKey, readKey]) {
-      expectError(await t.call('GET', `/v2/graph/${t.proj}/${t.env}?focus=user:ann`, undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
-      expectError(await t.call('GET', `/v2/graph/${t.proj}/${t.env}/users/ann/effective_roles`, undefined, { key }), 403, 'FORBIDDEN_ACCESS', /admin key/);
+      expectError(
+        await t.call('GET', `/v2/graph/${t.proj}/${t.env}?focus=user:ann`, undefined, { key }),
+        403,
+        'FORBIDDEN_ACCESS',
+        /admin key/,
+      );
+      expectError(
+        await t.call('GET', `/v2/graph/${t.proj}/${t.env}/users/ann/effective_roles`, undefined, { key }),
+        403,
+        'FORBIDDEN_ACCESS',
+        /admin key/,
+      );
     }
     expect((await t.call('GET', `/v2/graph/${t.proj}/${t.env}?focus=user:ann`)).status).toBe(200);
   });

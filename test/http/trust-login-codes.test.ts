@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * CONTRACT section 8: the login step's redirect_url carries a one-time code (60 s, one use,
@@ -51,11 +51,14 @@ it('redirect_url carries a code, not the token; the code sets a working session 
 });
 
 it('a logout ends every session of that login step: the backend token, the browser cookie, an unused code', async () => {
-  const asked = (token: string) => t.call('POST', '/v2/auth/logout', undefined, { key: null, headers: { authorization: `Bearer ${token}` } });
+  const asked = (token: string) =>
+    t.call('POST', '/v2/auth/logout', undefined, { key: null, headers: { authorization: `Bearer ${token}` } });
   // Logged out in the browser (the cookie its code opened): the backend's token is ended too.
   const a = await login();
   const browser = /^authz_session=([^;]+)/.exec((await redeem(a.body.redirect_url)).headers.get('set-cookie')!)![1];
-  expect((await t.call('POST', '/v2/auth/logout', undefined, { key: null, headers: { cookie: `authz_session=${browser}` } })).status).toBe(204);
+  expect((await t.call('POST', '/v2/auth/logout', undefined, { key: null, headers: { cookie: `authz_session=${browser}` } })).status).toBe(
+    204,
+  );
   expect((await asked(a.body.element_bearer_token)).status).toBe(401);
   // Logged out with the token before the browser came: the code opens nothing afterwards.
   const b = await login();
@@ -82,7 +85,9 @@ it('an expired code answers 401', async () => {
   const s = t.service.driver.session();
   try {
     // 61 s later, as the graph sees it.
-    await s.run('MATCH (c:LoginCode) WHERE c.used_at IS NULL SET c.expires_at = $past', { past: new Date(Date.now() - 1000).toISOString() });
+    await s.run('MATCH (c:LoginCode) WHERE c.used_at IS NULL SET c.expires_at = $past', {
+      past: new Date(Date.now() - 1000).toISOString(),
+    });
   } finally {
     await s.close();
   }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import neo4j, { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 import pino from 'pino';
 import { CypherRegistry } from '../../src/db/cypherRegistry';
 import { applyMigrations, MigrationChecksumError } from '../../src/db/migrate';
@@ -26,8 +26,10 @@ beforeAll(async () => {
   cpSync(join(ROOT, 'cypher'), join(dir, 'cypher'), { recursive: true });
   appendFileSync(join(dir, 'cypher', 'migrations', 'V0001__provisioning_tenants_users.cypher'), '// edited after it was applied\n');
   // A new migration after the changed one: it must not be applied either.
-  writeFileSync(join(dir, 'cypher', 'migrations', 'V9999__never_applied.cypher'),
-    'CREATE INDEX never_applied IF NOT EXISTS FOR (n:NeverApplied) ON (n.x);\n');
+  writeFileSync(
+    join(dir, 'cypher', 'migrations', 'V9999__never_applied.cypher'),
+    'CREATE INDEX never_applied IF NOT EXISTS FOR (n:NeverApplied) ON (n.x);\n',
+  );
 }, 60_000);
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -60,10 +62,19 @@ it('the service stops its start with exit code 2 and a message naming the file',
   }
   cpSync(join(ROOT, 'dist', 'src'), join(dir, 'dist', 'src'), { recursive: true });
   const started = run(process.execPath, [join(dir, 'dist', 'src', 'main.js')], {
-    env: { ...process.env, NEO4J_URI: process.env.NEO4J_URI, PORT: '0', ADMIN_API_KEY: 'migration-test-admin-key-0123', LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      NEO4J_URI: process.env.NEO4J_URI,
+      PORT: '0',
+      ADMIN_API_KEY: 'migration-test-admin-key-0123',
+      LOG_LEVEL: 'silent',
+    },
     timeout: 120_000,
   });
-  const failure = await started.then(() => undefined, (err) => err as { code: number; stderr: string });
+  const failure = await started.then(
+    () => undefined,
+    (err) => err as { code: number; stderr: string },
+  );
   expect(failure?.code).toBe(2);
   expect(failure?.stderr).toMatch(/cypher\/migrations\/V0001__provisioning_tenants_users\.cypher changed after being applied/);
   expect(failure?.stderr).toMatch(/Nothing was applied/);

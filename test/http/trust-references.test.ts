@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * CONTRACT section 8, one reference rule: a path parameter names the record whose key equals
@@ -62,7 +62,14 @@ const kinds: Record<string, () => Kind> = {
   }),
   'elements configs': () => ({
     create: async (key, name) =>
-      (await t.ok('POST', `/v2/elements/${t.proj}/${t.env}/config`, { key, name, elements_type: 'operation_approval', roles_to_levels: { LEVEL_1: ['lead'] } })).id,
+      (
+        await t.ok('POST', `/v2/elements/${t.proj}/${t.env}/config`, {
+          key,
+          name,
+          elements_type: 'operation_approval',
+          roles_to_levels: { LEVEL_1: ['lead'] },
+        })
+      ).id,
     path: (ref) => `/v2/elements/${t.proj}/${t.env}/config/${ref}`,
     nameOf: (b) => b.name,
     patch: (name) => ({ name }),
@@ -70,7 +77,7 @@ const kinds: Record<string, () => Kind> = {
 };
 
 describe.each(Object.keys(kinds))('%s', (kind) => {
-  it('get, update and delete by a reference that is one record\'s key and another\'s id touch only the keyed record', async () => {
+  it("get, update and delete by a reference that is one record's key and another's id touch only the keyed record", async () => {
     const k = kinds[kind]();
     const suffix = Math.random().toString(36).slice(2, 8);
     const firstId = await k.create(`first_${suffix}`, 'First');
@@ -100,8 +107,18 @@ describe.each(Object.keys(kinds))('%s', (kind) => {
 
 describe('resource instances', () => {
   it('"type:key" names the instance of that key; a bare id names the instance of that id', async () => {
-    const first = await t.ok('POST', `${facts()}/resource_instances`, { key: 'i1', tenant: 'default', resource: 'doc', attributes: { n: 1 } });
-    const second = await t.ok('POST', `${facts()}/resource_instances`, { key: first.id, tenant: 'default', resource: 'doc', attributes: { n: 2 } });
+    const first = await t.ok('POST', `${facts()}/resource_instances`, {
+      key: 'i1',
+      tenant: 'default',
+      resource: 'doc',
+      attributes: { n: 1 },
+    });
+    const second = await t.ok('POST', `${facts()}/resource_instances`, {
+      key: first.id,
+      tenant: 'default',
+      resource: 'doc',
+      attributes: { n: 2 },
+    });
     const path = (ref: string) => `${facts()}/resource_instances/${encodeURIComponent(ref)}`;
     expect((await t.call('GET', path(first.id))).body.id).toBe(first.id);
     expect((await t.call('GET', path(`doc:${first.id}`))).body.id).toBe(second.id);

@@ -1,7 +1,7 @@
 import { ProvisioningStore } from '../../src/areas/provisioning/store';
 import { hashSecret } from '../../src/auth/secrets';
-import { startTestService, TestService } from '../support/testService';
-import { Replica, startReplica } from './replica-support';
+import { startTestService, type TestService } from '../support/testService';
+import { type Replica, startReplica } from './replica-support';
 
 /**
  * Two service instances on one Neo4j (CONTRACT section 8): a key revoked or rotated through one
@@ -18,10 +18,11 @@ const allowedPath = () => `/v2/allowed/${a.proj}/${a.env}`;
 
 async function onB(method: string, path: string, key: string, body?: unknown) {
   const res = await fetch(b.url + path, {
-    method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() as any };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { startTestService, TestService } from '../support/testService';
-import { checkAuthorizedUsers, checkExplain, checkListObjects, checkUserViews, Outcome, Reference } from './endpoints';
-import { generateGraph, Graph, SERVICE_SCHEMA, SPICEDB_SCHEMA } from './graphs';
+import { startTestService, type TestService } from '../support/testService';
+import { checkAuthorizedUsers, checkExplain, checkListObjects, checkUserViews, type Outcome, type Reference } from './endpoints';
+import { generateGraph, type Graph, SERVICE_SCHEMA, SPICEDB_SCHEMA } from './graphs';
 
 /**
  * Differential test: random graphs (nested teams, folders with parent folders, documents,
@@ -33,7 +33,8 @@ async function loadSchema() {
   for (const r of SERVICE_SCHEMA.resources) await ok('POST', `${schema()}/resources`, r);
   for (const [res, role] of SERVICE_SCHEMA.roles) await ok('POST', `${schema()}/resources/${res}/roles`, role);
   for (const [res, rel] of SERVICE_SCHEMA.relations) await ok('POST', `${schema()}/resources/${res}/relations`, rel);
-  for (const [res, role, d] of SERVICE_SCHEMA.derivations) await ok('POST', `${schema()}/resources/${res}/roles/${role}/implicit_grants`, d);
+  for (const [res, role, d] of SERVICE_SCHEMA.derivations)
+    await ok('POST', `${schema()}/resources/${res}/roles/${role}/implicit_grants`, d);
 }
 
 /** The latest `expires_at` given to an expired edge; the questions wait until it has passed. */
@@ -51,17 +52,32 @@ async function loadGraph(g: Graph) {
     const [resource, key] = ref.split(':');
     return ok('POST', `${facts()}/resource_instances`, { key, resource, tenant: 'default' });
   });
-  if (g.tuples.length) await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: g.tuples.map((x) => ({ ...x, tenant: 'default' })) });
+  if (g.tuples.length)
+    await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: g.tuples.map((x) => ({ ...x, tenant: 'default' })) });
   if (g.assignments.length) {
-    await ok('POST', `${facts()}/role_assignments/bulk`, g.assignments.map((a) => ({ user: a.user, role: a.role, tenant: 'default', resource_instance: a.instance })));
+    await ok(
+      'POST',
+      `${facts()}/role_assignments/bulk`,
+      g.assignments.map((a) => ({ user: a.user, role: a.role, tenant: 'default', resource_instance: a.instance })),
+    );
   }
   if (g.expired.tuples.length) {
-    await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: g.expired.tuples.map((x) => ({ ...x, tenant: 'default', expires_at: expiringSoon() })) });
+    await ok('POST', `${facts()}/relationship_tuples/bulk`, {
+      operations: g.expired.tuples.map((x) => ({ ...x, tenant: 'default', expires_at: expiringSoon() })),
+    });
   }
   if (g.expired.assignments.length) {
-    await ok('POST', `${facts()}/role_assignments/bulk`, g.expired.assignments.map((a) => ({
-      user: a.user, role: a.role, tenant: 'default', resource_instance: a.instance, expires_at: expiringSoon(),
-    })));
+    await ok(
+      'POST',
+      `${facts()}/role_assignments/bulk`,
+      g.expired.assignments.map((a) => ({
+        user: a.user,
+        role: a.role,
+        tenant: 'default',
+        resource_instance: a.instance,
+        expires_at: expiringSoon(),
+      })),
+    );
   }
 }
 
@@ -117,10 +133,12 @@ function oracleRun(graphs: Graph[], sampled: Set<Graph>): Promise<(boolean | str
 const askedOf = (g: Graph, sampled: Set<Graph>) => [...g.questions, ...(sampled.has(g) ? g.roleQuestions : [])];
 
 async function ours(graphs: Graph[]): Promise<boolean[]> {
-  const qs = graphs.flatMap((g) => g.questions).map((q) => {
-    const [type, key] = q.instance.split(':');
-    return { user: q.user, action: q.action, resource: { type, key, tenant: 'default' } };
-  });
+  const qs = graphs
+    .flatMap((g) => g.questions)
+    .map((q) => {
+      const [type, key] = q.instance.split(':');
+      return { user: q.user, action: q.action, resource: { type, key, tenant: 'default' } };
+    });
   const chunks: (typeof qs)[] = [];
   for (let i = 0; i < qs.length; i += 100) chunks.push(qs.slice(i, i + 100));
   const answers: boolean[][] = new Array(chunks.length);
@@ -156,14 +174,16 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
   // acyclic()), so it answers every question: one it gives up on is a failure, not a skip.
   const unanswered = referenceAll.filter((r) => typeof r === 'string');
   expect(unanswered.slice(0, 5)).toEqual([]);
-  const mismatches = questions
-    .map((q, i) => ({ ...q, ours: answers[i], spicedb: reference[i] }))
-    .filter((m) => m.ours !== m.spicedb);
+  const mismatches = questions.map((q, i) => ({ ...q, ours: answers[i], spicedb: reference[i] })).filter((m) => m.ours !== m.spicedb);
   if (mismatches.length) {
     const m = mismatches[0];
     const g = graphs.find((x) => x.index === m.graph)!;
     const [type, key] = m.instance.split(':');
-    const explained = await ok('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, { user: m.user, action: m.action, resource: { type, key } });
+    const explained = await ok('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, {
+      user: m.user,
+      action: m.action,
+      resource: { type, key },
+    });
     throw new Error(
       `${mismatches.length} answers differ from SpiceDB. Reproduce: ORACLE_SEED=${SEED} ORACLE_ONLY=${m.graph}\n` +
         `first: ${JSON.stringify(m)}\nour explanation: ${JSON.stringify(explained.explanation)}\n` +
@@ -196,6 +216,9 @@ it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed
     expect({ name, problems: o.problems.slice(0, 5), count: o.problems.length }).toEqual({ name, problems: [], count: 0 });
     expect(o.compared).toBeGreaterThanOrEqual(ONLY === undefined ? some.length : 0);
   }
-  console.log(`other endpoints on ${some.length} graphs: ${Object.entries(outcomes).map(([n, o]) => `${n} ${o.compared}`).join(', ')} ` +
-    `compared in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `other endpoints on ${some.length} graphs: ${Object.entries(outcomes)
+      .map(([n, o]) => `${n} ${o.compared}`)
+      .join(', ')} ` + `compared in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }, 900_000);

@@ -1,5 +1,5 @@
 import type { TestService } from '../support/testService';
-import { ANCESTORS, Graph, ROLES, SERVICE_SCHEMA } from './graphs';
+import { ANCESTORS, type Graph, ROLES, SERVICE_SCHEMA } from './graphs';
 
 /**
  * The decision endpoints besides `allowed/bulk`, each compared with SpiceDB's answers on the
@@ -12,7 +12,10 @@ import { ANCESTORS, Graph, ROLES, SERVICE_SCHEMA } from './graphs';
 export type Answer = boolean | string;
 /** SpiceDB's answer: does `user` have `permission` (an action or a role name) on `instance`? */
 export type Reference = (user: string, permission: string, instance: string) => Answer | undefined;
-export interface Outcome { compared: number; problems: string[] }
+export interface Outcome {
+  compared: number;
+  problems: string[];
+}
 
 const ACTIONS = ['read', 'write'];
 const ACTIONS_OF_ROLE: Record<string, string[]> = Object.fromEntries(
@@ -52,8 +55,10 @@ export function isRealPath(g: Graph, path: string, user: string, instance: strin
       continue;
     }
     if (!g.tuples.some((x) => x.subject === subject && x.relation === relation && x.object === object)) return false;
-    const derived = SERVICE_SCHEMA.derivations.find(([resource, , d]) =>
-      resource === typeOf(object) && d.on_resource === typeOf(subject) && d.linked_by_relation === relation && d.role === held);
+    const derived = SERVICE_SCHEMA.derivations.find(
+      ([resource, , d]) =>
+        resource === typeOf(object) && d.on_resource === typeOf(subject) && d.linked_by_relation === relation && d.role === held,
+    );
     if (!derived) return false;
     if ('when' in derived[2] && g.assignments.some((a) => a.user === user && a.instance === object)) return false;
     held = derived[1];
@@ -69,7 +74,11 @@ export async function checkExplain(t: TestService, graphs: Graph[], ref: Referen
     const expected = ref(q.user, q.action, q.instance);
     if (typeof expected !== 'boolean') return;
     const [type, key] = q.instance.split(':');
-    const res = await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, { user: q.user, action: q.action, resource: { type, key } });
+    const res = await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, {
+      user: q.user,
+      action: q.action,
+      resource: { type, key },
+    });
     const paths: string[] = res.explanation.paths;
     const wrongPaths = paths.filter((p) => {
       const role = p.split('#').pop()!;
@@ -107,7 +116,8 @@ export async function checkUserViews(t: TestService, graphs: Graph[], ref: Refer
         out.compared += 2;
         const viaPerms = sorted(new Set(entry?.roles ?? []));
         const viaGraph = roles.filter((r) => r.resource === instance);
-        if (viaPerms.join() !== sorted(heldRoles).join()) out.problems.push(`user-permissions roles ${user} ${instance}: ${viaPerms} (SpiceDB ${heldRoles})`);
+        if (viaPerms.join() !== sorted(heldRoles).join())
+          out.problems.push(`user-permissions roles ${user} ${instance}: ${viaPerms} (SpiceDB ${heldRoles})`);
         if (sorted(viaGraph.map((r) => r.role)).join() !== sorted(heldRoles).join()) {
           out.problems.push(`effective roles ${user} ${instance}: ${viaGraph.map((r) => r.role)} (SpiceDB ${heldRoles})`);
         }
@@ -123,7 +133,9 @@ export async function checkUserViews(t: TestService, graphs: Graph[], ref: Refer
 /** authorized users of each folder and document, for each action. */
 export async function checkAuthorizedUsers(t: TestService, graphs: Graph[], ref: Reference): Promise<Outcome> {
   const out: Outcome = { compared: 0, problems: [] };
-  const asked = graphs.flatMap((g) => g.instances.filter((i) => typeOf(i) !== 'team').flatMap((instance) => ACTIONS.map((action) => ({ g, instance, action }))));
+  const asked = graphs.flatMap((g) =>
+    g.instances.filter((i) => typeOf(i) !== 'team').flatMap((instance) => ACTIONS.map((action) => ({ g, instance, action }))),
+  );
   await inBatches(asked, 8, async ({ g, instance, action }) => {
     const answers = g.users.map((user) => ref(user, action, instance));
     if (!answers.every((a) => typeof a === 'boolean')) return;
@@ -141,17 +153,23 @@ export async function checkAuthorizedUsers(t: TestService, graphs: Graph[], ref:
 /** list-objects for each user, action and type, read in pages of `pageSize`. */
 export async function checkListObjects(t: TestService, graphs: Graph[], ref: Reference, pageSize: number): Promise<Outcome> {
   const out: Outcome = { compared: 0, problems: [] };
-  const asked = graphs.flatMap((g) => g.users.flatMap((user) => ['folder', 'doc'].flatMap((type) => ACTIONS.map((action) => ({ g, user, type, action })))));
+  const asked = graphs.flatMap((g) =>
+    g.users.flatMap((user) => ['folder', 'doc'].flatMap((type) => ACTIONS.map((action) => ({ g, user, type, action })))),
+  );
   await inBatches(asked, 8, async ({ g, user, type, action }) => {
     const instances = g.instances.filter((i) => typeOf(i) === type);
     const answers = instances.map((i) => ref(user, action, i));
     if (!answers.every((a) => typeof a === 'boolean')) return;
-    const expected = instances.filter((_, i) => answers[i] === true).map((i) => i.split(':')[1]).sort();
+    const expected = instances
+      .filter((_, i) => answers[i] === true)
+      .map((i) => i.split(':')[1])
+      .sort();
     const listed: string[] = [];
     let token: string | null = null;
     do {
       const res: { objects: { type: string; key: string }[]; continuation_token: string | null } = await t.ok(
-        'POST', `/v2/allowed/${t.proj}/${t.env}/list-objects`,
+        'POST',
+        `/v2/allowed/${t.proj}/${t.env}/list-objects`,
         { user, action, resource_type: type, page_size: pageSize, ...(token ? { continuation_token: token } : {}) },
       );
       listed.push(...res.objects.map((o) => o.key));

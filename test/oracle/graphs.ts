@@ -16,8 +16,16 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export interface Tuple { subject: string; relation: string; object: string }
-export interface Assignment { user: string; role: string; instance: string }
+export interface Tuple {
+  subject: string;
+  relation: string;
+  object: string;
+}
+export interface Assignment {
+  user: string;
+  role: string;
+  instance: string;
+}
 export interface Graph {
   index: number;
   users: string[];
@@ -166,7 +174,8 @@ export function generateGraph(seed: number, index: number): Graph {
   // assignments (not already live ones) that would grant if they had not expired.
   const expiredTuples = new Map<string, Tuple>();
   for (let i = 0; i < int(0, 3); i++) {
-    const [subject, relation, object] = rnd() < 0.5 ? [pick(folders), 'folder', pick(docs)] : [pick(teams), rnd() < 0.5 ? 'viewers' : 'editors', pick(folders)];
+    const [subject, relation, object] =
+      rnd() < 0.5 ? [pick(folders), 'folder', pick(docs)] : [pick(teams), rnd() < 0.5 ? 'viewers' : 'editors', pick(folders)];
     const key = `${subject}|${relation}|${object}`;
     if (subject !== object && !tuples.has(key)) expiredTuples.set(key, { subject, relation, object });
   }
@@ -178,7 +187,13 @@ export function generateGraph(seed: number, index: number): Graph {
     if (!assignments.has(key)) expiredAssignments.set(key, { user, role, instance });
   }
   return {
-    index, users, instances, tuples: [...tuples.values()], assignments: [...assignments.values()], questions, roleQuestions,
+    index,
+    users,
+    instances,
+    tuples: [...tuples.values()],
+    assignments: [...assignments.values()],
+    questions,
+    roleQuestions,
     expired: { tuples: [...expiredTuples.values()], assignments: [...expiredAssignments.values()] },
   };
 }

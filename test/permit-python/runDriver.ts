@@ -25,11 +25,20 @@ export interface DriverRun {
 /** Why the Python SDK cannot run here, or undefined. */
 export function venvProblem(): string | undefined {
   if (existsSync(PYTHON)) return undefined;
-  return `The Python SDK's venv is missing (${PYTHON}): run \`bash scripts/setup.sh\` (it runs ` +
-    '`python3 -m venv .venv-permit && .venv-permit/bin/pip install -r test/permit-python/requirements.txt`).';
+  return (
+    `The Python SDK's venv is missing (${PYTHON}): run \`bash scripts/setup.sh\` (it runs ` +
+    '`python3 -m venv .venv-permit && .venv-permit/bin/pip install -r test/permit-python/requirements.txt`).'
+  );
 }
 
-export async function runDriver(opts: { url: string; envToken: string; orgToken?: string; mode: 'full' | 'read'; project?: string; env?: string }): Promise<DriverRun> {
+export async function runDriver(opts: {
+  url: string;
+  envToken: string;
+  orgToken?: string;
+  mode: 'full' | 'read';
+  project?: string;
+  env?: string;
+}): Promise<DriverRun> {
   const child = spawn(PYTHON, [DRIVER], {
     cwd: ROOT,
     env: {

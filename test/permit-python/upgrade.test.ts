@@ -1,11 +1,11 @@
-import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { OwnNeo4j, startOwnNeo4j } from '../support/ownNeo4j';
-import { startTestService, TestService } from '../support/testService';
-import { DriverRun, failuresOf, runDriver, venvProblem } from './runDriver';
+import { type OwnNeo4j, startOwnNeo4j } from '../support/ownNeo4j';
+import { startTestService, type TestService } from '../support/testService';
+import { type DriverRun, failuresOf, runDriver, venvProblem } from './runDriver';
 import { FIXTURE_ENV, FIXTURE_PROJECT, writeFixture } from './upgradeFixture';
 
 /**
@@ -37,8 +37,12 @@ async function buildPrevious(): Promise<string> {
   const old = join(DIR, 'old');
   mkdirSync(old, { recursive: true });
   // Inside the checkout, so that the old build finds node_modules (same dependencies at 91c0a63).
-  await run('bash', ['-c', `git archive ${PREVIOUS} src cypher tsconfig.json tsconfig.build.json package.json | tar -x -C "${old}"`], { cwd: ROOT });
-  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(old, 'tsconfig.build.json')], { cwd: old });
+  await run('bash', ['-c', `git archive ${PREVIOUS} src cypher tsconfig.json tsconfig.build.json package.json | tar -x -C "${old}"`], {
+    cwd: ROOT,
+  });
+  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(old, 'tsconfig.build.json')], {
+    cwd: old,
+  });
   return join(old, 'dist', 'src', 'main.js');
 }
 
@@ -49,16 +53,25 @@ interface Running {
 
 async function startPrevious(main: string, neo4jUri: string, adminKey: string): Promise<Running> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NEO4J_URI: neo4jUri, PORT: String(port), ADMIN_API_KEY: adminKey, LOG_LEVEL: 'warn',
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NEO4J_URI: neo4jUri,
+    PORT: String(port),
+    ADMIN_API_KEY: adminKey,
+    LOG_LEVEL: 'warn',
     // As for this version's services in the tests (test/support/globalSetup.ts): a cold Neo4j on a busy machine is slow.
-    DB_TIMEOUT_MS: process.env.DB_TIMEOUT_MS ?? '30000' };
+    DB_TIMEOUT_MS: process.env.DB_TIMEOUT_MS ?? '30000',
+  };
   const child: ChildProcess = spawn(process.execPath, [main], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d) => (err = (err + d).slice(-8000)));
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (child.exitCode !== null || i > 240) {
       child.kill('SIGKILL');
@@ -89,7 +102,11 @@ beforeAll(async () => {
   const adminKey = `upgrade-test-admin-${process.pid}-0123456789`;
   previous = await startPrevious(main, neo4j!.uri, adminKey);
   const call = async (method: string, path: string, body: unknown, key: string) => {
-    const res = await fetch(previous!.url + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(previous!.url + path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };

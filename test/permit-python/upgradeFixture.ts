@@ -17,7 +17,8 @@ export async function writeFixture(call: Caller, adminKey: string): Promise<stri
       res = await call(method, path, body, adminKey);
       if (res.status === 409) return res.body;
     }
-    if (res.status < 200 || res.status >= 300) throw new Error(`the previous version refused ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status < 200 || res.status >= 300)
+      throw new Error(`the previous version refused ${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
   const p = FIXTURE_PROJECT;
@@ -28,11 +29,24 @@ export async function writeFixture(call: Caller, adminKey: string): Promise<stri
 
   const schema = `/v2/schema/${p}/${e}`;
   const facts = `/v2/facts/${p}/${e}`;
-  await ok('POST', `${schema}/resources`, { key: 'folder', name: 'Folder', actions: { read: {} }, roles: { viewer: { permissions: ['read'] } } });
   await ok('POST', `${schema}/resources`, {
-    key: 'doc', name: 'Doc', actions: { read: {}, write: {} }, relations: { parent: 'folder' }, roles: { viewer: { permissions: ['read'] } },
+    key: 'folder',
+    name: 'Folder',
+    actions: { read: {} },
+    roles: { viewer: { permissions: ['read'] } },
   });
-  await ok('POST', `${schema}/resources/doc/roles/viewer/implicit_grants`, { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' });
+  await ok('POST', `${schema}/resources`, {
+    key: 'doc',
+    name: 'Doc',
+    actions: { read: {}, write: {} },
+    relations: { parent: 'folder' },
+    roles: { viewer: { permissions: ['read'] } },
+  });
+  await ok('POST', `${schema}/resources/doc/roles/viewer/implicit_grants`, {
+    role: 'viewer',
+    on_resource: 'folder',
+    linked_by_relation: 'parent',
+  });
   await ok('POST', `${schema}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
   await ok('POST', `${schema}/roles`, { key: 'writer', name: 'Writer', permissions: ['doc:write'], extends: ['reader'] });
 

@@ -1,5 +1,5 @@
 import { Permit } from 'permitio';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * The official `permitio` SDK (2.7.6, pinned), unmodified, driven through its `api.*` classes
@@ -73,7 +73,12 @@ describe('users and tenants', () => {
 
 describe('schema', () => {
   it('resources: create, get, getById, update, replace, list; attributes kept', async () => {
-    const r = await permit.api.resources.create({ key: 'doc', name: 'Doc', actions: { read: {}, write: {} }, attributes: { kind: 'file' } } as never);
+    const r = await permit.api.resources.create({
+      key: 'doc',
+      name: 'Doc',
+      actions: { read: {}, write: {} },
+      attributes: { kind: 'file' },
+    } as never);
     expect(Object.keys(r.actions!).sort()).toEqual(['read', 'write']);
     expect((r as any).attributes).toEqual({ kind: 'file' });
     expect((await permit.api.resources.getById(r.id)).key).toBe('doc');
@@ -98,7 +103,12 @@ describe('schema', () => {
   it('roles: create with extends, get, update, assign / remove permissions, list, delete', async () => {
     await permit.api.roles.create({ key: 'reader', name: 'Reader', permissions: ['doc:read'] });
     // RoleCreate of 2.7.6 does not type `extends`; the SDK sends it as given.
-    const writer: any = await permit.api.roles.create({ key: 'writer', name: 'Writer', permissions: ['doc:write'], extends: ['reader'] } as never);
+    const writer: any = await permit.api.roles.create({
+      key: 'writer',
+      name: 'Writer',
+      permissions: ['doc:write'],
+      extends: ['reader'],
+    } as never);
     expect(writer.extends).toEqual(['reader']);
     expect((await permit.api.roles.getById(writer.id)).key).toBe('writer');
     expect((await permit.api.roles.update('writer', { description: 'writes' })).description).toBe('writes');
@@ -114,7 +124,12 @@ describe('schema', () => {
     const viewer = await permit.api.resourceRoles.create('folder', { key: 'viewer', name: 'Viewer', permissions: ['read'] });
     expect(viewer.permissions).toEqual(['read']);
     await permit.api.resourceRoles.create('doc', { key: 'viewer', name: 'Viewer', permissions: ['read'] });
-    const editor = await permit.api.resourceRoles.create('doc', { key: 'editor', name: 'Editor', permissions: ['write'], extends: ['viewer'] } as never);
+    const editor = await permit.api.resourceRoles.create('doc', {
+      key: 'editor',
+      name: 'Editor',
+      permissions: ['write'],
+      extends: ['viewer'],
+    } as never);
     expect((editor as any).extends).toEqual(['viewer']);
     expect((await permit.api.resourceRoles.get('doc', 'editor')).id).toBe(editor.id);
     expect((await permit.api.resourceRoles.update('doc', 'editor', { description: 'edits' })).description).toBe('edits');
@@ -128,12 +143,20 @@ describe('schema', () => {
     expect(keys(await permit.api.resourceRelations.list({ resourceKey: 'doc' }))).toEqual(['parent']);
 
     const d = await permit.api.resourceRoles.createRoleDerivation('doc', 'viewer', {
-      role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent', when: { no_direct_roles_on_object: true },
+      role: 'viewer',
+      on_resource: 'folder',
+      linked_by_relation: 'parent',
+      when: { no_direct_roles_on_object: true },
     });
     expect(d).toMatchObject({ role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' });
-    expect(await permit.api.resourceRoles.updateRoleDerivationConditions('doc', 'viewer', { no_direct_roles_on_object: false }))
-      .toEqual({ no_direct_roles_on_object: false });
-    await permit.api.resourceRoles.deleteRoleDerivation('doc', 'viewer', { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' });
+    expect(await permit.api.resourceRoles.updateRoleDerivationConditions('doc', 'viewer', { no_direct_roles_on_object: false })).toEqual({
+      no_direct_roles_on_object: false,
+    });
+    await permit.api.resourceRoles.deleteRoleDerivation('doc', 'viewer', {
+      role: 'viewer',
+      on_resource: 'folder',
+      linked_by_relation: 'parent',
+    });
     expect((await permit.api.resourceRoles.get('doc', 'viewer')).granted_to?.users_with_role).toEqual([]);
 
     await permit.api.resourceRelations.create('doc', { key: 'tmp', name: 'Tmp', subject_resource: 'folder' });
@@ -164,11 +187,13 @@ describe('facts and decisions', () => {
     // writer extends reader in the schema; the hierarchy's effect on decisions is the rule's part.
     expect(await permit.check('ana', 'write', { type: 'doc', key: 'readme', tenant: 'acme' })).toBe(true);
     expect(await permit.check('sam', 'write', { type: 'doc', key: 'readme', tenant: 'acme' })).toBe(false);
-    expect(await permit.bulkCheck([
-      { user: 'ana', action: 'write', resource: { type: 'doc', key: 'readme', tenant: 'acme' } },
-      { user: 'sam', action: 'read', resource: { type: 'doc', tenant: 'globex' } },
-      { user: 'sam', action: 'write', resource: { type: 'doc', tenant: 'globex' } },
-    ])).toEqual([true, true, false]);
+    expect(
+      await permit.bulkCheck([
+        { user: 'ana', action: 'write', resource: { type: 'doc', key: 'readme', tenant: 'acme' } },
+        { user: 'sam', action: 'read', resource: { type: 'doc', tenant: 'globex' } },
+        { user: 'sam', action: 'write', resource: { type: 'doc', tenant: 'globex' } },
+      ]),
+    ).toEqual([true, true, false]);
 
     const tenants = await permit.checkAllTenants('sam', 'read', { type: 'doc' }, undefined, undefined);
     expect(tenants.map((x: any) => x.key)).toEqual(['globex']);
@@ -191,8 +216,17 @@ describe('facts and decisions', () => {
   });
 
   it('syncUser with role_assignments: the user and its roles in one call, then check allows; a bad item writes nothing', async () => {
-    const synced: any = await permit.api.syncUser({ key: 'zoe', email: 'zoe@x.io', role_assignments: [{ role: 'writer', tenant: 'acme' }] });
-    expect(synced).toMatchObject({ key: 'zoe', email: 'zoe@x.io', roles: [{ role: 'writer', tenant: 'acme' }], associated_tenants: [{ tenant: 'acme', roles: ['writer'], status: 'active' }] });
+    const synced: any = await permit.api.syncUser({
+      key: 'zoe',
+      email: 'zoe@x.io',
+      role_assignments: [{ role: 'writer', tenant: 'acme' }],
+    });
+    expect(synced).toMatchObject({
+      key: 'zoe',
+      email: 'zoe@x.io',
+      roles: [{ role: 'writer', tenant: 'acme' }],
+      associated_tenants: [{ tenant: 'acme', roles: ['writer'], status: 'active' }],
+    });
     expect(await permit.check('zoe', 'write', { type: 'doc', tenant: 'acme' })).toBe(true);
     expect(await permit.check('zoe', 'write', { type: 'doc', tenant: 'globex' })).toBe(false);
 
@@ -200,8 +234,15 @@ describe('facts and decisions', () => {
     expect(again.created).toBe(false);
     expect(await permit.check('zoe', 'read', { type: 'doc', tenant: 'globex' })).toBe(true);
 
-    await expect(permit.api.syncUser({ key: 'zed', role_assignments: [{ role: 'writer', tenant: 'acme' }, { role: 'no-such-role', tenant: 'acme' }] }))
-      .rejects.toThrow();
+    await expect(
+      permit.api.syncUser({
+        key: 'zed',
+        role_assignments: [
+          { role: 'writer', tenant: 'acme' },
+          { role: 'no-such-role', tenant: 'acme' },
+        ],
+      }),
+    ).rejects.toThrow();
     await expect(permit.api.users.get('zed')).rejects.toThrow();
     expect(await permit.check('zed', 'write', { type: 'doc', tenant: 'acme' })).toBe(false);
   });
@@ -222,7 +263,10 @@ describe('projects and environments (organization-level key)', () => {
     const key = `sdk_${t.proj}`;
     const p = await org.api.projects.create({ key, name: 'SDK project' });
     expect((await org.api.projects.getById(p.id)).key).toBe(key);
-    expect(await org.api.projects.update(key, { name: 'Renamed', description: 'by the SDK' })).toMatchObject({ name: 'Renamed', description: 'by the SDK' });
+    expect(await org.api.projects.update(key, { name: 'Renamed', description: 'by the SDK' })).toMatchObject({
+      name: 'Renamed',
+      description: 'by the SDK',
+    });
     const e = await org.api.environments.create(key, { key: 'stage', name: 'Stage' });
     expect((await org.api.environments.get(key, 'stage')).id).toBe(e.id);
     expect((await org.api.environments.update(key, 'stage', { name: 'Staging' })).name).toBe('Staging');

@@ -1,5 +1,5 @@
 import { Permit } from 'permitio';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /** Permit's official Node SDK, pointed at our PDP paths, gets our answers. */
 let t: TestService;

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /** Role hierarchy, permission assignment, single actions, derivation conditions, resource attributes. */
 let t: TestService;
@@ -7,9 +7,19 @@ let schema: string;
 beforeAll(async () => {
   t = await startTestService();
   schema = `/v2/schema/${t.proj}/${t.env}`;
-  await t.ok('POST', `${schema}/resources`, { key: 'doc', name: 'Doc', actions: { read: {}, write: {}, share: {} }, attributes: { owner: 'team-a' } });
-  await t.ok('POST', `${schema}/resources`, { key: 'folder', name: 'Folder', actions: { read: {} }, relations: { parent: 'folder' },
-    roles: { viewer: { name: 'Viewer', permissions: ['read'] } } });
+  await t.ok('POST', `${schema}/resources`, {
+    key: 'doc',
+    name: 'Doc',
+    actions: { read: {}, write: {}, share: {} },
+    attributes: { owner: 'team-a' },
+  });
+  await t.ok('POST', `${schema}/resources`, {
+    key: 'folder',
+    name: 'Folder',
+    actions: { read: {} },
+    relations: { parent: 'folder' },
+    roles: { viewer: { name: 'Viewer', permissions: ['read'] } },
+  });
 });
 afterAll(async () => t?.close());
 
@@ -50,7 +60,10 @@ describe('tenant role hierarchy', () => {
 
   it('assigns and removes permissions', async () => {
     await t.ok('POST', `${schema}/roles`, { key: 'perm', name: 'Perm', permissions: ['doc:read'] });
-    expect((await t.ok('POST', `${schema}/roles/perm/permissions`, { permissions: ['doc:write', 'doc:read'] })).permissions).toEqual(['doc:read', 'doc:write']);
+    expect((await t.ok('POST', `${schema}/roles/perm/permissions`, { permissions: ['doc:write', 'doc:read'] })).permissions).toEqual([
+      'doc:read',
+      'doc:write',
+    ]);
     const bad = await t.call('POST', `${schema}/roles/perm/permissions`, { permissions: ['doc:fly'] });
     expect([bad.status, bad.body.error_code]).toEqual([422, 'INVALID_INPUT']);
     expect((await t.ok('DELETE', `${schema}/roles/perm/permissions`, { permissions: ['doc:read'] })).permissions).toEqual(['doc:write']);
@@ -60,16 +73,26 @@ describe('tenant role hierarchy', () => {
 describe('resource role hierarchy and permissions', () => {
   it('works within one resource', async () => {
     await t.ok('POST', `${schema}/resources/doc/roles`, { key: 'viewer', name: 'Viewer', permissions: ['read'] });
-    const editor = await t.ok('POST', `${schema}/resources/doc/roles`, { key: 'editor', name: 'Editor', permissions: ['write'], extends: ['viewer'] });
+    const editor = await t.ok('POST', `${schema}/resources/doc/roles`, {
+      key: 'editor',
+      name: 'Editor',
+      permissions: ['write'],
+      extends: ['viewer'],
+    });
     expect(editor.extends).toEqual(['viewer']);
     expect((await t.ok('GET', `${schema}/resources/doc`)).roles.editor.extends).toEqual(['viewer']);
     expect((await t.call('PUT', `${schema}/resources/doc/roles/viewer/parents/editor`)).status).toBe(422);
     expect((await t.ok('GET', `${schema}/resources/doc/roles/viewer/descendants`)).map((r: any) => r.key)).toEqual(['editor']);
     // A role of another resource is not a parent here.
     expect((await t.call('PUT', `${schema}/resources/folder/roles/viewer/parents/editor`)).status).toBe(404);
-    expect((await t.ok('POST', `${schema}/resources/doc/roles/viewer/permissions`, { permissions: ['share', 'doc:write'] })).permissions).toEqual(['read', 'share', 'write']);
+    expect(
+      (await t.ok('POST', `${schema}/resources/doc/roles/viewer/permissions`, { permissions: ['share', 'doc:write'] })).permissions,
+    ).toEqual(['read', 'share', 'write']);
     expect((await t.call('POST', `${schema}/resources/doc/roles/viewer/permissions`, { permissions: ['fly'] })).status).toBe(422);
-    expect((await t.ok('DELETE', `${schema}/resources/doc/roles/viewer/permissions`, { permissions: ['share'] })).permissions).toEqual(['read', 'write']);
+    expect((await t.ok('DELETE', `${schema}/resources/doc/roles/viewer/permissions`, { permissions: ['share'] })).permissions).toEqual([
+      'read',
+      'write',
+    ]);
   });
 });
 
@@ -79,7 +102,10 @@ describe('resource actions', () => {
     expect(a).toMatchObject({ key: 'print', name: 'Print', permission_name: 'doc:print', attributes: { paper: true } });
     expect((await t.call('POST', `${schema}/resources/doc/actions`, { key: 'print', name: 'again' })).status).toBe(409);
     expect(await t.ok('GET', `${schema}/resources/doc/actions/${a.id}`)).toMatchObject({ key: 'print' });
-    expect(await t.ok('PATCH', `${schema}/resources/doc/actions/print`, { description: 'on paper' })).toMatchObject({ name: 'Print', description: 'on paper' });
+    expect(await t.ok('PATCH', `${schema}/resources/doc/actions/print`, { description: 'on paper' })).toMatchObject({
+      name: 'Print',
+      description: 'on paper',
+    });
     await t.ok('POST', `${schema}/roles`, { key: 'printer', name: 'Printer', permissions: ['doc:print', 'doc:read'] });
     await t.ok('DELETE', `${schema}/resources/doc/actions/print`, undefined, 204);
     expect((await t.call('GET', `${schema}/resources/doc/actions/print`)).status).toBe(404);
@@ -91,15 +117,32 @@ describe('resource actions', () => {
 describe('derivation conditions', () => {
   it('when is stored on the derivation, shown, and set for all rules of a role', async () => {
     const d = await t.ok('POST', `${schema}/resources/folder/roles/viewer/implicit_grants`, {
-      role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent', when: { no_direct_roles_on_object: true },
+      role: 'viewer',
+      on_resource: 'folder',
+      linked_by_relation: 'parent',
+      when: { no_direct_roles_on_object: true },
     });
     expect(d.when).toEqual({ no_direct_roles_on_object: true });
     expect((await t.ok('GET', `${schema}/resources/folder/roles/viewer`)).granted_to.when).toEqual({ no_direct_roles_on_object: true });
-    expect(await t.ok('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: false })).toEqual({ no_direct_roles_on_object: false });
+    expect(
+      await t.ok('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: false }),
+    ).toEqual({ no_direct_roles_on_object: false });
     const role = await t.ok('GET', `${schema}/resources/folder/roles/viewer`);
     expect(role.granted_to.when).toBeUndefined();
-    expect(role.granted_to.users_with_role).toEqual([{ role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent', role_id: expect.any(String), resource_id: expect.any(String), relation_id: expect.any(String) }]);
-    expect((await t.call('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: 'yes' })).status).toBe(422);
+    expect(role.granted_to.users_with_role).toEqual([
+      {
+        role: 'viewer',
+        on_resource: 'folder',
+        linked_by_relation: 'parent',
+        role_id: expect.any(String),
+        resource_id: expect.any(String),
+        relation_id: expect.any(String),
+      },
+    ]);
+    expect(
+      (await t.call('PUT', `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`, { no_direct_roles_on_object: 'yes' }))
+        .status,
+    ).toBe(422);
   });
 });
 
@@ -122,15 +165,27 @@ describe('hierarchy under concurrency', () => {
 
 describe('extends inline in a resource', () => {
   it('a role block of a resource create takes extends; resource lists show it', async () => {
-    await t.ok('POST', `${schema}/resources`, { key: 'wiki', name: 'Wiki', actions: { read: {}, edit: {} }, roles: {
-      reader: { name: 'Reader', permissions: ['read'] }, editor: { name: 'Editor', permissions: ['edit'], extends: ['reader'] },
-    } });
+    await t.ok('POST', `${schema}/resources`, {
+      key: 'wiki',
+      name: 'Wiki',
+      actions: { read: {}, edit: {} },
+      roles: {
+        reader: { name: 'Reader', permissions: ['read'] },
+        editor: { name: 'Editor', permissions: ['edit'], extends: ['reader'] },
+      },
+    });
     expect((await t.ok('GET', `${schema}/resources/wiki`)).roles.editor.extends).toEqual(['reader']);
     const list = await t.ok('GET', `${schema}/resources?search=wiki`);
     expect(list[0].roles).toMatchObject({ editor: { extends: ['reader'] }, reader: { extends: [] } });
-    const bad = await t.call('POST', `${schema}/resources`, { key: 'wiki2', name: 'Wiki', actions: { read: {} }, roles: {
-      a: { name: 'A', extends: ['b'] }, b: { name: 'B', extends: ['a'] },
-    } });
+    const bad = await t.call('POST', `${schema}/resources`, {
+      key: 'wiki2',
+      name: 'Wiki',
+      actions: { read: {} },
+      roles: {
+        a: { name: 'A', extends: ['b'] },
+        b: { name: 'B', extends: ['a'] },
+      },
+    });
     expect(bad.status).toBe(422);
     expect((await t.call('GET', `${schema}/resources/wiki2`)).status).toBe(404);
   });

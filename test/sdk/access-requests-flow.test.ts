@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { createServer, Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestService, TestService } from '../support/testService';
-import { AccessRequests, Approvals, AuthzClient, ConflictError, ValidationError } from './sdk';
+import { startTestService, type TestService } from '../support/testService';
+import { type AccessRequests, type Approvals, AuthzClient, ConflictError, ValidationError } from './sdk';
 
 /**
  * CONTRACT section 11 end to end through the client library: access requests (another role
@@ -42,14 +42,24 @@ beforeAll(async () => {
   for (const key of ['alice', 'bob']) await authz.api.tenants.addTenantUser('acme', { key });
   await authz.api.roleAssignments.assign({ user: 'bob', role: 'approver', tenant: 'acme' });
   const config = await authz.elements.configs.create({
-    key: 'access', name: 'Access', elements_type: 'access_request', roles_to_levels: { LEVEL_1: ['approver'] },
+    key: 'access',
+    name: 'Access',
+    elements_type: 'access_request',
+    roles_to_levels: { LEVEL_1: ['approver'] },
     webhook: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
   });
   secret = config.webhook_secret!;
   const ops = await authz.elements.configs.create({
-    key: 'ops', name: 'Ops', elements_type: 'operation_approval', settings: { resources: ['wiki'] }, roles_to_levels: { LEVEL_1: ['approver'] },
+    key: 'ops',
+    name: 'Ops',
+    elements_type: 'operation_approval',
+    settings: { resources: ['wiki'] },
+    roles_to_levels: { LEVEL_1: ['approver'] },
   });
-  const [a, b] = await Promise.all([authz.elements.loginAs({ userId: 'alice', tenant: 'acme' }), authz.elements.loginAs({ userId: 'bob', tenant: 'acme' })]);
+  const [a, b] = await Promise.all([
+    authz.elements.loginAs({ userId: 'alice', tenant: 'acme' }),
+    authz.elements.loginAs({ userId: 'bob', tenant: 'acme' }),
+  ]);
   alice = authz.accessRequests(a, config.id);
   bob = authz.accessRequests(b.cookie, config.id);
   aliceOps = authz.approvals(a, ops.id);
@@ -63,7 +73,12 @@ afterAll(async () => {
 describe('access requests through the client library', () => {
   it('requests a role; the reviewer grants another one for a day; the requester may then act', async () => {
     const r = await alice.create({ access_request_details: { tenant: 'acme', role: 'editor' }, reason: 'docs sprint' });
-    expect(r).toMatchObject({ type: 'access_request', status: 'pending', requesting_user_id: 'alice', access_request_details: { role: 'editor' } });
+    expect(r).toMatchObject({
+      type: 'access_request',
+      status: 'pending',
+      requesting_user_id: 'alice',
+      access_request_details: { role: 'editor' },
+    });
     expect(await authz.check('alice', 'read', { type: 'wiki', tenant: 'acme' })).toBe(false);
     const pending = [];
     for await (const x of bob.all({ status: 'pending' })) pending.push(x.id);
@@ -105,6 +120,8 @@ describe('time-bound operation approvals through the client library', () => {
     const approved = await bobOps.approve(a.id, 'one hour', { accessDurationSeconds: 3600 });
     expect(approved).toMatchObject({ status: 'approved', reviewer_comment: 'one hour', access_expires_at: expect.any(String) });
     expect(Date.parse(approved.access_expires_at!) - Date.parse(approved.reviewed_at!)).toBeCloseTo(3_600_000, -4);
-    expect(await authz.check('alice', 'operate', { type: 'wiki', key: a.access_request_details.resource_instance, tenant: 'acme' })).toBe(true);
+    expect(await authz.check('alice', 'operate', { type: 'wiki', key: a.access_request_details.resource_instance, tenant: 'acme' })).toBe(
+      true,
+    );
   });
 });

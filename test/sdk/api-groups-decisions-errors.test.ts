@@ -1,7 +1,15 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 import {
-  AuthzClient, AuthzError, ConfigurationError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError,
-  UnavailableError, UnexpectedError, ValidationError,
+  AuthzClient,
+  AuthzError,
+  ConfigurationError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  UnavailableError,
+  UnexpectedError,
+  ValidationError,
 } from './sdk';
 
 /** Groups, decisions and typed errors through the client library, against the running service. */
@@ -20,7 +28,13 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const api = () => authz.api;
-const caught = (p: Promise<unknown>) => p.then(() => { throw new Error('expected an error'); }, (e: unknown) => e as AuthzError);
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected an error');
+    },
+    (e: unknown) => e as AuthzError,
+  );
 
 describe('groups', () => {
   it('get, list, update, listUsers, removeRole, delete', async () => {
@@ -61,10 +75,12 @@ describe('groups', () => {
     expect((await api().groups.listResourceInstances('bundle')).data.map((i) => i.key).sort()).toEqual(['r2', 'r3']);
     // a role held on the group applies to every attached instance
     await api().roleAssignments.assign({ user: 'ben', role: 'writer', tenant: 'acme', resource_instance: 'group:bundle' });
-    expect(await authz.bulkCheck([
-      { user: 'ben', action: 'push', resource: 'repo:r2' },
-      { user: 'ben', action: 'push', resource: 'repo:r3' },
-    ])).toEqual([true, true]);
+    expect(
+      await authz.bulkCheck([
+        { user: 'ben', action: 'push', resource: 'repo:r2' },
+        { user: 'ben', action: 'push', resource: 'repo:r3' },
+      ]),
+    ).toEqual([true, true]);
     await api().groups.detachResourceInstance('bundle', { resource: 'repo', resource_instance: 'r3', tenant: 'acme' });
     expect(await authz.check('ben', 'push', 'repo:r3')).toBe(false);
     expect((await api().groups.listResourceInstances('bundle')).data.map((i) => i.key)).toEqual(['r2']);
@@ -148,16 +164,30 @@ describe('typed errors', () => {
 
   it('maps 503, 500 and a network failure (simulated transport)', async () => {
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      (async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })) as typeof fetch;
+      (async () =>
+        new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })) as typeof fetch;
     const down = new AuthzClient({
-      baseUrl: t.url, token: 'k', project: 'p', env: 'e',
-      fetch: answer(503, { id: 'e1', error_code: 'SERVICE_UNAVAILABLE', title: 'Unavailable', message: 'retry later' }, { 'retry-after': '5' }),
+      baseUrl: t.url,
+      token: 'k',
+      project: 'p',
+      env: 'e',
+      fetch: answer(
+        503,
+        { id: 'e1', error_code: 'SERVICE_UNAVAILABLE', title: 'Unavailable', message: 'retry later' },
+        { 'retry-after': '5' },
+      ),
     });
     const unavailable = await caught(down.check('u', 'a', 'r:k'));
     expect(unavailable).toBeInstanceOf(UnavailableError);
     expect(unavailable).toMatchObject({ status: 503, errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 5, errorId: 'e1' });
 
-    const bug = new AuthzClient({ baseUrl: t.url, token: 'k', project: 'p', env: 'e', fetch: answer(500, { error_code: 'UNEXPECTED_ERROR', message: 'oops' }) });
+    const bug = new AuthzClient({
+      baseUrl: t.url,
+      token: 'k',
+      project: 'p',
+      env: 'e',
+      fetch: answer(500, { error_code: 'UNEXPECTED_ERROR', message: 'oops' }),
+    });
     expect(await caught(bug.api.users.list())).toBeInstanceOf(UnexpectedError);
 
     const offline = new AuthzClient({ baseUrl: 'http://127.0.0.1:1', token: 'k', project: 'p', env: 'e' });

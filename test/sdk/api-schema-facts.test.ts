@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 import { AuthzClient, ForbiddenError, NotFoundError, UnauthorizedError } from './sdk';
 
 /** Provisioning (admin key), schema and facts collections, role assignments and tuples, through `client.api`. */
@@ -65,7 +65,10 @@ describe('provisioning with the admin key', () => {
     expect((await admin.api.apiKeys.list({ per_page: 100 })).data.find((x) => x.id === k.id)).toMatchObject({ access_level: 'read' });
     const reader = new AuthzClient({ baseUrl: t.url, token: k.secret });
     expect(await reader.check('nobody', 'read', 'doc:x')).toBe(false);
-    await expect(reader.api.tenants.create({ key: 'nope', name: 'Nope' })).rejects.toMatchObject({ status: 403, errorCode: 'FORBIDDEN_ACCESS' });
+    await expect(reader.api.tenants.create({ key: 'nope', name: 'Nope' })).rejects.toMatchObject({
+      status: 403,
+      errorCode: 'FORBIDDEN_ACCESS',
+    });
 
     const rotated = await admin.api.apiKeys.rotate(k.id);
     expect(rotated).toEqual({ id: k.id, secret: expect.any(String) });
@@ -101,7 +104,9 @@ describe('schema', () => {
     expect(role).toMatchObject({ key: 'reader', permissions: ['note:read'] });
     expect(await api().roles.get('reader')).toEqual(role);
     expect((await api().roles.list()).map((x) => x.key)).toContain('reader');
-    expect(await api().roles.update('reader', { permissions: ['note:read', 'note:edit'] })).toMatchObject({ permissions: ['note:read', 'note:edit'] });
+    expect(await api().roles.update('reader', { permissions: ['note:read', 'note:edit'] })).toMatchObject({
+      permissions: ['note:read', 'note:edit'],
+    });
     await api().roles.delete('reader');
     await expect(api().roles.get('reader')).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -114,7 +119,9 @@ describe('schema', () => {
     await api().resourceRoles.create('doc', { key: 'viewer', name: 'Viewer', permissions: ['read'] });
     await api().resourceRoles.create('doc', { key: 'editor', name: 'Editor', permissions: ['read'] });
     expect((await api().resourceRoles.list('doc')).map((x) => x.key).sort()).toEqual(['editor', 'viewer']);
-    expect(await api().resourceRoles.update('doc', 'editor', { permissions: ['read', 'write'] })).toMatchObject({ permissions: ['read', 'write'] });
+    expect(await api().resourceRoles.update('doc', 'editor', { permissions: ['read', 'write'] })).toMatchObject({
+      permissions: ['read', 'write'],
+    });
     expect(await api().resourceRoles.get('doc', 'editor')).toMatchObject({ key: 'editor', permissions: ['read', 'write'] });
 
     const rel = await api().resourceRelations.create('doc', { key: 'parent', name: 'Parent', subject_resource: 'folder' });
@@ -157,7 +164,11 @@ describe('facts', () => {
   it('tenants and tenant users', async () => {
     const tn = await api().tenants.create({ key: 'co/1', name: 'Co 1', attributes: { tier: 'gold' } });
     expect(await api().tenants.get('co/1')).toEqual(tn);
-    expect(await api().tenants.update('co/1', { name: 'Company 1' })).toMatchObject({ key: 'co/1', name: 'Company 1', attributes: { tier: 'gold' } });
+    expect(await api().tenants.update('co/1', { name: 'Company 1' })).toMatchObject({
+      key: 'co/1',
+      name: 'Company 1',
+      attributes: { tier: 'gold' },
+    });
     expect((await api().tenants.list({ search: 'co/' })).map((x) => x.key)).toEqual(['co/1']);
     const u = await api().tenants.addTenantUser('co/1', { key: odd, email: 'odd@x.test' });
     expect(u).toMatchObject({ key: odd, email: 'odd@x.test' });
@@ -197,7 +208,12 @@ describe('facts', () => {
   });
 
   it('role assignments and relationship tuples, one by one and in bulk', async () => {
-    await api().resources.create({ key: 'crate', name: 'Crate', actions: { lift: {} }, roles: { porter: { name: 'Porter', permissions: ['lift'] } } });
+    await api().resources.create({
+      key: 'crate',
+      name: 'Crate',
+      actions: { lift: {} },
+      roles: { porter: { name: 'Porter', permissions: ['lift'] } },
+    });
     await api().roles.create({ key: 'staff', name: 'Staff', permissions: ['crate:lift'] });
     await api().tenants.create({ key: 't4', name: 'T4' });
     for (const key of ['p1', 'p2', 'p3']) await api().users.create({ key });

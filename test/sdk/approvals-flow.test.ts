@@ -1,5 +1,5 @@
-import { startTestService, TestService } from '../support/testService';
-import { Approvals, AuthzClient, ConflictError, ForbiddenError, LoginResult, NotFoundError, UnauthorizedError } from './sdk';
+import { startTestService, type TestService } from '../support/testService';
+import { type Approvals, AuthzClient, ConflictError, ForbiddenError, type LoginResult, NotFoundError, UnauthorizedError } from './sdk';
 
 /**
  * The seed's operation approval flow through the client library: the backend logs users in
@@ -35,7 +35,9 @@ beforeAll(async () => {
   // An approval names only an existing instance of the session's tenant (CONTRACT section 15).
   await authz.api.resourceInstances.create({ key: 'report-1', tenant: 'acme', resource: 'doc' });
   const config = await authz.elements.configs.create({
-    key: 'ops', name: 'Ops approvals', elements_type: 'operation_approval',
+    key: 'ops',
+    name: 'Ops approvals',
+    elements_type: 'operation_approval',
     settings: { resources: ['doc', 'file'] },
     roles_to_levels: { LEVEL_1: ['approver'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
   });
@@ -51,8 +53,11 @@ describe('loginAs', () => {
     expect(aliceLogin.cookie).toMatch(/^authz_session=[^;]+$/);
     expect(aliceLogin.setCookie).toMatch(/^authz_session=[^;]+;.*HttpOnly/i);
     expect(aliceLogin).toMatchObject({
-      token: expect.any(String), element_bearer_token: aliceLogin.token, redirect_url: expect.stringContaining(t.url),
-      user_id: 'alice', tenant_id: 'acme',
+      token: expect.any(String),
+      element_bearer_token: aliceLogin.token,
+      redirect_url: expect.stringContaining(t.url),
+      user_id: 'alice',
+      tenant_id: 'acme',
     });
   });
 
@@ -90,8 +95,14 @@ describe('the approval flow', () => {
   it('requests, lists, reads, comments and approves; the requester may then operate', async () => {
     const a = await alice.create(request());
     expect(a).toMatchObject({
-      type: 'operation_approval', requesting_user_id: 'alice', status: null, reviewer_user_id: null, reviewed_at: null,
-      reviewer_comment: null, reason: 'I need to operate it', access_request_details: { tenant: 'acme', resource: 'doc' },
+      type: 'operation_approval',
+      requesting_user_id: 'alice',
+      status: null,
+      reviewer_user_id: null,
+      reviewed_at: null,
+      reviewer_comment: null,
+      reason: 'I need to operate it',
+      access_request_details: { tenant: 'acme', resource: 'doc' },
     });
     const instance = a.access_request_details.resource_instance;
     expect(instance).toEqual(expect.any(String));
@@ -99,8 +110,12 @@ describe('the approval flow', () => {
 
     const item = (await bob.list({ status: 'pending' })).data.find((x) => x.id === a.id);
     expect(item).toEqual({
-      ...a, requesting_user_email: 'alice@acme.test', requesting_user_first_name: 'Alice', requesting_user_last_name: 'Liddell',
-      resource_key: 'doc', resource_instance_key: instance,
+      ...a,
+      requesting_user_email: 'alice@acme.test',
+      requesting_user_first_name: 'Alice',
+      requesting_user_last_name: 'Liddell',
+      resource_key: 'doc',
+      resource_instance_key: instance,
     });
     expect(await bob.get(a.id)).toEqual(a);
     expect(await alice.get(a.id)).toEqual(a);
@@ -131,7 +146,13 @@ describe('the approval flow', () => {
     const a = await alice.create(request());
     await expect(bob.cancel(a.id, 'not mine')).rejects.toBeInstanceOf(ForbiddenError);
     const cancelled = await alice.cancel(a.id, 'changed my mind');
-    expect(cancelled).toMatchObject({ status: 'cancel', reason: 'I need to operate it', reviewer_user_id: null, reviewed_at: null, reviewer_comment: null });
+    expect(cancelled).toMatchObject({
+      status: 'cancel',
+      reason: 'I need to operate it',
+      reviewer_user_id: null,
+      reviewed_at: null,
+      reviewer_comment: null,
+    });
     await expect(bob.approve(a.id)).rejects.toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
   });
 
@@ -146,7 +167,9 @@ describe('the approval flow', () => {
     const page = await bob.list({ resource: 'file', per_page: 3, page: 3 });
     expect(page).toMatchObject({ total_count: 7, page_count: 3 });
     expect(page.data).toHaveLength(1);
-    expect((await bob.list({ resource_instance: mine[0].access_request_details.resource_instance })).data.map((x) => x.id)).toEqual([mine[0].id]);
+    expect((await bob.list({ resource_instance: mine[0].access_request_details.resource_instance })).data.map((x) => x.id)).toEqual([
+      mine[0].id,
+    ]);
 
     const defaults = [];
     for await (const item of alice.all()) defaults.push(item);
@@ -158,7 +181,10 @@ describe('the approval flow', () => {
 describe('elements configs', () => {
   it('creates, reads, lists, updates and deletes a config', async () => {
     const made = await authz.elements.configs.create({
-      key: 'cfg-2', name: 'Second', elements_type: 'operation_approval', settings: { resources: ['file'] },
+      key: 'cfg-2',
+      name: 'Second',
+      elements_type: 'operation_approval',
+      settings: { resources: ['file'] },
       roles_to_levels: { LEVEL_2: ['approver'] },
     });
     expect(made).toMatchObject({ key: 'cfg-2', elements_type: 'operation_approval', settings: { resources: ['file'] } });

@@ -11,7 +11,8 @@ it('runs the client library example of docs/api.md: both checks answer true', as
     const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'api.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Client library'));
     const start = section.indexOf('```ts\n') + 6;
-    const example = section.slice(start, section.indexOf('\n```', start))
+    const example = section
+      .slice(start, section.indexOf('\n```', start))
       .replace(/^import .*$/m, '')
       .replace("'http://127.0.0.1:8080'", 'baseUrl')
       .replace('process.env.AUTHZ_KEY!', 'token')

@@ -1,4 +1,4 @@
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 import { AuthzClient, ValidationError } from './sdk';
 
 /** The seed's groups worked example (section 4.1 order), written against the client library. */
@@ -51,7 +51,9 @@ describe('the groups worked example', () => {
     expect(relations.data.map((r) => r.subject_resource)).toContain('group');
     const tuples = await api().relationshipTuples.list({ subject: 'group:eng', object: 'repo:api' });
     expect(tuples).toHaveLength(1);
-    expect((await api().groups.listRoles('eng')).data).toEqual([{ resource: 'repo', resource_instance: 'api', role: 'editor', tenant: 'acme' }]);
+    expect((await api().groups.listRoles('eng')).data).toEqual([
+      { resource: 'repo', resource_instance: 'api', role: 'editor', tenant: 'acme' },
+    ]);
 
     // removing the membership revokes the derived role at once
     await api().groups.removeUser('eng', 'alice', 'acme');
@@ -73,13 +75,17 @@ describe('the groups worked example', () => {
     await api().groups.assignGroup('devs', 'all');
     await api().groups.addUser('devs', 'dave', 'acme');
 
-    expect(await authz.bulkCheck([
-      { user: 'dave', action: 'read', resource: 'folder:f1' },
-      { user: 'dave', action: 'write', resource: 'folder:f1' },
-      { user: 'dave', action: 'write', resource: 'folder:f2' },
-    ])).toEqual([true, false, true]);
+    expect(
+      await authz.bulkCheck([
+        { user: 'dave', action: 'read', resource: 'folder:f1' },
+        { user: 'dave', action: 'write', resource: 'folder:f1' },
+        { user: 'dave', action: 'write', resource: 'folder:f2' },
+      ]),
+    ).toEqual([true, false, true]);
 
-    const cycle = await api().groups.assignGroup('all', 'devs').catch((e: unknown) => e);
+    const cycle = await api()
+      .groups.assignGroup('all', 'devs')
+      .catch((e: unknown) => e);
     expect(cycle).toBeInstanceOf(ValidationError);
     expect(cycle).toMatchObject({ status: 422, errorCode: 'GROUP_CYCLE' });
 

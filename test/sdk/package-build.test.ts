@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startTestService, TestService } from '../support/testService';
+import { startTestService, type TestService } from '../support/testService';
 
 /**
  * The package as published: `tsc -p clients/typescript` emits ESM + .d.ts, and plain Node
@@ -50,7 +50,8 @@ it('builds with the root TypeScript and runs as Node ESM with no dependencies', 
     console.log(JSON.stringify({ allowed: await authz.check('u', 'read', 'doc:d'), cookie: login.cookie.split('=')[0], missing }));
   `;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: out, env: { ...process.env, URL: t.url, KEY: t.envKey },
+    cwd: out,
+    env: { ...process.env, URL: t.url, KEY: t.envKey },
   });
   expect(JSON.parse(stdout.trim())).toEqual({ allowed: true, cookie: 'authz_session', missing: 'NOT_FOUND' });
 });

@@ -1,4 +1,4 @@
-import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../..');
@@ -60,4 +60,3 @@ export async function startOwnNeo4j(port: number, dataDir: string): Promise<OwnN
 export function stopLeftover(port: number): void {
   spawnSync(process.execPath, [LAUNCHER, 'stop', '--port', String(port)], { cwd: ROOT, stdio: 'ignore', timeout: 60_000 });
 }
-

@@ -16,7 +16,7 @@ class PlainSummaryReporter {
     const skipped = results.numPendingTests + results.numTodoTests;
     const dir = join(this.rootDir, 'test-results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'summary.json'), JSON.stringify({ passed, failed, skipped }) + '\n');
+    writeFileSync(join(dir, 'summary.json'), `${JSON.stringify({ passed, failed, skipped })}\n`);
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   }
 }

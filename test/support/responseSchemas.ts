@@ -1,4 +1,4 @@
-import Ajv, { ValidateFunction } from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ERROR_SCHEMA } from '../../src/http/openapi';
 import type { RouteDef } from '../../src/http/routeTable';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { bootService, Service } from '../../src/boot';
+import { bootService, type Service } from '../../src/boot';
 import { loadConfig } from '../../src/config';
 import { createHttpServer } from '../../src/http/server';
 import { ResponseChecker } from './responseSchemas';
@@ -21,7 +21,12 @@ export interface TestService {
   proj: string;
   env: string;
   envKey: string;
-  call<T = any>(method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string>; raw?: string }): Promise<ApiResponse<T>>;
+  call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts?: { key?: string | null; headers?: Record<string, string>; raw?: string },
+  ): Promise<ApiResponse<T>>;
   /** `call` with the admin key that throws unless the answer has `status` (default: any 2xx); answers the body. */
   ok<T = any>(method: string, path: string, body?: unknown, status?: number): Promise<T>;
   close(): Promise<void>;
@@ -97,7 +102,14 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
   if (k.status !== 200) throw new Error(`key create failed: ${JSON.stringify(k.body)}`);
 
   return {
-    url, adminKey, service, proj, env, envKey: k.body.secret, call, ok,
+    url,
+    adminKey,
+    service,
+    proj,
+    env,
+    envKey: k.body.secret,
+    call,
+    ok,
     close: async () => {
       await new Promise<void>((ok) => server.close(() => ok()));
       server.closeAllConnections();

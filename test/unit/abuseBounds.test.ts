@@ -19,7 +19,7 @@ describe('nestsDeeperThan (JSON_MAX_DEPTH)', () => {
 });
 
 describe('isBulk', () => {
-  const r = (path: string | string[]) => ({ path } as unknown as RouteDef);
+  const r = (path: string | string[]) => ({ path }) as unknown as RouteDef;
   it('is a route with a bulk segment', () => {
     expect(isBulk(r('/v2/allowed/:proj_id/:env_id/bulk'))).toBe(true);
     expect(isBulk(r('/v2/facts/:proj_id/:env_id/bulk/users'))).toBe(true);

@@ -26,7 +26,15 @@ function fakeStore() {
   return { store, lookups, graph };
 }
 
-const route = { method: 'POST', path: '/v2/allowed/:proj_id/:env_id', auth: 'env', readOnly: true, summary: '', schemas: {}, handler: async () => ({}) } as RouteDef;
+const route = {
+  method: 'POST',
+  path: '/v2/allowed/:proj_id/:env_id',
+  auth: 'env',
+  readOnly: true,
+  summary: '',
+  schemas: {},
+  handler: async () => ({}),
+} as RouteDef;
 const ctx = { get: (h: string) => (h === 'authorization' ? 'Bearer secret_1' : '') } as unknown as Context;
 const params = { proj_id: 'proj', env_id: 'env' };
 const tick = () => new Promise((ok) => setImmediate(ok));

@@ -13,7 +13,9 @@ describe('finding a Chromium or Chrome for the browser tests', () => {
     chmodSync(path, 0o755);
     return path;
   };
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'browser-path-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'browser-path-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('uses CHROMIUM_PATH when it names an executable', () => {

@@ -15,7 +15,8 @@ describe('client library types', () => {
 
   it('follow a change of a route schema', () => {
     const changed = JSON.parse(JSON.stringify(doc));
-    const tenant = changed.paths['/v2/facts/{proj_id}/{env_id}/tenants/{tenant_id}'].get.responses['200'].content['application/json'].schema;
+    const tenant =
+      changed.paths['/v2/facts/{proj_id}/{env_id}/tenants/{tenant_id}'].get.responses['200'].content['application/json'].schema;
     tenant.properties.region = { type: 'string', nullable: true };
     tenant.required.push('region');
     const text = renderTypes(changed);

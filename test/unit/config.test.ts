@@ -5,7 +5,16 @@ import { paging } from '../../src/http/paging';
 describe('configuration', () => {
   it('applies documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toEqual(expect.objectContaining({ port: 8080, maxDerivationDepth: 25, bootstrapProject: 'default', bootstrapEnv: 'dev', sessionTtlSeconds: 86400, cookieSecure: false }));
+    expect(c).toEqual(
+      expect.objectContaining({
+        port: 8080,
+        maxDerivationDepth: 25,
+        bootstrapProject: 'default',
+        bootstrapEnv: 'dev',
+        sessionTtlSeconds: 86400,
+        cookieSecure: false,
+      }),
+    );
   });
   it('coerces and validates values, naming every bad variable', () => {
     expect(loadConfig({ PORT: '9000', COOKIE_SECURE: 'true' })).toEqual(expect.objectContaining({ port: 9000, cookieSecure: true }));
@@ -22,22 +31,39 @@ describe('configuration', () => {
     expect(loadConfig({}).shutdownDrainMs).toBe(25000);
     expect(loadConfig({ DB_TIMEOUT_MS: '20000' }).shutdownDrainMs).toBe(45000);
     expect(loadConfig({ SHUTDOWN_DRAIN_MS: '8000' }).shutdownDrainMs).toBe(8000);
-    expect(() => loadConfig({ DB_TIMEOUT_MS: '10000', SHUTDOWN_DRAIN_MS: '10000' })).toThrow(/SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS/);
+    expect(() => loadConfig({ DB_TIMEOUT_MS: '10000', SHUTDOWN_DRAIN_MS: '10000' })).toThrow(
+      /SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS/,
+    );
   });
   it('keeps webhooks on public addresses by default; WEBHOOK_ALLOWED_NETWORKS lets internal ones through, WEBHOOK_BLOCKED_NETWORKS wins', () => {
     expect(loadConfig({}).webhookBlockedNetworks.blocks('169.254.169.254')).toBe(true);
     expect(loadConfig({}).webhookBlockedNetworks.blocks('127.0.0.1')).toBe(true);
     expect(loadConfig({}).webhookBlockedNetworks.blocks('93.184.216.34')).toBe(false);
     expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }).webhookBlockedNetworks.blocks('127.0.0.1')).toBe(false);
-    expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_BLOCKED_NETWORKS: '127.0.0.0/8' }).webhookBlockedNetworks.blocks('127.0.0.1')).toBe(true);
+    expect(
+      loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_BLOCKED_NETWORKS: '127.0.0.0/8' }).webhookBlockedNetworks.blocks(
+        '127.0.0.1',
+      ),
+    ).toBe(true);
     // The default blocked list (metadata endpoints) wins over a broad allowed one.
     expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '169.254.0.0/16' }).webhookBlockedNetworks.blocks('169.254.169.254')).toBe(true);
-    expect(() => loadConfig({ WEBHOOK_BLOCKED_NETWORKS: '127.0.0.0/8,intranet' })).toThrow(/WEBHOOK_BLOCKED_NETWORKS: "intranet" is not a CIDR block/);
-    expect(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,intranet' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS: "intranet" is not a CIDR block/);
+    expect(() => loadConfig({ WEBHOOK_BLOCKED_NETWORKS: '127.0.0.0/8,intranet' })).toThrow(
+      /WEBHOOK_BLOCKED_NETWORKS: "intranet" is not a CIDR block/,
+    );
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,intranet' })).toThrow(
+      /WEBHOOK_ALLOWED_NETWORKS: "intranet" is not a CIDR block/,
+    );
   });
   it('bounds admission per environment at most at the global bound', () => {
     const c = loadConfig({});
-    expect([c.decisionQueriesInFlight, c.decisionQueriesPerEnv, c.heavyQueriesInFlight, c.heavyQueriesPerEnv, c.admissionWaitMs, c.elementsRequestsPerHour]).toEqual([4, 3, 4, 2, 2000, 100]);
+    expect([
+      c.decisionQueriesInFlight,
+      c.decisionQueriesPerEnv,
+      c.heavyQueriesInFlight,
+      c.heavyQueriesPerEnv,
+      c.admissionWaitMs,
+      c.elementsRequestsPerHour,
+    ]).toEqual([4, 3, 4, 2, 2000, 100]);
     expect(loadConfig({ HEAVY_QUERIES_IN_FLIGHT: '1', HEAVY_QUERIES_PER_ENV: '8' }).heavyQueriesPerEnv).toBe(1);
   });
   it('never repeats a secret in its message', () => {

@@ -5,7 +5,14 @@ const tick = () => new Promise((r) => setImmediate(r));
 
 function queue(o: Partial<{ perEnv: number; global: number; maxWaitMs: number; maxQueuedPerEnv: number }> = {}) {
   const refused: string[] = [];
-  const q = new FairQueue({ perEnv: 2, global: 3, maxWaitMs: 5_000, maxQueuedPerEnv: 10, ...o, onRefused: (env, reason) => refused.push(`${env}:${reason}`) });
+  const q = new FairQueue({
+    perEnv: 2,
+    global: 3,
+    maxWaitMs: 5_000,
+    maxQueuedPerEnv: 10,
+    ...o,
+    onRefused: (env, reason) => refused.push(`${env}:${reason}`),
+  });
   return { q, refused };
 }
 
@@ -62,7 +69,10 @@ describe('FairQueue (admission per environment, CONTRACT section 15)', () => {
     const { q, refused } = queue({ perEnv: 1, global: 1, maxWaitMs: 30 });
     const release = await q.acquire('a');
     const started = Date.now();
-    const err = await q.acquire('a').then(() => undefined, (e: unknown) => e);
+    const err = await q.acquire('a').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ status: 429, code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 1 });

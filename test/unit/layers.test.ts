@@ -74,7 +74,15 @@ const layerOf = (p: string) => LAYERS.findIndex(([, is]) => is(p));
  */
 type Role = 'routes' | 'schemas' | 'service' | 'store' | 'domain';
 const roleOf = (p: string): Role =>
-  /[Rr]outes\.ts$/.test(p) ? 'routes' : /schemas\.ts$/.test(p) ? 'schemas' : /[Ss]ervice\.ts$/.test(p) ? 'service' : /[Ss]tore\.ts$/.test(p) ? 'store' : 'domain';
+  /[Rr]outes\.ts$/.test(p)
+    ? 'routes'
+    : /schemas\.ts$/.test(p)
+      ? 'schemas'
+      : /[Ss]ervice\.ts$/.test(p)
+        ? 'service'
+        : /[Ss]tore\.ts$/.test(p)
+          ? 'store'
+          : 'domain';
 const areaOf = (p: string) => /^src\/areas\/([^/]+)\//.exec(p)?.[1];
 /**
  * What a role may import of an area (its own or another's): routes -> service -> store. A store
@@ -115,10 +123,12 @@ function violations(): string[] {
         const toRole = roleOf(to);
         if (toArea !== area && toRole === 'routes') out.push(`another area's routes: ${f.path} -> ${to}`);
         else if (!MAY_IMPORT[role].includes(toRole)) out.push(`${role} imports ${toRole}: ${f.path} -> ${to}`);
-        else if (role === 'store' && toRole === 'domain' && !isHelper(to)) out.push(`store imports a file that uses services: ${f.path} -> ${to}`);
+        else if (role === 'store' && toRole === 'domain' && !isHelper(to))
+          out.push(`store imports a file that uses services: ${f.path} -> ${to}`);
       }
       if (role !== 'routes' && to.startsWith('src/http/') && !NEUTRAL_HTTP.has(to)) out.push(`HTTP below the routes: ${f.path} -> ${to}`);
-      if (role === 'store' && to === 'src/errors.ts') out.push(`a store raises public errors: ${f.path} -> ${to} (throw a store error, src/db/storeErrors.ts)`);
+      if (role === 'store' && to === 'src/errors.ts')
+        out.push(`a store raises public errors: ${f.path} -> ${to} (throw a store error, src/db/storeErrors.ts)`);
     }
     const koa = f.packages.filter((p) => KOA.test(p));
     const koaAllowed = f.path.startsWith('src/http/') || f.path === 'src/app.ts' || role === 'routes';

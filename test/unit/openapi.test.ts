@@ -91,7 +91,10 @@ describe('OpenAPI document', () => {
         if (k in s) throw new Error(`${k} left: ${JSON.stringify(s)}`);
       }
       if (typeof s.$ref === 'string') {
-        const target = s.$ref.replace(/^#\//, '').split('/').reduce((o: any, k) => o?.[k], doc);
+        const target = s.$ref
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce((o: any, k) => o?.[k], doc);
         expect(target).toBeDefined();
       }
     });
@@ -106,16 +109,33 @@ describe('OpenAPI building blocks', () => {
   });
 
   it('converts JSON Schema to OpenAPI 3.0 schema', () => {
-    expect(toOpenApiSchema({ type: ['string', 'null'], const: 'x', propertyNames: { pattern: 'a' } })).toEqual({ type: 'string', nullable: true, enum: ['x'] });
+    expect(toOpenApiSchema({ type: ['string', 'null'], const: 'x', propertyNames: { pattern: 'a' } })).toEqual({
+      type: 'string',
+      nullable: true,
+      enum: ['x'],
+    });
     expect(toOpenApiSchema(obj({ a: { type: ['integer', 'null'] } }, ['a']))).toEqual({
-      type: 'object', properties: { a: { type: 'integer', nullable: true } }, required: ['a'], additionalProperties: false,
+      type: 'object',
+      properties: { a: { type: 'integer', nullable: true } },
+      required: ['a'],
+      additionalProperties: false,
     });
   });
 
   it('handles array paths, sessions, 204, query and header parameters', () => {
     const route: RouteDef = {
-      method: 'DELETE', path: ['/v2/group/:key/roles', '/v2/groups/:key/roles'], auth: 'session', summary: 'x', tag: 'T', status: 204,
-      schemas: { params: { key: str({ maxLength: 5 }) }, query: obj({ q: str() }, ['q']), headers: obj({ element_id: str(), authorization: str() }, ['element_id']), body: obj({}) },
+      method: 'DELETE',
+      path: ['/v2/group/:key/roles', '/v2/groups/:key/roles'],
+      auth: 'session',
+      summary: 'x',
+      tag: 'T',
+      status: 204,
+      schemas: {
+        params: { key: str({ maxLength: 5 }) },
+        query: obj({ q: str() }, ['q']),
+        headers: obj({ element_id: str(), authorization: str() }, ['element_id']),
+        body: obj({}),
+      },
       handler: async () => undefined,
     };
     const d: Doc = buildOpenApi([route], { sessionCookieName: 'sid' });
@@ -151,7 +171,8 @@ describe('OpenAPI building blocks', () => {
           const schema = res.content?.['application/json']?.schema ?? {};
           // A documented shape names its fields (or the shape of a map's values), never a bare object;
           // a choice (a Permit list: the array, or the envelope on include_total_count) is concrete when each choice is.
-          const concrete = (s: any): boolean => !!(s.properties || typeof s.additionalProperties === 'object' || s.items || (s.anyOf ?? s.oneOf)?.every(concrete));
+          const concrete = (s: any): boolean =>
+            !!(s.properties || typeof s.additionalProperties === 'object' || s.items || (s.anyOf ?? s.oneOf)?.every(concrete));
           if (!concrete(schema)) loose.push(`${m} ${path} ${status}`);
         }
       }
@@ -180,7 +201,9 @@ describe('OpenAPI building blocks', () => {
       for (const op of METHODS.map((m) => item[m]).filter(Boolean)) {
         for (const res of Object.values<any>(op.responses)) {
           for (const link of Object.values<any>(res.links ?? {})) {
-            const target = Object.values<any>(full.paths).flatMap((i) => METHODS.map((m) => i[m]).filter(Boolean)).find((o) => o.operationId === link.operationId);
+            const target = Object.values<any>(full.paths)
+              .flatMap((i) => METHODS.map((m) => i[m]).filter(Boolean))
+              .find((o) => o.operationId === link.operationId);
             expect(target).toBeDefined();
             const names = (target.parameters ?? []).map((p: any) => p.name);
             for (const name of Object.keys(link.parameters)) expect(names).toContain(name);

@@ -10,7 +10,12 @@ function fakeDb() {
     statements: (names: Record<string, string>) => names,
     readOnce: (_stmt: unknown, params: { envId: string | null }): Promise<Row[]> => {
       const startedAt = revision;
-      return new Promise((ok) => reads.push({ startedAt, finish: () => ok(params.envId === null ? [{ env: 'e', revision: startedAt }] : [{ revision: startedAt }]) }));
+      return new Promise((ok) =>
+        reads.push({
+          startedAt,
+          finish: () => ok(params.envId === null ? [{ env: 'e', revision: startedAt }] : [{ revision: startedAt }]),
+        }),
+      );
     },
   } as unknown as Db & { readRows: unknown };
   (db as { readRows: unknown }).readRows = (db as unknown as { readOnce: unknown }).readOnce;

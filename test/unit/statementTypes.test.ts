@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { renderStatementTypes } = require('../../scripts/gen-statement-types.cjs') as { renderStatementTypes: (cypherDir: string) => string };
+const { renderStatementTypes } = require('../../scripts/gen-statement-types.cjs') as {
+  renderStatementTypes: (cypherDir: string) => string;
+};
 
 describe('statement row types', () => {
   it('are the ones generated from the `// @row` headers of cypher/ (run `npm run gen:statements` after changing one)', () => {
@@ -17,7 +19,10 @@ describe('statement row types', () => {
       mkdirSync(join(root, path, '..'), { recursive: true });
       writeFileSync(join(root, path), text);
     };
-    put('b/two.cypher', '// @invalidates $env\n// @changes none\n// @row {\n//   n: number;\n//   m: { k: string }[];\n// }\n// prose\nRETURN 1 AS n\n');
+    put(
+      'b/two.cypher',
+      '// @invalidates $env\n// @changes none\n// @row {\n//   n: number;\n//   m: { k: string }[];\n// }\n// prose\nRETURN 1 AS n\n',
+    );
     put('a/one.cypher', '// @row { key: string }\nRETURN 1\n');
     put('a/untyped.cypher', 'RETURN 1\n');
     put('fragments/f.cypher', '// @row { x: number }\nWITH 1 AS x\n');

@@ -9,7 +9,10 @@ describe('store errors', () => {
     expect(storeErrorOf(neo4jError('Neo.ClientError.Schema.ConstraintValidationFailed'))).toBeInstanceOf(Duplicate);
     expect(storeErrorOf(neo4jError('ServiceUnavailable'))).toMatchObject({ reason: 'unreachable' });
     expect(storeErrorOf(neo4jError('SessionExpired'))).toMatchObject({ reason: 'unreachable' });
-    expect(storeErrorOf(neo4jError('Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration'), 1500)).toMatchObject({ reason: 'timeout', timeoutMs: 1500 });
+    expect(storeErrorOf(neo4jError('Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration'), 1500)).toMatchObject({
+      reason: 'timeout',
+      timeoutMs: 1500,
+    });
     expect(storeErrorOf(neo4jError('Neo.TransientError.Transaction.DeadlockDetected'))).toBeInstanceOf(Conflict);
     expect(storeErrorOf(neo4jError('Neo.ClientError.Statement.EntityNotFound'))).toBeInstanceOf(Conflict);
     expect(storeErrorOf(neo4jError('Neo.TransientError.General.MemoryPoolOutOfMemoryError'))).toMatchObject({ reason: 'busy' });
@@ -20,9 +23,20 @@ describe('store errors', () => {
   });
 
   it('maps store errors to the contract once: 409, 404, and 503 with a message that says what happened', () => {
-    expect(publicError(new Duplicate('Tenant', 'acme'))).toMatchObject({ status: 409, code: 'DUPLICATE_ENTITY', message: 'Tenant "acme" already exists.' });
-    expect(publicError(neo4jError('Neo.ClientError.Schema.ConstraintValidationFailed'))).toMatchObject({ status: 409, code: 'DUPLICATE_ENTITY' });
-    expect(publicError(new NotFound('Project', 'p1'))).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'Project "p1" not found.' });
+    expect(publicError(new Duplicate('Tenant', 'acme'))).toMatchObject({
+      status: 409,
+      code: 'DUPLICATE_ENTITY',
+      message: 'Tenant "acme" already exists.',
+    });
+    expect(publicError(neo4jError('Neo.ClientError.Schema.ConstraintValidationFailed'))).toMatchObject({
+      status: 409,
+      code: 'DUPLICATE_ENTITY',
+    });
+    expect(publicError(new NotFound('Project', 'p1'))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'Project "p1" not found.',
+    });
 
     const unreachable = publicError(neo4jError('ServiceUnavailable'))!;
     expect(unreachable).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 5 });

@@ -1,4 +1,4 @@
-import { Http, path } from './http.js';
+import { type Http, path } from './http.js';
 
 /** A user: its key, or an object with `key` (Permit's user object; only `key` matters). */
 export type UserRef = string | { key: string; [field: string]: unknown };
@@ -83,13 +83,17 @@ export class Decisions {
 
   /** May `user` do `action` on `resource`? Unknown user, resource or action: false. */
   async check(user: UserRef, action: string, resource: ResourceRef, context?: Record<string, unknown>): Promise<boolean> {
-    const answer = await this.http.request<{ allow: boolean }>('POST', await this.at(), { body: toQuery({ user, action, resource, context }) });
+    const answer = await this.http.request<{ allow: boolean }>('POST', await this.at(), {
+      body: toQuery({ user, action, resource, context }),
+    });
     return answer.allow === true;
   }
 
   /** Up to 100 questions at once; the answers keep the order. */
   async bulkCheck(queries: CheckQuery[]): Promise<boolean[]> {
-    const answer = await this.http.request<{ allow: Array<{ allow: boolean }> }>('POST', await this.at('/bulk'), { body: queries.map(toQuery) });
+    const answer = await this.http.request<{ allow: Array<{ allow: boolean }> }>('POST', await this.at('/bulk'), {
+      body: queries.map(toQuery),
+    });
     return answer.allow.map((a) => a.allow === true);
   }
 

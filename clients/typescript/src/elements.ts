@@ -1,5 +1,5 @@
 import { UnexpectedError } from './errors.js';
-import { Http, type Page, type PageParams, path } from './http.js';
+import { type Http, type Page, type PageParams, path } from './http.js';
 
 export type ApprovalLevel = 'LEVEL_1' | 'LEVEL_2' | 'LEVEL_3' | 'LEVEL_4';
 
@@ -14,7 +14,9 @@ export interface ElementsConfigCreate {
   /** Tenant roles per level; LEVEL_1 and LEVEL_2 roles make reviewers. */
   roles_to_levels: Partial<Record<ApprovalLevel, string[]>>;
 }
-export type ElementsConfigUpdate = Partial<Pick<ElementsConfigCreate, 'name' | 'settings' | 'roles_to_levels'>> & { webhook?: ElementsConfigCreate['webhook'] | null };
+export type ElementsConfigUpdate = Partial<Pick<ElementsConfigCreate, 'name' | 'settings' | 'roles_to_levels'>> & {
+  webhook?: ElementsConfigCreate['webhook'] | null;
+};
 export interface ElementsConfig {
   id: string;
   key: string;
@@ -104,7 +106,11 @@ export class Elements {
     });
     const setCookie = setCookies(res.headers).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
     if (!setCookie) {
-      throw new UnexpectedError(res.status, { error_code: 'UNEXPECTED_ERROR', message: 'The login step answered without a session cookie.' }, 'POST /v2/auth/elements_login_as');
+      throw new UnexpectedError(
+        res.status,
+        { error_code: 'UNEXPECTED_ERROR', message: 'The login step answered without a session cookie.' },
+        'POST /v2/auth/elements_login_as',
+      );
     }
     return { ...res.body, cookie: setCookie.split(';')[0], setCookie };
   }

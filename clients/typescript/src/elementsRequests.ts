@@ -1,4 +1,4 @@
-import { Http, type Page, path } from './http.js';
+import { type Http, type Page, path } from './http.js';
 import { cookieOf, type SessionRef } from './elements.js';
 
 /** List filters and paging, sent as HTTP headers (seed 4.2). */

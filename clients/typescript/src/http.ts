@@ -1,4 +1,4 @@
-import { ConfigurationError, errorFor, ErrorBody, UnavailableError, UnexpectedError } from './errors.js';
+import { ConfigurationError, errorFor, type ErrorBody, UnavailableError, UnexpectedError } from './errors.js';
 
 /** Options of {@link AuthzClient}. */
 export interface ClientOptions {

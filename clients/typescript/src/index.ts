@@ -1,7 +1,16 @@
 import { Api } from './api/index.js';
 import { AccessRequests } from './accessRequests.js';
 import { Approvals } from './approvals.js';
-import { Decisions, type AuthorizedUsers, type CheckQuery, type ExplainResult, type ResourceRef, type UserPermissions, type UserPermissionsQuery, type UserRef } from './decisions.js';
+import {
+  Decisions,
+  type AuthorizedUsers,
+  type CheckQuery,
+  type ExplainResult,
+  type ResourceRef,
+  type UserPermissions,
+  type UserPermissionsQuery,
+  type UserRef,
+} from './decisions.js';
 import { Elements, type SessionRef } from './elements.js';
 import { type ClientOptions, Http, type Scope } from './http.js';
 

@@ -11,14 +11,19 @@ export { cancelBody, headers, reviewBody };
 
 const requestFilters = { ...filters, status: str({ enum: STATUSES }) };
 export const listQuery = obj(requestFilters);
-export const listHeaders = { type: 'object', properties: { ...elementHeader, ...requestFilters }, required: ['element_id'], additionalProperties: true };
+export const listHeaders = {
+  type: 'object',
+  properties: { ...elementHeader, ...requestFilters },
+  required: ['element_id'],
+  additionalProperties: true,
+};
 
 export const createBody = obj(
   {
-    access_request_details: obj(
-      { tenant: factKey(), resource: schemaKey(), resource_instance: factKey(), role: schemaKey() },
-      ['tenant', 'role'],
-    ),
+    access_request_details: obj({ tenant: factKey(), resource: schemaKey(), resource_instance: factKey(), role: schemaKey() }, [
+      'tenant',
+      'role',
+    ]),
     reason: text,
   },
   ['access_request_details', 'reason'],
@@ -30,7 +35,12 @@ const requestFields = {
   id: str(),
   type: str({ enum: ['access_request'] }),
   requesting_user_id: str(),
-  access_request_details: obj({ tenant: str(), resource: nullable(str()), resource_instance: nullable(str()), role: str() }, ['tenant', 'resource', 'resource_instance', 'role']),
+  access_request_details: obj({ tenant: str(), resource: nullable(str()), resource_instance: nullable(str()), role: str() }, [
+    'tenant',
+    'resource',
+    'resource_instance',
+    'role',
+  ]),
   reason: str(),
   org_id: str(),
   project_id: str(),

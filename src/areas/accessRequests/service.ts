@@ -1,18 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope, Session } from '../../auth/types';
 import { AppError, forbidden, invalidInput, notFound } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, type Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import type { ElementsService } from '../elements/service';
 import { expiresAfter, ReviewFlow, withinRequestLimit } from '../approvals/reviewFlow';
 import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStatus, ApprovalStore } from '../approvals/store';
-import { AccessRequestStore, RoleTarget } from './store';
+import type { AccessRequestStore, RoleTarget } from './store';
 
 export type RequestStatus = 'pending' | 'approved' | 'denied' | 'canceled';
 const WIRE: Record<string, RequestStatus> = { approved: 'approved', deny: 'denied', cancel: 'canceled' };
-const STORED: Record<RequestStatus, ApprovalFilter['status']> = { pending: 'pending', approved: 'approved', denied: 'deny', canceled: 'cancel' };
+const STORED: Record<RequestStatus, ApprovalFilter['status']> = {
+  pending: 'pending',
+  approved: 'approved',
+  denied: 'deny',
+  canceled: 'cancel',
+};
 /** The stored status a status filter names. */
 export const storedStatus = (s: string) => STORED[s as RequestStatus];
 
@@ -33,15 +38,32 @@ export interface ApproveInput {
  */
 export class AccessRequestService {
   private readonly flow: ReviewFlow;
-  constructor(private readonly store: AccessRequestStore, approvals: ApprovalStore, elements: ElementsService, decisions: DecisionService, outbox: WebhookOutbox) {
-    this.flow = new ReviewFlow(approvals, elements, decisions, { elementsType: 'access_request', noun: 'Access request', view: this.view }, outbox);
+  constructor(
+    private readonly store: AccessRequestStore,
+    approvals: ApprovalStore,
+    elements: ElementsService,
+    decisions: DecisionService,
+    outbox: WebhookOutbox,
+  ) {
+    this.flow = new ReviewFlow(
+      approvals,
+      elements,
+      decisions,
+      { elementsType: 'access_request', noun: 'Access request', view: this.view },
+      outbox,
+    );
   }
 
   view = (scope: Scope, a: ApprovalNode) => ({
     id: a.id,
     type: 'access_request' as const,
     requesting_user_id: a.requesting_user_id,
-    access_request_details: { tenant: a.tenant, resource: a.resource ?? null, resource_instance: a.resource_instance ?? null, role: a.role ?? '' },
+    access_request_details: {
+      tenant: a.tenant,
+      resource: a.resource ?? null,
+      resource_instance: a.resource_instance ?? null,
+      role: a.role ?? '',
+    },
     reason: a.reason,
     org_id: scope.orgId,
     project_id: scope.projectId,
@@ -66,11 +88,16 @@ export class AccessRequestService {
   async create(scope: Scope, session: Session, configRef: string, input: CreateInput) {
     const { tenant, resource = null, resource_instance = null, role } = input.access_request_details;
     if (tenant !== session.tenantKey) {
-      throw forbidden(`The session is for tenant ${JSON.stringify(session.tenantKey)}; log in to ${JSON.stringify(tenant)} to request there.`);
+      throw forbidden(
+        `The session is for tenant ${JSON.stringify(session.tenantKey)}; log in to ${JSON.stringify(tenant)} to request there.`,
+      );
     }
     if ((resource === null) !== (resource_instance === null)) {
       throw invalidInput('Send resource and resource_instance together (a role on that instance), or neither (a tenant role).', [
-        { path: `/body/access_request_details/${resource === null ? 'resource' : 'resource_instance'}`, message: 'is required with the other' },
+        {
+          path: `/body/access_request_details/${resource === null ? 'resource' : 'resource_instance'}`,
+          message: 'is required with the other',
+        },
       ]);
     }
     const { config, place } = await this.flow.place(scope, session, configRef);
@@ -81,7 +108,11 @@ export class AccessRequestService {
     }
     await this.checkRole(scope, place.tenant, role, resource, resource_instance, '/body/access_request_details/role');
     const a = await withinRequestLimit(
-      this.store.create(place, { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, nowIso: now() }, this.flow.announcer(scope, 'created')),
+      this.store.create(
+        place,
+        { id: randomUUID(), user: session.userKey, role, resource, instance: resource_instance, reason: input.reason, nowIso: now() },
+        this.flow.announcer(scope, 'created'),
+      ),
     );
     return this.view(scope, a);
   }
@@ -92,7 +123,11 @@ export class AccessRequestService {
 
   async list(scope: Scope, session: Session, configRef: string, filter: ApprovalFilter, page: Page) {
     const { total, data } = await this.flow.list(scope, session, configRef, filter, page);
-    return envelopeOf(data.map((a) => this.itemView(scope, a)), total, page);
+    return envelopeOf(
+      data.map((a) => this.itemView(scope, a)),
+      total,
+      page,
+    );
   }
 
   async setReviewerComment(scope: Scope, session: Session, configRef: string, id: string, comment: string | null | undefined) {
@@ -122,7 +157,11 @@ export class AccessRequestService {
   private async checkRequestedRole(scope: Scope, a: ApprovalNode, role: string) {
     const t = await this.store.roleTarget(scope.envId, role, a.resource ?? null, a.resource_instance ?? null);
     if (grantable(t, a.resource_instance ?? null)) return;
-    throw new AppError(409, 'INVALID_STATE', `The requested role ${JSON.stringify(role)} no longer exists: deny the request, or approve it with another role.`);
+    throw new AppError(
+      409,
+      'INVALID_STATE',
+      `The requested role ${JSON.stringify(role)} no longer exists: deny the request, or approve it with another role.`,
+    );
   }
 
   /**
@@ -143,5 +182,4 @@ export class AccessRequestService {
 }
 
 /** A tenant-wide request grants a tenant role; an instance request a role of its resource or a tenant role. */
-const grantable = (t: RoleTarget, instance: string | null) =>
-  instance === null ? t.tenant_role : t.resource_role || t.tenant_role;
+const grantable = (t: RoleTarget, instance: string | null) => (instance === null ? t.tenant_role : t.resource_role || t.tenant_role);

@@ -1,4 +1,4 @@
-import { Db } from '../../db/db';
+import type { Db } from '../../db/db';
 import { NotFound } from '../../db/storeErrors';
 import type { Announce, ApprovalNode, ApprovalPlace, ApprovalStore } from '../approvals/store';
 import type { StatementRows } from '../../db/statements.generated';
@@ -27,7 +27,11 @@ export class AccessRequestStore {
     return row;
   }
 
-  async create(p: ApprovalPlace, r: { id: string; user: string; role: string; resource: string | null; instance: string | null; reason: string; nowIso: string }, announce: Announce): Promise<ApprovalNode> {
+  async create(
+    p: ApprovalPlace,
+    r: { id: string; user: string; role: string; resource: string | null; instance: string | null; reason: string; nowIso: string },
+    announce: Announce,
+  ): Promise<ApprovalNode> {
     return this.db.write(async (tx) => {
       await this.approvals.admitRequest(tx, p, r.user, r.nowIso);
       const row = await tx.one(this.q.createAccessRequest, { ...p, ...r });

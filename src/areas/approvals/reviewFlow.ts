@@ -1,12 +1,21 @@
 import type { Scope, Session } from '../../auth/types';
 import { forbidden, invalidInput, invalidState, notFound, tooManyRequests } from '../../errors';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
-import { ElementsConfig, ElementsService, REVIEWER_LEVELS } from '../elements/service';
+import { type ElementsConfig, type ElementsService, REVIEWER_LEVELS } from '../elements/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import type { WebhookEvent } from '../webhooks/store';
-import { Announce, ApprovalFilter, ApprovalNode, ApprovalPlace, ApprovalStatus, ApprovalStore, Grant, RequestLimitReached } from './store';
+import {
+  type Announce,
+  type ApprovalFilter,
+  type ApprovalNode,
+  type ApprovalPlace,
+  type ApprovalStatus,
+  type ApprovalStore,
+  type Grant,
+  RequestLimitReached,
+} from './store';
 
 /** Decision questions per round trip when finding the requests a user may review. */
 const REVIEW_BATCH = 200;
@@ -22,7 +31,10 @@ export async function withinRequestLimit<T>(create: Promise<T>): Promise<T> {
     return await create;
   } catch (err) {
     if (!(err instanceof RequestLimitReached)) throw err;
-    throw tooManyRequests(`A user may create at most ${err.perHour} requests per elements config per hour; retry in ${err.seconds} s.`, err.seconds);
+    throw tooManyRequests(
+      `A user may create at most ${err.perHour} requests per elements config per hour; retry in ${err.seconds} s.`,
+      err.seconds,
+    );
   }
 }
 
@@ -51,7 +63,8 @@ export class ReviewFlow {
 
   /** Puts the event into the webhook outbox, in the transaction that makes the change. */
   announcer(scope: Scope, event: WebhookEvent): Announce {
-    return (tx, a) => this.outbox.announce(tx, scope.envId, { requestId: a.id, type: this.kind.elementsType, event, data: this.kind.view(scope, a) });
+    return (tx, a) =>
+      this.outbox.announce(tx, scope.envId, { requestId: a.id, type: this.kind.elementsType, event, data: this.kind.view(scope, a) });
   }
 
   async list(scope: Scope, session: Session, configRef: string, filter: ApprovalFilter, page: Page) {
@@ -83,8 +96,15 @@ export class ReviewFlow {
   }
 
   /** Approve or deny; `grant` says what an approval grants, given the request (it may refuse with an error). */
-  async review(scope: Scope, session: Session, configRef: string, id: string, status: 'approved' | 'deny',
-    comment: string | null | undefined, grant?: (a: ApprovalNode) => Promise<Grant>) {
+  async review(
+    scope: Scope,
+    session: Session,
+    configRef: string,
+    id: string,
+    status: 'approved' | 'deny',
+    comment: string | null | undefined,
+    grant?: (a: ApprovalNode) => Promise<Grant>,
+  ) {
     const { a, place } = await this.reviewable(scope, session, configRef, id);
     if (a.status) throw this.notPending(id, a.status, status);
     const g = status === 'approved' && grant ? await grant(a) : undefined;
@@ -114,25 +134,35 @@ export class ReviewFlow {
     const config = await this.elements.find(scope, configRef);
     if (!config) throw notFound('Elements config', configRef);
     if (config.elementsType !== this.kind.elementsType) {
-      throw invalidInput(`Elements config ${JSON.stringify(config.key)} is of type ${config.elementsType}, not ${this.kind.elementsType}.`, [
-        { path: '/params/elements_config_id', message: `must name an elements config of type ${this.kind.elementsType}` },
-      ]);
+      throw invalidInput(
+        `Elements config ${JSON.stringify(config.key)} is of type ${config.elementsType}, not ${this.kind.elementsType}.`,
+        [{ path: '/params/elements_config_id', message: `must name an elements config of type ${this.kind.elementsType}` }],
+      );
     }
     return { config, place: { env: scope.envId, config: config.id, tenant: session.tenantKey } };
   }
 
-  private async transition(scope: Scope, place: ApprovalPlace, id: string, status: ApprovalStatus,
-    t: { reviewer: string | null; comment?: string | null; cancelReason: string | null; grant?: Grant }) {
+  private async transition(
+    scope: Scope,
+    place: ApprovalPlace,
+    id: string,
+    status: ApprovalStatus,
+    t: { reviewer: string | null; comment?: string | null; cancelReason: string | null; grant?: Grant },
+  ) {
     const res = await this.store.transition(place, id, { status, ...t, nowIso: now() }, this.announcer(scope, EVENT_OF[status]));
     if (!res) throw notFound(this.kind.noun, id);
     if (!res.won && res.approval.status == null && res.instanceGone) {
       const a = res.approval;
-      throw invalidState(`Resource instance ${a.resource}:${a.resource_instance} of ${this.kind.noun.toLowerCase()} ${id} no longer exists: ` +
-        'it cannot be approved (the grant would not be on that instance); it can be denied or cancelled.');
+      throw invalidState(
+        `Resource instance ${a.resource}:${a.resource_instance} of ${this.kind.noun.toLowerCase()} ${id} no longer exists: ` +
+          'it cannot be approved (the grant would not be on that instance); it can be denied or cancelled.',
+      );
     }
     if (!res.won && res.approval.status == null && res.roleGone) {
-      throw invalidState(`Role ${JSON.stringify(t.grant?.role)} no longer exists: ${this.kind.noun.toLowerCase()} ${id} cannot be approved with it; ` +
-        'it can be denied or cancelled (or, for an access request, approved with another role).');
+      throw invalidState(
+        `Role ${JSON.stringify(t.grant?.role)} no longer exists: ${this.kind.noun.toLowerCase()} ${id} cannot be approved with it; ` +
+          'it can be denied or cancelled (or, for an access request, approved with another role).',
+      );
     }
     if (!res.won) throw this.notPending(id, res.approval.status, status);
     return res.approval;
@@ -154,7 +184,11 @@ export class ReviewFlow {
   private async isReviewer(scope: Scope, config: ElementsConfig, user: string, a: ApprovalNode): Promise<boolean> {
     if (await this.isLevelReviewer(scope, config, user, a.tenant)) return true;
     if (!a.resource_instance) return false;
-    const { allow } = await this.decisions.allowed(scope, { user, action: 'review', resource: { type: a.resource, key: a.resource_instance, tenant: a.tenant } });
+    const { allow } = await this.decisions.allowed(scope, {
+      user,
+      action: 'review',
+      resource: { type: a.resource, key: a.resource_instance, tenant: a.tenant },
+    });
     return allow;
   }
 

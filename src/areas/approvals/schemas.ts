@@ -30,7 +30,12 @@ export const filters = {
   per_page: int({ minimum: 1 }),
 };
 export const listQuery = obj(filters);
-export const listHeaders = { type: 'object', properties: { ...elementHeader, ...filters }, required: ['element_id'], additionalProperties: true };
+export const listHeaders = {
+  type: 'object',
+  properties: { ...elementHeader, ...filters },
+  required: ['element_id'],
+  additionalProperties: true,
+};
 
 export const approval = obj({
   id: str(),

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope, Session } from '../../auth/types';
 import { forbidden, invalidInput } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, type Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
-import { ElementsService } from '../elements/service';
+import type { ElementsService } from '../elements/service';
 import { expiresAfter, ReviewFlow, withinRequestLimit } from './reviewFlow';
-import { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStore } from './store';
+import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStore } from './store';
 
 export interface CreateInput {
   access_request_details: { tenant: string; resource: string; resource_instance?: string };
@@ -22,7 +22,13 @@ export interface CreateInput {
 export class ApprovalService {
   private readonly flow: ReviewFlow;
   constructor(store: ApprovalStore, elements: ElementsService, decisions: DecisionService, outbox: WebhookOutbox) {
-    this.flow = new ReviewFlow(store, elements, decisions, { elementsType: 'operation_approval', noun: 'Operation approval', view: this.view }, outbox);
+    this.flow = new ReviewFlow(
+      store,
+      elements,
+      decisions,
+      { elementsType: 'operation_approval', noun: 'Operation approval', view: this.view },
+      outbox,
+    );
   }
 
   view = (scope: Scope, a: ApprovalNode) => ({
@@ -55,7 +61,9 @@ export class ApprovalService {
   async create(scope: Scope, session: Session, configRef: string, input: CreateInput) {
     const { tenant, resource, resource_instance } = input.access_request_details;
     if (tenant !== session.tenantKey) {
-      throw forbidden(`The session is for tenant ${JSON.stringify(session.tenantKey)}; log in to ${JSON.stringify(tenant)} to request there.`);
+      throw forbidden(
+        `The session is for tenant ${JSON.stringify(session.tenantKey)}; log in to ${JSON.stringify(tenant)} to request there.`,
+      );
     }
     const { config, place } = await this.flow.place(scope, session, configRef);
     if (!config.resources.includes(resource)) {
@@ -63,9 +71,20 @@ export class ApprovalService {
         { path: '/body/access_request_details/resource', message: `must be one of ${JSON.stringify(config.resources)}` },
       ]);
     }
-    const a = await withinRequestLimit(this.flow.store.create(place, {
-      id: randomUUID(), user: session.userKey, resource, instance: resource_instance ?? null, reason: input.reason, nowIso: now(),
-    }, this.flow.announcer(scope, 'created')));
+    const a = await withinRequestLimit(
+      this.flow.store.create(
+        place,
+        {
+          id: randomUUID(),
+          user: session.userKey,
+          resource,
+          instance: resource_instance ?? null,
+          reason: input.reason,
+          nowIso: now(),
+        },
+        this.flow.announcer(scope, 'created'),
+      ),
+    );
     return this.view(scope, a);
   }
 
@@ -75,7 +94,11 @@ export class ApprovalService {
 
   async list(scope: Scope, session: Session, configRef: string, filter: ApprovalFilter, page: Page) {
     const { total, data } = await this.flow.list(scope, session, configRef, filter, page);
-    return envelopeOf(data.map((a) => this.itemView(scope, a)), total, page);
+    return envelopeOf(
+      data.map((a) => this.itemView(scope, a)),
+      total,
+      page,
+    );
   }
 
   async setReviewerComment(scope: Scope, session: Session, configRef: string, id: string, comment: string | null | undefined) {
@@ -83,8 +106,15 @@ export class ApprovalService {
   }
 
   /** Approve (granting the requester _Approved_ on the instance, for `durationSeconds` when set) or deny. */
-  async review(scope: Scope, session: Session, configRef: string, id: string, status: 'approved' | 'deny',
-    comment: string | null | undefined, durationSeconds?: number) {
+  async review(
+    scope: Scope,
+    session: Session,
+    configRef: string,
+    id: string,
+    status: 'approved' | 'deny',
+    comment: string | null | undefined,
+    durationSeconds?: number,
+  ) {
     const grant = async () => ({ role: '_Approved_', expiresAt: expiresAfter(durationSeconds) });
     return this.view(scope, await this.flow.review(scope, session, configRef, id, status, comment, grant));
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Db, floorOf, Tx } from '../../db/db';
+import { type Db, floorOf, type Tx } from '../../db/db';
 import { NotFound, StoreError } from '../../db/storeErrors';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
 export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
@@ -71,7 +71,10 @@ export interface Transition {
  * `seconds`: until the oldest of them leaves the hour (the services answer 429, reviewFlow.ts).
  */
 export class RequestLimitReached extends StoreError {
-  constructor(readonly perHour: number, readonly seconds: number) {
+  constructor(
+    readonly perHour: number,
+    readonly seconds: number,
+  ) {
     super('request limit reached');
   }
 }
@@ -114,7 +117,12 @@ export class ApprovalStore {
   /** `floor`: the revision of `env` the answer must include (a cluster's secondary may lag; Db.readOnce). */
   async holdsTenantRole(env: string, user: string, tenant: string, roles: string[], floor?: number): Promise<boolean> {
     if (!roles.length) return false;
-    const [row] = await this.db.readOnce(this.q.holdsTenantRole, { env, user, tenant, roles, nowMs: Date.now() }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(
+      this.q.holdsTenantRole,
+      { env, user, tenant, roles, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
     return row?.holds === true;
   }
 
@@ -130,7 +138,11 @@ export class ApprovalStore {
    * other tenants), and nothing is created. Without one (`instance` null) a new instance with a
    * UUID key is made in the tenant (seed 2.8); a cancel or deny removes it again.
    */
-  async create(p: ApprovalPlace, a: { id: string; user: string; resource: string; instance: string | null; reason: string; nowIso: string }, announce: Announce): Promise<ApprovalNode> {
+  async create(
+    p: ApprovalPlace,
+    a: { id: string; user: string; resource: string; instance: string | null; reason: string; nowIso: string },
+    announce: Announce,
+  ): Promise<ApprovalNode> {
     return this.db.write(async (tx) => {
       await this.admitRequest(tx, p, a.user, a.nowIso);
       let instance = a.instance;
@@ -139,10 +151,25 @@ export class ApprovalStore {
         if (found?.tenant !== p.tenant) throw new NotFound('Resource instance', `${a.resource}:${instance}`);
       } else {
         instance = randomUUID();
-        const made = await tx.one(this.q.ensureInstance, { env: p.env, tenant: p.tenant, resource: a.resource, key: instance, nowIso: a.nowIso });
+        const made = await tx.one(this.q.ensureInstance, {
+          env: p.env,
+          tenant: p.tenant,
+          resource: a.resource,
+          key: instance,
+          nowIso: a.nowIso,
+        });
         if (!made) throw new NotFound('Resource', a.resource);
       }
-      const row = await tx.one(this.q.createApproval, { ...p, id: a.id, user: a.user, resource: a.resource, instance, reason: a.reason, nowIso: a.nowIso, createdInstance: a.instance === null });
+      const row = await tx.one(this.q.createApproval, {
+        ...p,
+        id: a.id,
+        user: a.user,
+        resource: a.resource,
+        instance,
+        reason: a.reason,
+        nowIso: a.nowIso,
+        createdInstance: a.instance === null,
+      });
       // Throwing rolls back an instance created above (the requester was deleted meanwhile).
       if (!row) throw new NotFound('User', a.user);
       await announce(tx, row.approval as ApprovalNode);
@@ -167,8 +194,19 @@ export class ApprovalStore {
     );
   }
 
-  async setReviewerComment(p: ApprovalPlace, id: string, comment: string | null | undefined, nowIso: string): Promise<ApprovalNode | undefined> {
-    const [row] = await this.db.writeRows(this.q.setReviewerComment, { ...p, id, comment: comment ?? null, setComment: comment !== undefined, nowIso });
+  async setReviewerComment(
+    p: ApprovalPlace,
+    id: string,
+    comment: string | null | undefined,
+    nowIso: string,
+  ): Promise<ApprovalNode | undefined> {
+    const [row] = await this.db.writeRows(this.q.setReviewerComment, {
+      ...p,
+      id,
+      comment: comment ?? null,
+      setComment: comment !== undefined,
+      nowIso,
+    });
     return row?.approval as ApprovalNode | undefined;
   }
 
@@ -177,16 +215,33 @@ export class ApprovalStore {
    * approval with a grant on an instance deleted since (`instanceGone`) or of a role deleted since
    * (`roleGone`): nothing changed, nothing announced.
    */
-  async transition(p: ApprovalPlace, id: string, t: Transition, announce: Announce): Promise<{ won: boolean; instanceGone: boolean; roleGone: boolean; approval: ApprovalNode } | undefined> {
+  async transition(
+    p: ApprovalPlace,
+    id: string,
+    t: Transition,
+    announce: Announce,
+  ): Promise<{ won: boolean; instanceGone: boolean; roleGone: boolean; approval: ApprovalNode } | undefined> {
     return this.db.write(async (tx) => {
       const row = await tx.one(this.q.transition, {
-        ...p, id, status: t.status, reviewer: t.reviewer, comment: t.comment ?? null, setComment: t.comment !== undefined,
-        cancelReason: t.cancelReason ?? null, nowIso: t.nowIso,
-        grantRole: t.grant?.role ?? null, expiresAt: t.grant?.expiresAt ?? null,
+        ...p,
+        id,
+        status: t.status,
+        reviewer: t.reviewer,
+        comment: t.comment ?? null,
+        setComment: t.comment !== undefined,
+        cancelReason: t.cancelReason ?? null,
+        nowIso: t.nowIso,
+        grantRole: t.grant?.role ?? null,
+        expiresAt: t.grant?.expiresAt ?? null,
         expiresAtMs: t.grant?.expiresAt ? Date.parse(t.grant.expiresAt) : null,
       });
       if (!row) return undefined;
-      const res = { won: row.won === true, instanceGone: row.instanceGone === true, roleGone: row.roleGone === true, approval: row.approval as ApprovalNode };
+      const res = {
+        won: row.won === true,
+        instanceGone: row.instanceGone === true,
+        roleGone: row.roleGone === true,
+        approval: row.approval as ApprovalNode,
+      };
       if (res.won) await announce(tx, res.approval);
       return res;
     });

@@ -1,7 +1,7 @@
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { concurrentChange, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
-import { listAnswer, Page, refuseFilter } from '../../http/paging';
+import { listAnswer, type Page, refuseFilter } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
 import { now } from '../../util/time';
@@ -9,7 +9,7 @@ import { UUID_PATTERN } from '../../db/organization';
 import { expiryOf, expiryView } from '../../util/expiry';
 import type { Static } from '../../http/schema';
 import type { assignment } from './schemas';
-import { AssignmentKeys, AssignmentRef, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
+import type { AssignmentKeys, AssignmentRef, AssignmentRefs, AssignmentRow, AssignmentsStore } from './store';
 
 const UUID_RE = new RegExp(UUID_PATTERN);
 
@@ -19,7 +19,10 @@ export type AssignmentInput = Static<typeof assignment>;
 /** "type:key" split at the first ':'; 422 when there is no ':'. */
 export function splitRef(ref: string, path: string): { type: string; key: string } {
   const at = ref.indexOf(':');
-  if (at <= 0 || at === ref.length - 1) throw invalidInput(`${JSON.stringify(ref)} is not a "<resource>:<key>" instance reference.`, [{ path, message: 'must be "<resource>:<key>"' }]);
+  if (at <= 0 || at === ref.length - 1)
+    throw invalidInput(`${JSON.stringify(ref)} is not a "<resource>:<key>" instance reference.`, [
+      { path, message: 'must be "<resource>:<key>"' },
+    ]);
   return { type: ref.slice(0, at), key: ref.slice(at + 1) };
 }
 
@@ -48,10 +51,20 @@ export class RoleAssignmentsService {
       const keys = { ...refOf(input), tenant: done.first!.tenant };
       if (done.created === 0) throw duplicate('Role assignment', describe(keys));
       // Read back in the same transaction, with the ids of what it names.
-      const { data } = await this.store.listRoleAssignments(scope.envId, {
-        users: [keys.user], roles: [keys.role], tenants: [keys.tenant], resource: keys.resource, instance: keys.instance, instanceId: null,
-        tenantLevelOnly: keys.instance === null,
-      }, { page: 1, perPage: 1, skip: 0 }, tx);
+      const { data } = await this.store.listRoleAssignments(
+        scope.envId,
+        {
+          users: [keys.user],
+          roles: [keys.role],
+          tenants: [keys.tenant],
+          resource: keys.resource,
+          instance: keys.instance,
+          instanceId: null,
+          tenantLevelOnly: keys.instance === null,
+        },
+        { page: 1, perPage: 1, skip: 0 },
+        tx,
+      );
       return this.view(scope, data[0]);
     });
   }
@@ -86,20 +99,42 @@ export class RoleAssignmentsService {
    * Permit's filters: `user`, `role`, `tenant` match any of the keys given; `resource` the
    * assignments on instances of that type; `resource_instance` is "type:key" or the instance's id.
    */
-  async list(scope: Scope, f: { user?: string[]; role?: string[]; tenant?: string[]; resource?: string; resource_instance?: string; detailed?: boolean }, page: Page, withTotal?: boolean) {
-    if (f.detailed) refuseFilter('detailed', 'detailed=true (RoleAssignmentDetailedRead) is not served; send detailed=false or leave it out');
+  async list(
+    scope: Scope,
+    f: { user?: string[]; role?: string[]; tenant?: string[]; resource?: string; resource_instance?: string; detailed?: boolean },
+    page: Page,
+    withTotal?: boolean,
+  ) {
+    if (f.detailed)
+      refuseFilter('detailed', 'detailed=true (RoleAssignmentDetailedRead) is not served; send detailed=false or leave it out');
     const ref = f.resource_instance;
     const byId = ref !== undefined && !ref.includes(':');
     if (byId && !UUID_RE.test(ref)) {
-      throw invalidInput(`${JSON.stringify(ref)} is neither "<resource>:<key>" nor an instance id.`, [{ path: '/query/resource_instance', message: 'must be "<resource>:<key>" or a UUID' }]);
+      throw invalidInput(`${JSON.stringify(ref)} is neither "<resource>:<key>" nor an instance id.`, [
+        { path: '/query/resource_instance', message: 'must be "<resource>:<key>" or a UUID' },
+      ]);
     }
     const inst = ref !== undefined && !byId ? splitRef(ref, '/query/resource_instance') : null;
     if (inst && f.resource !== undefined && f.resource !== inst.type) return listAnswer([], 0, page, withTotal);
-    const { total, data } = await this.store.listRoleAssignments(scope.envId, {
-      users: f.user ?? null, roles: f.role ?? null, tenants: f.tenant ?? null, resource: inst?.type ?? f.resource ?? null,
-      instance: inst?.key ?? null, instanceId: byId ? ref : null, tenantLevelOnly: false,
-    }, page);
-    return listAnswer(data.map((a) => this.view(scope, a)), total, page, withTotal);
+    const { total, data } = await this.store.listRoleAssignments(
+      scope.envId,
+      {
+        users: f.user ?? null,
+        roles: f.role ?? null,
+        tenants: f.tenant ?? null,
+        resource: inst?.type ?? f.resource ?? null,
+        instance: inst?.key ?? null,
+        instanceId: byId ? ref : null,
+        tenantLevelOnly: false,
+      },
+      page,
+    );
+    return listAnswer(
+      data.map((a) => this.view(scope, a)),
+      total,
+      page,
+      withTotal,
+    );
   }
 
   /**
@@ -124,7 +159,13 @@ export class RoleAssignmentsService {
   private async keysOf(tx: Tx, scope: Scope, inputs: AssignmentInput[], bulk = false): Promise<(AssignmentKeys | undefined)[]> {
     const refs = inputs.map((input, i) => at(bulk, i, () => refOf(input)));
     const open = refs.flatMap((r, i) => (r.tenant === null && r.instance !== null ? [i] : []));
-    const found = open.length ? await this.store.resolveAssignments(tx, scope.envId, open.map((i) => refs[i])) : [];
+    const found = open.length
+      ? await this.store.resolveAssignments(
+          tx,
+          scope.envId,
+          open.map((i) => refs[i]),
+        )
+      : [];
     open.forEach((i, j) => (refs[i].tenant = found[j].instanceTenant ?? null));
     return refs.map((r, i) => {
       if (r.tenant !== null) return { ...r, tenant: r.tenant };
@@ -140,13 +181,21 @@ export class RoleAssignmentsService {
 function refOf(input: AssignmentInput): AssignmentRef {
   const inst = input.resource_instance ? splitRef(input.resource_instance, '/body/resource_instance') : null;
   return {
-    user: input.user, role: input.role, tenant: input.tenant ?? null, resource: inst?.type ?? null, instance: inst?.key ?? null,
+    user: input.user,
+    role: input.role,
+    tenant: input.tenant ?? null,
+    resource: inst?.type ?? null,
+    instance: inst?.key ?? null,
     expires_at: expiryOf(input.expires_at, '/body/expires_at'),
   };
 }
 
 /** The domain's rules for one assignment, given what the graph holds; answers the keys to write. */
-function checkAssignment(input: AssignmentInput, ref: { resource: string | null; instance: string | null }, refs: AssignmentRefs): AssignmentKeys {
+function checkAssignment(
+  input: AssignmentInput,
+  ref: { resource: string | null; instance: string | null },
+  refs: AssignmentRefs,
+): AssignmentKeys {
   const inst = ref.instance !== null;
   if (!refs.userExists) throw notFound('User', input.user);
   if (inst && !refs.instanceExists) throw notFound('Resource instance', input.resource_instance);
@@ -154,7 +203,9 @@ function checkAssignment(input: AssignmentInput, ref: { resource: string | null;
   if (!tenant) throw invalidInput('A tenant-level role assignment needs a tenant.', [{ path: '/body/tenant', message: 'is required' }]);
   if (input.tenant && !refs.tenantExists) throw notFound('Tenant', input.tenant);
   if (inst && refs.instanceTenant !== tenant) {
-    throw tenantMismatch(`Resource instance ${JSON.stringify(input.resource_instance)} belongs to tenant ${JSON.stringify(refs.instanceTenant)}, not ${JSON.stringify(tenant)}.`);
+    throw tenantMismatch(
+      `Resource instance ${JSON.stringify(input.resource_instance)} belongs to tenant ${JSON.stringify(refs.instanceTenant)}, not ${JSON.stringify(tenant)}.`,
+    );
   }
   if (inst ? !refs.resourceRoleExists && !refs.tenantRoleExists : !refs.tenantRoleExists) {
     throw notFound(inst ? `Role of resource ${JSON.stringify(ref.resource)} (or tenant role)` : 'Role', input.role);

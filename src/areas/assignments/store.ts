@@ -1,5 +1,5 @@
-import { Db, Tx } from '../../db/db';
-import { Page } from '../../http/paging';
+import type { Db, Tx } from '../../db/db';
+import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 import type { StatementRows } from '../../db/statements.generated';
 
@@ -48,7 +48,14 @@ export interface AssignmentFilter {
   /** Tenant-level assignments only (an assignment's answer, read back). */
   tenantLevelOnly: boolean;
 }
-export interface TupleFilter { subject_type: string | null; subject_key: string | null; relation: string | null; object_type: string | null; object_key: string | null; tenant: string | null }
+export interface TupleFilter {
+  subject_type: string | null;
+  subject_key: string | null;
+  relation: string | null;
+  object_type: string | null;
+  object_key: string | null;
+  tenant: string | null;
+}
 /** Assignment keys; `resource`/`instance` are the two halves of `resource_instance` (null for a tenant role). */
 export interface AssignmentKeys {
   user: string;
@@ -125,7 +132,10 @@ export class AssignmentsStore {
     for (const [stmt, batch, shape] of kinds) {
       if (!batch.length) continue;
       // The change log tells the changes from the items, whatever shape the statement takes them in.
-      const { rows: [row], relationshipsCreated } = await tx.rowsCreating(stmt, { env, nowIso, nowMs: Date.parse(nowIso), ...shape }, { env, nowIso, items: batch });
+      const {
+        rows: [row],
+        relationshipsCreated,
+      } = await tx.rowsCreating(stmt, { env, nowIso, nowMs: Date.parse(nowIso), ...shape }, { env, nowIso, items: batch });
       out.written += row.written as number;
       out.created += relationshipsCreated + (row.renewed as number);
       out.first ??= row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null;
@@ -144,7 +154,9 @@ export class AssignmentsStore {
   /** In `tx` when given (an assignment's answer, read back in the transaction that wrote it). */
   async listRoleAssignments(env: string, f: AssignmentFilter, page: Page, tx?: Tx) {
     const params = { env, ...f, skip: page.skip, limit: page.perPage };
-    return listOf<AssignmentRow>(tx ? await tx.rows(this.q.listRoleAssignments, params) : await this.db.readRows(this.q.listRoleAssignments, params));
+    return listOf<AssignmentRow>(
+      tx ? await tx.rows(this.q.listRoleAssignments, params) : await this.db.readRows(this.q.listRoleAssignments, params),
+    );
   }
 
   async resolveTuples(tx: Tx, env: string, items: TupleKeys[]): Promise<TupleRefs[]> {
@@ -152,7 +164,12 @@ export class AssignmentsStore {
   }
 
   /** Makes the instances a batch names but the graph lacks (Permit's implicit creation). */
-  async createImplicitInstances(tx: Tx, env: string, items: { resource: string; key: string; tenant: string }[], nowIso: string): Promise<void> {
+  async createImplicitInstances(
+    tx: Tx,
+    env: string,
+    items: { resource: string; key: string; tenant: string }[],
+    nowIso: string,
+  ): Promise<void> {
     if (items.length) await tx.rows(this.q.createImplicitInstances, { env, items, nowIso });
   }
 
@@ -161,8 +178,15 @@ export class AssignmentsStore {
     // Sorted by object so that concurrent batches lock shared instances in the same order.
     const sorted = [...items].sort((a, b) => cmp(a.object_type, b.object_type) || cmp(a.object_key, b.object_key));
     const objectTypes = [...new Set(items.map((x) => x.object_type))];
-    const { rows: [row], relationshipsCreated } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, nowIso, nowMs: Date.parse(nowIso) });
-    return { written: row.written as number, created: relationshipsCreated + (row.renewed as number), first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null };
+    const {
+      rows: [row],
+      relationshipsCreated,
+    } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, nowIso, nowMs: Date.parse(nowIso) });
+    return {
+      written: row.written as number,
+      created: relationshipsCreated + (row.renewed as number),
+      first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null,
+    };
   }
 
   /** Removes those of a batch that exist, in one statement; answers how many. */
@@ -192,12 +216,15 @@ function columnsOf(items: AssignmentRef[]) {
     return k;
   });
   return {
-    users, userOf,
-    roles: items.map((a) => a.role), tenants: items.map((a) => a.tenant), resources: items.map((a) => a.resource),
-    instances: items.map((a) => a.instance), expires: items.map((a) => a.expires_at ?? null),
+    users,
+    userOf,
+    roles: items.map((a) => a.role),
+    tenants: items.map((a) => a.tenant),
+    resources: items.map((a) => a.resource),
+    instances: items.map((a) => a.instance),
+    expires: items.map((a) => a.expires_at ?? null),
     resourceKeys: [...new Set(items.map((a) => a.resource))],
   };
 }
 
 const byInstance = (a: AssignmentRef, b: AssignmentRef) => cmp(a.resource, b.resource) || cmp(a.instance, b.instance);
-

@@ -1,13 +1,13 @@
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { concurrentChange, duplicate, invalidInput, notFound, tenantMismatch } from '../../errors';
-import { Page, refuseFilter } from '../../http/paging';
+import { type Page, refuseFilter } from '../../http/paging';
 import { scoped } from '../../auth/types';
 import { at } from '../../util/bulkItem';
 import { splitRef } from './service';
 import type { Static } from '../../http/schema';
 import type { tuple } from './schemas';
-import { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
+import type { AssignmentsStore, TupleKeys, TupleRefs, TupleRow } from './store';
 import { expiryOf, expiryView } from '../../util/expiry';
 
 /** A tuple as its route schema admits it. */
@@ -40,9 +40,19 @@ export class TuplesService {
       if (written.created === 0) throw duplicate('Relationship tuple', `${input.subject} -${input.relation}-> ${input.object}`);
       // Read back in the same transaction, with the ids of what it names.
       const k = keysOf(input);
-      const { data } = await this.store.listTuples(scope.envId, {
-        subject_type: k.subject_type, subject_key: k.subject_key, relation: k.relation, object_type: k.object_type, object_key: k.object_key, tenant: null,
-      }, { page: 1, perPage: 1, skip: 0 }, tx);
+      const { data } = await this.store.listTuples(
+        scope.envId,
+        {
+          subject_type: k.subject_type,
+          subject_key: k.subject_key,
+          relation: k.relation,
+          object_type: k.object_type,
+          object_key: k.object_key,
+          tenant: null,
+        },
+        { page: 1, perPage: 1, skip: 0 },
+        tx,
+      );
       return this.view(scope, data[0]);
     });
   }
@@ -66,15 +76,37 @@ export class TuplesService {
   }
 
   /** Permit's filters; `subject_type` / `object_type` narrow to instances of a type (with `subject` / `object`, both must hold). */
-  async list(scope: Scope, f: { subject?: string; relation?: string; object?: string; tenant?: string; subject_type?: string; object_type?: string; detailed?: boolean }, page: Page) {
-    if (f.detailed) refuseFilter('detailed', 'detailed=true (RelationshipTupleDetailedRead) is not served; send detailed=false or leave it out');
+  async list(
+    scope: Scope,
+    f: {
+      subject?: string;
+      relation?: string;
+      object?: string;
+      tenant?: string;
+      subject_type?: string;
+      object_type?: string;
+      detailed?: boolean;
+    },
+    page: Page,
+  ) {
+    if (f.detailed)
+      refuseFilter('detailed', 'detailed=true (RelationshipTupleDetailedRead) is not served; send detailed=false or leave it out');
     const s = f.subject ? splitRef(f.subject, '/query/subject') : null;
     const o = f.object ? splitRef(f.object, '/query/object') : null;
-    if ((s && f.subject_type !== undefined && s.type !== f.subject_type) || (o && f.object_type !== undefined && o.type !== f.object_type)) return [];
-    const { data } = await this.store.listTuples(scope.envId, {
-      subject_type: s?.type ?? f.subject_type ?? null, subject_key: s?.key ?? null, relation: f.relation ?? null,
-      object_type: o?.type ?? f.object_type ?? null, object_key: o?.key ?? null, tenant: f.tenant ?? null,
-    }, page);
+    if ((s && f.subject_type !== undefined && s.type !== f.subject_type) || (o && f.object_type !== undefined && o.type !== f.object_type))
+      return [];
+    const { data } = await this.store.listTuples(
+      scope.envId,
+      {
+        subject_type: s?.type ?? f.subject_type ?? null,
+        subject_key: s?.key ?? null,
+        relation: f.relation ?? null,
+        object_type: o?.type ?? f.object_type ?? null,
+        object_key: o?.key ?? null,
+        tenant: f.tenant ?? null,
+      },
+      page,
+    );
     // A plain array, as Permit answers (CONTRACT section 14).
     return data.map((t) => this.view(scope, t));
   }
@@ -94,7 +126,9 @@ export class TuplesService {
     // Instances created implicitly by earlier items of the batch, with their tenant.
     const implicit = new Map<string, string>();
     const checked = inputs.map((input, i) => at(bulk, i, () => checkTuple(input, keys[i], found[i], implicit)));
-    const missing = [...implicit].map(([ref, tenant]) => ({ ...splitRef(ref, '/body'), tenant })).map((r) => ({ resource: r.type, key: r.key, tenant: r.tenant }));
+    const missing = [...implicit]
+      .map(([ref, tenant]) => ({ ...splitRef(ref, '/body'), tenant }))
+      .map((r) => ({ resource: r.type, key: r.key, tenant: r.tenant }));
     await this.store.createImplicitInstances(tx, scope.envId, missing, now);
     const second = await this.store.createTuples(tx, scope.envId, checked, now);
     if (second.written < checked.length) throw concurrentChange();
@@ -113,14 +147,19 @@ function checkTuple(input: TupleInput, keys: TupleKeys, refs: TupleRefs, implici
     throw invalidInput(`The tuple does not fit the schema: ${why}.`, [{ path: '/body/relation', message: why }]);
   }
   if (keys.tenant && !refs.tenantExists) throw notFound('Tenant', keys.tenant);
-  const subjectTenant = refs.subjectExists ? refs.subjectTenant : implicit.get(input.subject) ?? null;
-  const objectTenant = refs.objectExists ? refs.objectTenant : implicit.get(input.object) ?? null;
+  const subjectTenant = refs.subjectExists ? refs.subjectTenant : (implicit.get(input.subject) ?? null);
+  const objectTenant = refs.objectExists ? refs.objectTenant : (implicit.get(input.object) ?? null);
   if (subjectTenant === null && !keys.tenant) throw notFound('Resource instance', input.subject);
   if (objectTenant === null && !keys.tenant) throw notFound('Resource instance', input.object);
   const tenant = (keys.tenant ?? subjectTenant)!;
-  for (const [ref, owner] of [[input.subject, subjectTenant], [input.object, objectTenant]] as const) {
+  for (const [ref, owner] of [
+    [input.subject, subjectTenant],
+    [input.object, objectTenant],
+  ] as const) {
     if (owner !== null && owner !== tenant) {
-      throw tenantMismatch(`Resource instance ${JSON.stringify(ref)} belongs to tenant ${JSON.stringify(owner)}, not ${JSON.stringify(tenant)}.`);
+      throw tenantMismatch(
+        `Resource instance ${JSON.stringify(ref)} belongs to tenant ${JSON.stringify(owner)}, not ${JSON.stringify(tenant)}.`,
+      );
     }
     if (owner === null) implicit.set(ref, tenant);
   }
@@ -131,7 +170,12 @@ function keysOf(input: TupleInput): TupleKeys {
   const s = splitRef(input.subject, '/body/subject');
   const o = splitRef(input.object, '/body/object');
   return {
-    subject_type: s.type, subject_key: s.key, relation: input.relation, object_type: o.type, object_key: o.key, tenant: input.tenant ?? null,
+    subject_type: s.type,
+    subject_key: s.key,
+    relation: input.relation,
+    object_type: o.type,
+    object_key: o.key,
+    tenant: input.tenant ?? null,
     expires_at: expiryOf(input.expires_at, '/body/expires_at'),
   };
 }

@@ -1,13 +1,21 @@
 import type { ChangeEvent } from '../changes/store';
 import type { Scope } from '../../auth/types';
-import { envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, type Page } from '../../http/paging';
 import { instantFilter } from '../../util/time';
 import type { AuditStore } from './store';
 
 /** Change kinds that the audit log shows: the schema, elements configs, approvals and access requests. */
 export const AUDITED_CHANGE_KINDS = [
-  'resource', 'role', 'resource_role', 'relation', 'role_derivation', 'role_parent', 'action',
-  'elements_config', 'operation_approval', 'access_request',
+  'resource',
+  'role',
+  'resource_role',
+  'relation',
+  'role_derivation',
+  'role_parent',
+  'action',
+  'elements_config',
+  'operation_approval',
+  'access_request',
 ];
 
 export interface AuditQuery {
@@ -31,16 +39,26 @@ export class AuditService {
 
   async list(scope: Scope, f: AuditQuery, p: Page) {
     const row = await this.store.list(scope.envId, {
-      kinds: AUDITED_CHANGE_KINDS, actor: f.actor ?? null, kind: f.kind ?? null,
-      from: instantFilter(f.from, '/query/from'), to: instantFilter(f.to, '/query/to'), skip: p.skip, limit: p.perPage,
+      kinds: AUDITED_CHANGE_KINDS,
+      actor: f.actor ?? null,
+      kind: f.kind ?? null,
+      from: instantFilter(f.from, '/query/from'),
+      to: instantFilter(f.to, '/query/to'),
+      skip: p.skip,
+      limit: p.perPage,
     });
     const data = ((row?.page ?? []) as Record<string, unknown>[]).map((e): AuditEntry => {
       const before = parsed(e.before);
       const after = parsed(e.after);
       return {
-        at: e.at as string, ...(typeof e.revision === 'number' ? { revision: e.revision } : {}),
-        actor: { kind: e.actor_kind as string, id: e.actor_id as string }, op: e.op as string, kind: e.kind as string, key: e.key as string,
-        ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}),
+        at: e.at as string,
+        ...(typeof e.revision === 'number' ? { revision: e.revision } : {}),
+        actor: { kind: e.actor_kind as string, id: e.actor_id as string },
+        op: e.op as string,
+        kind: e.kind as string,
+        key: e.key as string,
+        ...(before !== undefined ? { before } : {}),
+        ...(after !== undefined ? { after } : {}),
       };
     });
     return envelopeOf(data, Number(row?.total ?? 0), p);

@@ -43,12 +43,32 @@ export interface ChangeDraft {
 const COUNTS = ['deleted', 'removed', 'created', 'updated', 'added'];
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const PARAM_NOISE = new Set(['env', 'envId', 'now', 'nowIso', 'nowMs', 'id', 'set', 'hash', 'secret', 'token', 'code', 'attributes', 'attributes_json', 'actions', 'actions_json', 'description', 'name']);
+const PARAM_NOISE = new Set([
+  'env',
+  'envId',
+  'now',
+  'nowIso',
+  'nowMs',
+  'id',
+  'set',
+  'hash',
+  'secret',
+  'token',
+  'code',
+  'attributes',
+  'attributes_json',
+  'actions',
+  'actions_json',
+  'description',
+  'name',
+]);
 
 /** A key for a record from its fields: its own key or id, else the references that identify it (user/role/tenant). */
 function keyOf(src: Record<string, unknown>, fallback?: Record<string, unknown>): string {
   for (const f of ['key', 'id']) if (typeof src[f] === 'string') return src[f] as string;
-  const parts = Object.entries(src).filter(([k, v]) => !PARAM_NOISE.has(k) && (typeof v === 'string' || typeof v === 'number')).map(([, v]) => String(v));
+  const parts = Object.entries(src)
+    .filter(([k, v]) => !PARAM_NOISE.has(k) && (typeof v === 'string' || typeof v === 'number'))
+    .map(([, v]) => String(v));
   if (parts.length) return parts.join('/');
   return fallback ? keyOf(fallback) : '';
 }
@@ -65,7 +85,9 @@ const SECRET_OR_NOISE = new Set(['env', 'envId', 'now', 'nowIso', 'nowMs', 'set'
 
 /** The fields a statement was given, without the environment, the clock and the JSON copies. */
 function fieldsOf(params: Params): Record<string, unknown> | undefined {
-  const out = Object.fromEntries(Object.entries(params).filter(([k, v]) => v !== null && v !== undefined && !SECRET_OR_NOISE.has(k) && !k.endsWith('_json')));
+  const out = Object.fromEntries(
+    Object.entries(params).filter(([k, v]) => v !== null && v !== undefined && !SECRET_OR_NOISE.has(k) && !k.endsWith('_json')),
+  );
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -104,12 +126,15 @@ function statesOf(rows: Row[]): { before?: unknown; after?: unknown } | undefine
  */
 function changedOf(rows: Row[]): { kind?: string; key?: string; before?: unknown; after?: unknown }[] | undefined {
   if (!rows.some((r) => Array.isArray(r.changed))) return undefined;
-  return rows.flatMap((r) => (Array.isArray(r.changed) ? r.changed : [])).filter(isRecord).map((c) => ({
-    ...(typeof c.kind === 'string' ? { kind: c.kind } : {}),
-    ...(typeof c.key === 'string' ? { key: c.key } : {}),
-    ...(isRecord(c.before) ? { before: withoutSecrets(c.before) } : {}),
-    ...(isRecord(c.after) ? { after: withoutSecrets(c.after) } : {}),
-  }));
+  return rows
+    .flatMap((r) => (Array.isArray(r.changed) ? r.changed : []))
+    .filter(isRecord)
+    .map((c) => ({
+      ...(typeof c.kind === 'string' ? { kind: c.kind } : {}),
+      ...(typeof c.key === 'string' ? { key: c.key } : {}),
+      ...(isRecord(c.before) ? { before: withoutSecrets(c.before) } : {}),
+      ...(isRecord(c.after) ? { after: withoutSecrets(c.after) } : {}),
+    }));
 }
 
 /**
@@ -127,7 +152,12 @@ export function describeChanges(declared: DeclaredChange | null, envParam: strin
   const changed = changedOf(rows);
   if (changed) {
     return changed.map(({ kind: own, key, ...states }) => ({
-      env, feed, op, kind: own ?? kind, key: key ?? keyOf((states.after ?? states.before ?? {}) as Record<string, unknown>), ...states,
+      env,
+      feed,
+      op,
+      kind: own ?? kind,
+      key: key ?? keyOf((states.after ?? states.before ?? {}) as Record<string, unknown>),
+      ...states,
     }));
   }
   if (rows.length === 1 && COUNTS.some((c) => rows[0][c] === 0)) return [];
@@ -135,7 +165,9 @@ export function describeChanges(declared: DeclaredChange | null, envParam: strin
   const state = (s: unknown) => (op === 'delete' ? { before: withoutSecrets(s) } : { after: withoutSecrets(s) });
   const items = listOf(rows, params, each);
   if (items) {
-    return items.map((it) => (isRecord(it) ? { env, feed, op, kind, key: keyOf(it), ...state(it) } : { env, feed, op, kind, key: String(it) }));
+    return items.map((it) =>
+      isRecord(it) ? { env, feed, op, kind, key: keyOf(it), ...state(it) } : { env, feed, op, kind, key: String(it) },
+    );
   }
   // The record's states when the statement answered them, else the record it answered.
   const states = statesOf(rows);

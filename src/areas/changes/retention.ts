@@ -12,10 +12,15 @@ const DAY_MS = 86_400_000;
 export class RetentionSweeper {
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly store: RetentionStore, private readonly retentionDays: number, private readonly batch = 1000) {}
+  constructor(
+    private readonly store: RetentionStore,
+    private readonly retentionDays: number,
+    private readonly batch = 1000,
+  ) {}
 
   start(everyMs: number, log: Logger): void {
-    const run = () => this.sweep().catch((err) => log.warn({ err: (err as Error).message }, 'retention sweep failed; retried at the next one'));
+    const run = () =>
+      this.sweep().catch((err) => log.warn({ err: (err as Error).message }, 'retention sweep failed; retried at the next one'));
     this.timer = setInterval(run, everyMs);
     this.timer.unref();
   }

@@ -9,7 +9,9 @@ export class RetentionStore {
 
   constructor(private readonly db: Db) {
     this.q = this.db.statements({
-      changes: 'changes/sweepChanges', audit: 'changes/sweepAuditEvents', decisions: 'decisionLog/sweepDecisionLogs',
+      changes: 'changes/sweepChanges',
+      audit: 'changes/sweepAuditEvents',
+      decisions: 'decisionLog/sweepDecisionLogs',
     });
   }
 

@@ -1,18 +1,27 @@
-import { route, type RouteSpec } from '../../http/routeTable';
+import type { RouteSpec } from '../../http/routeTable';
 import { anyObject, arr, int, obj, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
-import { ChangesService } from './service';
+import type { ChangesService } from './service';
 
 const change = obj(
   {
-    revision: int(), at: timestamp(), actor: obj({ kind: str({ enum: ['admin', 'env_key', 'session'] }), id: str() }, ['kind', 'id']),
-    op: str({ enum: ['create', 'update', 'delete'] }), kind: str(), key: str(), before: anyObject(), after: anyObject(),
+    revision: int(),
+    at: timestamp(),
+    actor: obj({ kind: str({ enum: ['admin', 'env_key', 'session'] }), id: str() }, ['kind', 'id']),
+    op: str({ enum: ['create', 'update', 'delete'] }),
+    kind: str(),
+    key: str(),
+    before: anyObject(),
+    after: anyObject(),
   },
   ['revision', 'at', 'actor', 'op', 'kind', 'key'],
 );
 
 export const changesRoutes: RouteSpec<ChangesService>[] = [
   {
-    method: 'GET', path: '/v2/facts/:proj_id/:env_id/changes', auth: 'env', tag: 'Changes',
+    method: 'GET',
+    path: '/v2/facts/:proj_id/:env_id/changes',
+    auth: 'env',
+    tag: 'Changes',
     summary: "The environment's change events after a revision (long-polls with wait_ms)",
     schemas: {
       params: PROJ_ENV_PARAMS,

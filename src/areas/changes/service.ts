@@ -1,5 +1,5 @@
 import type { Scope } from '../../auth/types';
-import { ChangeEvent, ChangeStore } from './store';
+import type { ChangeEvent, ChangeStore } from './store';
 
 /** How often a long poll looks again; a write on this replica is seen at the next look. */
 const POLL_MS = 200;

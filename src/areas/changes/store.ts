@@ -1,6 +1,6 @@
 import type { ChangeLog, Db, Params, Row, Statement, Tx } from '../../db/db';
 import { currentActor } from '../../auth/actor';
-import { ChangeDraft, describeChanges } from './capture';
+import { type ChangeDraft, describeChanges } from './capture';
 
 /** A change event as the feed answers it (CONTRACT section 12). */
 export interface ChangeEvent {
@@ -26,9 +26,13 @@ const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefine
  */
 function changeSetOf(feed: ChangeDraft[], actor: { kind: string; id: string }) {
   return {
-    actor_kind: actor.kind, actor_id: actor.id,
-    ops: feed.map((c) => c.op), kinds: feed.map((c) => c.kind), keys: feed.map((c) => c.key),
-    befores: feed.map((c) => json(c.before) ?? ''), afters: feed.map((c) => json(c.after) ?? ''),
+    actor_kind: actor.kind,
+    actor_id: actor.id,
+    ops: feed.map((c) => c.op),
+    kinds: feed.map((c) => c.kind),
+    keys: feed.map((c) => c.key),
+    befores: feed.map((c) => json(c.before) ?? ''),
+    afters: feed.map((c) => json(c.after) ?? ''),
   };
 }
 
@@ -56,9 +60,17 @@ export class ChangeStore implements ChangeLog {
 
   async record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void> {
     const actor = currentActor() ?? SYSTEM;
-    const rowsOf = (list: ChangeDraft[]) => list.map((c, seq) => ({
-      seq, actor_kind: actor.kind, actor_id: actor.id, op: c.op, kind: c.kind, key: c.key, before: json(c.before), after: json(c.after),
-    }));
+    const rowsOf = (list: ChangeDraft[]) =>
+      list.map((c, seq) => ({
+        seq,
+        actor_kind: actor.kind,
+        actor_id: actor.id,
+        op: c.op,
+        kind: c.kind,
+        key: c.key,
+        before: json(c.before),
+        after: json(c.after),
+      }));
     const at = new Date().toISOString();
     const drafts = changes as ChangeDraft[];
     const feed = drafts.filter((c) => c.feed);
@@ -75,9 +87,14 @@ export class ChangeStore implements ChangeLog {
       const before = parsed(c.before);
       const afterState = parsed(c.after);
       return {
-        revision: c.revision as number, at: c.at as string, actor: { kind: c.actor_kind as string, id: c.actor_id as string },
-        op: c.op as string, kind: c.kind as string, key: c.key as string,
-        ...(before !== undefined ? { before } : {}), ...(afterState !== undefined ? { after: afterState } : {}),
+        revision: c.revision as number,
+        at: c.at as string,
+        actor: { kind: c.actor_kind as string, id: c.actor_id as string },
+        op: c.op as string,
+        kind: c.kind as string,
+        key: c.key as string,
+        ...(before !== undefined ? { before } : {}),
+        ...(afterState !== undefined ? { after: afterState } : {}),
       };
     });
   }

@@ -1,11 +1,21 @@
-import { Db } from '../../db/db';
-import { Page } from '../../http/paging';
+import type { Db } from '../../db/db';
+import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
 export interface QueuedApproval {
-  id: string; config_id: string; config_key: string | null; tenant: string; resource: string; resource_instance: string;
-  requesting_user_id: string; reason: string | null; status: string | null; reviewer_user_id?: string | null;
-  reviewed_at?: string | null; reviewer_comment?: string | null; created_at: string;
+  id: string;
+  config_id: string;
+  config_key: string | null;
+  tenant: string;
+  resource: string;
+  resource_instance: string;
+  requesting_user_id: string;
+  reason: string | null;
+  status: string | null;
+  reviewer_user_id?: string | null;
+  reviewed_at?: string | null;
+  reviewer_comment?: string | null;
+  created_at: string;
 }
 
 /** The approvals of every elements config of an environment, read-only, for the admin console. */

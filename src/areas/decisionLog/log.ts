@@ -50,7 +50,11 @@ export class DecisionLog {
   readonly queueMax: number;
   private readonly batchSize: number;
 
-  constructor(private readonly store: DecisionLogStore, private readonly opts: DecisionLogOptions, private readonly log?: Logger) {
+  constructor(
+    private readonly store: DecisionLogStore,
+    private readonly opts: DecisionLogOptions,
+    private readonly log?: Logger,
+  ) {
     this.queueMax = opts.queueMax ?? 100_000;
     this.batchSize = opts.batchSize ?? 20_000;
   }
@@ -74,7 +78,12 @@ export class DecisionLog {
    * Called on the request path: a coin toss and a push of what the check already holds, nothing
    * more (the id, the timestamp text and the reason are made when the batch is written).
    */
-  offer(env: string, c: { user: string; action: string; type: string; key: string | null; tenant: string | null }, decision: boolean, reason?: string): void {
+  offer(
+    env: string,
+    c: { user: string; action: string; type: string; key: string | null; tenant: string | null },
+    decision: boolean,
+    reason?: string,
+  ): void {
     if (this.opts.sample <= 0 || (this.opts.sample < 1 && Math.random() >= this.opts.sample)) return;
     if (this.queue.length >= this.queueMax) {
       this.opts.onDrop?.();
@@ -129,26 +138,65 @@ const gzipped = promisify(gzip);
  * decision or per list element: the log's cost per check stays small (docs/benchmarks.md).
  */
 async function packed(entries: Offered[]): Promise<PackedBatch> {
-  const rows: PackedDecision[] = entries.map((o) => [o.at, o.check.user, o.check.action, o.check.type, o.check.key, o.check.tenant, o.decision, o.reason ?? null]);
+  const rows: PackedDecision[] = entries.map((o) => [
+    o.at,
+    o.check.user,
+    o.check.action,
+    o.check.type,
+    o.check.key,
+    o.check.tenant,
+    o.decision,
+    o.reason ?? null,
+  ]);
   return {
-    env: entries[0].env, id: randomUUID(), n: entries.length,
-    first_at: new Date(entries[0].at).toISOString(), last_at: new Date(entries[entries.length - 1].at).toISOString(),
+    env: entries[0].env,
+    id: randomUUID(),
+    n: entries.length,
+    first_at: new Date(entries[0].at).toISOString(),
+    last_at: new Date(entries[entries.length - 1].at).toISOString(),
     // Compressed on libuv's thread pool, not on the event loop that answers the checks.
     data: (await gzipped(JSON.stringify(rows), { level: 1 })).toString('base64'),
   };
 }
 
 /** A logged decision as read back. */
-export interface LoggedDecision { id: string; at: number; user: string; action: string; type: string; key: string | null; tenant: string | null; decision: boolean; reason: string | null }
+export interface LoggedDecision {
+  id: string;
+  at: number;
+  user: string;
+  action: string;
+  type: string;
+  key: string | null;
+  tenant: string | null;
+  decision: boolean;
+  reason: string | null;
+}
 
 /** The decisions of a stored batch, in the order they were logged. */
 export function decisionsOf(b: Batch): LoggedDecision[] {
   if (b.data) {
     const rows = JSON.parse(gunzipSync(Buffer.from(b.data, 'base64')).toString('utf8')) as PackedDecision[];
-    return rows.map(([at, user, action, type, key, tenant, decision, reason], i) => ({ id: `${b.id}-${i}`, at, user, action, type, key, tenant, decision, reason }));
+    return rows.map(([at, user, action, type, key, tenant, decision, reason], i) => ({
+      id: `${b.id}-${i}`,
+      at,
+      user,
+      action,
+      type,
+      key,
+      tenant,
+      decision,
+      reason,
+    }));
   }
   return (b.ids ?? []).map((id, i) => ({
-    id, at: Date.parse(b.ats![i]), user: b.users![i], action: b.actions![i], type: b.types![i], key: b.keys![i] || null,
-    tenant: b.tenants![i] || null, decision: b.decisions![i], reason: b.reasons![i],
+    id,
+    at: Date.parse(b.ats![i]),
+    user: b.users![i],
+    action: b.actions![i],
+    type: b.types![i],
+    key: b.keys![i] || null,
+    tenant: b.tenants![i] || null,
+    decision: b.decisions![i],
+    reason: b.reasons![i],
   }));
 }

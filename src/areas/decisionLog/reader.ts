@@ -1,11 +1,19 @@
 import type { Scope } from '../../auth/types';
-import { envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, type Page } from '../../http/paging';
 import { instantFilter } from '../../util/time';
 import { decisionsOf } from './log';
 import type { DecisionLogStore } from './store';
 
 /** What the decision log may be filtered by (CONTRACT section 12). */
-export interface DecisionLogFilters { users?: string[]; resources?: string[]; decision?: boolean; tenant?: string; action?: string; from?: string; to?: string }
+export interface DecisionLogFilters {
+  users?: string[];
+  resources?: string[];
+  decision?: boolean;
+  tenant?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+}
 
 /** Reads the decision log (the writes are src/areas/decisionLog/log.ts, off the request path). */
 export class DecisionLogReader {
@@ -21,20 +29,30 @@ export class DecisionLogReader {
     const from = fromIso === null ? null : Date.parse(fromIso);
     const to = toIso === null ? null : Date.parse(toIso);
     const batches = await this.store.batches(scope.envId, fromIso, toIso);
-    const found = batches.flatMap(decisionsOf).filter((e) =>
-      (f.users === undefined || f.users.includes(e.user))
-      && (f.resources === undefined || f.resources.some((res) => e.type === res || `${e.type}:${e.key}` === res))
-      && (f.decision === undefined || e.decision === f.decision)
-      && (f.tenant === undefined || e.tenant === f.tenant)
-      && (f.action === undefined || e.action === f.action)
-      && (from === null || e.at >= from) && (to === null || e.at <= to));
+    const found = batches
+      .flatMap(decisionsOf)
+      .filter(
+        (e) =>
+          (f.users === undefined || f.users.includes(e.user)) &&
+          (f.resources === undefined || f.resources.some((res) => e.type === res || `${e.type}:${e.key}` === res)) &&
+          (f.decision === undefined || e.decision === f.decision) &&
+          (f.tenant === undefined || e.tenant === f.tenant) &&
+          (f.action === undefined || e.action === f.action) &&
+          (from === null || e.at >= from) &&
+          (to === null || e.at <= to),
+      );
     found.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const data = found.slice(p.skip, p.skip + p.perPage).map((e) => ({
-      id: e.id, timestamp: new Date(e.at).toISOString(), user_key: e.user, action: e.action, resource_type: e.type,
-      resource_key: e.key, tenant: e.tenant, decision: e.decision,
+      id: e.id,
+      timestamp: new Date(e.at).toISOString(),
+      user_key: e.user,
+      action: e.action,
+      resource_type: e.type,
+      resource_key: e.key,
+      tenant: e.tenant,
+      decision: e.decision,
       reason: e.reason ?? (e.decision ? `a granting path gives "${e.action}"` : `no granting path gives "${e.action}"`),
     }));
     return envelopeOf(data, found.length, p);
   }
 }
-

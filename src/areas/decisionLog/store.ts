@@ -15,8 +15,17 @@ export interface PackedBatch {
 
 /** A stored batch as the reader gets it: packed (`data`), or the parallel lists of a batch written before packing. */
 export interface Batch {
-  id?: string; data?: string;
-  ids?: string[]; ats?: string[]; users?: string[]; actions?: string[]; types?: string[]; keys?: string[]; tenants?: string[]; decisions?: boolean[]; reasons?: string[];
+  id?: string;
+  data?: string;
+  ids?: string[];
+  ats?: string[];
+  users?: string[];
+  actions?: string[];
+  types?: string[];
+  keys?: string[];
+  tenants?: string[];
+  decisions?: boolean[];
+  reasons?: string[];
 }
 
 /** The decision log's batches: written off the request path, read back by time. */

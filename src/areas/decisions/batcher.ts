@@ -62,8 +62,15 @@ export class QuestionBatcher<Q, A = boolean> {
         else this.request(env);
         if (!batch.length) return release();
         const floors = batch.flatMap((p) => (p.floor === undefined ? [] : [p.floor]));
-        this.run(env, batch.map((p) => p.question), floors.length ? Math.max(...floors) : undefined)
-          .then((answers) => batch.forEach((p, i) => p.resolve(answers[i])), (err) => batch.forEach((p) => p.reject(err)))
+        this.run(
+          env,
+          batch.map((p) => p.question),
+          floors.length ? Math.max(...floors) : undefined,
+        )
+          .then(
+            (answers) => batch.forEach((p, i) => p.resolve(answers[i])),
+            (err) => batch.forEach((p) => p.reject(err)),
+          )
           .finally(release);
       },
       (refused) => {

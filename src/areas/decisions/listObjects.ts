@@ -50,7 +50,10 @@ export class ListObjectsService {
 
 /** A token resumes only the question it was given for: it carries a digest of that question. */
 function fingerprintOf(question: { user: string; action: string; type: string; tenant: string | null }): string {
-  return createHash('sha256').update(JSON.stringify([question.user, question.action, question.type, question.tenant])).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([question.user, question.action, question.type, question.tenant]))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 function tokenOf(after: string, fingerprint: string): string {
@@ -66,7 +69,9 @@ function afterOf(token: string, fingerprint: string): string {
   }
   const t = decoded as { after?: unknown; q?: unknown } | undefined;
   if (!t || typeof t !== 'object' || typeof t.after !== 'string' || typeof t.q !== 'string') {
-    throw invalidInput('continuation_token is not a token this endpoint gave.', [{ path: '/body/continuation_token', message: 'is not a valid continuation token' }]);
+    throw invalidInput('continuation_token is not a token this endpoint gave.', [
+      { path: '/body/continuation_token', message: 'is not a valid continuation token' },
+    ]);
   }
   if (t.q !== fingerprint) {
     throw invalidInput('continuation_token belongs to another question (user, action, resource_type or tenant differ).', [

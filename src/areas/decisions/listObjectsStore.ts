@@ -1,4 +1,4 @@
-import { Db, floorOf } from '../../db/db';
+import { type Db, floorOf } from '../../db/db';
 import type { RuleSettings } from './store';
 
 /** An instance on which the user may do the action. */
@@ -20,8 +20,17 @@ export class ListObjectsStore {
   }
 
   /** `floor`: the revision of `env` the page must include (a cluster's secondary may lag; Db.readOnce). */
-  async page(env: string, p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number }, floor?: number): Promise<ListedObject[]> {
-    const [row] = await this.db.readOnce(this.q.listObjects, { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() }, 'read', floorOf(env, floor));
+  async page(
+    env: string,
+    p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number },
+    floor?: number,
+  ): Promise<ListedObject[]> {
+    const [row] = await this.db.readOnce(
+      this.q.listObjects,
+      { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
     return ((row?.objects ?? []) as [string, string, string][]).map(([type, key, tenant]) => ({ type, key, tenant }));
   }
 }

@@ -41,7 +41,10 @@ export class Revisions implements RevisionListener {
    * question reads). `replicas`: the replica registry (src/db/replicas.ts): the window is used only
    * while the registry says every other replica knows of this one (the others then wait W after each write).
    */
-  constructor(private readonly store: RevisionsStore, opts: { windowMs?: number; replicas?: Replicas } = {}) {
+  constructor(
+    private readonly store: RevisionsStore,
+    opts: { windowMs?: number; replicas?: Replicas } = {},
+  ) {
     this.windowMs = opts.windowMs ?? 0;
     this.replicas = opts.replicas;
   }
@@ -100,7 +103,10 @@ export class Revisions implements RevisionListener {
   }
 
   start(pollMs: number, log: Logger): void {
-    this.timer = setInterval(() => this.refresh(null).catch((err) => log.debug({ err: (err as Error).message }, 'revision poll failed')), pollMs);
+    this.timer = setInterval(
+      () => this.refresh(null).catch((err) => log.debug({ err: (err as Error).message }, 'revision poll failed')),
+      pollMs,
+    );
     this.timer.unref();
   }
 

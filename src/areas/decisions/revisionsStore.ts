@@ -11,7 +11,11 @@ export class RevisionsStore {
   private readonly q;
 
   constructor(private readonly db: Db) {
-    this.q = this.db.statements({ readAll: 'revisions/readRevisions', readOne: 'revisions/readRevision', readKnown: 'revisions/readKnownRevisions' });
+    this.q = this.db.statements({
+      readAll: 'revisions/readRevisions',
+      readOne: 'revisions/readRevision',
+      readKnown: 'revisions/readKnownRevisions',
+    });
   }
 
   /** True when reads may go to a cluster's secondary (a routing URI). */

@@ -37,7 +37,15 @@ const consistency = {
 };
 
 export const checkQuery = obj(
-  { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: nullable(anyObject()), sdk: str(), explain: bool(), consistency },
+  {
+    user: userRef,
+    action: str({ minLength: 1, maxLength: 128 }),
+    resource: resourceRef,
+    context: nullable(anyObject()),
+    sdk: str(),
+    explain: bool(),
+    consistency,
+  },
   ['user', 'action', 'resource'],
   PDP_LENIENT,
 );
@@ -55,16 +63,33 @@ export const bulkAnswer = obj({ allow: arr(checkAnswer) }, ['allow']);
 export const params = PROJ_ENV_PARAMS;
 
 export const userPermissionsQuery = obj(
-  { user: userRef, tenants: filterList(), resources: filterList(), resource_types: filterList(), context: nullable(anyObject()), sdk: str() },
+  {
+    user: userRef,
+    tenants: filterList(),
+    resources: filterList(),
+    resource_types: filterList(),
+    context: nullable(anyObject()),
+    sdk: str(),
+  },
   ['user'],
   PDP_LENIENT,
 );
 const tenantRead = obj({ key: str(), attributes: freeObject() }, ['key']);
 const instanceRead = obj({ type: str(), key: str(), attributes: freeObject() }, ['type', 'key']);
-export const userPermissionsAnswer = mapOf(obj({ tenant: tenantRead, resource: nullable(instanceRead), permissions: arr(str()), roles: arr(str()) }, ['tenant', 'permissions']));
-export const authorizedUsersQuery = obj({ action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: nullable(anyObject()), sdk: str() }, ['action', 'resource'], PDP_LENIENT);
+export const userPermissionsAnswer = mapOf(
+  obj({ tenant: tenantRead, resource: nullable(instanceRead), permissions: arr(str()), roles: arr(str()) }, ['tenant', 'permissions']),
+);
+export const authorizedUsersQuery = obj(
+  { action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: nullable(anyObject()), sdk: str() },
+  ['action', 'resource'],
+  PDP_LENIENT,
+);
 const assignment = obj({ user: str(), tenant: str(), resource: str(), role: str() });
-export const authorizedUsersAnswer = obj({ resource: str(), tenant: str(), users: { type: 'object', additionalProperties: arr(assignment) } });
+export const authorizedUsersAnswer = obj({
+  resource: str(),
+  tenant: str(),
+  users: { type: 'object', additionalProperties: arr(assignment) },
+});
 
 export const listObjectsQuery = obj(
   {

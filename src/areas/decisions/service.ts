@@ -1,8 +1,8 @@
 import type { Scope } from '../../auth/types';
 import type { DecisionObserver } from '../../metrics/metrics';
 import { LruCache } from '../../util/lruCache';
-import { Revisions } from './revisions';
-import { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } from './store';
+import type { Revisions } from './revisions';
+import type { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } from './store';
 
 /**
  * Without `consistency` (and with `fully_consistent` or `{at_least}`) an answer includes every
@@ -69,7 +69,11 @@ export class DecisionService {
   }
 
   /** `depthLimited`: MAX_DERIVATION_DEPTH cut the walk; the answer is false and its explanation names the limit. */
-  async allowed(scope: Scope, q: CheckQuery, explain = false): Promise<{ allow: boolean; explanation?: Partial<Explanation>; depthLimited?: true }> {
+  async allowed(
+    scope: Scope,
+    q: CheckQuery,
+    explain = false,
+  ): Promise<{ allow: boolean; explanation?: Partial<Explanation>; depthLimited?: true }> {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
       const [{ allow, depthLimited }] = await this.decide(scope, [check], q.consistency);
@@ -84,8 +88,10 @@ export class DecisionService {
 
   private depthLimitReason(c: NormalizedCheck): string {
     const target = c.key === null ? `${c.type} (type level)` : `${c.type}:${c.key}`;
-    return `The search for a path from the user to ${target} reached MAX_DERIVATION_DEPTH (${this.maxDepth} hops) without an answer; ` +
-      'paths longer than that are not followed, so the answer is false.';
+    return (
+      `The search for a path from the user to ${target} reached MAX_DERIVATION_DEPTH (${this.maxDepth} hops) without an answer; ` +
+      'paths longer than that are not followed, so the answer is false.'
+    );
   }
 
   /** Permit's user-permissions: `"type:key"` / `"__tenant:t"` -> {tenant, resource, permissions, roles}. */
@@ -113,11 +119,21 @@ export class DecisionService {
   }
 
   /** Permit's authorized_users: every user allowed `action` on the resource, with the assignments that grant it. */
-  async authorizedUsers(scope: Scope, q: { action: string; resource: { type: string; key?: string | null; id?: string | null; tenant?: string | null } }) {
+  async authorizedUsers(
+    scope: Scope,
+    q: { action: string; resource: { type: string; key?: string | null; id?: string | null; tenant?: string | null } },
+  ) {
     const key = instanceKeyOf(q.resource);
-    const { tenant, assignments } = await this.store.authorizedUsers(scope.envId, {
-      action: q.action, type: q.resource.type, key, tenant: q.resource.tenant ?? null,
-    }, await this.floor(scope));
+    const { tenant, assignments } = await this.store.authorizedUsers(
+      scope.envId,
+      {
+        action: q.action,
+        type: q.resource.type,
+        key,
+        tenant: q.resource.tenant ?? null,
+      },
+      await this.floor(scope),
+    );
     // Null prototype: a user keyed `constructor` or `__proto__` is a plain key here.
     const users: Record<string, AuthorizedAssignment[]> = Object.create(null);
     for (const a of assignments) (users[a.user] ??= []).push(a);
@@ -131,8 +147,10 @@ export class DecisionService {
     let reason: string;
     if (d.allow) reason = `${t.paths.length} path(s) grant "${c.action}" on ${target}.`;
     else if (!t.user_found) reason = `User ${JSON.stringify(c.user)} is unknown in this environment.`;
-    else if (c.tenant !== null && c.tenant !== t.tenant) reason = `${target} belongs to tenant ${JSON.stringify(t.tenant)}, not ${JSON.stringify(c.tenant)}.`;
-    else if (t.granting_roles.length === 0 && !t.tenant_role_grant) reason = `No role grants "${c.action}" on resource type ${JSON.stringify(c.type)}.`;
+    else if (c.tenant !== null && c.tenant !== t.tenant)
+      reason = `${target} belongs to tenant ${JSON.stringify(t.tenant)}, not ${JSON.stringify(c.tenant)}.`;
+    else if (t.granting_roles.length === 0 && !t.tenant_role_grant)
+      reason = `No role grants "${c.action}" on resource type ${JSON.stringify(c.type)}.`;
     else if (c.key !== null && !t.searched) reason = `Resource instance ${target} does not exist.`;
     else if (d.depthLimited) reason = this.depthLimitReason(c);
     else
@@ -144,11 +162,17 @@ export class DecisionService {
 
   async allowedBulk(scope: Scope, qs: CheckQuery[]): Promise<{ allow: { allow: boolean }[]; depthLimited?: true }> {
     // The largest `at_least` token: the answers include every write any of the questions has seen.
-    const tokens = qs.flatMap((q) => (typeof q.consistency === 'object' ? [q.consistency] : [])).sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
+    const tokens = qs
+      .flatMap((q) => (typeof q.consistency === 'object' ? [q.consistency] : []))
+      .sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? tokens[0];
     const checks = qs.map(normalizeCheck);
     const answers = await this.decide(scope, checks, strictest);
-    this.observer?.decided(scope.envId, checks, answers.map((a) => a.allow));
+    this.observer?.decided(
+      scope.envId,
+      checks,
+      answers.map((a) => a.allow),
+    );
     const allow = answers.map((a) => ({ allow: a.allow }));
     return answers.some((a) => a.depthLimited) ? { allow, depthLimited: true } : { allow };
   }
@@ -187,7 +211,11 @@ export class DecisionService {
     const missing = out.flatMap((a, i) => (a === undefined ? [i] : []));
     this.observer?.cacheLookups(checks.length - missing.length, missing.length);
     if (missing.length) {
-      const fresh = await this.store.allowed(env, missing.map((i) => checks[i]), rev);
+      const fresh = await this.store.allowed(
+        env,
+        missing.map((i) => checks[i]),
+        rev,
+      );
       missing.forEach((i, j) => {
         out[i] = fresh[j];
         this.remember(keys[i], fresh[j], rev);

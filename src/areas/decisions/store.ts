@@ -1,4 +1,4 @@
-import { Db, floorOf } from '../../db/db';
+import { type Db, floorOf } from '../../db/db';
 import type { StatementRows } from '../../db/statements.generated';
 import type { FairQueue } from '../../util/fairQueue';
 import { QuestionBatcher } from './batcher';
@@ -61,7 +61,11 @@ export class DecisionStore {
       userPermissions: 'decisions/userPermissions',
       authorizedUsers: 'decisions/authorizedUsers',
     });
-    this.batcher = new QuestionBatcher<NormalizedCheck, Decision>((env, checks, floor) => this.decide(env, checks, false, floor), this.slots, 100);
+    this.batcher = new QuestionBatcher<NormalizedCheck, Decision>(
+      (env, checks, floor) => this.decide(env, checks, false, floor),
+      this.slots,
+      100,
+    );
   }
 
   /**
@@ -77,23 +81,46 @@ export class DecisionStore {
     return this.decide(env, checks, true, floor);
   }
 
-  async userPermissions(env: string, user: string, tenants: string[] | null, types: string[] | null, floor?: number): Promise<UserPermissionRows | undefined> {
-    const [row] = await this.db.readOnce(this.q.userPermissions, { env, user, tenants, types, depth: this.rule.maxDepth, nowMs: Date.now() }, 'read', floorOf(env, floor));
+  async userPermissions(
+    env: string,
+    user: string,
+    tenants: string[] | null,
+    types: string[] | null,
+    floor?: number,
+  ): Promise<UserPermissionRows | undefined> {
+    const [row] = await this.db.readOnce(
+      this.q.userPermissions,
+      { env, user, tenants, types, depth: this.rule.maxDepth, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
     return row;
   }
 
   async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }, floor?: number) {
-    const [row] = await this.db.readOnce(this.q.authorizedUsers, { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, nowMs: Date.now() }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(
+      this.q.authorizedUsers,
+      { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
     return row;
   }
 
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean, floor?: number): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const rows = await this.db.readOnce(this.q.allowed, { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, nowMs: Date.now() }, 'read', floorOf(env, floor));
+    const rows = await this.db.readOnce(
+      this.q.allowed,
+      { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
       out[row.idx] = {
-        allow: row.allow === true, depthLimited: row.depthLimited === true, validUntil: row.validUntil == null ? null : Number(row.validUntil),
+        allow: row.allow === true,
+        depthLimited: row.depthLimited === true,
+        validUntil: row.validUntil == null ? null : Number(row.validUntil),
         ...(explain && row.explanation ? { trace: row.explanation } : {}),
       };
     }

@@ -13,7 +13,10 @@ const rolesToLevels = obj(Object.fromEntries(LEVELS.map((l) => [l, levelRoles]))
 const settings = obj({ resources: arr(schemaKey(), { maxItems: 100 }) });
 /** Where approval and access request events are POSTed: an http(s) URL, and a bearer token to send. */
 const webhook = obj(
-  { url: str({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$', maxLength: 2048 }), bearer_token: str({ minLength: 1, maxLength: 4096 }) },
+  {
+    url: str({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$', maxLength: 2048 }),
+    bearer_token: str({ minLength: 1, maxLength: 4096 }),
+  },
   ['url'],
 );
 

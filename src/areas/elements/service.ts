@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
-import { ErrorDetail, invalidInput, notFound } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { type ErrorDetail, invalidInput, notFound } from '../../errors';
+import { envelopeOf, type Page } from '../../http/paging';
 import type { BlockedNetworks } from '../../util/networks';
 import { now } from '../../util/time';
 import { newWebhookSecret } from '../webhooks/outbox';
 import type { HeldDelivery, WebhookStore } from '../webhooks/store';
 import { unique } from '../../util/unique';
-import { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
+import type { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
 
 import { ELEMENTS_TYPES, LEVELS, type ElementsType, type Level } from './schemas';
 
@@ -60,14 +60,19 @@ export function configOf(c: ElementsConfigNode): ElementsConfig {
 
 /** Elements configs (CONTRACT section 7): which resources an approval flow governs, and who reviews. */
 export class ElementsService {
-  constructor(private readonly store: ElementsStore, private readonly blocked: BlockedNetworks, private readonly webhooks: WebhookStore) {}
+  constructor(
+    private readonly store: ElementsStore,
+    private readonly blocked: BlockedNetworks,
+    private readonly webhooks: WebhookStore,
+  ) {}
 
   /** A webhook URL naming a blocked address literally is refused now (a host name is checked at each delivery). */
   private checkWebhook(w: Webhook | null | undefined): void {
     if (w && this.blocked.blocksLiteral(w.url)) {
-      throw invalidInput(`webhook url ${JSON.stringify(w.url)} points into a network webhooks may not reach (internal and special addresses are refused unless WEBHOOK_ALLOWED_NETWORKS lists them; WEBHOOK_BLOCKED_NETWORKS always).`, [
-        { path: '/body/webhook/url', message: 'is in a blocked network' },
-      ]);
+      throw invalidInput(
+        `webhook url ${JSON.stringify(w.url)} points into a network webhooks may not reach (internal and special addresses are refused unless WEBHOOK_ALLOWED_NETWORKS lists them; WEBHOOK_BLOCKED_NETWORKS always).`,
+        [{ path: '/body/webhook/url', message: 'is in a blocked network' }],
+      );
     }
   }
 
@@ -91,9 +96,15 @@ export class ElementsService {
     const c = await this.store.writeConfig(
       scope.envId,
       {
-        create: true, id: randomUUID(), key: input.key, name: input.name, elements_type: input.elements_type,
+        create: true,
+        id: randomUUID(),
+        key: input.key,
+        name: input.name,
+        elements_type: input.elements_type,
         settings_json: JSON.stringify({ ...(input.settings ?? {}), resources }),
-        roles_to_levels_json: JSON.stringify(input.roles_to_levels), resources, nowIso: now(),
+        roles_to_levels_json: JSON.stringify(input.roles_to_levels),
+        resources,
+        nowIso: now(),
         ...webhookWrite(input.webhook),
       },
       (found) => governed(resources, found),
@@ -112,7 +123,11 @@ export class ElementsService {
 
   async list(scope: Scope, page: Page) {
     const { total, data } = await this.store.listConfigs(scope.envId, page);
-    return envelopeOf(data.map((c) => this.view(scope, c)), total, page);
+    return envelopeOf(
+      data.map((c) => this.view(scope, c)),
+      total,
+      page,
+    );
   }
 
   async update(scope: Scope, ref: string, patch: ConfigPatch) {
@@ -123,10 +138,13 @@ export class ElementsService {
     const c = await this.store.writeConfig(
       scope.envId,
       {
-        create: false, id: current.id, name: patch.name ?? null,
+        create: false,
+        id: current.id,
+        name: patch.name ?? null,
         settings_json: patch.settings ? JSON.stringify({ ...patch.settings, resources }) : null,
         roles_to_levels_json: patch.roles_to_levels ? JSON.stringify(patch.roles_to_levels) : null,
-        resources, nowIso: now(),
+        resources,
+        nowIso: now(),
         ...webhookWrite(patch.webhook),
       },
       (found) => (resources ? governed(resources, found) : []),
@@ -169,16 +187,23 @@ export class ElementsService {
     const details: ErrorDetail[] = [];
     for (const l of LEVELS) {
       (levels[l] ?? []).forEach((role, i) => {
-        if (!existing.has(role)) details.push({ path: `/body/roles_to_levels/${l}/${i}`, message: `role ${JSON.stringify(role)} does not exist` });
+        if (!existing.has(role))
+          details.push({ path: `/body/roles_to_levels/${l}/${i}`, message: `role ${JSON.stringify(role)} does not exist` });
       });
     }
-    if (details.length) throw invalidInput(`roles_to_levels names roles that do not exist: ${details.map((d) => d.message).join('; ')}.`, details);
+    if (details.length)
+      throw invalidInput(`roles_to_levels names roles that do not exist: ${details.map((d) => d.message).join('; ')}.`, details);
   }
 }
 
 /** The webhook part of a config write: `undefined` leaves it as it is, null removes it. */
 function webhookWrite(w: Webhook | null | undefined) {
-  return { setWebhook: w !== undefined, webhook_url: w?.url ?? null, webhook_bearer_token: w?.bearer_token ?? null, webhook_secret: newWebhookSecret() };
+  return {
+    setWebhook: w !== undefined,
+    webhook_url: w?.url ?? null,
+    webhook_bearer_token: w?.bearer_token ?? null,
+    webhook_secret: newWebhookSecret(),
+  };
 }
 
 /** Each governed resource must exist (404); it gets the actions `operate` and `review` when missing. */

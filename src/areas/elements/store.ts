@@ -1,6 +1,6 @@
-import { Db, keyed } from '../../db/db';
+import { type Db, keyed } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 import type { StatementRows } from '../../db/statements.generated';
 
@@ -75,13 +75,9 @@ export class ElementsStore {
   ): Promise<ElementsConfigNode> {
     try {
       return await this.db.write(async (tx) => {
-        const found = c.resources?.length
-          ? (await tx.rows(this.q.lockResources, { env, keys: c.resources }))
-          : [];
+        const found = c.resources?.length ? await tx.rows(this.q.lockResources, { env, keys: c.resources }) : [];
         const updates = govern(found);
-        const row = c.create
-          ? await tx.one(this.q.createConfig, { env, ...c })
-          : await tx.one(this.q.updateConfig, { env, ...c });
+        const row = c.create ? await tx.one(this.q.createConfig, { env, ...c }) : await tx.one(this.q.updateConfig, { env, ...c });
         // Throwing rolls back the resource locks taken above (a config deleted meanwhile).
         if (!row) throw new NotFound('Elements config', c.key ?? c.id);
         if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, nowIso: c.nowIso });

@@ -1,4 +1,4 @@
-import { Db } from '../../db/db';
+import type { Db } from '../../db/db';
 import { Duplicate, storeErrorOf } from '../../db/storeErrors';
 import type { UserFields } from './store';
 
@@ -50,4 +50,10 @@ export class FactsBulkStore {
   }
 }
 
-const userRow = (u: UserItem) => ({ key: u.key, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null, attributes: u.attributes });
+const userRow = (u: UserItem) => ({
+  key: u.key,
+  email: u.email ?? null,
+  first_name: u.first_name ?? null,
+  last_name: u.last_name ?? null,
+  attributes: u.attributes,
+});

@@ -1,4 +1,17 @@
-import { anyObject, arr, envelope, factKey, idOrKey, MAX_BULK_ITEMS, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
+import {
+  anyObject,
+  arr,
+  envelope,
+  factKey,
+  idOrKey,
+  MAX_BULK_ITEMS,
+  nullable,
+  obj,
+  PAGING_QUERY,
+  PROJ_ENV_PARAMS,
+  str,
+  timestamp,
+} from '../../http/schema';
 import { assignment } from '../assignments/schemas';
 
 const name = str({ minLength: 1, maxLength: 256 });
@@ -9,7 +22,10 @@ const scoped = { organization_id: str(), project_id: str(), environment_id: str(
 
 export const tenantCreate = obj({ key: factKey(), name, description, attributes: anyObject() }, ['key', 'name']);
 export const tenantUpdate = obj({ name, description: nullable(description), attributes: anyObject() });
-export const tenant = obj({ id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped, last_action_at: timestamp() }, ['id', 'key', 'name', 'last_action_at']);
+export const tenant = obj(
+  { id: str(), key: str(), name: str(), description: nullable(str()), attributes: anyObject(), ...scoped, last_action_at: timestamp() },
+  ['id', 'key', 'name', 'last_action_at'],
+);
 
 const userFields = {
   email: nullable(email),
@@ -24,7 +40,17 @@ export const userSync = obj({
   key: factKey(),
   ...userFields,
   // Permit's UserRoleCreate: written with the user, in the same transaction.
-  role_assignments: arr(obj({ role: assignment.properties.role, tenant: assignment.properties.tenant, resource_instance: assignment.properties.resource_instance }, ['role', 'tenant']), { maxItems: MAX_BULK_ITEMS }),
+  role_assignments: arr(
+    obj(
+      {
+        role: assignment.properties.role,
+        tenant: assignment.properties.tenant,
+        resource_instance: assignment.properties.resource_instance,
+      },
+      ['role', 'tenant'],
+    ),
+    { maxItems: MAX_BULK_ITEMS },
+  ),
 });
 export const userBulk = obj({ operations: arr(userCreate, { minItems: 1, maxItems: MAX_BULK_ITEMS }) }, ['operations']);
 export const userBulkAnswer = obj({ users_created: { type: 'integer' } });
@@ -35,15 +61,20 @@ export const bulkTenantCreate = obj({ operations: arr(tenantCreate, { minItems: 
 const count = { type: 'integer' };
 export const bulkUsersAnswer = obj({ users_created: count, users_replaced: count, users_deleted: count });
 export const bulkTenantsAnswer = obj({ tenants_created: count, tenants_deleted: count });
-export const user = obj({
-  id: str(),
-  key: str(),
-  ...userFields,
-  roles: arr(obj({ role: str(), tenant: str() })),
-  /** Permit's UserInTenant items. */
-  associated_tenants: arr(obj({ tenant: str(), roles: arr(str()), status: str({ enum: ['active', 'pending'] }) }, ['tenant', 'roles', 'status'])),
-  ...scoped,
-}, ['id', 'key']);
+export const user = obj(
+  {
+    id: str(),
+    key: str(),
+    ...userFields,
+    roles: arr(obj({ role: str(), tenant: str() })),
+    /** Permit's UserInTenant items. */
+    associated_tenants: arr(
+      obj({ tenant: str(), roles: arr(str()), status: str({ enum: ['active', 'pending'] }) }, ['tenant', 'roles', 'status']),
+    ),
+    ...scoped,
+  },
+  ['id', 'key'],
+);
 
 export const params = PROJ_ENV_PARAMS;
 export const tenantParams = { ...PROJ_ENV_PARAMS, tenant_id: idOrKey() };

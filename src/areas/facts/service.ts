@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { scoped, type Scope } from '../../auth/types';
 import { invalidInput, notFound } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, type Page } from '../../http/paging';
 import { fromJson, toJson } from '../../util/json';
 import { now } from '../../util/time';
-import { FactsStore, TenantNode, UserFields, UserRow } from './store';
+import type { FactsStore, TenantNode, UserFields, UserRow } from './store';
 import type { Static } from '../../http/schema';
 import type { tenantCreate, userSync } from './schemas';
 import type { RoleAssignmentsService } from '../assignments/service';
@@ -48,7 +48,11 @@ export class FactsService {
     attributes: fromJson(r.user.attributes_json),
     roles: r.roles,
     // Permit's UserInTenant: each tenant with the user's tenant roles there; `active` (there is no invitation step here).
-    associated_tenants: r.tenants.map((tenant) => ({ tenant, roles: r.roles.filter((x) => x.tenant === tenant).map((x) => x.role), status: 'active' as const })),
+    associated_tenants: r.tenants.map((tenant) => ({
+      tenant,
+      roles: r.roles.filter((x) => x.tenant === tenant).map((x) => x.role),
+      status: 'active' as const,
+    })),
     ...scoped(scope),
     created_at: r.user.created_at,
     updated_at: r.user.updated_at,
@@ -56,8 +60,12 @@ export class FactsService {
 
   async createTenant(scope: Scope, input: TenantInput) {
     const t = await this.store.createTenant(scope.envId, {
-      id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null,
-      attributes: toJson(input.attributes ?? {}), nowIso: now(),
+      id: randomUUID(),
+      key: input.key,
+      name: input.name,
+      description: input.description ?? null,
+      attributes: toJson(input.attributes ?? {}),
+      nowIso: now(),
     });
     return this.tenantView(scope, t);
   }
@@ -74,10 +82,17 @@ export class FactsService {
     return data.map((t) => this.tenantView(scope, t));
   }
 
-  async updateTenant(scope: Scope, ref: string, patch: { name?: string; description?: string | null; attributes?: Record<string, unknown> }) {
+  async updateTenant(
+    scope: Scope,
+    ref: string,
+    patch: { name?: string; description?: string | null; attributes?: Record<string, unknown> },
+  ) {
     const current = await this.getTenant(scope, ref);
     const t = await this.store.updateTenant(scope.envId, current.key, {
-      name: patch.name ?? null, description: patch.description, attributes: toJson(patch.attributes), nowIso: now(),
+      name: patch.name ?? null,
+      description: patch.description,
+      attributes: toJson(patch.attributes),
+      nowIso: now(),
     });
     if (!t) throw notFound('Tenant', ref);
     return this.tenantView(scope, t);
@@ -89,13 +104,22 @@ export class FactsService {
   }
 
   async createUser(scope: Scope, input: UserInput) {
-    const r = await this.store.createUser(scope.envId, { ...input, id: randomUUID(), attributes: toJson(input.attributes ?? {}), nowIso: now() });
+    const r = await this.store.createUser(scope.envId, {
+      ...input,
+      id: randomUUID(),
+      attributes: toJson(input.attributes ?? {}),
+      nowIso: now(),
+    });
     return this.userView(scope, r);
   }
 
   /** Permit's bulk user creation; existing users are left as they are. */
   async createUsersBulk(scope: Scope, inputs: UserInput[]) {
-    const created = await this.store.createUsers(scope.envId, inputs.map((u, i) => ({ ...u, attributes: toJson(u.attributes ?? {}, `/body/operations/${i}/attributes`)! })), now());
+    const created = await this.store.createUsers(
+      scope.envId,
+      inputs.map((u, i) => ({ ...u, attributes: toJson(u.attributes ?? {}, `/body/operations/${i}/attributes`)! })),
+      now(),
+    );
     return { users_created: created };
   }
 
@@ -104,16 +128,27 @@ export class FactsService {
    * `role_assignments`, all in one transaction (an item that does not hold writes nothing,
    * not even the user); `created` picks 201 or 200.
    */
-  async syncUser(scope: Scope, key: string, input: UserFields & { key?: string; attributes?: Record<string, unknown>; role_assignments?: SyncRoleAssignment[] }) {
+  async syncUser(
+    scope: Scope,
+    key: string,
+    input: UserFields & { key?: string; attributes?: Record<string, unknown>; role_assignments?: SyncRoleAssignment[] },
+  ) {
     if (input.key !== undefined && input.key !== key) {
-      throw invalidInput(`The body's key ${JSON.stringify(input.key)} differs from the path's ${JSON.stringify(key)}.`, [{ path: '/body/key', message: 'must equal the user key of the path' }]);
+      throw invalidInput(`The body's key ${JSON.stringify(input.key)} differs from the path's ${JSON.stringify(key)}.`, [
+        { path: '/body/key', message: 'must equal the user key of the path' },
+      ]);
     }
     const roles = (input.role_assignments ?? []).map((a) => ({ ...a, user: key }));
     if (roles.length && !this.assignments) throw new Error('FactsService was built without role assignments');
     const created = await this.store.write(async (tx) => {
       const isNew = await this.store.replaceUser(tx, scope.envId, {
-        id: randomUUID(), key, email: input.email, first_name: input.first_name, last_name: input.last_name,
-        attributes: toJson(input.attributes ?? {})!, nowIso: now(),
+        id: randomUUID(),
+        key,
+        email: input.email,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        attributes: toJson(input.attributes ?? {})!,
+        nowIso: now(),
       });
       if (roles.length) await this.assignments!.assignWithin(tx, scope, roles);
       return isNew;
@@ -128,8 +163,16 @@ export class FactsService {
   }
 
   async listUsers(scope: Scope, filter: { search?: string; tenant?: string; role?: string }, page: Page) {
-    const { total, data } = await this.store.listUsers(scope.envId, { search: filter.search ?? null, tenant: filter.tenant ?? null, role: filter.role ?? null }, page);
-    return envelopeOf(data.map((r) => this.userView(scope, r)), total, page);
+    const { total, data } = await this.store.listUsers(
+      scope.envId,
+      { search: filter.search ?? null, tenant: filter.tenant ?? null, role: filter.role ?? null },
+      page,
+    );
+    return envelopeOf(
+      data.map((r) => this.userView(scope, r)),
+      total,
+      page,
+    );
   }
 
   async updateUser(scope: Scope, ref: string, patch: UserFields & { attributes?: Record<string, unknown> }) {
@@ -147,7 +190,12 @@ export class FactsService {
   /** Permit's "add user to tenant": creates the user when missing, then links them. */
   async addTenantUser(scope: Scope, tenantRef: string, input: UserInput) {
     const tenant = await this.getTenant(scope, tenantRef);
-    await this.store.addTenantUser(scope.envId, tenant.key, { ...input, id: randomUUID(), attributes: toJson(input.attributes ?? {}), nowIso: now() });
+    await this.store.addTenantUser(scope.envId, tenant.key, {
+      ...input,
+      id: randomUUID(),
+      attributes: toJson(input.attributes ?? {}),
+      nowIso: now(),
+    });
     return this.getUser(scope, input.key);
   }
 
@@ -161,7 +209,16 @@ export class FactsService {
 
   async listTenantUsers(scope: Scope, tenantRef: string, filter: { search?: string; role?: string }, page: Page) {
     const tenant = await this.getTenant(scope, tenantRef);
-    const { total, data } = await this.store.listTenantUsers(scope.envId, tenant.key, { search: filter.search ?? null, role: filter.role ?? null }, page);
-    return envelopeOf(data.map((r) => this.userView(scope, r)), total, page);
+    const { total, data } = await this.store.listTenantUsers(
+      scope.envId,
+      tenant.key,
+      { search: filter.search ?? null, role: filter.role ?? null },
+      page,
+    );
+    return envelopeOf(
+      data.map((r) => this.userView(scope, r)),
+      total,
+      page,
+    );
   }
 }

@@ -1,6 +1,6 @@
-import { Db, keyed, Tx } from '../../db/db';
+import { type Db, keyed, type Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 import type { TenantNode, UserRow } from '../../db/records';
 
@@ -34,7 +34,10 @@ export class FactsStore {
     return this.db.write(fn);
   }
 
-  async createTenant(env: string, t: { id: string; key: string; name: string; description: string | null; attributes: string | null; nowIso: string }): Promise<TenantNode> {
+  async createTenant(
+    env: string,
+    t: { id: string; key: string; name: string; description: string | null; attributes: string | null; nowIso: string },
+  ): Promise<TenantNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createTenant, { env, ...t });
       return row.tenant;
@@ -53,9 +56,19 @@ export class FactsStore {
     return listOf<TenantNode>(await this.db.readRows(this.q.listTenants, { env, search, skip: page.skip, limit: page.perPage }));
   }
 
-  async updateTenant(env: string, key: string, p: { name: string | null; description?: string | null; attributes: string | null; nowIso: string }): Promise<TenantNode | undefined> {
+  async updateTenant(
+    env: string,
+    key: string,
+    p: { name: string | null; description?: string | null; attributes: string | null; nowIso: string },
+  ): Promise<TenantNode | undefined> {
     const [row] = await this.db.writeRows(this.q.updateTenant, {
-      env, key, name: p.name, description: p.description ?? null, setDescription: p.description !== undefined, attributes: p.attributes, nowIso: p.nowIso,
+      env,
+      key,
+      name: p.name,
+      description: p.description ?? null,
+      setDescription: p.description !== undefined,
+      attributes: p.attributes,
+      nowIso: p.nowIso,
     });
     return row?.tenant;
   }
@@ -68,7 +81,11 @@ export class FactsStore {
   async createUser(env: string, u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields): Promise<UserRow> {
     try {
       const [row] = await this.db.writeRows(this.q.createUser, {
-        env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
+        env,
+        ...u,
+        email: u.email ?? null,
+        first_name: u.first_name ?? null,
+        last_name: u.last_name ?? null,
       });
       return row;
     } catch (err) {
@@ -79,15 +96,29 @@ export class FactsStore {
 
   /** Creates the missing users of a batch in one statement; answers how many were new. */
   async createUsers(env: string, items: ({ key: string; attributes: string } & UserFields)[], nowIso: string): Promise<number> {
-    const rows = items.map((u) => ({ key: u.key, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null, attributes: u.attributes }));
+    const rows = items.map((u) => ({
+      key: u.key,
+      email: u.email ?? null,
+      first_name: u.first_name ?? null,
+      last_name: u.last_name ?? null,
+      attributes: u.attributes,
+    }));
     const [row] = await this.db.writeRows(this.q.createUsers, { env, items: rows, nowIso });
     return row.created;
   }
 
   /** Creates or replaces the user's fields; true when it was created. */
-  async replaceUser(tx: Tx, env: string, u: { id: string; key: string; attributes: string; nowIso: string } & UserFields): Promise<boolean> {
+  async replaceUser(
+    tx: Tx,
+    env: string,
+    u: { id: string; key: string; attributes: string; nowIso: string } & UserFields,
+  ): Promise<boolean> {
     const [row] = await tx.rows(this.q.replaceUser, {
-      env, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
+      env,
+      ...u,
+      email: u.email ?? null,
+      first_name: u.first_name ?? null,
+      last_name: u.last_name ?? null,
     });
     return row.created;
   }
@@ -108,7 +139,14 @@ export class FactsStore {
   async updateUser(env: string, key: string, fields: UserFields, attributes: string | null, nowIso: string): Promise<boolean> {
     const set = { email: 'email' in fields, first_name: 'first_name' in fields, last_name: 'last_name' in fields };
     const [row] = await this.db.writeRows(this.q.updateUser, {
-      env, key, set, email: fields.email ?? null, first_name: fields.first_name ?? null, last_name: fields.last_name ?? null, attributes, nowIso,
+      env,
+      key,
+      set,
+      email: fields.email ?? null,
+      first_name: fields.first_name ?? null,
+      last_name: fields.last_name ?? null,
+      attributes,
+      nowIso,
     });
     return row !== undefined;
   }
@@ -118,9 +156,18 @@ export class FactsStore {
     return (row?.deleted ?? 0) > 0;
   }
 
-  async addTenantUser(env: string, tenant: string, u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields): Promise<boolean> {
+  async addTenantUser(
+    env: string,
+    tenant: string,
+    u: { id: string; key: string; attributes: string | null; nowIso: string } & UserFields,
+  ): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.addTenantUser, {
-      env, tenant, ...u, email: u.email ?? null, first_name: u.first_name ?? null, last_name: u.last_name ?? null,
+      env,
+      tenant,
+      ...u,
+      email: u.email ?? null,
+      first_name: u.first_name ?? null,
+      last_name: u.last_name ?? null,
     });
     return row !== undefined;
   }
@@ -131,6 +178,8 @@ export class FactsStore {
   }
 
   async listTenantUsers(env: string, tenant: string, filter: { search: string | null; role: string | null }, page: Page) {
-    return listOf<UserRow>(await this.db.readRows(this.q.listTenantUsers, { env, tenant, ...filter, skip: page.skip, limit: page.perPage }));
+    return listOf<UserRow>(
+      await this.db.readRows(this.q.listTenantUsers, { env, tenant, ...filter, skip: page.skip, limit: page.perPage }),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { route, type RouteSpec } from '../../http/routeTable';
 import { arr, factKey, int, nullable, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
-import { GraphService, MAX_GRAPH_NODES } from './service';
+import { type GraphService, MAX_GRAPH_NODES } from './service';
 
 const node = obj({ id: str(), labels: arr(str()), key: str(), resource: nullable(str()), tenant: nullable(str()), email: nullable(str()) });
 const edge = obj({ id: str(), type: str(), from: str(), to: str(), role: nullable(str()), relation: nullable(str()) });
@@ -8,7 +8,12 @@ const edge = obj({ id: str(), type: str(), from: str(), to: str(), role: nullabl
 const tag = 'Graph inspection';
 export const graphRoutes: RouteSpec<GraphService>[] = [
   route({
-    method: 'GET', path: '/v2/graph/:proj_id/:env_id', auth: 'env', adminOnly: true, heavy: true, tag,
+    method: 'GET',
+    path: '/v2/graph/:proj_id/:env_id',
+    auth: 'env',
+    adminOnly: true,
+    heavy: true,
+    tag,
     summary: 'The neighbourhood of a user or instance: nodes and edges, bounded, with a truncated flag',
     schemas: {
       params: PROJ_ENV_PARAMS,
@@ -23,7 +28,12 @@ export const graphRoutes: RouteSpec<GraphService>[] = [
     handler: (r, svc) => svc.neighbourhood(r.scope, r.query),
   }),
   route({
-    method: 'GET', path: '/v2/graph/:proj_id/:env_id/users/:user_id/effective_roles', auth: 'env', adminOnly: true, heavy: true, tag,
+    method: 'GET',
+    path: '/v2/graph/:proj_id/:env_id/users/:user_id/effective_roles',
+    auth: 'env',
+    adminOnly: true,
+    heavy: true,
+    tag,
     summary: 'Each role the user holds on each instance, with the path that grants it',
     schemas: {
       params: { ...PROJ_ENV_PARAMS, user_id: factKey() },

@@ -1,6 +1,6 @@
 import type { Scope } from '../../auth/types';
 import { invalidInput, notFound } from '../../errors';
-import { GraphStore } from './store';
+import type { GraphStore } from './store';
 
 export const MAX_GRAPH_NODES = 500;
 

@@ -1,4 +1,4 @@
-import { Db } from '../../db/db';
+import type { Db } from '../../db/db';
 import type { StatementRows } from '../../db/statements.generated';
 
 /** The records of graph/neighbourhood and graph/effectiveRoles (their `// @row` headers). */
@@ -20,7 +20,10 @@ export class GraphStore {
     });
   }
 
-  async neighbourhood(env: string, p: { focusType: string | null; focusKey: string | null; tenant: string | null; depth: number; limit: number }) {
+  async neighbourhood(
+    env: string,
+    p: { focusType: string | null; focusKey: string | null; tenant: string | null; depth: number; limit: number },
+  ) {
     const [row] = await this.db.readRows(this.q.neighbourhood, { env, ...p, nowMs: Date.now() });
     return row;
   }

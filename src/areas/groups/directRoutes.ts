@@ -1,8 +1,8 @@
 import { paging } from '../../http/paging';
-import { route, type RouteSpec } from '../../http/routeTable';
+import type { RouteSpec } from '../../http/routeTable';
 import { arr, envelope, obj, str } from '../../http/schema';
 import * as s from './schemas';
-import { GroupsService } from './service';
+import type { GroupsService } from './service';
 
 const base = '/v2/schema/:proj_id/:env_id/groups/direct';
 
@@ -21,7 +21,12 @@ export function directView(g: GroupView) {
   const group_roles = g.assigned_roles.map((text) => {
     const colon = text.indexOf(':');
     const hash = text.lastIndexOf('#');
-    return { role: text.slice(hash + 1), resource: text.slice(0, colon), resource_instance: text.slice(colon + 1, hash), tenant: g.group_tenant };
+    return {
+      role: text.slice(hash + 1),
+      resource: text.slice(0, colon),
+      resource_instance: text.slice(colon + 1, hash),
+      tenant: g.group_tenant,
+    };
   });
   return { ...g, group_roles };
 }
@@ -33,7 +38,11 @@ const tag = 'Groups';
  */
 export const directGroupRoutes: RouteSpec<GroupsService>[] = [
   {
-    method: 'GET', path: base, auth: 'env', tag, summary: 'List groups with their direct members and role grants',
+    method: 'GET',
+    path: base,
+    auth: 'env',
+    tag,
+    summary: 'List groups with their direct members and role grants',
     schemas: { params: s.params, query: s.listQuery, response: envelope(directGroup) },
     handler: async (r, svc) => {
       const page = await svc.listGroups(r.scope, r.query, paging(r.query));
@@ -41,7 +50,11 @@ export const directGroupRoutes: RouteSpec<GroupsService>[] = [
     },
   },
   {
-    method: 'GET', path: `${base}/:group_key`, auth: 'env', tag, summary: 'Get a group with its direct members and role grants',
+    method: 'GET',
+    path: `${base}/:group_key`,
+    auth: 'env',
+    tag,
+    summary: 'Get a group with its direct members and role grants',
     schemas: { params: s.groupParams, response: directGroup },
     handler: async (r, svc) => directView(await svc.getGroup(r.scope, r.params.group_key)),
   },

@@ -1,4 +1,17 @@
-import { anyObject, arr, envelope, factKey, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
+import {
+  anyObject,
+  arr,
+  envelope,
+  factKey,
+  idOrKey,
+  nullable,
+  obj,
+  PAGING_QUERY,
+  PROJ_ENV_PARAMS,
+  schemaKey,
+  str,
+  timestamp,
+} from '../../http/schema';
 
 const name = str({ minLength: 1, maxLength: 256 });
 const description = str({ maxLength: 4096 });
@@ -16,22 +29,25 @@ export const groupCreate = obj(
 );
 export const groupUpdate = obj({ name: nullable(name), description: nullable(description), attributes: anyObject() });
 
-export const group = obj({
-  id: str(),
-  group_instance_key: str(),
-  group_resource_type_key: str(),
-  group_tenant: str(),
-  name: nullable(str()),
-  description: nullable(str()),
-  attributes: anyObject(),
-  assigned_roles: arr(str()),
-  users: arr(str()),
-  organization_id: str(),
-  project_id: str(),
-  environment_id: str(),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, ['id', 'group_instance_key', 'group_tenant', 'assigned_roles', 'users']);
+export const group = obj(
+  {
+    id: str(),
+    group_instance_key: str(),
+    group_resource_type_key: str(),
+    group_tenant: str(),
+    name: nullable(str()),
+    description: nullable(str()),
+    attributes: anyObject(),
+    assigned_roles: arr(str()),
+    users: arr(str()),
+    organization_id: str(),
+    project_id: str(),
+    environment_id: str(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  ['id', 'group_instance_key', 'group_tenant', 'assigned_roles', 'users'],
+);
 
 /** Seed 2.5: a role on one resource instance, in the group's tenant. */
 export const groupRole = obj(
@@ -48,17 +64,29 @@ export const membershipRemoval = obj({ tenant: idOrKey() });
 /** Seed 2.7. */
 export const groupAssignment = obj({ group_instance_key: idOrKey() }, ['group_instance_key']);
 
-export const groupInstance = obj(
-  { resource: schemaKey(), resource_instance: factKey(), tenant: idOrKey() },
-  ['resource', 'resource_instance', 'tenant'],
-);
+export const groupInstance = obj({ resource: schemaKey(), resource_instance: factKey(), tenant: idOrKey() }, [
+  'resource',
+  'resource_instance',
+  'tenant',
+]);
 
 export const memberUser = obj({
-  id: str(), key: str(), email: nullable(str()), first_name: nullable(str()), last_name: nullable(str()),
-  attributes: anyObject(), created_at: timestamp(), updated_at: timestamp(),
+  id: str(),
+  key: str(),
+  email: nullable(str()),
+  first_name: nullable(str()),
+  last_name: nullable(str()),
+  attributes: anyObject(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
 });
 export const attachedInstance = obj({
-  id: str(), key: str(), resource: str(), tenant: str(), attributes: anyObject(), attached_at: timestamp(),
+  id: str(),
+  key: str(),
+  resource: str(),
+  tenant: str(),
+  attributes: anyObject(),
+  attached_at: timestamp(),
 });
 
 export const params = PROJ_ENV_PARAMS;

@@ -3,8 +3,8 @@ import { expiryOf } from '../../util/expiry';
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { duplicate, groupCycle, invalidInput, notFound, tenantMismatch } from '../../errors';
-import { envelopeOf, Page } from '../../http/paging';
-import { AttachedInstance, GroupRef, GroupRow, GroupsStore, MemberUser } from './store';
+import { envelopeOf, type Page } from '../../http/paging';
+import type { AttachedInstance, GroupRef, GroupRow, GroupsStore, MemberUser } from './store';
 import { fromJson, toJson } from '../../util/json';
 import { at } from '../../util/bulkItem';
 import { now } from '../../util/time';
@@ -125,10 +125,16 @@ export class GroupsService {
       const tenant = await this.store.resolveTenant(tx, scope.envId, input.group_tenant);
       if (!tenant) throw notFound('Tenant', input.group_tenant);
       const created = await this.store.createGroup(tx, scope.envId, {
-        key: input.group_instance_key, type, tenant,
-        id: randomUUID(), typeId: randomUUID(), memberId: randomUUID(),
-        name: input.name ?? null, description: input.description ?? null,
-        attributes: JSON.stringify(input.attributes ?? {}), nowIso: now(),
+        key: input.group_instance_key,
+        type,
+        tenant,
+        id: randomUUID(),
+        typeId: randomUUID(),
+        memberId: randomUUID(),
+        name: input.name ?? null,
+        description: input.description ?? null,
+        attributes: JSON.stringify(input.attributes ?? {}),
+        nowIso: now(),
       });
       if (!created) throw notFound('Tenant', input.group_tenant);
       return this.record(tx, scope, input.group_instance_key);
@@ -138,8 +144,12 @@ export class GroupsService {
   /** Many groups in one transaction, all or nothing (an error names the item). */
   async createGroupsBulk(scope: Scope, inputs: GroupCreate[]) {
     const items = inputs.map((g) => ({
-      key: g.group_instance_key, type: g.group_resource_type_key ?? DEFAULT_GROUP_TYPE, tenant: g.group_tenant,
-      name: g.name ?? null, description: g.description ?? null, attributes: JSON.stringify(g.attributes ?? {}),
+      key: g.group_instance_key,
+      type: g.group_resource_type_key ?? DEFAULT_GROUP_TYPE,
+      tenant: g.group_tenant,
+      name: g.name ?? null,
+      description: g.description ?? null,
+      attributes: JSON.stringify(g.attributes ?? {}),
     }));
     return this.store.write(async (tx) => {
       const found = await this.store.resolveGroups(tx, scope.envId, items);
@@ -164,10 +174,17 @@ export class GroupsService {
       let tenant: string | null = null;
       if (filter.tenant !== undefined) tenant = (await this.store.resolveTenant(tx, scope.envId, filter.tenant)) ?? filter.tenant;
       const { total, data } = await this.store.listGroups(
-        tx, scope.envId, { tenant, type: filter.resource ?? null, search: filter.search ?? null }, page,
+        tx,
+        scope.envId,
+        { tenant, type: filter.resource ?? null, search: filter.search ?? null },
+        page,
       );
       const rows = await this.store.records(tx, scope.envId, data);
-      return envelopeOf(rows.map((r) => this.groupView(scope, r)), total, page);
+      return envelopeOf(
+        rows.map((r) => this.groupView(scope, r)),
+        total,
+        page,
+      );
     });
   }
 
@@ -175,7 +192,10 @@ export class GroupsService {
     return this.store.write(async (tx) => {
       const g = await this.group(tx, scope, ref);
       const ok = await this.store.updateGroup(tx, scope.envId, g.key, {
-        name: patch.name, description: patch.description, attributes: toJson(patch.attributes), nowIso: now(),
+        name: patch.name,
+        description: patch.description,
+        attributes: toJson(patch.attributes),
+        nowIso: now(),
       });
       if (!ok) throw notFound('Group', ref);
       return this.record(tx, scope, g.key);
@@ -196,22 +216,34 @@ export class GroupsService {
       const target = await this.store.instanceTarget(tx, scope.envId, input.resource, input.resource_instance, input.role);
       if (!target.resourceExists) throw notFound('Resource', input.resource);
       if (!target.roleExists) {
-        throw notFound(`Role ${JSON.stringify(input.role)} (neither a role of resource ${JSON.stringify(input.resource)} nor a tenant role)`);
+        throw notFound(
+          `Role ${JSON.stringify(input.role)} (neither a role of resource ${JSON.stringify(input.resource)} nor a tenant role)`,
+        );
       }
       if (target.instanceTenant !== null && target.instanceTenant !== g.tenant) {
         throw this.instanceElsewhere(input.resource, input.resource_instance, target.instanceTenant, g);
       }
       const relation = roleRelation(g.type, input.role);
       const res = await this.store.assignRole(tx, scope.envId, {
-        group: g.key, resource: input.resource, instance: input.resource_instance, role: input.role, relation,
-        instanceId: randomUUID(), relationId: randomUUID(), derivationId: randomUUID(), nowIso: now(),
+        group: g.key,
+        resource: input.resource,
+        instance: input.resource_instance,
+        role: input.role,
+        relation,
+        instanceId: randomUUID(),
+        relationId: randomUUID(),
+        derivationId: randomUUID(),
+        nowIso: now(),
         expires_at: expiryOf(input.expires_at, '/body/expires_at'),
       });
       if (!res) throw notFound('Group', ref);
       // Re-checked after the MERGE: a concurrent call may have made the instance elsewhere.
       if (res.instanceTenant !== g.tenant) throw this.instanceElsewhere(input.resource, input.resource_instance, res.instanceTenant, g);
       if (res.subject !== g.type) {
-        throw duplicate(`Relation ${JSON.stringify(relation)} on resource ${JSON.stringify(input.resource)} with another subject than ${JSON.stringify(g.type)}:`, relation);
+        throw duplicate(
+          `Relation ${JSON.stringify(relation)} on resource ${JSON.stringify(input.resource)} with another subject than ${JSON.stringify(g.type)}:`,
+          relation,
+        );
       }
       return this.record(tx, scope, g.key);
     });
@@ -224,7 +256,10 @@ export class GroupsService {
       return found;
     });
     const removed = await this.store.removeRole(scope.envId, {
-      group: g.key, resource: input.resource, instance: input.resource_instance, relation: roleRelation(g.type, input.role),
+      group: g.key,
+      resource: input.resource,
+      instance: input.resource_instance,
+      relation: roleRelation(g.type, input.role),
     });
     if (!removed) {
       throw notFound(`Role assignment ${JSON.stringify(`${input.resource}:${input.resource_instance}#${input.role}`)} of group`, g.key);
@@ -269,7 +304,9 @@ export class GroupsService {
         );
       }
       if (a.tenant !== b.tenant) {
-        throw tenantMismatch(`Group ${JSON.stringify(a.key)} lives in tenant ${JSON.stringify(a.tenant)} and ${JSON.stringify(b.key)} in ${JSON.stringify(b.tenant)}.`);
+        throw tenantMismatch(
+          `Group ${JSON.stringify(a.key)} lives in tenant ${JSON.stringify(a.tenant)} and ${JSON.stringify(b.key)} in ${JSON.stringify(b.tenant)}.`,
+        );
       }
       if (a.key === b.key) throw groupCycle(`Group ${JSON.stringify(a.key)} cannot be a member of itself.`);
       // Locks first, so that of two concurrent assignments closing a cycle only one passes the check.
@@ -278,21 +315,32 @@ export class GroupsService {
       if (!links) throw notFound('Group', ref);
       if (links.assigned) throw duplicate(`Assignment of group ${JSON.stringify(a.key)} to group`, b.key);
       if (links.cycle) {
-        throw groupCycle(`Group ${JSON.stringify(b.key)} is already a member (directly or through other groups) of ${JSON.stringify(a.key)}; assigning ${JSON.stringify(a.key)} to it would make a cycle.`);
+        throw groupCycle(
+          `Group ${JSON.stringify(b.key)} is already a member (directly or through other groups) of ${JSON.stringify(a.key)}; assigning ${JSON.stringify(a.key)} to it would make a cycle.`,
+        );
       }
       const res = await this.store.assignGroup(tx, scope.envId, {
-        a: a.key, b: b.key, relationId: randomUUID(), derivationId: randomUUID(), nowIso: now(),
+        a: a.key,
+        b: b.key,
+        relationId: randomUUID(),
+        derivationId: randomUUID(),
+        nowIso: now(),
       });
       if (!res) throw notFound('Group', ref);
       if (res.subject !== a.type) {
-        throw duplicate(`Relation "group" on resource ${JSON.stringify(a.type)} with another subject than ${JSON.stringify(a.type)}:`, GROUP_RELATION);
+        throw duplicate(
+          `Relation "group" on resource ${JSON.stringify(a.type)} with another subject than ${JSON.stringify(a.type)}:`,
+          GROUP_RELATION,
+        );
       }
       return this.record(tx, scope, a.key);
     });
   }
 
   async unassignGroup(scope: Scope, ref: string, input: { group_instance_key: string }) {
-    const [a, b] = await this.store.read(async (tx) => [await this.group(tx, scope, ref), await this.group(tx, scope, input.group_instance_key)] as const);
+    const [a, b] = await this.store.read(
+      async (tx) => [await this.group(tx, scope, ref), await this.group(tx, scope, input.group_instance_key)] as const,
+    );
     if (!(await this.store.unassignGroup(scope.envId, a.key, b.key))) {
       throw notFound(`Assignment of group ${JSON.stringify(a.key)} to group`, b.key);
     }
@@ -310,7 +358,11 @@ export class GroupsService {
         throw this.instanceElsewhere(input.resource, input.resource_instance, target.instanceTenant, g);
       }
       const res = await this.store.attachInstance(tx, scope.envId, {
-        group: g.key, resource: input.resource, instance: input.resource_instance, instanceId: randomUUID(), nowIso: now(),
+        group: g.key,
+        resource: input.resource,
+        instance: input.resource_instance,
+        instanceId: randomUUID(),
+        nowIso: now(),
       });
       if (!res) throw notFound('Group', ref);
       if (res.instanceTenant !== g.tenant) throw this.instanceElsewhere(input.resource, input.resource_instance, res.instanceTenant, g);
@@ -358,11 +410,16 @@ export class GroupsService {
   private async listRelated(scope: Scope, ref: string, page: Page, which: 'children' | 'parents') {
     return this.store.read(async (tx) => {
       const g = await this.group(tx, scope, ref);
-      const { total, data } = which === 'children'
-        ? await this.store.listChildren(tx, scope.envId, g.key, page)
-        : await this.store.listParents(tx, scope.envId, g.key, page);
+      const { total, data } =
+        which === 'children'
+          ? await this.store.listChildren(tx, scope.envId, g.key, page)
+          : await this.store.listParents(tx, scope.envId, g.key, page);
       const rows = await this.store.records(tx, scope.envId, data);
-      return envelopeOf(rows.map((r) => this.groupView(scope, r)), total, page);
+      return envelopeOf(
+        rows.map((r) => this.groupView(scope, r)),
+        total,
+        page,
+      );
     });
   }
 

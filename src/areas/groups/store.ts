@@ -1,6 +1,6 @@
-import { Db, Row, Tx } from '../../db/db';
+import type { Db, Row, Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import type { UserNode } from '../facts/store';
 import { listOf } from '../../util/listOf';
 import type { StatementRows } from '../../db/statements.generated';
@@ -113,7 +113,18 @@ export class GroupsStore {
   async createGroup(
     tx: Tx,
     env: string,
-    g: { key: string; type: string; tenant: string; id: string; typeId: string; memberId: string; name: string | null; description: string | null; attributes: string; nowIso: string },
+    g: {
+      key: string;
+      type: string;
+      tenant: string;
+      id: string;
+      typeId: string;
+      memberId: string;
+      name: string | null;
+      description: string | null;
+      attributes: string;
+      nowIso: string;
+    },
   ): Promise<boolean> {
     try {
       const row = await tx.one(this.q.createGroup, { env, ...g });
@@ -125,7 +136,11 @@ export class GroupsStore {
     }
   }
 
-  async resolveGroups(tx: Tx, env: string, items: { key: string; type: string; tenant: string }[]): Promise<{ tenantExists: boolean; taken: boolean }[]> {
+  async resolveGroups(
+    tx: Tx,
+    env: string,
+    items: { key: string; type: string; tenant: string }[],
+  ): Promise<{ tenantExists: boolean; taken: boolean }[]> {
     return tx.rows(this.q.resolveGroups, { env, items });
   }
 
@@ -155,10 +170,14 @@ export class GroupsStore {
     p: { name?: string | null; description?: string | null; attributes: string | null; nowIso: string },
   ): Promise<boolean> {
     const row = await tx.one(this.q.updateGroup, {
-      env, key,
-      setName: p.name !== undefined, name: p.name ?? null,
-      setDescription: p.description !== undefined, description: p.description ?? null,
-      attributes: p.attributes, nowIso: p.nowIso,
+      env,
+      key,
+      setName: p.name !== undefined,
+      name: p.name ?? null,
+      setDescription: p.description !== undefined,
+      description: p.description ?? null,
+      attributes: p.attributes,
+      nowIso: p.nowIso,
     });
     return row !== undefined;
   }
@@ -174,11 +193,21 @@ export class GroupsStore {
     tx: Tx,
     env: string,
     p: {
-      group: string; resource: string; instance: string; role: string; relation: string; instanceId: string; relationId: string; derivationId: string; nowIso: string;
+      group: string;
+      resource: string;
+      instance: string;
+      role: string;
+      relation: string;
+      instanceId: string;
+      relationId: string;
+      derivationId: string;
+      nowIso: string;
       expires_at: number | null;
     },
   ): Promise<{ instanceTenant: string; subject: string } | undefined> {
-    return (await tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.nowIso) })) as { instanceTenant: string; subject: string } | undefined;
+    return (await tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.nowIso) })) as
+      | { instanceTenant: string; subject: string }
+      | undefined;
   }
 
   async removeRole(env: string, p: { group: string; resource: string; instance: string; relation: string }): Promise<boolean> {

@@ -14,12 +14,20 @@ export interface HealthDeps {
 const tag = 'Health';
 export const healthRoutes: RouteSpec<HealthDeps>[] = [
   route({
-    method: 'GET', path: '/healthz', auth: 'public', tag, summary: 'The process is up',
+    method: 'GET',
+    path: '/healthz',
+    auth: 'public',
+    tag,
+    summary: 'The process is up',
     schemas: { response: obj({ status: str() }) },
     handler: async () => ({ status: 'ok' }),
   }),
   route({
-    method: 'GET', path: '/readyz', auth: 'public', tag, summary: 'Neo4j answers and migrations are applied',
+    method: 'GET',
+    path: '/readyz',
+    auth: 'public',
+    tag,
+    summary: 'Neo4j answers and migrations are applied',
     schemas: { response: obj({ status: str(), neo4j: str(), migrations: str() }) },
     handler: async (_r, deps) => {
       const neo4jUp = await Promise.race([

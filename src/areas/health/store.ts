@@ -10,6 +10,9 @@ export class HealthStore {
 
   /** True when Neo4j answered `system/ping`; false when it failed. */
   ping(): Promise<boolean> {
-    return this.db.readRows(this.q.ping, {}).then(() => true, () => false);
+    return this.db.readRows(this.q.ping, {}).then(
+      () => true,
+      () => false,
+    );
   }
 }

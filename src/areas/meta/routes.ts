@@ -6,7 +6,14 @@ import { freeObject, obj, str } from '../../http/schema';
  * tables (src/openapiDocument.ts; the composition root gives it, built once, on the first request).
  */
 const openApiDocument = obj(
-  { openapi: str({ pattern: '^3\\.0\\.' }), info: freeObject(), servers: { type: 'array' }, tags: { type: 'array' }, paths: freeObject(), components: freeObject() },
+  {
+    openapi: str({ pattern: '^3\\.0\\.' }),
+    info: freeObject(),
+    servers: { type: 'array' },
+    tags: { type: 'array' },
+    paths: freeObject(),
+    components: freeObject(),
+  },
   ['openapi', 'info', 'paths', 'components'],
 );
 
@@ -17,7 +24,11 @@ export interface MetaDeps {
 
 export const metaRoutes: RouteSpec<MetaDeps>[] = [
   route({
-    method: 'GET', path: '/v2/openapi.json', auth: 'public', tag: 'Meta', summary: 'This OpenAPI document',
+    method: 'GET',
+    path: '/v2/openapi.json',
+    auth: 'public',
+    tag: 'Meta',
+    summary: 'This OpenAPI document',
     schemas: { response: openApiDocument },
     handler: async (_r, { document }) => document(),
   }),

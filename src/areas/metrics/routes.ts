@@ -1,7 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { AppError } from '../../errors';
 import type { RouteSpec } from '../../http/routeTable';
-import { str } from '../../http/schema';
 import type { DbGauges } from './gauges';
 import type { Metrics } from '../../metrics/metrics';
 
@@ -24,13 +23,18 @@ export const metricsTokenDigest = (token: string | undefined): Buffer | undefine
 
 export const metricsRoutes: RouteSpec<MetricsDeps>[] = [
   {
-    method: 'GET', path: '/metrics', auth: 'public', produces: 'text/plain', tag: 'Health',
+    method: 'GET',
+    path: '/metrics',
+    auth: 'public',
+    produces: 'text/plain',
+    tag: 'Health',
     summary: 'Prometheus metrics (text format); asks for METRICS_TOKEN as a bearer token when it is set',
     schemas: {},
     handler: async ({ ctx }, { metrics, gauges, tokenDigest }) => {
       if (tokenDigest) {
         const given = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
-        if (!timingSafeEqual(digest(given), tokenDigest)) throw new AppError(401, 'UNAUTHORIZED', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".');
+        if (!timingSafeEqual(digest(given), tokenDigest))
+          throw new AppError(401, 'UNAUTHORIZED', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".');
       }
       // Only memory: the gauges that need Neo4j are read in the background (src/areas/metrics/gauges.ts).
       gauges.hideStale();

@@ -18,24 +18,35 @@ const actions = {
   anyOf: [arr(schemaKey(), { maxItems: 1000, uniqueItems: true }), mapOf(actionBlock, schemaKey())],
 } as unknown as TUnion<[TArray<TString>, TRecord<TString, typeof actionBlock>]>;
 
-const roleExtends = arr(schemaKey(), { maxItems: 100, uniqueItems: true, description: 'Keys of roles of the same kind whose permissions this role has too.' });
+const roleExtends = arr(schemaKey(), {
+  maxItems: 100,
+  uniqueItems: true,
+  description: 'Keys of roles of the same kind whose permissions this role has too.',
+});
 const key = (text: string) => ({ ...schemaKey(), description: text }) as unknown as TString;
 const resourceRole = obj({
-  name, description,
+  name,
+  description,
   permissions: arr(schemaKey(), { maxItems: 1000, uniqueItems: true, description: 'Action keys of this resource.' }),
   extends: roleExtends,
 });
-const when = obj({ no_direct_roles_on_object: bool() }, [], { description: 'The derived role does not apply on an instance where the user holds any direct role.' });
-export const derivationSchema = obj({
-  role: key('The role given on an instance of this resource (a role of it, or a tenant role at instance scope).'),
-  on_resource: key('The resource of the subject instance.'),
-  from_role: key('The role a user holds on the subject instance.'),
-  linked_by_relation: key('A relation of this resource whose subject is on_resource.'),
-  when,
-}, ['role', 'on_resource', 'from_role', 'linked_by_relation']);
+const when = obj({ no_direct_roles_on_object: bool() }, [], {
+  description: 'The derived role does not apply on an instance where the user holds any direct role.',
+});
+export const derivationSchema = obj(
+  {
+    role: key('The role given on an instance of this resource (a role of it, or a tenant role at instance scope).'),
+    on_resource: key('The resource of the subject instance.'),
+    from_role: key('The role a user holds on the subject instance.'),
+    linked_by_relation: key('A relation of this resource whose subject is on_resource.'),
+    when,
+  },
+  ['role', 'on_resource', 'from_role', 'linked_by_relation'],
+);
 
 const resource = obj({
-  name, description,
+  name,
+  description,
   attributes: anyObject(),
   actions,
   relations: mapOf(schemaKey(), schemaKey()),
@@ -43,17 +54,34 @@ const resource = obj({
   derivations: arr(derivationSchema, { maxItems: 1000 }),
 });
 const tenantPermission = str({ pattern: '^[A-Za-z0-9_\\-]+:[A-Za-z0-9_\\-]+$', maxLength: 257, description: '"<resource>:<action>"' });
-const tenantRole = obj({ name, description, permissions: arr(tenantPermission, { maxItems: 1000, uniqueItems: true }), extends: roleExtends });
+const tenantRole = obj({
+  name,
+  description,
+  permissions: arr(tenantPermission, { maxItems: 1000, uniqueItems: true }),
+  extends: roleExtends,
+});
 
-export const policySchema = obj({
-  $schema: str({ maxLength: 2048 }),
-  resources: mapOf(resource, schemaKey()),
-  roles: mapOf(tenantRole, schemaKey()),
-}, [], { title: 'graph-authz policy', description: 'An environment\'s own schema: resources (actions, roles, relations, derivations) and tenant roles. Schema the service makes by itself (group grants, elements configs) is not written here.' });
+export const policySchema = obj(
+  {
+    $schema: str({ maxLength: 2048 }),
+    resources: mapOf(resource, schemaKey()),
+    roles: mapOf(tenantRole, schemaKey()),
+  },
+  [],
+  {
+    title: 'graph-authz policy',
+    description:
+      "An environment's own schema: resources (actions, roles, relations, derivations) and tenant roles. Schema the service makes by itself (group grants, elements configs) is not written here.",
+  },
+);
 
 export type PolicyFile = Static<typeof policySchema>;
 export type PolicyResource = Static<typeof resource>;
 export type PolicyDerivation = Static<typeof derivationSchema>;
 
 /** The document served at /v2/policy.schema.json. */
-export const policyJsonSchema = () => ({ $schema: 'http://json-schema.org/draft-07/schema#', $id: 'graph-authz-policy.schema.json', ...policySchema });
+export const policyJsonSchema = () => ({
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'graph-authz-policy.schema.json',
+  ...policySchema,
+});

@@ -70,6 +70,13 @@ export class Managed {
 }
 
 function hasOwnParts(key: string, r: ResourceModel): boolean {
-  return r.name !== key || r.description !== null || r.attributes !== '{}' || Object.keys(r.actions).length > 0
-    || Object.keys(r.relations).length > 0 || Object.keys(r.roles).length > 0 || r.derivations.length > 0;
+  return (
+    r.name !== key ||
+    r.description !== null ||
+    r.attributes !== '{}' ||
+    Object.keys(r.actions).length > 0 ||
+    Object.keys(r.relations).length > 0 ||
+    Object.keys(r.roles).length > 0 ||
+    r.derivations.length > 0
+  );
 }

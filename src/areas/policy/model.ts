@@ -45,7 +45,12 @@ const sorted = (xs: readonly string[] | null | undefined) => [...new Set(xs ?? [
 export function canonicalJson(value: unknown): string {
   const sortKeys = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sortKeys);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+      );
     return v;
   };
   return JSON.stringify(sortKeys(value ?? {}));
@@ -54,8 +59,14 @@ export function canonicalJson(value: unknown): string {
 export const derivationKey = (resource: string, d: Omit<DerivationModel, 'no_direct_roles_on_object'>) =>
   `${resource}#${d.role} <- ${d.on_resource}#${d.from_role} (${d.linked_by_relation})`;
 
-const roleModel = (key: string, r: { name?: string | null; description?: string | null; permissions?: string[] | null; extends?: string[] | null }): RoleModel => ({
-  name: r.name ?? key, description: r.description ?? null, permissions: sorted(r.permissions), extends: sorted(r.extends),
+const roleModel = (
+  key: string,
+  r: { name?: string | null; description?: string | null; permissions?: string[] | null; extends?: string[] | null },
+): RoleModel => ({
+  name: r.name ?? key,
+  description: r.description ?? null,
+  permissions: sorted(r.permissions),
+  extends: sorted(r.extends),
 });
 
 /** A policy file (validated by its JSON Schema) with its defaults filled in. */
@@ -68,8 +79,12 @@ export function modelOfFile(file: PolicyFile): PolicyModel {
     const roles: Record<string, RoleModel> = Object.create(null);
     for (const [k, role] of Object.entries(r.roles ?? {})) roles[k] = roleModel(k, role);
     resources[key] = {
-      name: r.name ?? key, description: r.description ?? null, attributes: canonicalJson(r.attributes ?? {}), actions,
-      relations: Object.assign(Object.create(null), r.relations ?? {}), roles,
+      name: r.name ?? key,
+      description: r.description ?? null,
+      attributes: canonicalJson(r.attributes ?? {}),
+      actions,
+      relations: Object.assign(Object.create(null), r.relations ?? {}),
+      roles,
       derivations: (r.derivations ?? []).map((d) => ({ ...d, no_direct_roles_on_object: d.when?.no_direct_roles_on_object ?? false })),
     };
   }
@@ -81,7 +96,12 @@ export function modelOfFile(file: PolicyFile): PolicyModel {
 /** The schema as readSchema.cypher answers it. */
 export interface SchemaRows {
   resources: {
-    key: string; name: string | null; description: string | null; actions: string[] | null; actions_json: string | null; attributes_json: string | null;
+    key: string;
+    name: string | null;
+    description: string | null;
+    actions: string[] | null;
+    actions_json: string | null;
+    attributes_json: string | null;
     roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
     relations: { key: string; subject_resource: string }[];
     derivations: { role: string; on_resource: string; from_role: string; relation: string; no_direct_roles_on_object: boolean | null }[];
@@ -104,11 +124,18 @@ export function modelOfGraph(rows: SchemaRows): PolicyModel {
     const roles: Record<string, RoleModel> = Object.create(null);
     for (const role of r.roles) roles[role.key] = roleModel(role.key, role);
     resources[r.key] = {
-      name: r.name ?? r.key, description: r.description ?? null,
-      attributes: canonicalJson(r.attributes_json ? JSON.parse(r.attributes_json) : {}), actions,
-      relations: Object.assign(Object.create(null), Object.fromEntries(r.relations.map((rel) => [rel.key, rel.subject_resource]))), roles,
+      name: r.name ?? r.key,
+      description: r.description ?? null,
+      attributes: canonicalJson(r.attributes_json ? JSON.parse(r.attributes_json) : {}),
+      actions,
+      relations: Object.assign(Object.create(null), Object.fromEntries(r.relations.map((rel) => [rel.key, rel.subject_resource]))),
+      roles,
       derivations: r.derivations.map((d) => ({
-        role: d.role, on_resource: d.on_resource, from_role: d.from_role, linked_by_relation: d.relation, no_direct_roles_on_object: d.no_direct_roles_on_object ?? false,
+        role: d.role,
+        on_resource: d.on_resource,
+        from_role: d.from_role,
+        linked_by_relation: d.relation,
+        no_direct_roles_on_object: d.no_direct_roles_on_object ?? false,
       })),
     };
   }
@@ -133,20 +160,54 @@ export function fileOfModel(model: PolicyModel): PolicyFile {
       ...(r.name !== key ? { name: r.name } : {}),
       ...(r.description !== null ? { description: r.description } : {}),
       ...(r.attributes !== '{}' ? { attributes: JSON.parse(r.attributes) as Record<string, unknown> } : {}),
-      actions: plain ? Object.keys(r.actions).sort() : Object.fromEntries(Object.keys(r.actions).sort().map((a) => {
-        const b = r.actions[a];
-        return [a, { ...(b.name !== a ? { name: b.name } : {}), ...(b.description !== null ? { description: b.description } : {}) }];
-      })),
-      ...(Object.keys(r.relations).length ? { relations: Object.fromEntries(Object.keys(r.relations).sort().map((k) => [k, r.relations[k]])) } : {}),
-      ...(Object.keys(r.roles).length ? { roles: Object.fromEntries(Object.keys(r.roles).sort().map((k) => [k, role(k, r.roles[k])])) } : {}),
-      ...(r.derivations.length ? {
-        derivations: r.derivations.map((d) => ({
-          role: d.role, on_resource: d.on_resource, from_role: d.from_role, linked_by_relation: d.linked_by_relation,
-          ...(d.no_direct_roles_on_object ? { when: { no_direct_roles_on_object: true } } : {}),
-        })),
-      } : {}),
+      actions: plain
+        ? Object.keys(r.actions).sort()
+        : Object.fromEntries(
+            Object.keys(r.actions)
+              .sort()
+              .map((a) => {
+                const b = r.actions[a];
+                return [
+                  a,
+                  { ...(b.name !== a ? { name: b.name } : {}), ...(b.description !== null ? { description: b.description } : {}) },
+                ];
+              }),
+          ),
+      ...(Object.keys(r.relations).length
+        ? {
+            relations: Object.fromEntries(
+              Object.keys(r.relations)
+                .sort()
+                .map((k) => [k, r.relations[k]]),
+            ),
+          }
+        : {}),
+      ...(Object.keys(r.roles).length
+        ? {
+            roles: Object.fromEntries(
+              Object.keys(r.roles)
+                .sort()
+                .map((k) => [k, role(k, r.roles[k])]),
+            ),
+          }
+        : {}),
+      ...(r.derivations.length
+        ? {
+            derivations: r.derivations.map((d) => ({
+              role: d.role,
+              on_resource: d.on_resource,
+              from_role: d.from_role,
+              linked_by_relation: d.linked_by_relation,
+              ...(d.no_direct_roles_on_object ? { when: { no_direct_roles_on_object: true } } : {}),
+            })),
+          }
+        : {}),
     };
   }
-  const roles = Object.fromEntries(Object.keys(model.roles).sort().map((k) => [k, role(k, model.roles[k])]));
+  const roles = Object.fromEntries(
+    Object.keys(model.roles)
+      .sort()
+      .map((k) => [k, role(k, model.roles[k])]),
+  );
   return { resources, roles };
 }

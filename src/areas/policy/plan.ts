@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../../errors';
 import type { Managed } from './managed';
-import { derivationKey, DerivationModel, PolicyModel, ResourceModel, RoleModel } from './model';
+import { derivationKey, type DerivationModel, type PolicyModel, type ResourceModel, type RoleModel } from './model';
 
 export type ChangeKind = 'resource' | 'action' | 'relation' | 'resource_role' | 'role' | 'derivation';
 /** One difference between the environment's own schema and a policy file. */
@@ -19,7 +19,15 @@ export interface Change {
   in_use?: { facts: number; what: string };
 }
 
-const empty = (key: string): ResourceModel => ({ name: key, description: null, attributes: '{}', actions: {}, relations: {}, roles: {}, derivations: [] });
+const empty = (key: string): ResourceModel => ({
+  name: key,
+  description: null,
+  attributes: '{}',
+  actions: {},
+  relations: {},
+  roles: {},
+  derivations: [],
+});
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 function roleFields(a: RoleModel, b: RoleModel): string[] {
@@ -47,19 +55,22 @@ export function planOf(current: PolicyModel, desired: PolicyModel, exists: Set<s
       if (fields.length) out.push({ op: 'update', kind: 'resource', key, resource: key, fields });
     }
     for (const a of Object.keys(want.actions)) {
-      if (!Object.hasOwn(have.actions, a)) { if (!isNew) out.push({ op: 'create', kind: 'action', key: `${key}:${a}`, resource: key, name: a }); }
-      else {
+      if (!Object.hasOwn(have.actions, a)) {
+        if (!isNew) out.push({ op: 'create', kind: 'action', key: `${key}:${a}`, resource: key, name: a });
+      } else {
         const fields = (['name', 'description'] as const).filter((f) => have.actions[a][f] !== want.actions[a][f]);
         if (fields.length) out.push({ op: 'update', kind: 'action', key: `${key}:${a}`, resource: key, name: a, fields });
       }
     }
-    for (const a of Object.keys(have.actions)) if (!Object.hasOwn(want.actions, a)) out.push({ op: 'delete', kind: 'action', key: `${key}:${a}`, resource: key, name: a });
+    for (const a of Object.keys(have.actions))
+      if (!Object.hasOwn(want.actions, a)) out.push({ op: 'delete', kind: 'action', key: `${key}:${a}`, resource: key, name: a });
     for (const [rel, subject] of Object.entries(want.relations)) {
       if (Object.hasOwn(have.relations, rel) && have.relations[rel] === subject) continue;
       if (Object.hasOwn(have.relations, rel)) out.push({ op: 'delete', kind: 'relation', key: `${key}.${rel}`, resource: key, name: rel });
       out.push({ op: 'create', kind: 'relation', key: `${key}.${rel}`, resource: key, name: rel });
     }
-    for (const rel of Object.keys(have.relations)) if (!Object.hasOwn(want.relations, rel)) out.push({ op: 'delete', kind: 'relation', key: `${key}.${rel}`, resource: key, name: rel });
+    for (const rel of Object.keys(have.relations))
+      if (!Object.hasOwn(want.relations, rel)) out.push({ op: 'delete', kind: 'relation', key: `${key}.${rel}`, resource: key, name: rel });
     for (const [k, role] of Object.entries(want.roles)) {
       if (!Object.hasOwn(have.roles, k)) out.push({ op: 'create', kind: 'resource_role', key: `${key}#${k}`, resource: key, name: k });
       else {
@@ -67,13 +78,15 @@ export function planOf(current: PolicyModel, desired: PolicyModel, exists: Set<s
         if (fields.length) out.push({ op: 'update', kind: 'resource_role', key: `${key}#${k}`, resource: key, name: k, fields });
       }
     }
-    for (const k of Object.keys(have.roles)) if (!Object.hasOwn(want.roles, k)) out.push({ op: 'delete', kind: 'resource_role', key: `${key}#${k}`, resource: key, name: k });
+    for (const k of Object.keys(have.roles))
+      if (!Object.hasOwn(want.roles, k)) out.push({ op: 'delete', kind: 'resource_role', key: `${key}#${k}`, resource: key, name: k });
     const haveD = new Map(have.derivations.map((d) => [derivationKey(key, d), d]));
     const wantD = new Map(want.derivations.map((d) => [derivationKey(key, d), d]));
     for (const [dk, d] of wantD) {
       const h = haveD.get(dk);
       if (!h) out.push({ op: 'create', kind: 'derivation', key: dk, resource: key });
-      else if (h.no_direct_roles_on_object !== d.no_direct_roles_on_object) out.push({ op: 'update', kind: 'derivation', key: dk, resource: key, fields: ['when'] });
+      else if (h.no_direct_roles_on_object !== d.no_direct_roles_on_object)
+        out.push({ op: 'update', kind: 'derivation', key: dk, resource: key, fields: ['when'] });
     }
     for (const dk of haveD.keys()) if (!wantD.has(dk)) out.push({ op: 'delete', kind: 'derivation', key: dk, resource: key });
   }
@@ -87,7 +100,8 @@ export function planOf(current: PolicyModel, desired: PolicyModel, exists: Set<s
       if (fields.length) out.push({ op: 'update', kind: 'role', key: k, name: k, fields });
     }
   }
-  for (const k of Object.keys(current.roles)) if (!Object.hasOwn(desired.roles, k)) out.push({ op: 'delete', kind: 'role', key: k, name: k });
+  for (const k of Object.keys(current.roles))
+    if (!Object.hasOwn(desired.roles, k)) out.push({ op: 'delete', kind: 'role', key: k, name: k });
   return out;
 }
 
@@ -105,22 +119,33 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
   const problems: ErrorDetail[] = [];
   const at = (path: string, message: string) => problems.push({ path: `/body${path}`, message });
   const resourceExists = (r: string) => Object.hasOwn(desired.resources, r) || (managed.resource(r) && Object.hasOwn(graph.resources, r));
-  const actionsOf = (r: string) => new Set([
-    ...Object.keys(desired.resources[r]?.actions ?? {}),
-    ...Object.keys(graph.resources[r]?.actions ?? {}).filter((a) => managed.action(r, a) || (!Object.hasOwn(desired.resources, r) && managed.resource(r))),
-  ]);
-  const rolesOf = (r: string) => new Set([
-    ...Object.keys(desired.resources[r]?.roles ?? {}),
-    ...Object.keys(graph.resources[r]?.roles ?? {}).filter((k) => managed.role(r, k) || (!Object.hasOwn(desired.resources, r) && managed.resource(r))),
-  ]);
+  const actionsOf = (r: string) =>
+    new Set([
+      ...Object.keys(desired.resources[r]?.actions ?? {}),
+      ...Object.keys(graph.resources[r]?.actions ?? {}).filter(
+        (a) => managed.action(r, a) || (!Object.hasOwn(desired.resources, r) && managed.resource(r)),
+      ),
+    ]);
+  const rolesOf = (r: string) =>
+    new Set([
+      ...Object.keys(desired.resources[r]?.roles ?? {}),
+      ...Object.keys(graph.resources[r]?.roles ?? {}).filter(
+        (k) => managed.role(r, k) || (!Object.hasOwn(desired.resources, r) && managed.resource(r)),
+      ),
+    ]);
   for (const [key, r] of Object.entries(desired.resources)) {
     const base = `/resources/${key}`;
     if (key.startsWith('__')) at(base, `${JSON.stringify(key)} is a built-in resource, managed by the service`);
     const actions = actionsOf(key);
     for (const [k, role] of Object.entries(r.roles)) {
-      role.permissions.forEach((p, i) => { if (!actions.has(p)) at(`${base}/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(key)}`); });
+      role.permissions.forEach((p, i) => {
+        if (!actions.has(p))
+          at(`${base}/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(key)}`);
+      });
       const roles = rolesOf(key);
-      role.extends.forEach((p, i) => { if (!roles.has(p)) at(`${base}/roles/${k}/extends/${i}`, `${JSON.stringify(p)} is not a role of resource ${JSON.stringify(key)}`); });
+      role.extends.forEach((p, i) => {
+        if (!roles.has(p)) at(`${base}/roles/${k}/extends/${i}`, `${JSON.stringify(p)} is not a role of resource ${JSON.stringify(key)}`);
+      });
     }
     for (const [rel, subject] of Object.entries(r.relations)) {
       if (!resourceExists(subject)) at(`${base}/relations/${rel}`, `subject resource ${JSON.stringify(subject)} is not in the policy`);
@@ -128,9 +153,15 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
     r.derivations.forEach((d, i) => {
       const p = `${base}/derivations/${i}`;
       const subject = Object.hasOwn(r.relations, d.linked_by_relation) ? r.relations[d.linked_by_relation] : undefined;
-      if (subject === undefined) at(`${p}/linked_by_relation`, `${JSON.stringify(d.linked_by_relation)} is not a relation of resource ${JSON.stringify(key)}`);
-      else if (subject !== d.on_resource) at(`${p}/on_resource`, `relation ${JSON.stringify(d.linked_by_relation)} links a ${JSON.stringify(subject)}, not a ${JSON.stringify(d.on_resource)}`);
-      if (!rolesOf(key).has(d.role) && !Object.hasOwn(desired.roles, d.role)) at(`${p}/role`, `${JSON.stringify(d.role)} is neither a role of ${JSON.stringify(key)} nor a tenant role`);
+      if (subject === undefined)
+        at(`${p}/linked_by_relation`, `${JSON.stringify(d.linked_by_relation)} is not a relation of resource ${JSON.stringify(key)}`);
+      else if (subject !== d.on_resource)
+        at(
+          `${p}/on_resource`,
+          `relation ${JSON.stringify(d.linked_by_relation)} links a ${JSON.stringify(subject)}, not a ${JSON.stringify(d.on_resource)}`,
+        );
+      if (!rolesOf(key).has(d.role) && !Object.hasOwn(desired.roles, d.role))
+        at(`${p}/role`, `${JSON.stringify(d.role)} is neither a role of ${JSON.stringify(key)} nor a tenant role`);
       if (!rolesOf(d.on_resource).has(d.from_role) && !Object.hasOwn(desired.roles, d.from_role)) {
         at(`${p}/from_role`, `${JSON.stringify(d.from_role)} is neither a role of ${JSON.stringify(d.on_resource)} nor a tenant role`);
       }
@@ -139,9 +170,12 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
   for (const [k, role] of Object.entries(desired.roles)) {
     role.permissions.forEach((p, i) => {
       const [r, a] = [p.slice(0, p.indexOf(':')), p.slice(p.indexOf(':') + 1)];
-      if (!resourceExists(r) || !actionsOf(r).has(a)) at(`/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} names no action of a resource in the policy`);
+      if (!resourceExists(r) || !actionsOf(r).has(a))
+        at(`/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} names no action of a resource in the policy`);
     });
-    role.extends.forEach((p, i) => { if (!Object.hasOwn(desired.roles, p)) at(`/roles/${k}/extends/${i}`, `${JSON.stringify(p)} is not a tenant role of the policy`); });
+    role.extends.forEach((p, i) => {
+      if (!Object.hasOwn(desired.roles, p)) at(`/roles/${k}/extends/${i}`, `${JSON.stringify(p)} is not a tenant role of the policy`);
+    });
   }
   return problems;
 }

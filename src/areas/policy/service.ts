@@ -5,9 +5,9 @@ import { AppError, invalidInput } from '../../errors';
 import { now } from '../../util/time';
 import type { PolicyFile } from './format';
 import { Managed } from './managed';
-import { fileOfModel, modelOfFile, modelOfGraph, PolicyModel, SchemaRows } from './model';
-import { Change, derivationOf, planOf, problemsOf } from './plan';
-import { InUse, PolicyStore } from './store';
+import { fileOfModel, modelOfFile, modelOfGraph, type PolicyModel, type SchemaRows } from './model';
+import { type Change, derivationOf, planOf, problemsOf } from './plan';
+import type { InUse, PolicyStore } from './store';
 
 export interface PlanAnswer {
   /** Whether the environment's own schema differs from the file. */
@@ -24,8 +24,14 @@ interface Planned {
   used: InUse[];
 }
 
-const what = (u: InUse) => (u.kind === 'role' ? `tenant role ${JSON.stringify(u.key)}` : u.kind === 'resource' ? `resource ${JSON.stringify(u.key)}` : `${u.kind === 'relation' ? 'relation' : 'role'} ${JSON.stringify(u.key)} of resource ${JSON.stringify(u.resource)}`);
-const changeKeyOf = (u: InUse) => (u.kind === 'resource' || u.kind === 'role' ? u.key : u.kind === 'relation' ? `${u.resource}.${u.key}` : `${u.resource}#${u.key}`);
+const what = (u: InUse) =>
+  u.kind === 'role'
+    ? `tenant role ${JSON.stringify(u.key)}`
+    : u.kind === 'resource'
+      ? `resource ${JSON.stringify(u.key)}`
+      : `${u.kind === 'relation' ? 'relation' : 'role'} ${JSON.stringify(u.key)} of resource ${JSON.stringify(u.resource)}`;
+const changeKeyOf = (u: InUse) =>
+  u.kind === 'resource' || u.kind === 'role' ? u.key : u.kind === 'relation' ? `${u.resource}.${u.key}` : `${u.resource}#${u.key}`;
 const kindOf = (u: InUse) => (u.kind === 'resource_role' ? 'resource_role' : u.kind);
 
 /**
@@ -61,8 +67,12 @@ export class PolicyService {
       if (!planned.changes.length) return { changed: false, applied: false, changes: [] };
       if (planned.used.length && !prune) {
         const details = planned.used.map((u) => ({ path: `/policy/${changeKeyOf(u)}`, message: `${what(u)} is used by ${u.n} ${u.what}` }));
-        throw new AppError(409, 'INVALID_STATE',
-          `The policy removes schema that facts still use: ${details.map((d) => d.message).join('; ')}. Keep them in the file, remove those facts first, or apply with prune=true to remove them with it.`, details);
+        throw new AppError(
+          409,
+          'INVALID_STATE',
+          `The policy removes schema that facts still use: ${details.map((d) => d.message).join('; ')}. Keep them in the file, remove those facts first, or apply with prune=true to remove them with it.`,
+          details,
+        );
       }
       await this.write(tx, scope.envId, planned);
       return { changed: true, applied: true, changes: planned.changes };
@@ -81,7 +91,14 @@ export class PolicyService {
     const { managed, graph, own } = this.modelsOf(rows);
     const fromFile = modelOfFile(file);
     const problems = problemsOf(fromFile, graph, managed);
-    if (problems.length) throw invalidInput(`The policy names what it does not define: ${problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}.`, problems);
+    if (problems.length)
+      throw invalidInput(
+        `The policy names what it does not define: ${problems
+          .slice(0, 5)
+          .map((p) => `${p.path} ${p.message}`)
+          .join('; ')}.`,
+        problems,
+      );
     // Managed parts written in the file anyway are left out: they are the service's.
     const desired: PolicyModel = { roles: fromFile.roles, resources: Object.create(null) };
     for (const [key, r] of Object.entries(fromFile.resources)) {
@@ -92,7 +109,9 @@ export class PolicyService {
     const used = await this.store.inUse(tx, scope.envId, {
       resources: removed('resource').map((c) => c.key),
       resourceRoles: removed('resource_role').map((c) => ({ resource: c.resource!, key: c.name! })),
-      relations: removed('relation').filter((c) => !changes.some((x) => x.op === 'create' && x.key === c.key)).map((c) => ({ resource: c.resource!, key: c.name! })),
+      relations: removed('relation')
+        .filter((c) => !changes.some((x) => x.op === 'create' && x.key === c.key))
+        .map((c) => ({ resource: c.resource!, key: c.name! })),
       roles: removed('role').map((c) => c.key),
     });
     for (const u of used) {
@@ -102,8 +121,16 @@ export class PolicyService {
     // A relation whose subject changes is removed and made again: its tuples cannot stay.
     for (const c of removed('relation')) {
       if (c.in_use || !changes.some((x) => x.op === 'create' && x.key === c.key)) continue;
-      const [u] = await this.store.inUse(tx, scope.envId, { resources: [], resourceRoles: [], roles: [], relations: [{ resource: c.resource!, key: c.name! }] });
-      if (u) { c.in_use = { facts: u.n, what: u.what }; used.push(u); }
+      const [u] = await this.store.inUse(tx, scope.envId, {
+        resources: [],
+        resourceRoles: [],
+        roles: [],
+        relations: [{ resource: c.resource!, key: c.name! }],
+      });
+      if (u) {
+        c.in_use = { facts: u.n, what: u.what };
+        used.push(u);
+      }
     }
     return { rows, desired, changes, used };
   }
@@ -116,37 +143,82 @@ export class PolicyService {
 
     for (const c of of('delete', 'derivation')) {
       const d = derivationOf(modelOfGraph(rows), c)!;
-      await this.store.run(tx, 'deleteDerivation', { env, resource: c.resource, role: d.role, on_resource: d.on_resource, from_role: d.from_role, relation: d.linked_by_relation });
+      await this.store.run(tx, 'deleteDerivation', {
+        env,
+        resource: c.resource,
+        role: d.role,
+        on_resource: d.on_resource,
+        from_role: d.from_role,
+        relation: d.linked_by_relation,
+      });
     }
     for (const c of of('delete', 'relation')) await this.store.run(tx, 'deleteRelation', { env, resource: c.resource, key: c.name });
-    for (const c of of('delete', 'resource_role')) await this.store.run(tx, 'deleteResourceRole', { env, resource: c.resource, key: c.name });
+    for (const c of of('delete', 'resource_role'))
+      await this.store.run(tx, 'deleteResourceRole', { env, resource: c.resource, key: c.name });
     for (const c of of('delete', 'role')) await this.store.run(tx, 'deleteRole', { env, key: c.key });
     for (const c of of('delete', 'resource')) await this.store.run(tx, 'deleteResource', { env, key: c.key });
 
     // Resources: new ones with their actions; changed ones get their fields and action set (managed actions kept).
-    const touched = new Set(changes.filter((c) => c.kind === 'action' || (c.kind === 'resource' && c.op === 'update')).map((c) => c.resource!));
+    const touched = new Set(
+      changes.filter((c) => c.kind === 'action' || (c.kind === 'resource' && c.op === 'update')).map((c) => c.resource!),
+    );
     for (const c of of('create', 'resource')) {
       const r = desired.resources[c.key];
       const actions = actionsFor(r.actions, {}, []);
-      await this.store.run(tx, 'createResource', { env, id: randomUUID(), key: c.key, name: r.name, description: r.description, ...actions, attributes_json: r.attributes, nowIso: at });
+      await this.store.run(tx, 'createResource', {
+        env,
+        id: randomUUID(),
+        key: c.key,
+        name: r.name,
+        description: r.description,
+        ...actions,
+        attributes_json: r.attributes,
+        nowIso: at,
+      });
     }
     for (const key of touched) {
       const r = desired.resources[key];
       const g = graphResource(key)!;
       const previous = (g.actions_json ? JSON.parse(g.actions_json) : {}) as Record<string, Record<string, unknown>>;
-      const kept = (g.actions ?? []).filter((a) => !Object.hasOwn(r.actions, a) && new Managed(rows.groupTypes, rows.governed).action(key, a));
+      const kept = (g.actions ?? []).filter(
+        (a) => !Object.hasOwn(r.actions, a) && new Managed(rows.groupTypes, rows.governed).action(key, a),
+      );
       const actions = actionsFor(r.actions, previous, kept);
       await this.store.run(tx, 'updateResource', {
-        env, key, name: r.name, description: r.description, setDescription: true, ...actions, attributes_json: r.attributes, nowIso: at,
+        env,
+        key,
+        name: r.name,
+        description: r.description,
+        setDescription: true,
+        ...actions,
+        attributes_json: r.attributes,
+        nowIso: at,
       });
     }
     for (const c of of('create', 'relation')) {
       const subject = desired.resources[c.resource!].relations[c.name!];
-      await this.store.run(tx, 'createRelation', { env, resource: c.resource, id: randomUUID(), key: c.name, name: c.name, description: null, subject_resource: subject, nowIso: at });
+      await this.store.run(tx, 'createRelation', {
+        env,
+        resource: c.resource,
+        id: randomUUID(),
+        key: c.name,
+        name: c.name,
+        description: null,
+        subject_resource: subject,
+        nowIso: at,
+      });
     }
     for (const c of [...of('create', 'resource_role'), ...of('update', 'resource_role')]) {
       const role = desired.resources[c.resource!].roles[c.name!];
-      const fields = { env, resource: c.resource, key: c.name, name: role.name, description: role.description, permissions: role.permissions, nowIso: at };
+      const fields = {
+        env,
+        resource: c.resource,
+        key: c.name,
+        name: role.name,
+        description: role.description,
+        permissions: role.permissions,
+        nowIso: at,
+      };
       if (c.op === 'create') await this.store.run(tx, 'createResourceRole', { ...fields, id: randomUUID() });
       else await this.store.run(tx, 'updateResourceRole', { ...fields, setDescription: true });
     }
@@ -157,7 +229,9 @@ export class PolicyService {
       else await this.store.run(tx, 'updateRole', { ...fields, setDescription: true });
     }
     // Hierarchy: roles made or whose `extends` differs get exactly the file's parents (a cycle answers 422).
-    for (const c of changes.filter((x) => (x.kind === 'role' || x.kind === 'resource_role') && (x.op === 'create' || x.fields?.includes('extends')))) {
+    for (const c of changes.filter(
+      (x) => (x.kind === 'role' || x.kind === 'resource_role') && (x.op === 'create' || x.fields?.includes('extends')),
+    )) {
       const resource = c.kind === 'role' ? null : c.resource!;
       const role = resource === null ? desired.roles[c.key] : desired.resources[resource].roles[c.name!];
       await this.store.run(tx, 'clearRoleParents', { env, resource, role: c.name });
@@ -165,21 +239,40 @@ export class PolicyService {
         const [row] = await this.store.run(tx, 'addRoleParent', { env, resource, role: c.name, parent, nowIso: at });
         if (row?.cycle !== false) {
           const path = resource === null ? `/body/roles/${c.name}/extends` : `/body/resources/${resource}/roles/${c.name}/extends`;
-          throw invalidInput(`Role ${JSON.stringify(c.key)} cannot extend ${JSON.stringify(parent)}: that would make a role hierarchy cycle.`, [{ path, message: 'would make a role hierarchy cycle' }]);
+          throw invalidInput(
+            `Role ${JSON.stringify(c.key)} cannot extend ${JSON.stringify(parent)}: that would make a role hierarchy cycle.`,
+            [{ path, message: 'would make a role hierarchy cycle' }],
+          );
         }
       }
     }
     for (const c of [...of('update', 'derivation'), ...of('create', 'derivation')]) {
       const d = derivationOf(desired, c)!;
-      const key = { env, resource: c.resource, role: d.role, on_resource: d.on_resource, from_role: d.from_role, relation: d.linked_by_relation };
+      const key = {
+        env,
+        resource: c.resource,
+        role: d.role,
+        on_resource: d.on_resource,
+        from_role: d.from_role,
+        relation: d.linked_by_relation,
+      };
       if (c.op === 'update') await this.store.run(tx, 'deleteDerivation', key);
-      await this.store.run(tx, 'createDerivation', { ...key, no_direct_roles_on_object: d.no_direct_roles_on_object, id: randomUUID(), nowIso: at });
+      await this.store.run(tx, 'createDerivation', {
+        ...key,
+        no_direct_roles_on_object: d.no_direct_roles_on_object,
+        id: randomUUID(),
+        nowIso: at,
+      });
     }
   }
 }
 
 /** The stored action set: the file's actions (ids and extra fields of existing ones kept) plus the managed ones `kept`. */
-function actionsFor(actions: PolicyModel['resources'][string]['actions'], previous: Record<string, Record<string, unknown>>, kept: string[]) {
+function actionsFor(
+  actions: PolicyModel['resources'][string]['actions'],
+  previous: Record<string, Record<string, unknown>>,
+  kept: string[],
+) {
   const blocks: Record<string, Record<string, unknown>> = Object.create(null);
   for (const [key, a] of Object.entries(actions)) {
     const before = Object.hasOwn(previous, key) ? previous[key] : {};

@@ -50,7 +50,16 @@ export class PolicyStore {
     return (await tx.one(this.q.readSchema, { env })) as unknown as SchemaRows;
   }
 
-  async inUse(tx: Tx, env: string, removed: { resources: string[]; resourceRoles: { resource: string; key: string }[]; relations: { resource: string; key: string }[]; roles: string[] }): Promise<InUse[]> {
+  async inUse(
+    tx: Tx,
+    env: string,
+    removed: {
+      resources: string[];
+      resourceRoles: { resource: string; key: string }[];
+      relations: { resource: string; key: string }[];
+      roles: string[];
+    },
+  ): Promise<InUse[]> {
     return ((await tx.one(this.q.factsInUse, { env, ...removed }))?.used as InUse[]) ?? [];
   }
 

@@ -1,45 +1,54 @@
 import { ACCESS_LEVELS } from '../../auth/types';
 import { arr, envelope, idOrKey, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
 
-export const projectCreate = obj(
-  { key: schemaKey(), name: str({ minLength: 1, maxLength: 256 }), description: str({ maxLength: 4096 }) },
-  ['key', 'name'],
-);
+export const projectCreate = obj({ key: schemaKey(), name: str({ minLength: 1, maxLength: 256 }), description: str({ maxLength: 4096 }) }, [
+  'key',
+  'name',
+]);
 export const environmentCreate = projectCreate;
 
-export const project = obj({
-  id: str(),
-  key: str(),
-  name: str(),
-  description: nullable(str()),
-  organization_id: str(),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, ['id', 'key', 'name']);
-export const environment = obj({
-  id: str(),
-  key: str(),
-  name: str(),
-  description: nullable(str()),
-  project_id: str(),
-  organization_id: str(),
-  created_at: timestamp(),
-  updated_at: timestamp(),
-}, ['id', 'key', 'name', 'project_id']);
+export const project = obj(
+  {
+    id: str(),
+    key: str(),
+    name: str(),
+    description: nullable(str()),
+    organization_id: str(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  ['id', 'key', 'name'],
+);
+export const environment = obj(
+  {
+    id: str(),
+    key: str(),
+    name: str(),
+    description: nullable(str()),
+    project_id: str(),
+    organization_id: str(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  },
+  ['id', 'key', 'name', 'project_id'],
+);
 export const accessLevel = str({ enum: ACCESS_LEVELS });
-export const apiKey = obj({
-  id: str(),
-  name: nullable(str()),
-  prefix: str(),
-  object_type: str({ enum: ['env'] }),
-  owner_type: str({ enum: ['member'] }),
-  access_level: accessLevel,
-  organization_id: str(),
-  project_id: str(),
-  environment_id: str(),
-  created_at: timestamp(),
-  secret: str(),
-}, ['id', 'prefix']);
+export const apiKey = obj(
+  {
+    id: str(),
+    name: nullable(str()),
+    prefix: str(),
+    object_type: str({ enum: ['env'] }),
+    owner_type: str({ enum: ['member'] }),
+    access_level: accessLevel,
+    organization_id: str(),
+    project_id: str(),
+    environment_id: str(),
+    created_at: timestamp(),
+    secret: str(),
+  },
+  ['id', 'prefix'],
+);
 export const apiKeyCreate = obj({ name: str({ maxLength: 256 }), access_level: accessLevel });
 export const rotatedKey = obj({ id: str(), secret: str() }, ['id', 'secret']);
 export const scope = obj({

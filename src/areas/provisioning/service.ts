@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hashSecret, newSecret } from '../../auth/secrets';
 import type { AccessLevel, Scope } from '../../auth/types';
 import { notFound } from '../../errors';
-import { Envelope, envelopeOf, Page } from '../../http/paging';
+import { envelopeOf, type Page } from '../../http/paging';
 import { now } from '../../util/time';
-import { ApiKeyNode, EnvironmentNode, ProjectNode, ProvisioningStore } from './store';
+import type { ApiKeyNode, EnvironmentNode, ProjectNode, ProvisioningStore } from './store';
 
 export interface ProjectView {
   id: string;

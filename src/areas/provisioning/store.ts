@@ -1,9 +1,8 @@
 import type { AccessLevel, KeyLookup, ScopeRow } from '../../auth/types';
-import { Db, keyed, Row } from '../../db/db';
+import { type Db, keyed } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
-import type { StatementRows } from '../../db/statements.generated';
 
 export interface ProjectNode {
   id: string;
@@ -69,7 +68,9 @@ export class ProvisioningStore implements KeyLookup {
     });
   }
 
-  async createProject(p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; nowIso: string }): Promise<ProjectNode> {
+  async createProject(
+    p: Omit<ProjectNode, 'created_at' | 'updated_at' | 'org_id'> & { orgId: string; nowIso: string },
+  ): Promise<ProjectNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createProject, p);
       return row.project as ProjectNode;
@@ -107,7 +108,9 @@ export class ProvisioningStore implements KeyLookup {
     });
   }
 
-  async createEnvironment(e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; nowIso: string }): Promise<EnvironmentNode> {
+  async createEnvironment(
+    e: Omit<EnvironmentNode, 'created_at' | 'updated_at' | 'project_id'> & { projectId: string; nowIso: string },
+  ): Promise<EnvironmentNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createEnvironment, e);
       if (!row) throw new NotFound('Project', e.projectId);
@@ -158,7 +161,15 @@ export class ProvisioningStore implements KeyLookup {
     return row;
   }
 
-  async createApiKey(k: { id: string; envId: string; hash: string; prefix: string; name: string | null; accessLevel: AccessLevel; nowIso: string }): Promise<ApiKeyNode> {
+  async createApiKey(k: {
+    id: string;
+    envId: string;
+    hash: string;
+    prefix: string;
+    name: string | null;
+    accessLevel: AccessLevel;
+    nowIso: string;
+  }): Promise<ApiKeyNode> {
     const [row] = await this.db.writeRows(this.q.createApiKey, k);
     if (!row) throw new NotFound('Environment', k.envId);
     return row.key as ApiKeyNode;

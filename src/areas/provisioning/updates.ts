@@ -8,7 +8,10 @@ export interface NameAndDescription {
 }
 
 const params = (p: NameAndDescription): ProjectEnvPatch => ({
-  name: p.name ?? null, description: p.description ?? null, setDescription: p.description !== undefined, nowIso: new Date().toISOString(),
+  name: p.name ?? null,
+  description: p.description ?? null,
+  setDescription: p.description !== undefined,
+  nowIso: new Date().toISOString(),
 });
 
 /** PATCH of projects and environments (Permit's `projects.update`, `environments.update`): name and description. */

@@ -3,7 +3,7 @@ import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { duplicate, notFound } from '../../errors';
 import { attributesJson } from '../../util/attributes';
-import { ResourceNode, SchemaStore } from './store';
+import type { ResourceNode, SchemaStore } from './store';
 import { scoped } from '../../auth/types';
 
 export interface StoredAction {
@@ -24,9 +24,17 @@ export interface ActionInput {
 /** An action as Permit's ResourceActionRead (the list and the single-action routes answer it). */
 export function actionRecord(scope: Scope, r: ResourceNode, key: string, a: StoredAction) {
   return {
-    id: a.id ?? null, key, name: a.name ?? key, description: a.description ?? null, attributes: a.attributes ?? {},
-    permission_name: `${r.key}:${key}`, resource: r.key, resource_id: r.id, ...scoped(scope),
-    created_at: a.created_at ?? r.created_at ?? null, updated_at: a.updated_at ?? r.updated_at ?? null,
+    id: a.id ?? null,
+    key,
+    name: a.name ?? key,
+    description: a.description ?? null,
+    attributes: a.attributes ?? {},
+    permission_name: `${r.key}:${key}`,
+    resource: r.key,
+    resource_id: r.id,
+    ...scoped(scope),
+    created_at: a.created_at ?? r.created_at ?? null,
+    updated_at: a.updated_at ?? r.updated_at ?? null,
   };
 }
 
@@ -61,7 +69,10 @@ export class ActionsService {
 
   private async save(tx: Tx, scope: Scope, r: ResourceNode, blocks: Record<string, StoredAction>) {
     await this.store.updateResource(tx, scope.envId, r.key, {
-      name: null, nowIso: new Date().toISOString(), actions: Object.keys(blocks), actions_json: JSON.stringify(blocks),
+      name: null,
+      nowIso: new Date().toISOString(),
+      actions: Object.keys(blocks),
+      actions_json: JSON.stringify(blocks),
     });
   }
 
@@ -72,8 +83,12 @@ export class ActionsService {
       if (Object.hasOwn(blocks, input.key)) throw duplicate(`Action of resource ${JSON.stringify(r.key)}`, input.key);
       const now = new Date().toISOString();
       blocks[input.key] = {
-        id: randomUUID(), name: input.name, description: input.description ?? null,
-        attributes: attributes ? JSON.parse(attributes) : {}, created_at: now, updated_at: now,
+        id: randomUUID(),
+        name: input.name,
+        description: input.description ?? null,
+        attributes: attributes ? JSON.parse(attributes) : {},
+        created_at: now,
+        updated_at: now,
       };
       await this.save(tx, scope, r, blocks);
       return this.view(scope, r, input.key, blocks[input.key]);
@@ -95,9 +110,12 @@ export class ActionsService {
       const key = this.keyOf(blocks, r, ref);
       const b = blocks[key];
       blocks[key] = {
-        ...b, id: b.id ?? randomUUID(), name: patch.name ?? b.name ?? key,
+        ...b,
+        id: b.id ?? randomUUID(),
+        name: patch.name ?? b.name ?? key,
         description: patch.description !== undefined ? patch.description : (b.description ?? null),
-        attributes: attributes ? JSON.parse(attributes) : (b.attributes ?? {}), updated_at: new Date().toISOString(),
+        attributes: attributes ? JSON.parse(attributes) : (b.attributes ?? {}),
+        updated_at: new Date().toISOString(),
       };
       await this.save(tx, scope, r, blocks);
       return this.view(scope, r, key, blocks[key]);

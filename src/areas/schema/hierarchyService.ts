@@ -1,8 +1,8 @@
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { invalidInput, notFound } from '../../errors';
-import { HierarchyStore } from './hierarchyStore';
-import { SchemaStore } from './store';
+import type { HierarchyStore } from './hierarchyStore';
+import type { SchemaStore } from './store';
 import { roleOf } from './labels';
 
 /** A role's place in the hierarchy: tenant role (`resource` null) or a role of `resource`. */
@@ -38,9 +38,10 @@ export class HierarchyService {
   async addParent(tx: Tx, scope: Scope, at: RoleAt, parentRef: string, path = '/params/parent') {
     const parent = await this.resolve(tx, scope, at.resource, parentRef);
     if (!(await this.store.addParent(tx, scope.envId, at.resource, at.key, parent))) {
-      throw invalidInput(`${what(at.resource)} ${JSON.stringify(at.key)} cannot extend ${JSON.stringify(parent)}: ${JSON.stringify(parent)} already extends it (directly or through other roles), which would make a cycle.`, [
-        { path, message: 'would make a role hierarchy cycle' },
-      ]);
+      throw invalidInput(
+        `${what(at.resource)} ${JSON.stringify(at.key)} cannot extend ${JSON.stringify(parent)}: ${JSON.stringify(parent)} already extends it (directly or through other roles), which would make a cycle.`,
+        [{ path, message: 'would make a role hierarchy cycle' }],
+      );
     }
   }
 
@@ -58,18 +59,35 @@ export class HierarchyService {
   }
 
   /** Views of roles of one kind, each with `extends` (the keys of the roles it directly extends). */
-  async withExtends<V extends { key: string }>(scope: Scope, resource: string | null, views: V[], tx?: Tx): Promise<(V & { extends: string[] })[]> {
+  async withExtends<V extends { key: string }>(
+    scope: Scope,
+    resource: string | null,
+    views: V[],
+    tx?: Tx,
+  ): Promise<(V & { extends: string[] })[]> {
     if (!views.length) return [];
-    const parents = await this.store.parentsOf(scope.envId, resource, views.map((v) => v.key), tx);
+    const parents = await this.store.parentsOf(
+      scope.envId,
+      resource,
+      views.map((v) => v.key),
+      tx,
+    );
     return views.map((v) => ({ ...v, extends: parents.get(v.key) ?? [] }));
   }
 
   /** Resource views (a page) whose roles carry `extends`, in one query. */
   async resourcesWithExtends<V extends { key: string; roles: Record<string, { key: string }> }>(scope: Scope, views: V[]) {
-    const parents = views.length ? await this.store.parentsOfResources(scope.envId, views.map((v) => v.key)) : new Map<string, string[]>();
+    const parents = views.length
+      ? await this.store.parentsOfResources(
+          scope.envId,
+          views.map((v) => v.key),
+        )
+      : new Map<string, string[]>();
     return views.map((v) => ({
       ...v,
-      roles: Object.fromEntries(Object.entries(v.roles).map(([k, r]) => [k, { ...r, extends: parents.get(`${v.key}\u0000${r.key}`) ?? [] }])),
+      roles: Object.fromEntries(
+        Object.entries(v.roles).map(([k, r]) => [k, { ...r, extends: parents.get(`${v.key}\u0000${r.key}`) ?? [] }]),
+      ),
     }));
   }
 

@@ -2,7 +2,7 @@ import type { Scope } from '../../auth/types';
 import { invalidInput, notFound, tenantMismatch } from '../../errors';
 import { attributesJson } from '../../util/attributes';
 import { checkInstanceBatch, type InstanceInput } from './instancesService';
-import { InstancesStore, splitInstanceRef } from './instancesStore';
+import { type InstancesStore, splitInstanceRef } from './instancesStore';
 
 /** Permit's `/bulk/resource_instances`: PUT creates or replaces, DELETE removes; one transaction each. */
 export class InstancesBulkService {
@@ -12,10 +12,18 @@ export class InstancesBulkService {
     const seen = new Set<string>();
     ops.forEach((x, i) => {
       const id = `${x.resource}:${x.key}`;
-      if (seen.has(id)) throw invalidInput(`Resource instance ${JSON.stringify(id)} appears twice in the batch.`, [{ path: `/body/operations/${i}`, message: 'repeats an instance' }]);
+      if (seen.has(id))
+        throw invalidInput(`Resource instance ${JSON.stringify(id)} appears twice in the batch.`, [
+          { path: `/body/operations/${i}`, message: 'repeats an instance' },
+        ]);
       seen.add(id);
     });
-    const items = ops.map((x, i) => ({ key: x.key, tenant: x.tenant, resource: x.resource, attributes: attributesJson(x.attributes ?? {}, `/body/operations/${i}/attributes`)! }));
+    const items = ops.map((x, i) => ({
+      key: x.key,
+      tenant: x.tenant,
+      resource: x.resource,
+      attributes: attributesJson(x.attributes ?? {}, `/body/operations/${i}/attributes`)!,
+    }));
     // The check and the write share the transaction, so the batch is written whole or not at all.
     const row = await this.store.replaceInstances(scope.envId, items, {
       found: checkInstanceBatch(ops),
@@ -33,4 +41,3 @@ export class InstancesBulkService {
     return { instances_deleted: row.deleted };
   }
 }
-

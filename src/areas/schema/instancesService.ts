@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
 import { concurrentChange, notFound, tenantMismatch } from '../../errors';
 import { at } from '../../util/bulkItem';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import { attributesJson } from '../../util/attributes';
 import { fromJson } from '../../util/json';
-import { SchemaStore } from './store';
-import { BatchChanged, InstanceNode, InstancesStore, ResolvedInstance, splitInstanceRef } from './instancesStore';
+import type { SchemaStore } from './store';
+import { BatchChanged, type InstanceNode, type InstancesStore, type ResolvedInstance, splitInstanceRef } from './instancesStore';
 import { scoped } from '../../auth/types';
 import type { Static } from '../../http/schema';
 import type { instanceCreate } from './schemas';
@@ -37,7 +37,9 @@ export const checkInstanceBatch = (inputs: { key: string; tenant: string; resour
       if (!f.resourceExists) throw notFound('Resource', inputs[i].resource);
       if (!f.tenantExists) throw notFound('Tenant', inputs[i].tenant);
       if (f.existingTenant !== null && f.existingTenant !== inputs[i].tenant) {
-        throw tenantMismatch(`Resource instance ${inputs[i].resource}:${inputs[i].key} exists in tenant ${JSON.stringify(f.existingTenant)}.`);
+        throw tenantMismatch(
+          `Resource instance ${inputs[i].resource}:${inputs[i].key} exists in tenant ${JSON.stringify(f.existingTenant)}.`,
+        );
       }
     }),
   );
@@ -52,7 +54,12 @@ export class InstancesService {
   async createInstance(scope: Scope, input: InstanceInput) {
     const now = new Date().toISOString();
     const i = await this.store.createInstance(scope.envId, {
-      id: randomUUID(), key: input.key, resource: input.resource, tenant: input.tenant, attributes: attributesJson(input.attributes ?? {})!, nowIso: now,
+      id: randomUUID(),
+      key: input.key,
+      resource: input.resource,
+      tenant: input.tenant,
+      attributes: attributesJson(input.attributes ?? {})!,
+      nowIso: now,
     });
     if (i) return instanceView(scope, i);
     const resource = await this.schema.read((tx) => this.schema.getResource(tx, scope.envId, input.resource));
@@ -62,7 +69,12 @@ export class InstancesService {
 
   /** All or nothing; instances that exist in the same tenant are left as they are. */
   async createInstancesBulk(scope: Scope, inputs: InstanceInput[]) {
-    const items = inputs.map((x, i) => ({ key: x.key, tenant: x.tenant, resource: x.resource, attributes: attributesJson(x.attributes ?? {}, `/body/operations/${i}/attributes`)! }));
+    const items = inputs.map((x, i) => ({
+      key: x.key,
+      tenant: x.tenant,
+      resource: x.resource,
+      attributes: attributesJson(x.attributes ?? {}, `/body/operations/${i}/attributes`)!,
+    }));
     let created: number;
     try {
       created = await this.store.createInstances(scope.envId, items, checkInstanceBatch(inputs));
@@ -79,9 +91,15 @@ export class InstancesService {
   }
 
   async listInstances(scope: Scope, filter: { tenant?: string; resource?: string; search?: string }, page: Page) {
-    const { data } = await this.store.listInstances(scope.envId, {
-      tenant: filter.tenant ?? null, resource: filter.resource ?? null, search: filter.search ?? null,
-    }, page);
+    const { data } = await this.store.listInstances(
+      scope.envId,
+      {
+        tenant: filter.tenant ?? null,
+        resource: filter.resource ?? null,
+        search: filter.search ?? null,
+      },
+      page,
+    );
     // A plain array, as Permit answers (CONTRACT section 14).
     return data.map((i) => instanceView(scope, i));
   }

@@ -1,6 +1,6 @@
-import { Db } from '../../db/db';
+import type { Db } from '../../db/db';
 import { Duplicate, StoreError } from '../../db/storeErrors';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 
 export interface InstanceNode {
@@ -80,7 +80,10 @@ export class InstancesStore {
   async replaceInstances(
     env: string,
     items: { key: string; tenant: string; resource: string; attributes: string }[],
-    checks: { found: (found: ResolvedInstance[]) => void; elsewhere: (instance: { resource: string; key: string; tenant: string }) => void },
+    checks: {
+      found: (found: ResolvedInstance[]) => void;
+      elsewhere: (instance: { resource: string; key: string; tenant: string }) => void;
+    },
   ): Promise<{ created: number; total: number }> {
     return this.db.write(async (tx) => {
       checks.found((await tx.rows(this.q.resolveInstances, { env, items })) as unknown as ResolvedInstance[]);
@@ -98,7 +101,10 @@ export class InstancesStore {
   }
 
   /** Undefined when the tenant or the resource does not exist. */
-  async createInstance(env: string, i: { id: string; key: string; resource: string; tenant: string; attributes: string; nowIso: string }): Promise<InstanceNode | undefined> {
+  async createInstance(
+    env: string,
+    i: { id: string; key: string; resource: string; tenant: string; attributes: string; nowIso: string },
+  ): Promise<InstanceNode | undefined> {
     try {
       return await this.db.write(async (tx) => {
         const row = await tx.one(this.q.createInstance, { env, ...i });

@@ -1,7 +1,7 @@
 import type { Scope } from '../../auth/types';
-import { HierarchyService } from './hierarchyService';
-import { checkPermissions, When } from './service';
-import { SchemaStore } from './store';
+import type { HierarchyService } from './hierarchyService';
+import { checkPermissions, type When } from './service';
+import type { SchemaStore } from './store';
 import { resourceRoleView } from './views';
 
 /** Resource roles: Permit's assign / remove permissions, and the `when` of the role's derivations. */

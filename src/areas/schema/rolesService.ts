@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { invalidInput, notFound } from '../../errors';
-import { listAnswer, Page } from '../../http/paging';
+import { listAnswer, type Page } from '../../http/paging';
 import { unique } from '../../util/unique';
-import { HierarchyService } from './hierarchyService';
-import { SchemaStore } from './store';
+import type { HierarchyService } from './hierarchyService';
+import type { SchemaStore } from './store';
 import { roleView } from './views';
 import type { Static } from '../../http/schema';
 import type { roleCreate } from './schemas';
@@ -30,7 +30,12 @@ export class RolesService {
       const permissions = unique(input.permissions ?? []);
       await this.checkPermissions(tx, scope, permissions);
       const role = await this.store.createRole(tx, scope.envId, {
-        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions, nowIso: new Date().toISOString(),
+        id: randomUUID(),
+        key: input.key,
+        name: input.name,
+        description: input.description ?? null,
+        permissions,
+        nowIso: new Date().toISOString(),
       });
       if (input.extends) await this.hierarchy.setParents(tx, scope, { resource: null, key: role.key }, input.extends);
       return (await this.hierarchy.withExtends(scope, null, [roleView(scope, role)], tx))[0];
@@ -45,7 +50,16 @@ export class RolesService {
 
   async listRoles(scope: Scope, search: string | undefined, page: Page, withTotal?: boolean) {
     const { total, data } = await this.store.listRoles(scope.envId, search ?? null, page);
-    return listAnswer(await this.hierarchy.withExtends(scope, null, data.map((r) => roleView(scope, r))), total, page, withTotal);
+    return listAnswer(
+      await this.hierarchy.withExtends(
+        scope,
+        null,
+        data.map((r) => roleView(scope, r)),
+      ),
+      total,
+      page,
+      withTotal,
+    );
   }
 
   async updateRole(scope: Scope, ref: string, patch: Omit<Partial<RoleInput>, 'key'>) {
@@ -54,7 +68,10 @@ export class RolesService {
       const permissions = patch.permissions ? unique(patch.permissions) : null;
       if (permissions) await this.checkPermissions(tx, scope, permissions);
       const role = await this.store.updateRole(tx, scope.envId, current.key, {
-        name: patch.name ?? null, description: patch.description, permissions, nowIso: new Date().toISOString(),
+        name: patch.name ?? null,
+        description: patch.description,
+        permissions,
+        nowIso: new Date().toISOString(),
       });
       if (!role) throw notFound('Role', ref);
       if (patch.extends) await this.hierarchy.setParents(tx, scope, { resource: null, key: role.key }, patch.extends);
@@ -80,7 +97,14 @@ export class RolesService {
   private async checkPermissions(tx: Tx, scope: Scope, permissions: string[]) {
     const invalid = await this.store.invalidPermissions(tx, scope.envId, permissions);
     if (!invalid.length) return;
-    const details = permissions.flatMap((p, i) => (invalid.includes(p) ? [{ path: `/body/permissions/${i}`, message: `${JSON.stringify(p)} names no action of an existing resource` }] : []));
-    throw invalidInput(`Permissions must be "<resource>:<action>" of existing resources; unknown: ${invalid.map((p) => JSON.stringify(p)).join(', ')}.`, details);
+    const details = permissions.flatMap((p, i) =>
+      invalid.includes(p)
+        ? [{ path: `/body/permissions/${i}`, message: `${JSON.stringify(p)} names no action of an existing resource` }]
+        : [],
+    );
+    throw invalidInput(
+      `Permissions must be "<resource>:<action>" of existing resources; unknown: ${invalid.map((p) => JSON.stringify(p)).join(', ')}.`,
+      details,
+    );
   }
 }

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { scoped, type Scope } from '../../auth/types';
+import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { AppError, invalidInput, notFound } from '../../errors';
-import { envelopeOf, listAnswer, Page } from '../../http/paging';
+import { envelopeOf, listAnswer, type Page } from '../../http/paging';
 import { now } from '../../util/time';
 import { attributesJson } from '../../util/attributes';
-import { HierarchyService } from './hierarchyService';
-import { Derivation, ResourceNode, SchemaStore } from './store';
+import type { HierarchyService } from './hierarchyService';
+import type { Derivation, ResourceNode, SchemaStore } from './store';
 import { actionRecord } from './actionsService';
-import { ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView } from './views';
+import { type ActionBlock, actionsOf, derivationView, relationView, resourceRoleView, resourceView } from './views';
 import type { Static } from '../../http/schema';
 import type { relationCreate } from './schemas';
 import { roleOf, relationOf } from './labels';
@@ -66,8 +66,13 @@ export class SchemaService {
     return this.store.write(async (tx) => {
       const actions = encodeActions(input.actions, {});
       await this.store.createResource(tx, scope.envId, {
-        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, ...actions,
-        attributes_json: attributesJson(input.attributes ?? {})!, nowIso: now(),
+        id: randomUUID(),
+        key: input.key,
+        name: input.name,
+        description: input.description ?? null,
+        ...actions,
+        attributes_json: attributesJson(input.attributes ?? {})!,
+        nowIso: now(),
       });
       await this.applyInline(tx, scope, input.key, actions.actions, input);
       return this.withRoleExtends(scope, resourceView(scope, await this.store.mustResource(tx, scope.envId, input.key)), tx);
@@ -80,7 +85,15 @@ export class SchemaService {
 
   async listResources(scope: Scope, search: string | undefined, page: Page, withTotal?: boolean) {
     const { total, data } = await this.store.listResources(scope.envId, search ?? null, page);
-    return listAnswer(await this.hierarchy.resourcesWithExtends(scope, data.map((r) => resourceView(scope, r))), total, page, withTotal);
+    return listAnswer(
+      await this.hierarchy.resourcesWithExtends(
+        scope,
+        data.map((r) => resourceView(scope, r)),
+      ),
+      total,
+      page,
+      withTotal,
+    );
   }
 
   /** PATCH: the given actions replace the action set; given roles are upserted, given relations added. */
@@ -89,8 +102,12 @@ export class SchemaService {
       const current = await this.store.lockedResource(tx, scope.envId, ref);
       const actions = patch.actions ? encodeActions(patch.actions, JSON.parse(current.actions_json ?? '{}')) : null;
       await this.store.updateResource(tx, scope.envId, current.key, {
-        name: patch.name ?? null, description: patch.description, nowIso: now(),
-        actions: actions?.actions ?? null, actions_json: actions?.actions_json ?? null, attributes_json: attributesJson(patch.attributes) ?? null,
+        name: patch.name ?? null,
+        description: patch.description,
+        nowIso: now(),
+        actions: actions?.actions ?? null,
+        actions_json: actions?.actions_json ?? null,
+        attributes_json: attributesJson(patch.attributes) ?? null,
       });
       await this.applyInline(tx, scope, current.key, actions?.actions ?? current.actions ?? [], patch, current);
       return this.withRoleExtends(scope, resourceView(scope, await this.store.mustResource(tx, scope.envId, current.key)), tx);
@@ -121,7 +138,10 @@ export class SchemaService {
     for (const [key, subject] of Object.entries(input.relations ?? {})) {
       const existing = current?.relations.find((r) => r.key === key);
       if (existing && existing.subject_resource === subject) continue;
-      if (existing) throw invalidInput(`Relation ${JSON.stringify(key)} already exists with subject ${JSON.stringify(existing.subject_resource)}.`, [{ path: `/body/relations/${key}`, message: 'cannot change the subject of an existing relation' }]);
+      if (existing)
+        throw invalidInput(`Relation ${JSON.stringify(key)} already exists with subject ${JSON.stringify(existing.subject_resource)}.`, [
+          { path: `/body/relations/${key}`, message: 'cannot change the subject of an existing relation' },
+        ]);
       await this.addRelation(tx, scope, resource, { key, name: key, subject_resource: subject }, `/body/relations/${key}`);
     }
     const rules: [string, Rule[]][] = [];
@@ -129,11 +149,19 @@ export class SchemaService {
       checkPermissions(actions, block.permissions ?? [], resource, `/body/roles/${key}/permissions`);
       if (current?.roles.some((r) => r.key === key)) {
         await this.store.updateResourceRole(tx, scope.envId, resource, key, {
-          name: block.name ?? null, description: block.description, permissions: block.permissions ?? null, nowIso: now(),
+          name: block.name ?? null,
+          description: block.description,
+          permissions: block.permissions ?? null,
+          nowIso: now(),
         });
       } else {
         await this.store.createResourceRole(tx, scope.envId, resource, {
-          id: randomUUID(), key, name: block.name ?? key, description: block.description ?? null, permissions: block.permissions ?? [], nowIso: now(),
+          id: randomUUID(),
+          key,
+          name: block.name ?? key,
+          description: block.description ?? null,
+          permissions: block.permissions ?? [],
+          nowIso: now(),
         });
       }
       if (block.granted_to) rules.push([key, withWhen(block.granted_to)]);
@@ -151,7 +179,12 @@ export class SchemaService {
       const resource = await this.store.lockedResource(tx, scope.envId, resourceRef);
       checkPermissions(resource.actions ?? [], input.permissions ?? [], resource.key, '/body/permissions');
       await this.store.createResourceRole(tx, scope.envId, resource.key, {
-        id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, permissions: input.permissions ?? [], nowIso: now(),
+        id: randomUUID(),
+        key: input.key,
+        name: input.name,
+        description: input.description ?? null,
+        permissions: input.permissions ?? [],
+        nowIso: now(),
       });
       if (input.granted_to) await this.replaceRules(tx, scope, resource.key, input.key, withWhen(input.granted_to));
       if (input.extends) await this.hierarchy.setParents(tx, scope, { resource: resource.key, key: input.key }, input.extends);
@@ -171,7 +204,11 @@ export class SchemaService {
     const resource = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, resourceRef));
     const { data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
     // A plain array, as Permit answers (CONTRACT section 14).
-    return this.hierarchy.withExtends(scope, resource.key, data.map((r) => resourceRoleView(scope, r)));
+    return this.hierarchy.withExtends(
+      scope,
+      resource.key,
+      data.map((r) => resourceRoleView(scope, r)),
+    );
   }
 
   /** PATCH; a given `granted_to` replaces the role's derivations. */
@@ -181,7 +218,10 @@ export class SchemaService {
       const role = await this.store.mustResourceRole(tx, scope.envId, resource.key, ref);
       if (patch.permissions) checkPermissions(resource.actions ?? [], patch.permissions, resource.key, '/body/permissions');
       await this.store.updateResourceRole(tx, scope.envId, resource.key, role.key, {
-        name: patch.name ?? null, description: patch.description, permissions: patch.permissions ?? null, nowIso: now(),
+        name: patch.name ?? null,
+        description: patch.description,
+        permissions: patch.permissions ?? null,
+        nowIso: now(),
       });
       if (patch.granted_to) await this.replaceRules(tx, scope, resource.key, role.key, withWhen(patch.granted_to));
       if (patch.extends) await this.hierarchy.setParents(tx, scope, { resource: resource.key, key: role.key }, patch.extends);
@@ -220,7 +260,13 @@ export class SchemaService {
     const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
     const rr = await this.store.getResourceRole(tx, scope.envId, resource.key, roleRef);
     if (rr) return { resource: resource.key, role: rr.key };
-    const refs = await this.store.checkDerivation(tx, scope.envId, { resource: resource.key, role: roleRef, on_resource: '', from_role: '', relation: '' });
+    const refs = await this.store.checkDerivation(tx, scope.envId, {
+      resource: resource.key,
+      role: roleRef,
+      on_resource: '',
+      from_role: '',
+      relation: '',
+    });
     if (!refs.roleExists) throw notFound(roleOf(resource.key), roleRef);
     return { resource: resource.key, role: roleRef };
   }
@@ -238,11 +284,21 @@ export class SchemaService {
     if (refs.relationSubject !== d.on_resource) {
       throw invalidInput(
         `Relation ${JSON.stringify(d.relation)} links a ${JSON.stringify(refs.relationSubject)} to a ${JSON.stringify(resource)}, not a ${JSON.stringify(d.on_resource)}.`,
-        [{ path: `${path}/linked_by_relation`, message: `has subject resource ${JSON.stringify(refs.relationSubject)}, not ${JSON.stringify(d.on_resource)}` }],
+        [
+          {
+            path: `${path}/linked_by_relation`,
+            message: `has subject resource ${JSON.stringify(refs.relationSubject)}, not ${JSON.stringify(d.on_resource)}`,
+          },
+        ],
       );
     }
     if (!refs.fromRoleExists) throw notFound(roleOf(d.on_resource), d.from_role);
-    return this.store.createDerivation(tx, scope.envId, { ...d, no_direct_roles_on_object: rule.when?.no_direct_roles_on_object ?? false, id: randomUUID(), nowIso: now() });
+    return this.store.createDerivation(tx, scope.envId, {
+      ...d,
+      no_direct_roles_on_object: rule.when?.no_direct_roles_on_object ?? false,
+      id: randomUUID(),
+      nowIso: now(),
+    });
   }
 
   // ---- relations
@@ -257,7 +313,12 @@ export class SchemaService {
 
   private async addRelation(tx: Tx, scope: Scope, resource: string, input: RelationInput, path: string) {
     const created = await this.store.createRelation(tx, scope.envId, resource, {
-      id: randomUUID(), key: input.key, name: input.name, description: input.description ?? null, subject_resource: input.subject_resource, nowIso: now(),
+      id: randomUUID(),
+      key: input.key,
+      name: input.name,
+      description: input.description ?? null,
+      subject_resource: input.subject_resource,
+      nowIso: now(),
     });
     if (!created) {
       throw new AppError(404, 'NOT_FOUND', `Subject resource ${JSON.stringify(input.subject_resource)} not found: create it first.`, [
@@ -277,14 +338,22 @@ export class SchemaService {
   async listRelations(scope: Scope, resourceRef: string, page: Page) {
     const resource = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, resourceRef));
     const { total, data } = await this.store.listRelations(scope.envId, resource.key, page);
-    return envelopeOf(data.map((r) => relationView(scope, r)), total, page);
+    return envelopeOf(
+      data.map((r) => relationView(scope, r)),
+      total,
+      page,
+    );
   }
 
   async updateRelation(scope: Scope, resourceRef: string, ref: string, patch: { name?: string; description?: string | null }) {
     return this.store.write(async (tx) => {
       const resource = await this.store.mustResource(tx, scope.envId, resourceRef);
       const rel = await this.store.mustRelation(tx, scope.envId, resource.key, ref);
-      await this.store.updateRelation(tx, scope.envId, resource.key, rel.key, { name: patch.name ?? null, description: patch.description, nowIso: now() });
+      await this.store.updateRelation(tx, scope.envId, resource.key, rel.key, {
+        name: patch.name ?? null,
+        description: patch.description,
+        nowIso: now(),
+      });
       return relationView(scope, await this.store.mustRelation(tx, scope.envId, resource.key, rel.key));
     });
   }
@@ -304,7 +373,11 @@ function encodeActions(actions: Record<string, ActionBlock>, previous: Record<st
   const blocks: Record<string, ActionBlock> = Object.create(null);
   for (const [key, b] of Object.entries(actions)) {
     const before = Object.hasOwn(previous, key) ? previous[key] : undefined;
-    blocks[key] = { id: before?.id ?? randomUUID(), name: b.name ?? before?.name ?? key, description: b.description ?? before?.description ?? null };
+    blocks[key] = {
+      id: before?.id ?? randomUUID(),
+      name: b.name ?? before?.name ?? key,
+      description: b.description ?? before?.description ?? null,
+    };
   }
   return { actions: Object.keys(blocks), actions_json: JSON.stringify(blocks) };
 }
@@ -315,6 +388,14 @@ function withWhen(block: { users_with_role?: Rule[]; when?: When }): Rule[] {
 }
 
 export function checkPermissions(actions: string[], permissions: string[], resource: string, path: string) {
-  const details = permissions.flatMap((p, i) => (actions.includes(p) ? [] : [{ path: `${path}/${i}`, message: `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(resource)}` }]));
-  if (details.length) throw invalidInput(`Permissions must name actions of resource ${JSON.stringify(resource)}: ${details.map((d) => d.message).join('; ')}.`, details);
+  const details = permissions.flatMap((p, i) =>
+    actions.includes(p)
+      ? []
+      : [{ path: `${path}/${i}`, message: `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(resource)}` }],
+  );
+  if (details.length)
+    throw invalidInput(
+      `Permissions must name actions of resource ${JSON.stringify(resource)}: ${details.map((d) => d.message).join('; ')}.`,
+      details,
+    );
 }

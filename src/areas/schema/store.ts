@@ -1,6 +1,6 @@
-import { Db, keyed, Tx } from '../../db/db';
+import { type Db, keyed, type Tx } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
-import { Page } from '../../http/paging';
+import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 import { roleOf, relationOf } from './labels';
 import type { DerivationNode, DerivationRefs, RelationNode, ResourceNode, ResourceRoleNode, RoleNode } from '../../db/records';
@@ -58,8 +58,22 @@ export class SchemaStore {
   }
 
   /** Adds to or takes from a role's permissions in one statement (tenant role when `resource` is null). */
-  async changeRolePermissions(tx: Tx, env: string, resource: string | null, key: string, permissions: string[], change: 'add' | 'remove'): Promise<void> {
-    await tx.rows(this.q.changeRolePermissions, { env, resource, key, permissions: [...new Set(permissions)], add: change === 'add', nowIso: new Date().toISOString() });
+  async changeRolePermissions(
+    tx: Tx,
+    env: string,
+    resource: string | null,
+    key: string,
+    permissions: string[],
+    change: 'add' | 'remove',
+  ): Promise<void> {
+    await tx.rows(this.q.changeRolePermissions, {
+      env,
+      resource,
+      key,
+      permissions: [...new Set(permissions)],
+      add: change === 'add',
+      nowIso: new Date().toISOString(),
+    });
   }
 
   /** Sets `when` (`no_direct_roles_on_object`) on every rule that grants the resource role. */
@@ -75,8 +89,24 @@ export class SchemaStore {
   }
 
   // Resources
-  async createResource(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; actions: string[]; actions_json: string; attributes_json: string; nowIso: string }) {
-    await unique(() => tx.rows(this.q.createResource, { env, ...r }), () => new Duplicate('Resource', r.key));
+  async createResource(
+    tx: Tx,
+    env: string,
+    r: {
+      id: string;
+      key: string;
+      name: string;
+      description: string | null;
+      actions: string[];
+      actions_json: string;
+      attributes_json: string;
+      nowIso: string;
+    },
+  ) {
+    await unique(
+      () => tx.rows(this.q.createResource, { env, ...r }),
+      () => new Duplicate('Resource', r.key),
+    );
   }
   async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
     return keyed<ResourceNode>((await tx.one(this.q.getResource, { env, ref }))?.resource);
@@ -102,9 +132,21 @@ export class SchemaStore {
   async listResources(env: string, search: string | null, page: Page) {
     return listOf<ResourceNode>(await this.db.readRows(this.q.listResources, { env, search, skip: page.skip, limit: page.perPage }));
   }
-  async updateResource(tx: Tx, env: string, key: string, p: Patch & { actions: string[] | null; actions_json: string | null; attributes_json?: string | null }) {
+  async updateResource(
+    tx: Tx,
+    env: string,
+    key: string,
+    p: Patch & { actions: string[] | null; actions_json: string | null; attributes_json?: string | null },
+  ) {
     await tx.rows(this.q.updateResource, {
-      env, key, name: p.name, ...described(p), actions: p.actions, actions_json: p.actions_json, attributes_json: p.attributes_json ?? null, nowIso: p.nowIso,
+      env,
+      key,
+      name: p.name,
+      ...described(p),
+      actions: p.actions,
+      actions_json: p.actions_json,
+      attributes_json: p.attributes_json ?? null,
+      nowIso: p.nowIso,
     });
   }
   async deleteResource(env: string, key: string): Promise<boolean> {
@@ -113,8 +155,16 @@ export class SchemaStore {
   }
 
   // Resource roles
-  async createResourceRole(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; nowIso: string }) {
-    await unique(() => tx.rows(this.q.createResourceRole, { env, resource, ...r }), () => new Duplicate(roleOf(resource), r.key));
+  async createResourceRole(
+    tx: Tx,
+    env: string,
+    resource: string,
+    r: { id: string; key: string; name: string; description: string | null; permissions: string[]; nowIso: string },
+  ) {
+    await unique(
+      () => tx.rows(this.q.createResourceRole, { env, resource, ...r }),
+      () => new Duplicate(roleOf(resource), r.key),
+    );
   }
   async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
     return keyed<ResourceRoleNode>((await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role);
@@ -126,10 +176,20 @@ export class SchemaStore {
     return rr;
   }
   async listResourceRoles(env: string, resource: string, page: Page) {
-    return listOf<ResourceRoleNode>(await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }));
+    return listOf<ResourceRoleNode>(
+      await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }),
+    );
   }
   async updateResourceRole(tx: Tx, env: string, resource: string, key: string, p: Patch & { permissions: string[] | null }) {
-    await tx.rows(this.q.updateResourceRole, { env, resource, key, name: p.name, ...described(p), permissions: p.permissions, nowIso: p.nowIso });
+    await tx.rows(this.q.updateResourceRole, {
+      env,
+      resource,
+      key,
+      name: p.name,
+      ...described(p),
+      permissions: p.permissions,
+      nowIso: p.nowIso,
+    });
   }
   async deleteResourceRole(env: string, resource: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteResourceRole, { env, resource, key });
@@ -141,9 +201,15 @@ export class SchemaStore {
     // One row always (OPTIONAL MATCH, then RETURN).
     return (await tx.one(this.q.checkDerivation, { env, ...d }))!;
   }
-  async createDerivation(tx: Tx, env: string, d: Derivation & { no_direct_roles_on_object: boolean; id: string; nowIso: string }): Promise<DerivationNode> {
-    const row = await unique(() => tx.one(this.q.createDerivation, { env, ...d }), () =>
-      new Duplicate('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`));
+  async createDerivation(
+    tx: Tx,
+    env: string,
+    d: Derivation & { no_direct_roles_on_object: boolean; id: string; nowIso: string },
+  ): Promise<DerivationNode> {
+    const row = await unique(
+      () => tx.one(this.q.createDerivation, { env, ...d }),
+      () => new Duplicate('Role derivation', `${d.on_resource}#${d.from_role} -${d.relation}-> ${d.resource}#${d.role}`),
+    );
     // No row when the relation was deleted meanwhile: undefined, as ever (the callers checked it first).
     return row?.derivation as DerivationNode;
   }
@@ -156,8 +222,15 @@ export class SchemaStore {
   }
 
   // Tenant roles
-  async createRole(tx: Tx, env: string, r: { id: string; key: string; name: string; description: string | null; permissions: string[]; nowIso: string }): Promise<RoleNode> {
-    const row = await unique(() => tx.one(this.q.createRole, { env, ...r }), () => new Duplicate('Role', r.key));
+  async createRole(
+    tx: Tx,
+    env: string,
+    r: { id: string; key: string; name: string; description: string | null; permissions: string[]; nowIso: string },
+  ): Promise<RoleNode> {
+    const row = await unique(
+      () => tx.one(this.q.createRole, { env, ...r }),
+      () => new Duplicate('Role', r.key),
+    );
     // One row always (a CREATE).
     return row!.role;
   }
@@ -192,8 +265,16 @@ export class SchemaStore {
 
   // Relations
   /** False when the resource or the subject resource does not exist. */
-  async createRelation(tx: Tx, env: string, resource: string, r: { id: string; key: string; name: string; description: string | null; subject_resource: string; nowIso: string }): Promise<boolean> {
-    const rows = await unique(() => tx.rows(this.q.createRelation, { env, resource, ...r }), () => new Duplicate(relationOf(resource), r.key));
+  async createRelation(
+    tx: Tx,
+    env: string,
+    resource: string,
+    r: { id: string; key: string; name: string; description: string | null; subject_resource: string; nowIso: string },
+  ): Promise<boolean> {
+    const rows = await unique(
+      () => tx.rows(this.q.createRelation, { env, resource, ...r }),
+      () => new Duplicate(relationOf(resource), r.key),
+    );
     return rows.length > 0;
   }
   async getRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode | undefined> {

@@ -9,7 +9,9 @@ export interface ActionBlock {
   description?: string | null;
 }
 
-export function actionsOf(r: Pick<ResourceNode, 'actions' | 'actions_json'>): Record<string, { key: string; id?: string; name: string; description: string | null }> {
+export function actionsOf(
+  r: Pick<ResourceNode, 'actions' | 'actions_json'>,
+): Record<string, { key: string; id?: string; name: string; description: string | null }> {
   const blocks = (r.actions_json ? JSON.parse(r.actions_json) : {}) as Record<string, ActionBlock>;
   const out: Record<string, { key: string; id?: string; name: string; description: string | null }> = {};
   for (const key of r.actions ?? Object.keys(blocks)) {
@@ -21,8 +23,12 @@ export function actionsOf(r: Pick<ResourceNode, 'actions' | 'actions_json'>): Re
 
 /** A derivation as Permit's DerivedRoleRuleRead: `role` is the role required on `on_resource`, with the ids of what it names. */
 export const ruleView = (d: DerivationNode) => ({
-  role_id: d.role_id ?? null, resource_id: d.resource_id ?? null, relation_id: d.relation_id ?? null,
-  role: d.from_role, on_resource: d.on_resource, linked_by_relation: d.relation,
+  role_id: d.role_id ?? null,
+  resource_id: d.resource_id ?? null,
+  relation_id: d.relation_id ?? null,
+  role: d.from_role,
+  on_resource: d.on_resource,
+  linked_by_relation: d.relation,
   ...(d.no_direct_roles_on_object ? { when: { no_direct_roles_on_object: true } } : {}),
 });
 
@@ -80,13 +86,18 @@ export const resourceView = (scope: Scope, r: ResourceNode) => ({
   description: r.description ?? null,
   actions: actionsOf(r),
   attributes: r.attributes_json ? JSON.parse(r.attributes_json) : {},
-  relations: Object.fromEntries((r.relations ?? []).map((rel) => [rel.key, {
-    key: rel.key,
-    name: rel.name ?? rel.key,
-    description: rel.description ?? null,
-    resource: rel.subject_resource,
-    resource_id: rel.subject_resource_id ?? null,
-  }])),
+  relations: Object.fromEntries(
+    (r.relations ?? []).map((rel) => [
+      rel.key,
+      {
+        key: rel.key,
+        name: rel.name ?? rel.key,
+        description: rel.description ?? null,
+        resource: rel.subject_resource,
+        resource_id: rel.subject_resource_id ?? null,
+      },
+    ]),
+  ),
   roles: Object.fromEntries((r.roles ?? []).map((rr) => [rr.key, resourceRoleView(scope, rr, r.id)])),
   ...scoped(scope),
   created_at: r.created_at ?? null,

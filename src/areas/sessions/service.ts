@@ -4,7 +4,7 @@ import type { SecretGate } from '../../auth/secretGate';
 import { hashSecret, newSecret } from '../../auth/secrets';
 import { SESSION_COOKIE, type Principal, type Scope, type Session, type SessionCredentials, type SessionResolver } from '../../auth/types';
 import { AppError, forbidden, notFound, unauthorized } from '../../errors';
-import { NewSession, SessionNode, SessionStore } from './store';
+import type { NewSession, SessionNode, SessionStore } from './store';
 
 const TOKEN_PREFIX = 'els';
 const TOKEN_SHAPE = /^els_[A-Za-z0-9_-]{20,100}$/;
@@ -19,7 +19,8 @@ export interface SessionSettings {
   orgId: string;
 }
 
-const noSession = () => unauthorized('A valid elements session is required: log in with /v2/auth/elements_login_as and send its cookie or element bearer token.');
+const noSession = () =>
+  unauthorized('A valid elements session is required: log in with /v2/auth/elements_login_as and send its cookie or element bearer token.');
 const badCode = () => unauthorized('The login code is unknown, already used or expired (codes are valid once, for 60 s): log in again.');
 
 /**
@@ -47,7 +48,9 @@ export class SessionService implements SessionResolver {
       return scope;
     }
     if (!query.proj_id || !query.env_id) {
-      throw forbidden('The admin key is not bound to an environment: pass ?proj_id=<project>&env_id=<environment>, or use an environment key.');
+      throw forbidden(
+        'The admin key is not bound to an environment: pass ?proj_id=<project>&env_id=<environment>, or use an environment key.',
+      );
     }
     const found = await this.store.resolveEnvironment(query.proj_id, query.env_id);
     if (!found?.project || !found.environment) throw notFound('Project/environment', `${query.proj_id}/${query.env_id}`);
@@ -59,7 +62,10 @@ export class SessionService implements SessionResolver {
     const { token, session: s } = this.newSession();
     const code = newSecret(CODE_PREFIX);
     const { target, session } = await this.store.login(scope.envId, {
-      ...s, tenant, user, codeHash: hashSecret(code),
+      ...s,
+      tenant,
+      user,
+      codeHash: hashSecret(code),
       codeExpiresAt: new Date(Date.parse(s.nowIso) + LOGIN_CODE_TTL_SECONDS * 1000).toISOString(),
     });
     if (!target.tenant) throw new AppError(404, 'TENANT_NOT_FOUND', `Tenant ${JSON.stringify(tenant)} not found.`);
@@ -143,7 +149,9 @@ export class SessionService implements SessionResolver {
     return {
       token,
       session: {
-        id: randomUUID(), hash: hashSecret(token), nowIso: now.toISOString(),
+        id: randomUUID(),
+        hash: hashSecret(token),
+        nowIso: now.toISOString(),
         expires_at: new Date(now.getTime() + this.settings.ttlSeconds * 1000).toISOString(),
       },
     };

@@ -1,4 +1,4 @@
-import { Db } from '../../db/db';
+import type { Db } from '../../db/db';
 import type { StatementRows } from '../../db/statements.generated';
 import type { SessionNode } from '../../db/records';
 
@@ -51,8 +51,14 @@ export class SessionStore {
       const row = await tx.one(this.q.createSession, { env, ...s, tenant: target.tenant, user: target.user });
       const session = row!.session;
       await tx.one(this.q.createLoginCode, {
-        env, login: session.id, hash: s.codeHash, user: session.user, tenant: session.tenant, nowIso: s.nowIso,
-        expires_at: s.codeExpiresAt, session_expires_at: session.expires_at,
+        env,
+        login: session.id,
+        hash: s.codeHash,
+        user: session.user,
+        tenant: session.tenant,
+        nowIso: s.nowIso,
+        expires_at: s.codeExpiresAt,
+        session_expires_at: session.expires_at,
       });
       return { target, session };
     });

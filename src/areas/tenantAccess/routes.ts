@@ -4,12 +4,18 @@ import type { Scope } from '../../auth/types';
 import { forbidden, invalidInput } from '../../errors';
 import type { Authenticator, Req, RouteDef, RouteSpec } from '../../http/routeTable';
 import { anyObject, arr, bool, factKey, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
-import { TenantAccessService } from './service';
+import type { TenantAccessService } from './service';
 
 const userRef = { oneOf: [factKey(), { type: 'object', properties: { key: factKey() }, required: ['key'], additionalProperties: true }] };
 const resourceRef = {
   type: 'object',
-  properties: { type: str({ minLength: 1, maxLength: 128 }), key: { type: ['string', 'null'], maxLength: 256 }, tenant: { type: ['string', 'null'], maxLength: 256 }, attributes: anyObject(), context: anyObject() },
+  properties: {
+    type: str({ minLength: 1, maxLength: 128 }),
+    key: { type: ['string', 'null'], maxLength: 256 },
+    tenant: { type: ['string', 'null'], maxLength: 256 },
+    attributes: anyObject(),
+    context: anyObject(),
+  },
   required: ['type'],
   additionalProperties: false,
 };
@@ -38,7 +44,8 @@ const keyRoute = { auth: 'key', method: 'POST', readOnly: true } as RouteDef;
  */
 async function pdpScope(r: Req, auth: Authenticator): Promise<{ scope: Scope; q: Question }> {
   const body = r.body as Question & { headers?: Record<string, string>; params?: Question };
-  const header = r.ctx.get('authorization') || Object.entries(body.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1] || '';
+  const header =
+    r.ctx.get('authorization') || Object.entries(body.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1] || '';
   const shim = { get: (name: string) => (name.toLowerCase() === 'authorization' ? header : '') } as unknown as Context;
   const who = await auth.authenticate(shim, keyRoute, {});
   return { scope: envKeyScope(who as Req), q: body.params ?? body };
@@ -56,13 +63,22 @@ export interface TenantAccessDeps {
  */
 export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
   {
-    method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/all-tenants', auth: 'env', tag, summary: 'The tenants in which the user may do the action on the resource',
+    method: 'POST',
+    readOnly: true,
+    path: '/v2/allowed/:proj_id/:env_id/all-tenants',
+    auth: 'env',
+    tag,
+    summary: 'The tenants in which the user may do the action on the resource',
     schemas: { params: PROJ_ENV_PARAMS, body: allTenantsQuery, response: allTenantsAnswer },
     handler: (r, { svc }) => svc.allowedTenants(r.scope, r.body),
   },
   {
-    method: 'POST', readOnly: true, path: '/allowed/all-tenants', auth: 'public', tag,
-    summary: 'Permit PDP all-tenants check (environment key, in the Authorization header or the body\'s headers.Authorization)',
+    method: 'POST',
+    readOnly: true,
+    path: '/allowed/all-tenants',
+    auth: 'public',
+    tag,
+    summary: "Permit PDP all-tenants check (environment key, in the Authorization header or the body's headers.Authorization)",
     // Its key may come in the body, so the body is read before the caller is known: at most
     // what any unknown caller may make the service read (CONTRACT section 15), 64 KiB.
     bodyLimitBytes: UNREAD_BODY_BUDGET,
@@ -74,12 +90,22 @@ export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
     },
   },
   {
-    method: 'POST', readOnly: true, path: '/v2/allowed/:proj_id/:env_id/user-tenants', auth: 'env', tag, summary: 'The tenants a user belongs to',
+    method: 'POST',
+    readOnly: true,
+    path: '/v2/allowed/:proj_id/:env_id/user-tenants',
+    auth: 'env',
+    tag,
+    summary: 'The tenants a user belongs to',
     schemas: { params: PROJ_ENV_PARAMS, body: userTenantsQuery, response: arr(tenant) },
     handler: (r, { svc }) => svc.userTenants(r.scope, r.body.user),
   },
   {
-    method: 'POST', readOnly: true, path: '/user-tenants', auth: 'key', tag, summary: 'Permit PDP user tenants (environment key)',
+    method: 'POST',
+    readOnly: true,
+    path: '/user-tenants',
+    auth: 'key',
+    tag,
+    summary: 'Permit PDP user tenants (environment key)',
     schemas: { body: userTenantsQuery, response: arr(tenant) },
     handler: (r, { svc }) => svc.userTenants(envKeyScope(r), r.body.user),
   },

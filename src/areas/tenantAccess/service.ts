@@ -32,7 +32,9 @@ export class TenantAccessService {
   async allowedTenants(scope: Scope, q: { user: UserRef; action: string; resource: { type: string; key?: string | null } }) {
     const tenants = await this.userTenants(scope, q.user);
     const checks: CheckQuery[] = tenants.map((t) => ({
-      user: keyOf(q.user), action: q.action, resource: { type: q.resource.type, key: q.resource.key ?? null, tenant: t.key },
+      user: keyOf(q.user),
+      action: q.action,
+      resource: { type: q.resource.type, key: q.resource.key ?? null, tenant: t.key },
     }));
     const allowed: boolean[] = [];
     for (let i = 0; i < checks.length; i += CHECKS_PER_CALL) {

@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
-import { BlockedDestination, BlockedNetworks } from '../../util/networks';
+import { BlockedDestination, type BlockedNetworks } from '../../util/networks';
 import { signatureOf } from './outbox';
-import { DueDelivery, WebhookStore } from './store';
+import type { DueDelivery, WebhookStore } from './store';
 
 /** Deliveries claimed per poll, how long a claim holds, and how long one POST may take. */
 const BATCH = 20;
@@ -30,7 +30,11 @@ export class WebhookDispatcher {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
-  constructor(private readonly store: WebhookStore, private readonly opts: DispatcherOptions, private readonly log: Logger) {}
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly opts: DispatcherOptions,
+    private readonly log: Logger,
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.opts.pollMs);
@@ -47,8 +51,10 @@ export class WebhookDispatcher {
     try {
       const refused = (await this.store.configsWithWebhook()).filter((c) => this.opts.blocked.blocksLiteral(c.url));
       for (const c of refused) {
-        this.log.warn({ env: c.env, config: c.key, host: new URL(c.url).host, pendingEvents: c.pending },
-          'webhook URL of an elements config is refused by WEBHOOK_BLOCKED_NETWORKS / WEBHOOK_ALLOWED_NETWORKS: its deliveries fail as "blocked" until the URL is changed or its network is allowed');
+        this.log.warn(
+          { env: c.env, config: c.key, host: new URL(c.url).host, pendingEvents: c.pending },
+          'webhook URL of an elements config is refused by WEBHOOK_BLOCKED_NETWORKS / WEBHOOK_ALLOWED_NETWORKS: its deliveries fail as "blocked" until the URL is changed or its network is allowed',
+        );
       }
       return refused;
     } catch (err) {
@@ -85,7 +91,10 @@ export class WebhookDispatcher {
     const wait = Math.min(this.opts.retryBaseMs * 2 ** d.attempts, MAX_BACKOFF_MS);
     const next = new Date(Date.now() + wait).toISOString();
     const dead = next > d.give_up_at;
-    this.log[dead ? 'warn' : 'debug']({ delivery: d.id, attempts: d.attempts + 1, error }, dead ? 'webhook given up after 24 h' : 'webhook delivery failed; will retry');
+    this.log[dead ? 'warn' : 'debug'](
+      { delivery: d.id, attempts: d.attempts + 1, error },
+      dead ? 'webhook given up after 24 h' : 'webhook delivery failed; will retry',
+    );
     await this.store.markFailed(d.env, d.id, { nextAttemptAt: next, error, dead });
   }
 }
@@ -109,9 +118,16 @@ export async function postEvent(d: DueDelivery, blocked: BlockedNetworks): Promi
     const status = await new Promise<number>((resolve, reject) => {
       const request = d.url.toLowerCase().startsWith('https:') ? httpsRequest : httpRequest;
       // agent: false: a new connection each time, so every delivery resolves and checks the name again.
-      const req = request(d.url, { method: 'POST', headers, agent: false, lookup: blocked.lookup, signal: AbortSignal.timeout(POST_TIMEOUT_MS) }, (res) => {
-        res.on('error', reject).on('end', () => resolve(res.statusCode ?? 0)).resume();
-      });
+      const req = request(
+        d.url,
+        { method: 'POST', headers, agent: false, lookup: blocked.lookup, signal: AbortSignal.timeout(POST_TIMEOUT_MS) },
+        (res) => {
+          res
+            .on('error', reject)
+            .on('end', () => resolve(res.statusCode ?? 0))
+            .resume();
+        },
+      );
       req.on('error', reject).end(d.body);
     });
     return status >= 200 && status < 300 ? undefined : `HTTP ${status}`;

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/db';
 import { now } from '../../util/time';
-import { WebhookEvent, WebhookStore } from './store';
+import type { WebhookEvent, WebhookStore } from './store';
 
 /** How long an event is retried before it is given up. */
 export const RETRY_WINDOW_MS = 24 * 3600 * 1000;

@@ -1,4 +1,4 @@
-import { Db, Tx } from '../../db/db';
+import type { Db, Tx } from '../../db/db';
 import type { Page } from '../../http/paging';
 import type { WebhookEvent } from '../../db/records';
 import type { StatementRows } from '../../db/statements.generated';
@@ -27,7 +27,10 @@ export class WebhookStore {
   }
 
   /** Adds the event to the outbox inside `tx` (nothing when the request's config has no webhook). */
-  async enqueue(tx: Tx, e: { env: string; id: string; requestId: string; event: WebhookEvent; body: string; nowIso: string; giveUpAt: string }) {
+  async enqueue(
+    tx: Tx,
+    e: { env: string; id: string; requestId: string; event: WebhookEvent; body: string; nowIso: string; giveUpAt: string },
+  ) {
     await tx.rows(this.q.enqueue, e);
   }
 
@@ -50,7 +53,12 @@ export class WebhookStore {
   }
 
   /** The events of one config still in the outbox, newest first (`status` narrows). */
-  async listDeliveries(env: string, configId: string, status: HeldDelivery['status'] | null, page: Page): Promise<{ total: number; data: HeldDelivery[] }> {
+  async listDeliveries(
+    env: string,
+    configId: string,
+    status: HeldDelivery['status'] | null,
+    page: Page,
+  ): Promise<{ total: number; data: HeldDelivery[] }> {
     const [row] = await this.db.readOnce(this.q.listDeliveries, { env, configId, status, skip: page.skip, limit: page.perPage });
     const data = row.data.map((d) => ({ ...d, attempts: Number(d.attempts) }));
     return { total: Number(row.total), data };

@@ -1,6 +1,11 @@
 import type { PageParams } from '../http.js';
 import type {
-  RelationshipTuple, RelationshipTupleCreate, RelationshipTupleDelete, RoleAssignment, RoleAssignmentCreate, RoleAssignmentRemove,
+  RelationshipTuple,
+  RelationshipTupleCreate,
+  RelationshipTupleDelete,
+  RoleAssignment,
+  RoleAssignmentCreate,
+  RoleAssignmentRemove,
 } from '../types.js';
 import { FactsPart } from './base.js';
 

@@ -1,7 +1,17 @@
 import { type Page, type PageParams, path } from '../http.js';
 import type {
-  Attributes, ResourceInstance, ResourceInstanceCreate, RoleAssignment, RoleAssignmentCreate, RoleAssignmentRemove,
-  Tenant, TenantCreate, TenantUpdate, User, UserCreate, UserUpdate,
+  Attributes,
+  ResourceInstance,
+  ResourceInstanceCreate,
+  RoleAssignment,
+  RoleAssignmentCreate,
+  RoleAssignmentRemove,
+  Tenant,
+  TenantCreate,
+  TenantUpdate,
+  User,
+  UserCreate,
+  UserUpdate,
 } from '../types.js';
 import { FactsPart } from './base.js';
 import type { SearchParams } from './schema.js';

@@ -1,6 +1,12 @@
 import { type Page, type PageParams, path } from '../http.js';
 import type {
-  AttachedInstance, Group, GroupCreate, GroupMember, GroupResourceInstance, GroupRoleAssignment, GroupUpdate,
+  AttachedInstance,
+  Group,
+  GroupCreate,
+  GroupMember,
+  GroupResourceInstance,
+  GroupRoleAssignment,
+  GroupUpdate,
 } from '../types.js';
 import { SchemaPart } from './base.js';
 

@@ -1,4 +1,4 @@
-import { Http, KeyScope, Page, PageParams, path, Scope } from '../http.js';
+import { type Http, type KeyScope, type Page, type PageParams, path, type Scope } from '../http.js';
 import type { ApiKey, Environment, Project } from '../types.js';
 
 /** `read` keys may only ask questions and read; `write` keys (the default) may also change the graph. */

@@ -1,7 +1,21 @@
 import { type Page, type PageParams, path } from '../http.js';
 import type {
-  DerivationRule, Relation, RelationCreate, ResourceAction, RelationUpdate, Resource, ResourceCreate, ResourceReplace, ResourceRole,
-  ResourceRoleCreate, ResourceRoleUpdate, ResourceUpdate, Role, RoleCreate, RoleDerivation, RoleUpdate,
+  DerivationRule,
+  Relation,
+  RelationCreate,
+  ResourceAction,
+  RelationUpdate,
+  Resource,
+  ResourceCreate,
+  ResourceReplace,
+  ResourceRole,
+  ResourceRoleCreate,
+  ResourceRoleUpdate,
+  ResourceUpdate,
+  Role,
+  RoleCreate,
+  RoleDerivation,
+  RoleUpdate,
 } from '../types.js';
 import { SchemaPart } from './base.js';
 

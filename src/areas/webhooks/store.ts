@@ -59,8 +59,8 @@ export class WebhookStore {
     status: HeldDelivery['status'] | null,
     page: Page,
   ): Promise<{ total: number; data: HeldDelivery[] }> {
+    // One row always (the statement collects); integers arrive as numbers (the driver's setting).
     const [row] = await this.db.readOnce(this.q.listDeliveries, { env, configId, status, skip: page.skip, limit: page.perPage });
-    const data = row.data.map((d) => ({ ...d, attempts: Number(d.attempts) }));
-    return { total: Number(row.total), data };
+    return row;
   }
 }

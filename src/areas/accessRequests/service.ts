@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope, Session } from '../../auth/types';
-import { AppError, forbidden, invalidInput, notFound } from '../../errors';
-import { envelopeOf, type Page } from '../../http/paging';
+import { AppError, invalidInput, notFound } from '../../errors';
 import { now } from '../../util/time';
 import type { DecisionService } from '../decisions/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import type { ElementsService } from '../elements/service';
-import { expiresAfter, ReviewFlow, withinRequestLimit } from '../approvals/reviewFlow';
-import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStatus, ApprovalStore } from '../approvals/store';
+import { ReviewedRequests } from '../approvals/requests';
+import { expiresAfter, withinRequestLimit } from '../approvals/reviewFlow';
+import type { ApprovalFilter, ApprovalNode, ApprovalStatus, ApprovalStore } from '../approvals/store';
 import type { AccessRequestStore, RoleTarget } from './store';
 
 export type RequestStatus = 'pending' | 'approved' | 'denied' | 'canceled';
@@ -36,8 +36,7 @@ export interface ApproveInput {
  * of it; a reviewer (the approvals' rules) approves it, possibly granting another role, and the
  * grant is written in the transition's transaction. The flow is the approvals' own.
  */
-export class AccessRequestService {
-  private readonly flow: ReviewFlow;
+export class AccessRequestService extends ReviewedRequests {
   constructor(
     private readonly store: AccessRequestStore,
     approvals: ApprovalStore,
@@ -45,53 +44,38 @@ export class AccessRequestService {
     decisions: DecisionService,
     outbox: WebhookOutbox,
   ) {
-    this.flow = new ReviewFlow(
-      approvals,
-      elements,
-      decisions,
-      { elementsType: 'access_request', noun: 'Access request', view: this.view },
-      outbox,
-    );
+    super(approvals, elements, decisions, outbox, { elementsType: 'access_request', noun: 'Access request' });
   }
 
-  view = (scope: Scope, a: ApprovalNode) => ({
-    id: a.id,
-    type: 'access_request' as const,
-    requesting_user_id: a.requesting_user_id,
-    access_request_details: {
-      tenant: a.tenant,
-      resource: a.resource ?? null,
-      resource_instance: a.resource_instance ?? null,
-      role: a.role ?? '',
-    },
-    reason: a.reason,
-    org_id: scope.orgId,
-    project_id: scope.projectId,
-    env_id: scope.envId,
-    created_at: a.created_at,
-    updated_at: a.updated_at,
-    status: a.status ? WIRE[a.status] : ('pending' as const),
-    granted_role: a.granted_role ?? null,
-    reviewer_user_id: a.reviewer_user_id ?? null,
-    reviewed_at: a.reviewed_at ?? null,
-    reviewer_comment: a.reviewer_comment ?? null,
-    access_expires_at: a.access_expires_at ?? null,
-  });
-
-  itemView = (scope: Scope, a: ApprovalItemNode) => ({
-    ...this.view(scope, a),
-    requesting_user_email: a.requesting_user_email ?? null,
-    requesting_user_first_name: a.requesting_user_first_name ?? null,
-    requesting_user_last_name: a.requesting_user_last_name ?? null,
-  });
+  view(scope: Scope, a: ApprovalNode) {
+    return {
+      id: a.id,
+      type: 'access_request' as const,
+      requesting_user_id: a.requesting_user_id,
+      access_request_details: {
+        tenant: a.tenant,
+        resource: a.resource ?? null,
+        resource_instance: a.resource_instance ?? null,
+        role: a.role ?? '',
+      },
+      reason: a.reason,
+      org_id: scope.orgId,
+      project_id: scope.projectId,
+      env_id: scope.envId,
+      created_at: a.created_at,
+      updated_at: a.updated_at,
+      status: a.status ? WIRE[a.status] : ('pending' as const),
+      granted_role: a.granted_role ?? null,
+      reviewer_user_id: a.reviewer_user_id ?? null,
+      reviewed_at: a.reviewed_at ?? null,
+      reviewer_comment: a.reviewer_comment ?? null,
+      access_expires_at: a.access_expires_at ?? null,
+    };
+  }
 
   async create(scope: Scope, session: Session, configRef: string, input: CreateInput) {
     const { tenant, resource = null, resource_instance = null, role } = input.access_request_details;
-    if (tenant !== session.tenantKey) {
-      throw forbidden(
-        `The session is for tenant ${JSON.stringify(session.tenantKey)}; log in to ${JSON.stringify(tenant)} to request there.`,
-      );
-    }
+    this.refuseOtherTenant(session, tenant);
     if ((resource === null) !== (resource_instance === null)) {
       throw invalidInput('Send resource and resource_instance together (a role on that instance), or neither (a tenant role).', [
         {
@@ -101,11 +85,7 @@ export class AccessRequestService {
       ]);
     }
     const { config, place } = await this.flow.place(scope, session, configRef);
-    if (resource !== null && config.resources.length && !config.resources.includes(resource)) {
-      throw invalidInput(`Resource ${JSON.stringify(resource)} is not governed by elements config ${JSON.stringify(config.key)}.`, [
-        { path: '/body/access_request_details/resource', message: `must be one of ${JSON.stringify(config.resources)}` },
-      ]);
-    }
+    if (resource !== null && config.resources.length && !config.resources.includes(resource)) this.refuseUngoverned(config, resource);
     await this.checkRole(scope, place.tenant, role, resource, resource_instance, '/body/access_request_details/role');
     const a = await withinRequestLimit(
       this.store.create(
@@ -115,23 +95,6 @@ export class AccessRequestService {
       ),
     );
     return this.view(scope, a);
-  }
-
-  async get(scope: Scope, session: Session, configRef: string, id: string) {
-    return this.view(scope, (await this.flow.visible(scope, session, configRef, id)).a);
-  }
-
-  async list(scope: Scope, session: Session, configRef: string, filter: ApprovalFilter, page: Page) {
-    const { total, data } = await this.flow.list(scope, session, configRef, filter, page);
-    return envelopeOf(
-      data.map((a) => this.itemView(scope, a)),
-      total,
-      page,
-    );
-  }
-
-  async setReviewerComment(scope: Scope, session: Session, configRef: string, id: string, comment: string | null | undefined) {
-    return this.view(scope, await this.flow.setReviewerComment(scope, session, configRef, id, comment));
   }
 
   /** Approve: grants the requested role, or the reviewer's `role` (checked against the request's scope), for `access_duration_seconds` when sent. */
@@ -147,10 +110,6 @@ export class AccessRequestService {
 
   async deny(scope: Scope, session: Session, configRef: string, id: string, comment: string | null | undefined) {
     return this.view(scope, await this.flow.review(scope, session, configRef, id, 'deny' satisfies ApprovalStatus, comment));
-  }
-
-  async cancel(scope: Scope, session: Session, configRef: string, id: string, reason: string | undefined) {
-    return this.view(scope, await this.flow.cancel(scope, session, configRef, id, reason));
   }
 
   /** The role a request asked for may have been deleted since: approving it as asked is then refused (409), the request stays pending. */

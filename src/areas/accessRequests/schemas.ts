@@ -1,5 +1,5 @@
 import { envelope, factKey, idOrKey, nullable, obj, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
-import { accessDuration, cancelBody, elementHeader, filters, headers, reviewBody } from '../approvals/schemas';
+import { accessDuration, cancelBody, filters, headers, listHeadersOf, reviewBody } from '../approvals/schemas';
 
 /** Access requests (CONTRACT section 11): the approvals' headers, filters and paging, other statuses. */
 export const STATUSES = ['pending', 'approved', 'denied', 'canceled'] as const;
@@ -11,12 +11,7 @@ export { cancelBody, headers, reviewBody };
 
 const requestFilters = { ...filters, status: str({ enum: STATUSES }) };
 export const listQuery = obj(requestFilters);
-export const listHeaders = {
-  type: 'object',
-  properties: { ...elementHeader, ...requestFilters },
-  required: ['element_id'],
-  additionalProperties: true,
-};
+export const listHeaders = listHeadersOf(requestFilters);
 
 export const createBody = obj(
   {

@@ -28,6 +28,23 @@ export abstract class ReviewedRequests {
   /** The request as the API answers it (also the `data` of its webhook events). */
   abstract view(scope: Scope, a: ApprovalNode): object;
 
+  /** The fields both kinds of request answer alike, in the session's organisation, project and environment. */
+  protected common(scope: Scope, a: ApprovalNode) {
+    return {
+      requesting_user_id: a.requesting_user_id,
+      reason: a.reason,
+      org_id: scope.orgId,
+      project_id: scope.projectId,
+      env_id: scope.envId,
+      created_at: a.created_at,
+      updated_at: a.updated_at,
+      reviewer_user_id: a.reviewer_user_id ?? null,
+      reviewed_at: a.reviewed_at ?? null,
+      reviewer_comment: a.reviewer_comment ?? null,
+      access_expires_at: a.access_expires_at ?? null,
+    };
+  }
+
   /** What a list item adds to the view, beyond the requester's name and email. */
   protected listed(_a: ApprovalItemNode): object {
     return {};

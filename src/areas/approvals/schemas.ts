@@ -30,12 +30,14 @@ export const filters = {
   per_page: int({ minimum: 1 }),
 };
 export const listQuery = obj(filters);
-export const listHeaders = {
+/** The list's headers: `element_id` and the filters (other headers pass). */
+export const listHeadersOf = (f: Record<string, unknown>) => ({
   type: 'object',
-  properties: { ...elementHeader, ...filters },
+  properties: { ...elementHeader, ...f },
   required: ['element_id'],
   additionalProperties: true,
-};
+});
+export const listHeaders = listHeadersOf(filters);
 
 export const approval = obj({
   id: str(),

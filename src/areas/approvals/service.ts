@@ -26,20 +26,10 @@ export class ApprovalService extends ReviewedRequests {
   view(scope: Scope, a: ApprovalNode) {
     return {
       id: a.id,
+      ...this.common(scope, a),
       type: 'operation_approval' as const,
-      requesting_user_id: a.requesting_user_id,
       access_request_details: { tenant: a.tenant, resource: a.resource, resource_instance: a.resource_instance },
-      reason: a.reason,
-      org_id: scope.orgId,
-      project_id: scope.projectId,
-      env_id: scope.envId,
-      created_at: a.created_at,
-      updated_at: a.updated_at,
       status: a.status ?? null,
-      reviewer_user_id: a.reviewer_user_id ?? null,
-      reviewed_at: a.reviewed_at ?? null,
-      reviewer_comment: a.reviewer_comment ?? null,
-      access_expires_at: a.access_expires_at ?? null,
     };
   }
 

@@ -142,15 +142,7 @@ export class PolicyService {
     const graphResource = (key: string) => rows.resources.find((r) => r.key === key);
 
     for (const c of of('delete', 'derivation')) {
-      const d = derivationOf(modelOfGraph(rows), c)!;
-      await this.store.run(tx, 'deleteDerivation', {
-        env,
-        resource: c.resource,
-        role: d.role,
-        on_resource: d.on_resource,
-        from_role: d.from_role,
-        relation: d.linked_by_relation,
-      });
+      await this.store.run(tx, 'deleteDerivation', derivationKey(env, c.resource, derivationOf(modelOfGraph(rows), c)!));
     }
     for (const c of of('delete', 'relation')) await this.store.run(tx, 'deleteRelation', { env, resource: c.resource, key: c.name });
     for (const c of of('delete', 'resource_role'))
@@ -248,14 +240,7 @@ export class PolicyService {
     }
     for (const c of [...of('update', 'derivation'), ...of('create', 'derivation')]) {
       const d = derivationOf(desired, c)!;
-      const key = {
-        env,
-        resource: c.resource,
-        role: d.role,
-        on_resource: d.on_resource,
-        from_role: d.from_role,
-        relation: d.linked_by_relation,
-      };
+      const key = derivationKey(env, c.resource, d);
       if (c.op === 'update') await this.store.run(tx, 'deleteDerivation', key);
       await this.store.run(tx, 'createDerivation', {
         ...key,
@@ -265,6 +250,11 @@ export class PolicyService {
       });
     }
   }
+}
+
+/** The parameters naming one derivation of `resource` in the derivation statements. */
+function derivationKey(env: string, resource: string | undefined, d: NonNullable<ReturnType<typeof derivationOf>>) {
+  return { env, resource, role: d.role, on_resource: d.on_resource, from_role: d.from_role, relation: d.linked_by_relation };
 }
 
 /** The stored action set: the file's actions (ids and extra fields of existing ones kept) plus the managed ones `kept`. */

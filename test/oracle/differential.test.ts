@@ -47,11 +47,15 @@ function expiringSoon(): string {
 }
 
 async function loadGraph(g: Graph) {
-  await inBatches(g.users, 8, (key) => ok('POST', `${facts()}/users`, { key }));
-  await inBatches(g.instances, 8, (ref) => {
-    const [resource, key] = ref.split(':');
-    return ok('POST', `${facts()}/resource_instances`, { key, resource, tenant: 'default' });
-  });
+  if (g.users.length) await ok('POST', `${facts()}/users/bulk`, { operations: g.users.map((key) => ({ key })) });
+  if (g.instances.length) {
+    await ok('POST', `${facts()}/resource_instances/bulk`, {
+      operations: g.instances.map((ref) => {
+        const [resource, key] = ref.split(':');
+        return { key, resource, tenant: 'default' };
+      }),
+    });
+  }
   if (g.tuples.length)
     await ok('POST', `${facts()}/relationship_tuples/bulk`, { operations: g.tuples.map((x) => ({ ...x, tenant: 'default' })) });
   if (g.assignments.length) {

@@ -425,6 +425,6 @@ async function closeQuietly(session: Session): Promise<void> {
  * transaction deleted after this one found it reads with no properties, not even its key (read
  * committed), and must not be used as the record (its key would go on as a missing parameter).
  */
-export function keyed<T extends object>(record: unknown): T | undefined {
-  return typeof (record as { key?: unknown } | null | undefined)?.key === 'string' ? (record as T) : undefined;
+export function keyed<T extends { key: string }>(record: T | null | undefined): T | undefined {
+  return typeof record?.key === 'string' ? record : undefined;
 }

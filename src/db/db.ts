@@ -195,8 +195,8 @@ export interface DbOptions {
  * secondary that has not reached it leaves the read to the leader.
  */
 export class Db {
-  private readonly bumpRevision: Statement;
-  private readonly readRevision: Statement;
+  private readonly bumpRevision: Statement<RowOf<'revisions/bumpRevision'>>;
+  private readonly readRevision: Statement<RowOf<'revisions/readRevision'>>;
   private readonly timeoutMs: number;
 
   constructor(
@@ -301,7 +301,7 @@ export class Db {
    */
   private async readIncluding<R extends object>(stmt: Statement<R>, params: Params, atLeast: RevisionFloor): Promise<R[]> {
     const rows = await this.read(async (tx) => {
-      const revision = ((await tx.one(this.readRevision, { envId: atLeast.env }))?.revision as number | undefined) ?? 0;
+      const revision = (await tx.one(this.readRevision, { envId: atLeast.env }))?.revision ?? 0;
       return revision >= atLeast.revision ? tx.rows(stmt, params) : undefined;
     });
     return rows ?? this.readOnce(stmt, params, 'latest');
@@ -345,7 +345,8 @@ export class Db {
       defaultAccessMode: mode === 'read' ? neo4j.session.READ : neo4j.session.WRITE,
       database: this.opts.database,
     });
-    let bumped: [string, number][] = [];
+    // An environment that does not exist (any more) has no revision to move: undefined.
+    let bumped: [string, number | undefined][] = [];
     let announced = false;
     const work = async (t: ManagedTransaction) => {
       const tx = new Tx(t, mode, mode === 'write' ? this.opts.changes : undefined);
@@ -358,7 +359,7 @@ export class Db {
       tx.dropRepeatedChanges();
       const envs = new Set([...tx.invalidated, ...tx.changes.filter((c) => c.feed).map((c) => c.env)]);
       for (const envId of envs) {
-        const revision = (await tx.one(this.bumpRevision, { envId }))?.revision as number;
+        const revision = (await tx.one(this.bumpRevision, { envId }))?.revision;
         bumped.push([envId, revision]);
         const changes = tx.changes.filter((c) => c.env === envId);
         if (changes.length && revision !== undefined) await this.opts.changes!.record(tx, envId, revision, changes);
@@ -386,7 +387,7 @@ export class Db {
         timedOut = true;
         return new Unavailable('timeout', this.timeoutMs);
       });
-      for (const [envId, rev] of bumped) this.opts.revisions?.learn(envId, rev);
+      for (const [envId, rev] of bumped) if (rev !== undefined) this.opts.revisions?.learn(envId, rev);
     } catch (err) {
       const storeErr = storeErrorOf(err, this.timeoutMs);
       failure = errorKindOf(storeErr);

@@ -107,8 +107,70 @@ export interface StatementRows {
       };
     }[];
   };
+  /** cypher/audit/listAudit.cypher */
+  'audit/listAudit': {
+    total: number;
+    page: {
+      /** Null for a key or session event (it moves no revision). */
+      revision: number | null;
+      at: string;
+      actor_kind: string;
+      actor_id: string;
+      op: string;
+      kind: string;
+      key: string;
+      /** JSON text; null when absent. */
+      before: string | null;
+      after: string | null;
+    }[];
+  };
+  /** cypher/changes/listChanges.cypher */
+  'changes/listChanges': {
+    change: {
+      revision: number;
+      seq: number;
+      at: string;
+      actor_kind: string;
+      actor_id: string;
+      op: string;
+      kind: string;
+      key: string;
+      /** JSON text; null when absent. */
+      before: string | null;
+      after: string | null;
+    };
+  };
+  /** cypher/changes/recordAuditEvents.cypher */
+  'changes/recordAuditEvents': never;
+  /** cypher/changes/recordChanges.cypher */
+  'changes/recordChanges': never;
+  /** cypher/changes/sweepAuditEvents.cypher */
+  'changes/sweepAuditEvents': { deleted: number };
+  /** cypher/changes/sweepChanges.cypher */
+  'changes/sweepChanges': { deleted: number; events: number };
   /** cypher/console/approvalsQueue.cypher */
   'console/approvalsQueue': { total: number; data: (ApprovalNode & { config_key: string | null })[] };
+  /** cypher/decisionLog/insertDecisionLogs.cypher */
+  'decisionLog/insertDecisionLogs': never;
+  /** cypher/decisionLog/listDecisionLogs.cypher */
+  'decisionLog/listDecisionLogs': {
+    /** Packed (`data`: gzip'd JSON, base64), or the parallel lists of a batch written before packing (the others null). */
+    batch: {
+      id: string | null;
+      data: string | null;
+      ids: string[] | null;
+      ats: string[] | null;
+      users: string[] | null;
+      actions: string[] | null;
+      types: string[] | null;
+      keys: string[] | null;
+      tenants: string[] | null;
+      decisions: boolean[] | null;
+      reasons: string[] | null;
+    };
+  };
+  /** cypher/decisionLog/sweepDecisionLogs.cypher */
+  'decisionLog/sweepDecisionLogs': { deleted: number };
   /** cypher/decisions/allowed.cypher */
   'decisions/allowed': { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
     explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
@@ -257,6 +319,8 @@ export interface StatementRows {
   'groups/unassignGroup': { removed: number };
   /** cypher/groups/updateGroup.cypher */
   'groups/updateGroup': { key: string; before: GroupNode; after: GroupNode };
+  /** cypher/metrics/operatorCounts.cypher */
+  'metrics/operatorCounts': { sessions: number; approvals: { status: string; n: number }[] };
   /** cypher/provisioning/createApiKey.cypher */
   'provisioning/createApiKey': { key: ApiKeyNode };
   /** cypher/provisioning/createEnvironment.cypher */
@@ -303,6 +367,18 @@ export interface StatementRows {
   'provisioning/updateEnvironment': { environment: EnvironmentNode };
   /** cypher/provisioning/updateProject.cypher */
   'provisioning/updateProject': { project: ProjectNode };
+  /** cypher/replicas/heartbeat.cypher */
+  'replicas/heartbeat': { others: { id: string; beat: number }[] };
+  /** cypher/replicas/leave.cypher */
+  'replicas/leave': never;
+  /** cypher/revisions/bumpRevision.cypher */
+  'revisions/bumpRevision': { revision: number };
+  /** cypher/revisions/readKnownRevisions.cypher */
+  'revisions/readKnownRevisions': { env: string; revision: number };
+  /** cypher/revisions/readRevision.cypher */
+  'revisions/readRevision': { revision: number };
+  /** cypher/revisions/readRevisions.cypher */
+  'revisions/readRevisions': { env: string; revision: number };
   /** cypher/schema/addRoleParent.cypher */
   'schema/addRoleParent': { cycle: boolean };
   /** cypher/schema/changeRolePermissions.cypher */

@@ -7,11 +7,16 @@ import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
+/** A named statement (cypher/<name>.cypher): every one declares its rows, so its name is a key of StatementRows. */
+export type StatementName = keyof StatementRows;
 /**
  * The row type of the named statement: the one its `// @row` header declares (generated into
- * src/db/statements.generated.ts by `npm run gen:statements`), else untyped rows.
+ * src/db/statements.generated.ts by `npm run gen:statements`; `never` for `// @row none`). There is
+ * no untyped fallback: a name without a header is no StatementName, and the generator refuses the file.
  */
-export type RowOf<N extends string> = N extends keyof StatementRows ? StatementRows[N] : Row;
+export type RowOf<N extends StatementName> = StatementRows[N];
+/** The row type of a resolved statement (`Statement<R>`). */
+export type RowsOf<S> = S extends Statement<infer R> ? R : never;
 
 /** What the Db asks of the replica registry (src/db/replicas.ts) before it acknowledges a write. */
 export interface ReplicaView {
@@ -214,13 +219,13 @@ export class Db {
     return this.opts.routing === true;
   }
 
-  statement<N extends string>(name: N): Statement<RowOf<N>> {
+  statement<N extends StatementName>(name: N): Statement<RowOf<N>> {
     const { text, writes, invalidates, changes } = this.registry.info(name);
     return { name, text, writes, invalidates, changes };
   }
 
   /** Resolves a group of statements at once: `db.statements({create: 'tenants/createTenant'})`, each typed by its name. */
-  statements<const M extends Record<string, string>>(names: M): { [K in keyof M]: Statement<RowOf<M[K]>> } {
+  statements<const M extends Record<string, StatementName>>(names: M): { [K in keyof M]: Statement<RowOf<M[K]>> } {
     const out = {} as { [K in keyof M]: Statement<RowOf<M[K]>> };
     for (const k of Object.keys(names) as (keyof M & string)[]) out[k] = this.statement(names[k]);
     return out;

@@ -321,6 +321,27 @@ export interface StatementRows {
   'groups/updateGroup': { key: string; before: GroupNode; after: GroupNode };
   /** cypher/metrics/operatorCounts.cypher */
   'metrics/operatorCounts': { sessions: number; approvals: { status: string; n: number }[] };
+  /** cypher/policy/factsInUse.cypher */
+  'policy/factsInUse': { used: { kind: 'resource' | 'resource_role' | 'relation' | 'role'; resource: string | null; key: string; n: number; what: string }[] };
+  /** cypher/policy/lockEnvironment.cypher */
+  'policy/lockEnvironment': { id: string };
+  /** cypher/policy/readSchema.cypher */
+  'policy/readSchema': {
+    resources: {
+      key: string;
+      name: string | null;
+      description: string | null;
+      actions: string[] | null;
+      actions_json: string | null;
+      attributes_json: string | null;
+      roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
+      relations: { key: string; name: string | null; description: string | null; subject_resource: string }[];
+      derivations: { role: string; on_resource: string; from_role: string; relation: string; no_direct_roles_on_object: boolean | null }[];
+    }[];
+    roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
+    groupTypes: string[];
+    governed: string[];
+  };
   /** cypher/provisioning/createApiKey.cypher */
   'provisioning/createApiKey': { key: ApiKeyNode };
   /** cypher/provisioning/createEnvironment.cypher */
@@ -472,6 +493,8 @@ export interface StatementRows {
   'schema/updateResourceRole': { key: string; before: Omit<ResourceRoleNode, 'derivations'>; after: Omit<ResourceRoleNode, 'derivations'> };
   /** cypher/schema/updateRole.cypher */
   'schema/updateRole': { role: RoleNode; before: RoleNode; after: RoleNode };
+  /** cypher/sessions/createLoginCode.cypher */
+  'sessions/createLoginCode': { expires_at: string };
   /** cypher/sessions/createSession.cypher */
   'sessions/createSession': { session: SessionNode };
   /** cypher/sessions/deleteSession.cypher */
@@ -487,10 +510,32 @@ export interface StatementRows {
   /** cypher/sessions/resolveSession.cypher */
   'sessions/resolveSession': { session: SessionNode | null; member: boolean; project: { id: string; key: string; org_id: string | null } | null;
     environment: { id: string; key: string } | null; config: { id: string; key: string } | null };
+  /** cypher/system/appliedMigrations.cypher */
+  'system/appliedMigrations': { version: number; checksum: string };
+  /** cypher/system/awaitIndexes.cypher */
+  'system/awaitIndexes': never;
+  /** cypher/system/organization.cypher */
+  'system/organization': { org: string };
+  /** cypher/system/ping.cypher */
+  'system/ping': { ok: number };
+  /** cypher/system/recordMigration.cypher */
+  'system/recordMigration': never;
+  /** cypher/system/schemaVisualization.cypher */
+  'system/schemaVisualization': { labels: string[]; types: string[] };
+  /** cypher/tenantAccess/userTenants.cypher */
+  'tenantAccess/userTenants': { key: string; attributes_json: string | null };
   /** cypher/webhooks/claimDue.cypher */
   'webhooks/claimDue': { id: string; env: string; event: WebhookEvent; body: string; attempts: number; give_up_at: string;
     url: string; bearer_token: string | null; secret: string };
+  /** cypher/webhooks/configsWithWebhook.cypher */
+  'webhooks/configsWithWebhook': { env: string; key: string; url: string; pending: number };
+  /** cypher/webhooks/enqueue.cypher */
+  'webhooks/enqueue': { id: string };
   /** cypher/webhooks/listDeliveries.cypher */
   'webhooks/listDeliveries': { total: number; data: { id: string; request_id: string; event: WebhookEvent; status: 'pending' | 'dead';
     attempts: number; last_error: string | null; next_attempt_at: string; give_up_at: string; created_at: string }[] };
+  /** cypher/webhooks/markDelivered.cypher */
+  'webhooks/markDelivered': { deleted: number };
+  /** cypher/webhooks/markFailed.cypher */
+  'webhooks/markFailed': { status: 'pending' | 'dead' };
 }

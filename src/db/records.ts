@@ -2,14 +2,16 @@
  * The shapes of stored records as statements answer them (`n {.*}`), named so that the `// @row`
  * headers of several statements can share them (scripts/gen-statement-types.cjs imports the ones
  * a header names into src/db/statements.generated.ts). docs/graph-model.md describes the nodes.
+ * Neo4j stores no null property: a property written null is absent from `n {.*}` (undefined), and
+ * null in an explicit projection (`n {.a, .b}`); so a nullable property is optional here (`?: T | null`).
  */
 
 export interface TenantNode {
   id: string;
   key: string;
   name: string;
-  description: string | null;
-  attributes_json: string | null;
+  description?: string | null;
+  attributes_json?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -17,10 +19,10 @@ export interface TenantNode {
 export interface UserNode {
   id: string;
   key: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  attributes_json: string | null;
+  email?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  attributes_json?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -58,14 +60,14 @@ export interface ResourceRoleNode extends Stamped {
   resource: string;
   resource_id?: string | null;
   name: string;
-  description: string | null;
-  permissions: string[] | null;
+  description?: string | null;
+  permissions?: string[] | null;
   derivations: DerivationNode[];
 }
 export interface RelationNode extends Stamped {
   resource: string;
   name: string;
-  description: string | null;
+  description?: string | null;
   subject_resource: string;
   subject_resource_id?: string | null;
   object_resource_id?: string | null;
@@ -73,16 +75,16 @@ export interface RelationNode extends Stamped {
 export interface ResourceNode extends Stamped {
   name: string;
   attributes_json?: string | null;
-  description: string | null;
-  actions: string[] | null;
-  actions_json: string | null;
+  description?: string | null;
+  actions?: string[] | null;
+  actions_json?: string | null;
   roles: ResourceRoleNode[];
   relations: RelationNode[];
 }
 export interface RoleNode extends Stamped {
   name: string;
-  description: string | null;
-  permissions: string[] | null;
+  description?: string | null;
+  permissions?: string[] | null;
 }
 export interface DerivationRefs {
   relationExists: boolean;
@@ -108,9 +110,9 @@ export interface GroupNode {
   key: string;
   resource: string;
   tenant: string;
-  name: string | null;
-  description: string | null;
-  attributes_json: string | null;
+  name?: string | null;
+  description?: string | null;
+  attributes_json?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -138,11 +140,12 @@ export interface ApprovalNode {
   access_expires_at?: string | null;
   requesting_user_id: string;
   reason: string;
-  cancel_reason: string | null;
+  cancel_reason?: string | null;
+  /** Absent while pending, as every other null-valued property of an `n {.*}` map; read as `== null` (src/areas/approvals/reviewFlow.ts). */
   status: ApprovalStatus | null;
-  reviewer_user_id: string | null;
-  reviewed_at: string | null;
-  reviewer_comment: string | null;
+  reviewer_user_id?: string | null;
+  reviewed_at?: string | null;
+  reviewer_comment?: string | null;
   created_at: string;
   updated_at: string;
   /** An operation approval that named no instance made one (a cancel or deny removes it again). */
@@ -160,9 +163,9 @@ export interface ElementsConfigNode {
   key: string;
   name: string;
   elements_type: string;
-  settings_json: string | null;
-  roles_to_levels_json: string | null;
-  resources: string[] | null;
+  settings_json?: string | null;
+  roles_to_levels_json?: string | null;
+  resources?: string[] | null;
   webhook_url?: string | null;
   webhook_bearer_token?: string | null;
   webhook_secret?: string | null;
@@ -177,7 +180,7 @@ export interface ProjectNode {
   id: string;
   key: string;
   name: string;
-  description: string | null;
+  description?: string | null;
   org_id: string;
   created_at: string;
   updated_at: string;
@@ -187,7 +190,7 @@ export interface EnvironmentNode {
   id: string;
   key: string;
   name: string;
-  description: string | null;
+  description?: string | null;
   project_id: string;
   created_at: string;
   updated_at: string;
@@ -195,7 +198,7 @@ export interface EnvironmentNode {
 /** An API key as the statements answer it: never its digest. */
 export interface ApiKeyNode {
   id: string;
-  name: string | null;
+  name?: string | null;
   prefix: string;
   /** Absent on keys made before access levels: those are `write` keys. */
   access_level?: 'read' | 'write' | null;
@@ -210,12 +213,13 @@ export interface StoredInstance {
   key: string;
   resource: string;
   tenant: string;
-  attributes_json: string | null;
-  created_at: string | null;
-  updated_at: string | null;
+  attributes_json?: string | null;
+  created_at?: string | null;
+  updated_at?: string | null;
 }
 /** An instance with the ids of its resource and its tenant, as the instance statements answer it. */
 export interface InstanceNode extends StoredInstance {
+  /** Named in the projection: null, not absent, when there is none. */
   resource_id: string | null;
   tenant_id: string | null;
 }

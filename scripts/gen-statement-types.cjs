@@ -11,7 +11,9 @@
  * (a type literal over the columns the statement returns, JSON-like values: Neo4j integers are
  * numbers, src/db/driver.ts). It may name the stored records' shapes exported by
  * src/db/records.ts (`{ tenant: TenantNode }`), imported by the generated file. A statement
- * without one has untyped rows (`Row`).
+ * that returns no rows says so: `// @row none` (generated as `never`: its answer is `never[]`).
+ * Every statement declares one: the generator fails, naming the file, on a statement without it,
+ * so a new statement cannot run with untyped rows.
  */
 'use strict';
 
@@ -25,11 +27,15 @@ function walk(dir) {
   });
 }
 
-/** The `@row` type of a statement's text, or null; throws on a header whose braces never close. */
+/**
+ * The `@row` type of a statement's text (`never` for `// @row none`), or null when it has none;
+ * throws on a header whose braces never close.
+ */
 function rowTypeOf(text, file) {
   const lines = text.split('\n');
   const at = lines.findIndex((l) => /^\s*\/\/\s*@row\b/.test(l));
   if (at < 0) return null;
+  if (/^\s*\/\/\s*@row\s+none\s*$/.test(lines[at])) return 'never';
   const parts = [lines[at].replace(/^\s*\/\/\s*@row\s*/, '')];
   const depth = () =>
     parts
@@ -64,8 +70,14 @@ function recordNames(recordsFile) {
 function renderStatementTypes(cypherDir, recordsFile = join(cypherDir, '..', 'src', 'db', 'records.ts')) {
   const entries = walk(cypherDir)
     .filter((f) => f.endsWith('.cypher') && !f.includes(`${sep}migrations${sep}`) && !f.includes(`${sep}fragments${sep}`))
-    .map((f) => [relative(cypherDir, f).slice(0, -'.cypher'.length).split(sep).join('/'), rowTypeOf(readFileSync(f, 'utf8'), f)])
-    .filter(([, type]) => type !== null)
+    .map((f) => {
+      const type = rowTypeOf(readFileSync(f, 'utf8'), f);
+      if (type === null)
+        throw new Error(
+          `${f}: no @row header; declare the type of its rows ("// @row { column: type }") or "// @row none" when it returns none`,
+        );
+      return [relative(cypherDir, f).slice(0, -'.cypher'.length).split(sep).join('/'), type];
+    })
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const used = recordNames(recordsFile).filter((n) => entries.some(([, type]) => new RegExp(`\\b${n}\\b`).test(type)));
   const out = [
@@ -73,7 +85,7 @@ function renderStatementTypes(cypherDir, recordsFile = join(cypherDir, '..', 'sr
     '// do not edit; run `npm run gen:statements` after changing a header.',
     '',
     ...(used.length ? [`import type { ${used.join(', ')} } from './records';`, ''] : []),
-    '/** The type of one row of each named statement that declares it (`// @row`). */',
+    '/** The type of one row of each named statement (its `// @row` header; `never`: it returns no rows). */',
     'export interface StatementRows {',
   ];
   for (const [name, type] of entries) {

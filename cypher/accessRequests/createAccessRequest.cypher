@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes access_request:create
+// @row { approval: ApprovalNode }
 // An access request for $role in the tenant, or on the instance $resource:$instance of the
 // tenant when $instance is set. Nothing is created when the instance is missing or lives in
 // another tenant (the caller checked both before; this guards a concurrent change).

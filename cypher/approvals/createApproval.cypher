@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes operation_approval:create
+// @row { approval: ApprovalNode }
 // $createdInstance: the instance was made for this approval (it named none); a cancel or deny removes it again (transition).
 MATCH (c:ElementsConfig {env: $env, id: $config})
 MATCH (t:Tenant {env: $env, key: $tenant})

@@ -1,3 +1,4 @@
+// @row { holds: boolean }
 // Whether the user holds one of $roles as a tenant role in the tenant (the LEVEL reviewer rule),
 // not expired at $nowMs (epoch ms): from its `expires_at` on, an assignment grants nothing, before
 // the sweep deletes it too.

@@ -1,3 +1,4 @@
+// @row { total: number; data: ApprovalItemNode[] }
 // One page of a config's approvals in a tenant, newest first. $everything: the caller is a LEVEL
 // reviewer; otherwise their own approvals plus those on $reviewable instances ("resource:key").
 MATCH (a:OperationApproval {env: $env, config_id: $config, tenant: $tenant})

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { recent: number; oldest: string | null }
 // The requester's recent requests of one elements config (operation approvals and access
 // requests), counted under the user's write lock: two creates of the same user wait for each
 // other, so the hourly bound (ELEMENTS_REQUESTS_PER_HOUR) holds under concurrency. No row: no such user.

@@ -1,3 +1,4 @@
+// @row { may: boolean }
 // Whether the rule could grant the user anything on an instance of the tenant, so that the
 // per-instance `review` checks are worth asking. Derived from the rule's steps: a walk starts
 // only at a live direct role assignment (fragments/rule/directAssignments: held directly, or a

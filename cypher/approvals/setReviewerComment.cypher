@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes operation_approval:update
+// @row { approval: ApprovalNode }
 MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
 SET a.reviewer_comment = CASE WHEN $setComment THEN $comment ELSE a.reviewer_comment END,

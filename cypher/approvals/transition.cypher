@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes operation_approval:update
+// @row { won: boolean; instanceGone: boolean; roleGone: boolean; approval: ApprovalNode }
 // Moves a pending approval or access request to $status (approved, deny, cancel), atomically:
 // the first SET takes the node's write lock, and only then is the status read, so of concurrent
 // transitions exactly one sees null and wins; the others return won = false and change nothing.

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes role_assignment:create
+// @row { written: number; renewed: number; id: string | null; created_at: string | null; tenant: string | null; members: { user: string; tenant: string }[] }
 // Instance role assignments, one pass, no per-item answer. The batch comes as columns, item k
 // being ($userOf[k], $roles[k], $tenants[k], $resources[k], $instances[k], $expires[k]): its
 // user is $users[$userOf[k]] (each user of a batch is looked up once; numbers arrive as floats,

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes role_assignment:create
+// @row { written: number; renewed: number; id: string | null; created_at: string | null; tenant: string | null; members: { user: string; tenant: string }[] }
 // Tenant role assignments of $items {user, role, tenant, expires_at? (epoch ms)}, one pass, as assignInstanceRoles: an
 // item is written only when its user, tenant and tenant role exist; `written` counts them,
 // `renewed` the expired ones made again.

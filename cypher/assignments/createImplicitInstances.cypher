@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes none
+// @row { instances: number }
 // Instances named by tuples but missing (Permit's implicit creation), in the tuple's tenant.
 UNWIND $items AS inst
 MATCH (tenant:Tenant {env: $env, key: inst.tenant})

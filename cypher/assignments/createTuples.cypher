@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes relationship_tuple:create
+// @row { written: number; renewed: number; id: string | null; created_at: string | null; tenant: string | null }
 // Tuples of $items {subject_type, subject_key, relation, object_type, object_key, tenant?, expires_at? (epoch ms)}, one
 // pass, no per-item answer: an item is written only when both instances exist, the relation is
 // one of the object type's with the subject's type as its subject, and both instances are in the

@@ -1,5 +1,12 @@
 // @invalidates $env
 // @changes relationship_tuple:delete
+// @row {
+//   removed: number;
+//   changed: {
+//     key: string;
+//     before: { id: string; subject: string; relation: string; object: string; tenant: string | null; created_at: string | null; expires_at: string | null };
+//   }[];
+// }
 // Removes the tuples of $items that exist (a tuple's tenant, when given, must match); answers how
 // many (`removed`) and, read before the delete, each one's change (`changed`, see
 // src/areas/changes/capture.ts): its key as the item names it

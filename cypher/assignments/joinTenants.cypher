@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes none
+// @row none
 // A user holding a role in a tenant belongs to it: one IN_TENANT edge per distinct pair of $members.
 UNWIND $members AS m
 MATCH (u:User {env: $env, key: m.user})

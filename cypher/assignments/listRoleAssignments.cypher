@@ -1,3 +1,20 @@
+// @row {
+//   total: number;
+//   data: {
+//     id: string;
+//     user: string;
+//     user_id: string | null;
+//     role: string;
+//     role_id: string | null;
+//     tenant: string;
+//     tenant_id: string | null;
+//     resource_instance: string | null;
+//     resource_instance_id: string | null;
+//     created_at: string | null;
+//     /** Epoch ms; null: never expires. */
+//     expires_at: number | null;
+//   }[];
+// }
 // Tenant-level (HAS_TENANT_ROLE) and instance-level (HAS_ROLE) assignments, oldest first, with the
 // ids of what they name (Permit's RoleAssignmentRead: user_id, role_id, tenant_id, resource_instance_id).
 // Filters ($users, $roles, $tenants: lists, null = any; $resource: instances of that type; $instance:

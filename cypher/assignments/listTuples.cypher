@@ -1,3 +1,20 @@
+// @row {
+//   total: number;
+//   data: {
+//     id: string;
+//     subject: string;
+//     subject_id: string | null;
+//     relation: string;
+//     relation_id: string | null;
+//     object: string;
+//     object_id: string | null;
+//     tenant: string | null;
+//     tenant_id: string | null;
+//     created_at: string | null;
+//     /** Epoch ms; null: never expires. */
+//     expires_at: number | null;
+//   }[];
+// }
 // Relationship tuples, oldest first, with the ids of what they name (Permit's RelationshipTupleRead:
 // subject_id, relation_id, object_id, tenant_id). Filters: $subject_type/$subject_key,
 // $object_type/$object_key, $relation, $tenant (null = any).

@@ -1,5 +1,20 @@
 // @invalidates $env
 // @changes role_assignment:delete
+// @row {
+//   removed: number;
+//   changed: {
+//     key: string;
+//     before: {
+//       id: string;
+//       user: string;
+//       role: string;
+//       tenant: string;
+//       resource_instance: string | null;
+//       created_at: string | null;
+//       expires_at: string | null;
+//     };
+//   }[];
+// }
 // Removes the role assignments of $items that exist: tenant roles (no instance) and instance
 // roles (in the item's tenant); answers how many (`removed`) and, read before the delete, each
 // one's change (`changed`, see src/areas/changes/capture.ts): its key as the item names it

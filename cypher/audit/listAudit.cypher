@@ -1,3 +1,19 @@
+// @row {
+//   total: number;
+//   page: {
+//     /** Null for a key or session event (it moves no revision). */
+//     revision: number | null;
+//     at: string;
+//     actor_kind: string;
+//     actor_id: string;
+//     op: string;
+//     kind: string;
+//     key: string;
+//     /** JSON text; null when absent. */
+//     before: string | null;
+//     after: string | null;
+//   }[];
+// }
 // The audit log of an environment: security-relevant change events ($kinds: schema, elements,
 // approvals) and the key and session events, newest first, filtered, one page and the total.
 // Change events are read from the environment's ChangeSet nodes (one per revision, events as

@@ -1,3 +1,18 @@
+// @row {
+//   change: {
+//     revision: number;
+//     seq: number;
+//     at: string;
+//     actor_kind: string;
+//     actor_id: string;
+//     op: string;
+//     kind: string;
+//     key: string;
+//     /** JSON text; null when absent. */
+//     before: string | null;
+//     after: string | null;
+//   };
+// }
 // A page of an environment's change events after $after, whole revisions only (a transaction's
 // events are never split across pages): as many revisions as fit in $pageSize events, at least one.
 // Each revision is one ChangeSet node whose parallel lists hold its events in `seq` order; an

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row none
 // Security events that change no record of the graph API (keys created, rotated, revoked; logins
 // and logouts), for the audit log, in the transaction that makes them. They move no revision.
 UNWIND $events AS e

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row none
 // Records a write transaction's change events, in that transaction, at the revision it moved
 // the environment to: a committed write always has its events, a rolled-back one never does.
 // One ChangeSet node per (environment, revision) holds them all as parallel lists in `seq` order

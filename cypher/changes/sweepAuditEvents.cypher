@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { deleted: number }
 // Retention (AUDIT_RETENTION_DAYS): deletes up to $batch AuditEvent nodes older than $before, of one
 // environment, or of every environment when $env is null (the background sweep is deployment-wide).
 MATCH (x:AuditEvent)

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { deleted: number; events: number }
 // Retention (AUDIT_RETENTION_DAYS): deletes up to $batch ChangeSet nodes (a revision's change
 // events each) older than $before, of one environment, or of every environment when $env is null
 // (the background sweep is deployment-wide). `deleted` counts the nodes (the batch), `events`

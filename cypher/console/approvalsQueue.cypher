@@ -1,3 +1,4 @@
+// @row { total: number; data: (ApprovalNode & { config_key: string | null })[] }
 // One page of the environment's operation approvals across every elements config and session,
 // for the admin console's read-only queue: pending first, then newest first. $config (id or
 // key) and $status narrow it; a null status is pending.

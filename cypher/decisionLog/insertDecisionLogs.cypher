@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row none
 // The sampled decisions (the decision log) of one flush, in one transaction: each of $batches is
 // one environment's entries as one node: its time span, its count and its entries packed by the
 // service (gzip'd JSON, base64; src/areas/decisionLog/log.ts). One short string a batch and one

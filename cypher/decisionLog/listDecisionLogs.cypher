@@ -1,3 +1,19 @@
+// @row {
+//   /** Packed (`data`: gzip'd JSON, base64), or the parallel lists of a batch written before packing (the others null). */
+//   batch: {
+//     id: string | null;
+//     data: string | null;
+//     ids: string[] | null;
+//     ats: string[] | null;
+//     users: string[] | null;
+//     actions: string[] | null;
+//     types: string[] | null;
+//     keys: string[] | null;
+//     tenants: string[] | null;
+//     decisions: boolean[] | null;
+//     reasons: string[] | null;
+//   };
+// }
 // The decision-log batches of an environment whose time span meets [$from, $to] (ISO instants,
 // nullable); the reader unpacks, filters and pages their entries (src/areas/decisionLog/routes.ts).
 // A batch written before packing holds parallel lists (ids, ats, users, ...) instead of `data`.

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes elements_config:delete
+// @row { deleted: number; before: ElementsConfigNode | null }
 // The config's operation approvals and access requests go with it, and so do their undelivered
 // webhook events; grants made by approvals stay (they are role assignments).
 MATCH (c:ElementsConfig {env: $env, id: $id})

@@ -1,3 +1,4 @@
+// @row { config: ElementsConfigNode }
 // An elements config by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:ElementsConfig {env: $env, key: $ref})
 OPTIONAL MATCH (byId:ElementsConfig {id: $ref}) WHERE byId.env = $env

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes resource:update each $resources
+// @row { roles: number }
 // For each governed resource: its actions (computed by the caller) and the roles
 // _Reviewer_ (review) and _Approved_ (operate), merged so that existing ones are kept.
 UNWIND $resources AS g

@@ -1,3 +1,4 @@
+// @row { total: number; data: ElementsConfigNode[] }
 MATCH (c:ElementsConfig {env: $env})
 WITH c ORDER BY c.created_at, c.key
 WITH collect(c) AS items

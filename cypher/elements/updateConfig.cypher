@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes elements_config:update
+// @row { config: ElementsConfigNode; before: ElementsConfigNode; after: ElementsConfigNode }
 // $setWebhook: the patch names `webhook` (an object sets it, null removes it). A config made
 // before webhooks existed gets its secret here, once (`secret_is_new` tells the caller to show it).
 MATCH (c:ElementsConfig {env: $env, id: $id})

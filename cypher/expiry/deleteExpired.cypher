@@ -1,5 +1,20 @@
 // @invalidates $env
 // @changes expired:delete
+// @row {
+//   deleted: number;
+//   changed: (
+//     | { kind: 'role_assignment'; key: string; before: { id: string; user: string; role: string; tenant: string;
+//                                                         resource_instance: string | null; created_at: string | null; expires_at: string } }
+//     | { kind: 'group_member'; key: string; before: { group: string; user: string; tenant: string; created_at: string | null; expires_at: string } }
+//     | { kind: 'group_nesting'; key: string; before: { group: string; parent: string; tenant: string; created_at: string | null; expires_at: string } }
+//     | { kind: 'group_role'; key: string; before: { group: string; resource: string; resource_instance: string; tenant: string;
+//                                                   created_at: string | null; expires_at: string; role: string | null } }
+//     | { kind: 'relationship_tuple'; key: string; before: { id: string; subject: string; relation: string; object: string;
+//                                                            tenant: string | null; created_at: string | null; expires_at: string } }
+//     | { kind: 'group_resource'; key: string; before: { group: string; resource: string; resource_instance: string; tenant: string;
+//                                                       created_at: string | null; expires_at: string } }
+//   )[];
+// }
 // Deletes at most $batch grant edges of environment $env whose `expires_at` (epoch ms) is at or
 // before $nowMs. Decisions already ignore them from that instant; deleting only tidies the graph,
 // and moves the revision like any write. `deleted` < $batch: nothing left to delete (for now).

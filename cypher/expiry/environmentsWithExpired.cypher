@@ -1,3 +1,4 @@
+// @row { env: string }
 // The environments that hold a grant edge (role assignment, tenant role, tuple, resource-group
 // edge) whose `expires_at` (epoch ms) is at or before $nowMs: the expiry sweep's work list. It spans
 // environments on purpose (the sweep serves them all) and returns only their ids; each is then

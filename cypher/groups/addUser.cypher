@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes group_member:create
+// @row { added: number }
 // Membership is the role `member` on the group instance; the user also joins the group's tenant.
 // $expires_at (epoch ms, null: never): the membership grants nothing from then on.
 MATCH (g:Group {env: $env, key: $group})

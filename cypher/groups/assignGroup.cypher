@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes group_nesting:create
+// @row { subject: string }
 // Makes $a a member of $b: relation `group` on the type (subject the type), the derivation
 // (type, member, type, member, group) and the tuple a -group-> b.
 MATCH (a:Group {env: $env, key: $a})

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes group_role:create
+// @row { instanceTenant: string; subject: string }
 // Role $role on $resource:$instance for group $group: the instance (in the group's tenant) if
 // missing, the relation $relation (<type>_<role>_group) on $resource with subject <type>, the
 // derivation (<resource>, role, <type>, member, relation) and the tuple group -relation-> instance.

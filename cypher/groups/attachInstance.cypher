@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes group_resource:create
+// @row { instanceTenant: string }
 // Resource group: roles held on the group apply to $resource:$instance. The instance is made in
 // the group's tenant if missing; the caller checks instanceTenant and rolls back on a mismatch.
 MATCH (g:Group {env: $env, key: $group})

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes group:create
+// @row { key: string; made: boolean }
 // Creates group $key of type $type in tenant $tenant. The type (a resource with the role
 // `member`) is made if missing. A key taken by another group fails on the group_key constraint.
 MATCH (tenant:Tenant {env: $env, key: $tenant})

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes group:create
+// @row { created: number }
 // Groups of $items (checked by the domain): their types (a resource with the role `member`)
 // are made if missing, then the groups, in their tenants.
 CALL () {

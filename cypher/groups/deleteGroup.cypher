@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes group:delete
+// @row { deleted: number; before: GroupNode | null }
 // Detaching removes memberships, tuples to and from the group and GROUPS edges: everything
 // derived through the group is revoked. Automatic relations and derivations are schema shared
 // by other groups of the type and stay.

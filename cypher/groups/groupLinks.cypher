@@ -1,3 +1,4 @@
+// @row { assigned: boolean; cycle: boolean }
 // Is $a already a member of $b, and does $b already reach $a over `group` tuples (a cycle)?
 // ANY SHORTEST is a breadth-first search: linear in the reachable graph, even on diamonds or on
 // cycles made through the generic tuple API.

@@ -1,3 +1,4 @@
+// @row { total: number; data: string[] }
 // `key IS NOT NULL` (always true): an index seek on the environment's groups, not a scan of every environment's.
 MATCH (g:Group {env: $env})
 WHERE g.key IS NOT NULL AND ($tenant IS NULL OR g.tenant = $tenant)

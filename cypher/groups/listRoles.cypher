@@ -1,3 +1,4 @@
+// @row { total: number; data: { resource: string; resource_instance: string; role: string; tenant: string }[] }
 // The roles the group's members get directly: tuples from the group joined with the derivations
 // from (<type>, member) over their relation; group-to-group links are not roles.
 MATCH (g:Group {env: $env, key: $group})-[x:RELATED]->(i:Instance)

@@ -1,3 +1,4 @@
+// @row { total: number; data: UserNode[] }
 MATCH (u:User)-[:HAS_ROLE {role: 'member'}]->(:Group {env: $env, key: $group})
 WITH DISTINCT u ORDER BY u.key
 WITH collect(u) AS items

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { locked: number }
 // Serialises group-to-group assignments of one type: write locks on the type resource, then on
 // the groups $keys (sorted by the caller), held until the transaction ends. The cycle check that
 // follows therefore sees every assignment committed before it.

@@ -1,3 +1,4 @@
+// @row { key: string; type: string; tenant: string }
 // A group by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:Group {env: $env, key: $ref})
 OPTIONAL MATCH (byId:Instance {id: $ref}) WHERE byId:Group AND byId.env = $env

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes group:update
+// @row { key: string; before: GroupNode; after: GroupNode }
 MATCH (g:Group {env: $env, key: $key})
 WITH g, g {.*} AS before
 SET g.name = CASE WHEN $setName THEN $name ELSE g.name END,

@@ -1,3 +1,4 @@
+// @row { sessions: number; approvals: { status: string; n: number }[] }
 // Operator gauges for GET /metrics: live sessions and approvals by status, summed over every
 // environment on purpose (a deployment-wide count for the operator; no record leaves, only numbers).
 CALL () {

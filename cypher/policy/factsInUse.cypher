@@ -1,3 +1,4 @@
+// @row { used: { kind: 'resource' | 'resource_role' | 'relation' | 'role'; resource: string | null; key: string; n: number; what: string }[] }
 // How many facts use each schema record a policy would remove, so that apply can refuse the
 // removal (or, with prune, say what it removes with it). $resources: resource keys; $resourceRoles
 // and $relations: [{resource, key}]; $roles: tenant role keys. Answers only those in use.

@@ -1,3 +1,19 @@
+// @row {
+//   resources: {
+//     key: string;
+//     name: string | null;
+//     description: string | null;
+//     actions: string[] | null;
+//     actions_json: string | null;
+//     attributes_json: string | null;
+//     roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
+//     relations: { key: string; name: string | null; description: string | null; subject_resource: string }[];
+//     derivations: { role: string; on_resource: string; from_role: string; relation: string; no_direct_roles_on_object: boolean | null }[];
+//   }[];
+//   roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
+//   groupTypes: string[];
+//   governed: string[];
+// }
 // The environment's whole schema, for a policy plan, apply or export: every resource (its
 // actions, roles with permissions and the roles they extend, relations, the derivations that
 // grant on it), every tenant role, and what tells managed schema apart (docs/policy-as-code.md):

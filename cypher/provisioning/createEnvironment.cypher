@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { environment: EnvironmentNode }
 MATCH (p:Project {id: $projectId})
 CREATE (p)-[:HAS_ENV]->(e:Environment {id: $id, project_id: p.id, key: $key, name: $name,
                                         description: $description, created_at: $nowIso, updated_at: $nowIso})

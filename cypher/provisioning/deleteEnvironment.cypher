@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { deleted: number }
 // Removes the environment, its keys, its change events (ChangeSet, not InEnv) and everything stored in it.
 OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byKey:Environment {key: $ref})
 OPTIONAL MATCH (:Project {id: $projectId})-[:HAS_ENV]->(byId:Environment {id: $ref})

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { deleted: number }
 // Removes the project, its environments, their keys, their change events (ChangeSet, not InEnv)
 // and everything stored in them.
 OPTIONAL MATCH (byKey:Project {key: $ref})

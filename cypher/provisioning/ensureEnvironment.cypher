@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { environment: EnvironmentNode }
 MATCH (p:Project {id: $projectId})
 MERGE (p)-[:HAS_ENV]->(e:Environment {project_id: p.id, key: $key})
   ON CREATE SET e.id = $id, e.name = $key, e.description = null, e.created_at = $nowIso, e.updated_at = $nowIso

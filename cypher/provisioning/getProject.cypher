@@ -1,3 +1,4 @@
+// @row { project: ProjectNode }
 OPTIONAL MATCH (byKey:Project {key: $ref})
 OPTIONAL MATCH (byId:Project {id: $ref})
 // #include fragments/keyElseId

@@ -1,3 +1,4 @@
+// @row { total: number; data: ApiKeyNode[] }
 MATCH (k:ApiKey {env_id: $envId})
 WITH k ORDER BY k.created_at, k.id
 WITH collect(k) AS items

@@ -1,3 +1,4 @@
+// @row { total: number; data: EnvironmentNode[] }
 MATCH (:Project {id: $projectId})-[:HAS_ENV]->(e:Environment)
 WITH e ORDER BY e.created_at, e.key
 WITH collect(e) AS items

@@ -1,3 +1,4 @@
+// @row { total: number; data: ProjectNode[] }
 MATCH (p:Project)
 WITH p ORDER BY p.created_at, p.key
 WITH collect(p) AS items

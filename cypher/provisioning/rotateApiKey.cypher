@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes api_key:update audit
+// @row { key: ApiKeyNode }
 // A new secret for the key: the old digest is replaced in the same write; the store moves the
 // key's environment's revision, so every replica drops its copy of the key before the answer.
 // $envId, the key's environment, names where the audit log records the rotation.

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { environment: EnvironmentNode }
 // PATCH /v2/projects/{p}/envs/{e}: name and description only, within the project.
 MATCH (:Project {id: $projectId})-[:HAS_ENV]->(e:Environment {id: $id})
 SET e.name = coalesce($name, e.name),

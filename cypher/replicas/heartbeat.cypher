@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { others: { id: string; beat: number }[] }
 // One replica's heartbeat (src/db/replicas.ts): moves the counter `beat` of its own
 // (:Replica {id: $id}) and answers every other replica's id and counter; each replica times
 // how long a counter stays still by its own clock. `seen` (the database's clock) serves only to

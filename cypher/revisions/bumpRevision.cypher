@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { revision: number }
 // Every write to an environment bumps its revision: decisions cached under an older revision
 // are not used again.
 MATCH (e:Environment {id: $envId})

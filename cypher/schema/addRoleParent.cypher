@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes role_parent:create
+// @row { cycle: boolean }
 // Role hierarchy: `role` extends `parent` (it gains the parent's permissions), stored as
 // (role)-[:EXTENDS]->(parent). Tenant roles when $resource is null, else two roles of $resource.
 // The environment node is write-locked first (a temporary property, the Neo4j locking idiom;

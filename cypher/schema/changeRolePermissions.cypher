@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes role:update each $permissions
+// @row { key: string }
 // Permit's assign / remove permissions, as one atomic change of the role's permission set. Tenant
 // role when $resource is null. The first SET takes the role's write lock and only then is the set
 // read: a concurrent change waits for this one's commit and reads what it wrote, so two

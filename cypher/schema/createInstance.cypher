@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes resource_instance:create
+// @row { made: boolean; instance: InstanceNode }
 // One new instance; `made` is false when $resource:$key exists already (the caller answers 409).
 MATCH (tenant:Tenant {env: $env, key: $tenant})
 MATCH (r:Resource {env: $env, key: $resource})

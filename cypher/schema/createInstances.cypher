@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes resource_instance:create
+// @row { created: number; written: number }
 // Instances of $items {resource, key, tenant, attributes}, one pass, checking as it writes: an
 // item is written when its tenant and resource exist; an instance that exists already is left as
 // it is and counts as written when it is in the item's tenant. `written` short of size($items):

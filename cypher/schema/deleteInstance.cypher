@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes resource_instance:delete
+// @row { deleted: number; before: StoredInstance | null }
 // Detaching removes the instance's role assignments, tuples, group links and tenant link.
 MATCH (i:Instance {env: $env, resource: $resource, key: $key})
 WITH i, i {.*} AS before

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes resource_instance:delete
+// @row { missing: string[]; deleted: number; changed: { before: StoredInstance }[] }
 // Permit's bulk delete (DELETE bulk/resource_instances): instances named "type:key" (else by id)
 // with their assignments, tuples and group links. Deletes nothing when a ref names no instance.
 // `changed` holds each deleted instance's stored state, read before the delete (src/areas/changes/capture.ts).

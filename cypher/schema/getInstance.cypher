@@ -1,3 +1,4 @@
+// @row { instance: InstanceNode }
 // By the reference rule: the instance whose "type:key" is the reference ($resource, $key: null
 // when it has no ':'), else the instance whose id is $ref.
 OPTIONAL MATCH (byKey:Instance {env: $env, resource: $resource, key: $key})

@@ -1,3 +1,4 @@
+// @row { total: number; data: InstanceNode[] }
 // `key IS NOT NULL` (always true): an index seek on the environment's entries, not a scan of every environment's.
 MATCH (i:Instance {env: $env}) WHERE i.resource IS NOT NULL AND i.key IS NOT NULL
 WITH * WHERE ($tenant IS NULL OR i.tenant = $tenant)

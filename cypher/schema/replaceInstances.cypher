@@ -1,5 +1,11 @@
 // @invalidates $env
 // @changes resource_instance:update
+// @row {
+//   created: number;
+//   total: number;
+//   changed: { before: StoredInstance | null; after: StoredInstance }[];
+//   elsewhere: { resource: string; key: string; tenant: string }[];
+// }
 // Permit's bulk replace (PUT bulk/resource_instances), after the domain checked the batch with
 // resolveInstances: each instance is created in its tenant, or has its attributes replaced.
 // An instance another transaction created in another tenant since that check (the MERGE finds it

@@ -1,3 +1,4 @@
+// @row { idx: number; tenantExists: boolean; resourceExists: boolean; existingTenant: string | null }
 // What each instance {key, tenant, resource} of $items refers to; one row per item, in order.
 UNWIND range(0, size($items) - 1) AS idx
 WITH idx, $items[idx] AS x

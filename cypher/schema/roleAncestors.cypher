@@ -1,3 +1,4 @@
+// @row { role: RoleNode }
 // Every role `role` extends, directly or through others (whose permissions it has), each once.
 MATCH (r:Role|ResourceRole {env: $env, key: $role})
 WHERE ($resource IS NULL AND r:Role) OR (r:ResourceRole AND r.resource = $resource)

@@ -1,3 +1,4 @@
+// @row { role: RoleNode }
 // Every role that extends `role`, directly or through others (and so has its permissions), each once.
 MATCH (r:Role|ResourceRole {env: $env, key: $role})
 WHERE ($resource IS NULL AND r:Role) OR (r:ResourceRole AND r.resource = $resource)

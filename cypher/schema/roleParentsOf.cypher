@@ -1,3 +1,4 @@
+// @row { key: string; parents: string[] }
 // The roles each of $keys directly extends (tenant roles when $resource is null, else roles of $resource).
 UNWIND $keys AS key
 MATCH (r:Role|ResourceRole {env: $env, key: key})

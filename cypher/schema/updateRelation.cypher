@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes relation:update
+// @row { key: string; before: RelationNode; after: RelationNode }
 MATCH (rel:Relation {env: $env, resource: $resource, key: $key})
 WITH rel, rel {.*} AS before
 SET rel.name = coalesce($name, rel.name),

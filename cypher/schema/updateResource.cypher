@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes resource:update
+// @row { key: string; before: Omit<ResourceNode, 'roles' | 'relations'>; after: Omit<ResourceNode, 'roles' | 'relations'> }
 // Sets the given fields. When the action set changes, permissions naming a removed action are
 // dropped from the resource's roles and from tenant roles, so nothing names a missing action.
 MATCH (r:Resource {env: $env, key: $key})

@@ -1,5 +1,6 @@
 // @invalidates $env
 // @changes resource_role:update
+// @row { key: string; before: Omit<ResourceRoleNode, 'derivations'>; after: Omit<ResourceRoleNode, 'derivations'> }
 MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
 WITH rr, rr {.*} AS before
 SET rr.name = coalesce($name, rr.name),

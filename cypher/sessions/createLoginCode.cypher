@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes login_code:create audit
+// @row { expires_at: string }
 // The one-time code of a login step (only its digest), valid until $expires_at and for one use;
 // codes of the environment that can no longer be used are dropped here.
 CALL () {

@@ -1,1 +1,2 @@
+// @row none
 CALL db.awaitIndexes(60)

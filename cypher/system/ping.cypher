@@ -1,1 +1,2 @@
+// @row { ok: number }
 RETURN 1 AS ok

@@ -1,3 +1,4 @@
+// @row { key: string; attributes_json: string | null }
 // The tenants a user belongs to (CONTRACT section 3): added to it, or holding a tenant role or an
 // instance role there. Each once, by key.
 MATCH (u:User {env: $env, key: $user})

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { id: string }
 // The outbox row of one event of an approval or access request, written in the transaction of
 // the change it announces (a rollback drops it; a commit keeps it across restarts). Nothing is
 // written when the request's config has no webhook. `seq` orders the events of one request.

@@ -1,5 +1,6 @@
 // @invalidates none
 // @changes none
+// @row { deleted: number }
 // A delivered event leaves the outbox (at-least-once: the receiver may see it again if this fails).
 MATCH (d:WebhookDelivery {env: $env, id: $id})
 DELETE d

@@ -7,11 +7,16 @@ import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
+/** A named statement (cypher/<name>.cypher): every one declares its rows, so its name is a key of StatementRows. */
+export type StatementName = keyof StatementRows;
 /**
  * The row type of the named statement: the one its `// @row` header declares (generated into
- * src/db/statements.generated.ts by `npm run gen:statements`), else untyped rows.
+ * src/db/statements.generated.ts by `npm run gen:statements`; `never` for `// @row none`). There is
+ * no untyped fallback: a name without a header is no StatementName, and the generator refuses the file.
  */
-export type RowOf<N extends string> = N extends keyof StatementRows ? StatementRows[N] : Row;
+export type RowOf<N extends StatementName> = StatementRows[N];
+/** The row type of a resolved statement (`Statement<R>`). */
+export type RowsOf<S> = S extends Statement<infer R> ? R : never;
 
 /** What the Db asks of the replica registry (src/db/replicas.ts) before it acknowledges a write. */
 export interface ReplicaView {
@@ -195,8 +200,8 @@ export interface DbOptions {
  * secondary that has not reached it leaves the read to the leader.
  */
 export class Db {
-  private readonly bumpRevision: Statement;
-  private readonly readRevision: Statement;
+  private readonly bumpRevision: Statement<RowOf<'revisions/bumpRevision'>>;
+  private readonly readRevision: Statement<RowOf<'revisions/readRevision'>>;
   private readonly timeoutMs: number;
 
   constructor(
@@ -214,13 +219,13 @@ export class Db {
     return this.opts.routing === true;
   }
 
-  statement<N extends string>(name: N): Statement<RowOf<N>> {
+  statement<N extends StatementName>(name: N): Statement<RowOf<N>> {
     const { text, writes, invalidates, changes } = this.registry.info(name);
     return { name, text, writes, invalidates, changes };
   }
 
   /** Resolves a group of statements at once: `db.statements({create: 'tenants/createTenant'})`, each typed by its name. */
-  statements<const M extends Record<string, string>>(names: M): { [K in keyof M]: Statement<RowOf<M[K]>> } {
+  statements<const M extends Record<string, StatementName>>(names: M): { [K in keyof M]: Statement<RowOf<M[K]>> } {
     const out = {} as { [K in keyof M]: Statement<RowOf<M[K]>> };
     for (const k of Object.keys(names) as (keyof M & string)[]) out[k] = this.statement(names[k]);
     return out;
@@ -301,7 +306,7 @@ export class Db {
    */
   private async readIncluding<R extends object>(stmt: Statement<R>, params: Params, atLeast: RevisionFloor): Promise<R[]> {
     const rows = await this.read(async (tx) => {
-      const revision = ((await tx.one(this.readRevision, { envId: atLeast.env }))?.revision as number | undefined) ?? 0;
+      const revision = (await tx.one(this.readRevision, { envId: atLeast.env }))?.revision ?? 0;
       return revision >= atLeast.revision ? tx.rows(stmt, params) : undefined;
     });
     return rows ?? this.readOnce(stmt, params, 'latest');
@@ -345,7 +350,8 @@ export class Db {
       defaultAccessMode: mode === 'read' ? neo4j.session.READ : neo4j.session.WRITE,
       database: this.opts.database,
     });
-    let bumped: [string, number][] = [];
+    // An environment that does not exist (any more) has no revision to move: undefined.
+    let bumped: [string, number | undefined][] = [];
     let announced = false;
     const work = async (t: ManagedTransaction) => {
       const tx = new Tx(t, mode, mode === 'write' ? this.opts.changes : undefined);
@@ -358,7 +364,7 @@ export class Db {
       tx.dropRepeatedChanges();
       const envs = new Set([...tx.invalidated, ...tx.changes.filter((c) => c.feed).map((c) => c.env)]);
       for (const envId of envs) {
-        const revision = (await tx.one(this.bumpRevision, { envId }))?.revision as number;
+        const revision = (await tx.one(this.bumpRevision, { envId }))?.revision;
         bumped.push([envId, revision]);
         const changes = tx.changes.filter((c) => c.env === envId);
         if (changes.length && revision !== undefined) await this.opts.changes!.record(tx, envId, revision, changes);
@@ -386,7 +392,7 @@ export class Db {
         timedOut = true;
         return new Unavailable('timeout', this.timeoutMs);
       });
-      for (const [envId, rev] of bumped) this.opts.revisions?.learn(envId, rev);
+      for (const [envId, rev] of bumped) if (rev !== undefined) this.opts.revisions?.learn(envId, rev);
     } catch (err) {
       const storeErr = storeErrorOf(err, this.timeoutMs);
       failure = errorKindOf(storeErr);
@@ -425,6 +431,6 @@ async function closeQuietly(session: Session): Promise<void> {
  * transaction deleted after this one found it reads with no properties, not even its key (read
  * committed), and must not be used as the record (its key would go on as a missing parameter).
  */
-export function keyed<T extends object>(record: unknown): T | undefined {
-  return typeof (record as { key?: unknown } | null | undefined)?.key === 'string' ? (record as T) : undefined;
+export function keyed<T extends { key: string }>(record: T | null | undefined): T | undefined {
+  return typeof record?.key === 'string' ? record : undefined;
 }

@@ -12,6 +12,6 @@ export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export async function resolveOrganization(db: Db, orgId: string | undefined): Promise<string> {
   return db.write(async (tx) => {
     const row = await tx.one(db.statement('system/organization'), { orgId: orgId ?? null, nowIso: now(), uuidPattern: UUID_PATTERN });
-    return row!.org as string;
+    return row!.org;
   });
 }

@@ -2,14 +2,16 @@
  * The shapes of stored records as statements answer them (`n {.*}`), named so that the `// @row`
  * headers of several statements can share them (scripts/gen-statement-types.cjs imports the ones
  * a header names into src/db/statements.generated.ts). docs/graph-model.md describes the nodes.
+ * Neo4j stores no null property: a property written null is absent from `n {.*}` (undefined), and
+ * null in an explicit projection (`n {.a, .b}`); so a nullable property is optional here (`?: T | null`).
  */
 
 export interface TenantNode {
   id: string;
   key: string;
   name: string;
-  description: string | null;
-  attributes_json: string | null;
+  description?: string | null;
+  attributes_json?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -17,10 +19,10 @@ export interface TenantNode {
 export interface UserNode {
   id: string;
   key: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  attributes_json: string | null;
+  email?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  attributes_json?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -58,14 +60,14 @@ export interface ResourceRoleNode extends Stamped {
   resource: string;
   resource_id?: string | null;
   name: string;
-  description: string | null;
-  permissions: string[] | null;
+  description?: string | null;
+  permissions?: string[] | null;
   derivations: DerivationNode[];
 }
 export interface RelationNode extends Stamped {
   resource: string;
   name: string;
-  description: string | null;
+  description?: string | null;
   subject_resource: string;
   subject_resource_id?: string | null;
   object_resource_id?: string | null;
@@ -73,16 +75,16 @@ export interface RelationNode extends Stamped {
 export interface ResourceNode extends Stamped {
   name: string;
   attributes_json?: string | null;
-  description: string | null;
-  actions: string[] | null;
-  actions_json: string | null;
+  description?: string | null;
+  actions?: string[] | null;
+  actions_json?: string | null;
   roles: ResourceRoleNode[];
   relations: RelationNode[];
 }
 export interface RoleNode extends Stamped {
   name: string;
-  description: string | null;
-  permissions: string[] | null;
+  description?: string | null;
+  permissions?: string[] | null;
 }
 export interface DerivationRefs {
   relationExists: boolean;
@@ -108,12 +110,116 @@ export interface GroupNode {
   key: string;
   resource: string;
   tenant: string;
-  name: string | null;
-  description: string | null;
-  attributes_json: string | null;
+  name?: string | null;
+  description?: string | null;
+  attributes_json?: string | null;
   created_at: string;
   updated_at: string;
 }
 
 /** The events an approval or access request announces to its webhook (stored on each delivery). */
 export type WebhookEvent = 'created' | 'approved' | 'denied' | 'canceled';
+
+/** The state an elements request moved to (null while pending). */
+export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
+
+/**
+ * An elements request: an operation approval (`type` absent or `operation_approval`) or an access
+ * request (`type: access_request`, asking for `role`; `resource`/`resource_instance` absent when
+ * the role is a tenant role). Both share the node label, the transitions and the reviewer rules.
+ */
+export interface ApprovalNode {
+  id: string;
+  type?: 'operation_approval' | 'access_request' | null;
+  config_id: string;
+  tenant: string;
+  resource: string;
+  resource_instance: string;
+  role?: string | null;
+  granted_role?: string | null;
+  access_expires_at?: string | null;
+  requesting_user_id: string;
+  reason: string;
+  cancel_reason?: string | null;
+  /** Absent while pending, as every other null-valued property of an `n {.*}` map; read as `== null` (src/areas/approvals/reviewFlow.ts). */
+  status: ApprovalStatus | null;
+  reviewer_user_id?: string | null;
+  reviewed_at?: string | null;
+  reviewer_comment?: string | null;
+  created_at: string;
+  updated_at: string;
+  /** An operation approval that named no instance made one (a cancel or deny removes it again). */
+  created_instance?: boolean | null;
+}
+export interface ApprovalItemNode extends ApprovalNode {
+  requesting_user_email: string | null;
+  requesting_user_first_name: string | null;
+  requesting_user_last_name: string | null;
+}
+
+/** An elements config (`ElementsConfig`). */
+export interface ElementsConfigNode {
+  id: string;
+  key: string;
+  name: string;
+  elements_type: string;
+  settings_json?: string | null;
+  roles_to_levels_json?: string | null;
+  resources?: string[] | null;
+  webhook_url?: string | null;
+  webhook_bearer_token?: string | null;
+  webhook_secret?: string | null;
+  /** Set by create and by the update that gave the config its first secret: show the secret this once. */
+  secret_is_new?: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A project (`Project`, outside every environment). */
+export interface ProjectNode {
+  id: string;
+  key: string;
+  name: string;
+  description?: string | null;
+  org_id: string;
+  created_at: string;
+  updated_at: string;
+}
+/** An environment (`Environment`). */
+export interface EnvironmentNode {
+  id: string;
+  key: string;
+  name: string;
+  description?: string | null;
+  project_id: string;
+  created_at: string;
+  updated_at: string;
+}
+/** An API key as the statements answer it: never its digest. */
+export interface ApiKeyNode {
+  id: string;
+  name?: string | null;
+  prefix: string;
+  /** Absent on keys made before access levels: those are `write` keys. */
+  access_level?: 'read' | 'write' | null;
+  env_id: string;
+  project_id: string;
+  created_at: string;
+}
+
+/** A resource instance as stored (`Instance`; a group is a `Group:Instance` with more). */
+export interface StoredInstance {
+  id: string;
+  key: string;
+  resource: string;
+  tenant: string;
+  attributes_json?: string | null;
+  created_at?: string | null;
+  updated_at?: string | null;
+}
+/** An instance with the ids of its resource and its tenant, as the instance statements answer it. */
+export interface InstanceNode extends StoredInstance {
+  /** Named in the projection: null, not absent, when there is none. */
+  resource_id: string | null;
+  tenant_id: string | null;
+}

@@ -94,7 +94,7 @@ export class Replicas implements ReplicaView {
   async beat(): Promise<string[]> {
     const sent = this.now();
     const rows = await this.db.writeRows(this.q.beat, { id: this.id });
-    const others = (rows[0]?.others as { id: string; beat: number }[] | undefined) ?? [];
+    const others = rows[0]?.others ?? [];
     this.learn(sent, this.now(), others);
     return this.others();
   }

@@ -1,5 +1,4 @@
-/** Rows of the list statements: `total` and a page of `data`. */
-export function listOf<T>(rows: Record<string, unknown>[]): { total: number; data: T[] } {
-  const row = rows[0];
-  return { total: (row?.total as number) ?? 0, data: (row?.data as T[]) ?? [] };
+/** The answer of a list statement (its one row: `total` and a page of `data`), or an empty page when it answered none. */
+export function listOf<T>(rows: { total: number; data: T[] }[]): { total: number; data: T[] } {
+  return rows[0] ?? { total: 0, data: [] };
 }

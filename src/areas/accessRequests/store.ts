@@ -37,8 +37,8 @@ export class AccessRequestStore {
       const row = await tx.one(this.q.createAccessRequest, { ...p, ...r });
       // The requester, or the instance, went away between the checks and this write.
       if (!row) throw r.instance ? new NotFound('Resource instance', `${r.resource}:${r.instance}`) : new NotFound('User', r.user);
-      await announce(tx, row.approval as ApprovalNode);
-      return row.approval as ApprovalNode;
+      await announce(tx, row.approval);
+      return row.approval;
     });
   }
 }

@@ -3,41 +3,12 @@ import { type Db, floorOf, type Tx } from '../../db/db';
 import { NotFound, StoreError } from '../../db/storeErrors';
 import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { ApprovalNode, ApprovalStatus } from '../../db/records';
 
-export type ApprovalStatus = 'approved' | 'deny' | 'cancel';
+export type { ApprovalItemNode, ApprovalNode, ApprovalStatus } from '../../db/records';
 
 const HOUR_MS = 3_600_000;
 
-/**
- * An elements request: an operation approval (`type` absent or `operation_approval`) or an access
- * request (`type: access_request`, asking for `role`; `resource`/`resource_instance` absent when
- * the role is a tenant role). Both share the node label, the transitions and the reviewer rules.
- */
-export interface ApprovalNode {
-  id: string;
-  type?: 'operation_approval' | 'access_request' | null;
-  config_id: string;
-  tenant: string;
-  resource: string;
-  resource_instance: string;
-  role?: string | null;
-  granted_role?: string | null;
-  access_expires_at?: string | null;
-  requesting_user_id: string;
-  reason: string;
-  cancel_reason: string | null;
-  status: ApprovalStatus | null;
-  reviewer_user_id: string | null;
-  reviewed_at: string | null;
-  reviewer_comment: string | null;
-  created_at: string;
-  updated_at: string;
-}
-export interface ApprovalItemNode extends ApprovalNode {
-  requesting_user_email: string | null;
-  requesting_user_first_name: string | null;
-  requesting_user_last_name: string | null;
-}
 export interface ApprovalFilter {
   status: 'pending' | ApprovalStatus | null;
   resource: string | null;
@@ -109,8 +80,9 @@ export class ApprovalStore {
   async admitRequest(tx: Tx, p: ApprovalPlace, user: string, nowIso: string): Promise<void> {
     const since = new Date(Date.parse(nowIso) - HOUR_MS).toISOString();
     const row = await tx.one(this.q.lockRequester, { env: p.env, config: p.config, user, since });
-    if (!row || Number(row.recent) < this.requestsPerHour) return;
-    const seconds = Math.max(1, Math.ceil((Date.parse(row.oldest as string) + HOUR_MS - Date.parse(nowIso)) / 1000));
+    // `oldest` is null only with no recent request (requestsPerHour is at least 1).
+    if (!row || row.recent < this.requestsPerHour || row.oldest === null) return;
+    const seconds = Math.max(1, Math.ceil((Date.parse(row.oldest) + HOUR_MS - Date.parse(nowIso)) / 1000));
     throw new RequestLimitReached(this.requestsPerHour, seconds);
   }
 
@@ -172,26 +144,23 @@ export class ApprovalStore {
       });
       // Throwing rolls back an instance created above (the requester was deleted meanwhile).
       if (!row) throw new NotFound('User', a.user);
-      await announce(tx, row.approval as ApprovalNode);
-      return row.approval as ApprovalNode;
+      await announce(tx, row.approval);
+      return row.approval;
     });
   }
 
   async get(p: ApprovalPlace, id: string): Promise<ApprovalNode | undefined> {
     const [row] = await this.db.readRows(this.q.getApproval, { ...p, id });
-    return row?.approval as ApprovalNode | undefined;
+    return row?.approval;
   }
 
   /** Distinct `{resource, instance}` of approvals matching the filter that `user` did not request. */
   async reviewCandidates(p: ApprovalPlace, user: string, f: ApprovalFilter): Promise<{ resource: string; instance: string }[]> {
-    const rows = await this.db.readRows(this.q.reviewCandidates, { ...p, user, ...f });
-    return rows;
+    return this.db.readRows(this.q.reviewCandidates, { ...p, user, ...f });
   }
 
   async list(p: ApprovalPlace, who: { user: string; everything: boolean; reviewable: string[] }, f: ApprovalFilter, page: Page) {
-    return listOf<ApprovalItemNode>(
-      await this.db.readRows(this.q.listApprovals, { ...p, ...who, ...f, skip: page.skip, limit: page.perPage }),
-    );
+    return listOf(await this.db.readRows(this.q.listApprovals, { ...p, ...who, ...f, skip: page.skip, limit: page.perPage }));
   }
 
   async setReviewerComment(
@@ -207,7 +176,7 @@ export class ApprovalStore {
       setComment: comment !== undefined,
       nowIso,
     });
-    return row?.approval as ApprovalNode | undefined;
+    return row?.approval;
   }
 
   /**
@@ -236,12 +205,7 @@ export class ApprovalStore {
         expiresAtMs: t.grant?.expiresAt ? Date.parse(t.grant.expiresAt) : null,
       });
       if (!row) return undefined;
-      const res = {
-        won: row.won === true,
-        instanceGone: row.instanceGone === true,
-        roleGone: row.roleGone === true,
-        approval: row.approval as ApprovalNode,
-      };
+      const res = { won: row.won, instanceGone: row.instanceGone, roleGone: row.roleGone, approval: row.approval };
       if (res.won) await announce(tx, res.approval);
       return res;
     });

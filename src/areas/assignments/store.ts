@@ -7,36 +7,10 @@ import type { StatementRows } from '../../db/statements.generated';
 export type AssignmentRefs = StatementRows['assignments/resolveAssignments'];
 /** What a tuple names (assignments/resolveTuples' row). */
 export type TupleRefs = StatementRows['assignments/resolveTuples'];
-export interface AssignmentRow {
-  id: string;
-  user: string;
-  role: string;
-  tenant: string;
-  resource_instance: string | null;
-  /** Ids of the records it names (Permit's RoleAssignmentRead); read by the list statement. */
-  user_id?: string | null;
-  role_id?: string | null;
-  tenant_id?: string | null;
-  resource_instance_id?: string | null;
-  created_at: string | null;
-  /** Epoch ms; null: never expires. */
-  expires_at?: number | null;
-}
-export interface TupleRow {
-  id: string;
-  subject: string;
-  relation: string;
-  object: string;
-  tenant: string | null;
-  /** Ids of the records it names (Permit's RelationshipTupleRead); read by the list statement. */
-  subject_id?: string | null;
-  relation_id?: string | null;
-  object_id?: string | null;
-  tenant_id?: string | null;
-  created_at: string | null;
-  /** Epoch ms; null: never expires. */
-  expires_at?: number | null;
-}
+/** A role assignment as the list answers it (assignments/listRoleAssignments), with the ids of what it names (Permit's RoleAssignmentRead). */
+export type AssignmentRow = StatementRows['assignments/listRoleAssignments']['data'][number];
+/** A tuple as the list answers it (assignments/listTuples), with the ids of what it names (Permit's RelationshipTupleRead). */
+export type TupleRow = StatementRows['assignments/listTuples']['data'][number];
 /** Filters of the role assignment list: null = any; `users`, `roles`, `tenants` match any of their keys. */
 export interface AssignmentFilter {
   users: string[] | null;
@@ -72,7 +46,7 @@ export interface AssignOutcome {
   /** Assignments that did not exist before. */
   created: number;
   /** The first written assignment (what a single assign answers). */
-  first: { id: string; created_at: string; tenant: string } | null;
+  first: { id: string; created_at: string | null; tenant: string } | null;
 }
 export interface TupleKeys {
   subject_type: string;
@@ -136,10 +110,10 @@ export class AssignmentsStore {
         rows: [row],
         relationshipsCreated,
       } = await tx.rowsCreating(stmt, { env, nowIso, nowMs: Date.parse(nowIso), ...shape }, { env, nowIso, items: batch });
-      out.written += row.written as number;
-      out.created += relationshipsCreated + (row.renewed as number);
-      out.first ??= row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null;
-      members.push(...(row.members as { user: string; tenant: string }[]));
+      out.written += row.written;
+      out.created += relationshipsCreated + row.renewed;
+      out.first ??= firstOf(row);
+      members.push(...row.members);
     }
     if (out.written === items.length && members.length) await tx.rows(this.q.joinTenants, { env, members });
     return out;
@@ -148,15 +122,13 @@ export class AssignmentsStore {
   /** Removes those of a batch that exist, in one statement; answers how many. */
   async unassign(tx: Tx, env: string, items: AssignmentKeys[]): Promise<number> {
     if (!items.length) return 0;
-    return ((await tx.one(this.q.unassignRoles, { env, items }))?.removed as number) ?? 0;
+    return (await tx.one(this.q.unassignRoles, { env, items }))?.removed ?? 0;
   }
 
   /** In `tx` when given (an assignment's answer, read back in the transaction that wrote it). */
   async listRoleAssignments(env: string, f: AssignmentFilter, page: Page, tx?: Tx) {
     const params = { env, ...f, skip: page.skip, limit: page.perPage };
-    return listOf<AssignmentRow>(
-      tx ? await tx.rows(this.q.listRoleAssignments, params) : await this.db.readRows(this.q.listRoleAssignments, params),
-    );
+    return listOf(tx ? await tx.rows(this.q.listRoleAssignments, params) : await this.db.readRows(this.q.listRoleAssignments, params));
   }
 
   async resolveTuples(tx: Tx, env: string, items: TupleKeys[]): Promise<TupleRefs[]> {
@@ -182,24 +154,24 @@ export class AssignmentsStore {
       rows: [row],
       relationshipsCreated,
     } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, nowIso, nowMs: Date.parse(nowIso) });
-    return {
-      written: row.written as number,
-      created: relationshipsCreated + (row.renewed as number),
-      first: row.id ? { id: row.id as string, created_at: row.created_at as string, tenant: row.tenant as string } : null,
-    };
+    return { written: row.written, created: relationshipsCreated + row.renewed, first: firstOf(row) };
   }
 
   /** Removes those of a batch that exist, in one statement; answers how many. */
   async deleteTuples(tx: Tx, env: string, items: TupleKeys[]): Promise<number> {
-    return ((await tx.one(this.q.deleteTuples, { env, items }))?.removed as number) ?? 0;
+    return (await tx.one(this.q.deleteTuples, { env, items }))?.removed ?? 0;
   }
 
   /** In `tx` when given (a tuple's answer, read back in the transaction that wrote it). */
   async listTuples(env: string, f: TupleFilter, page: Page, tx?: Tx) {
     const params = { env, ...f, skip: page.skip, limit: page.perPage };
-    return listOf<TupleRow>(tx ? await tx.rows(this.q.listTuples, params) : await this.db.readRows(this.q.listTuples, params));
+    return listOf(tx ? await tx.rows(this.q.listTuples, params) : await this.db.readRows(this.q.listTuples, params));
   }
 }
+
+/** The first written item of a batch statement's answer (its id, and its tenant with it, are null when none was written). */
+const firstOf = (row: { id: string | null; created_at: string | null; tenant: string | null }): AssignOutcome['first'] =>
+  row.id !== null && row.tenant !== null ? { id: row.id, created_at: row.created_at, tenant: row.tenant } : null;
 
 const cmp = (a: string | null, b: string | null) => (a! < b! ? -1 : a! > b! ? 1 : 0);
 /**

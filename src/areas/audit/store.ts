@@ -1,4 +1,5 @@
-import type { Db, Row } from '../../db/db';
+import type { Db } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
 
 /** A filter of the audit log, as the statement takes it (instants already checked). */
 export interface AuditFilter {
@@ -20,7 +21,7 @@ export class AuditStore {
   }
 
   /** One page (`page`) and the `total`; undefined when nothing matched. */
-  async list(env: string, f: AuditFilter): Promise<Row | undefined> {
+  async list(env: string, f: AuditFilter): Promise<StatementRows['audit/listAudit'] | undefined> {
     const [row] = await this.db.readRows(this.q.list, { env, ...f });
     return row;
   }

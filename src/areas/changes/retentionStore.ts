@@ -20,8 +20,9 @@ export class RetentionStore {
    * nodes, and the records they held (`events`: a ChangeSet holds a revision's events).
    */
   async sweepBatch(what: Swept, env: string | null, before: string, batch: number): Promise<{ deleted: number; events: number }> {
-    const [row] = await this.db.writeRows(this.q[what], { env, before, batch });
-    const deleted = Number(row?.deleted ?? 0);
-    return { deleted, events: Number(row?.events ?? deleted) };
+    // A ChangeSet holds a revision's events (`events`); an audit event or a decision-log batch is one.
+    const [row]: { deleted: number; events?: number }[] = await this.db.writeRows(this.q[what], { env, before, batch });
+    const deleted = row?.deleted ?? 0;
+    return { deleted, events: row?.events ?? deleted };
   }
 }

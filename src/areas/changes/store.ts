@@ -1,4 +1,4 @@
-import type { ChangeLog, Db, Params, Row, Statement, Tx } from '../../db/db';
+import type { ChangeLog, Db, Params, Row, RowOf, Statement, Tx } from '../../db/db';
 import { currentActor } from '../../auth/actor';
 import { type ChangeDraft, describeChanges } from './capture';
 
@@ -18,7 +18,7 @@ export interface ChangeEvent {
 const SYSTEM = { kind: 'admin' as const, id: 'system' };
 
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
-const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefined);
+const parsed = (v: string | null) => (typeof v === 'string' ? JSON.parse(v) : undefined);
 
 /**
  * A revision's feed events as one ChangeSet node's parallel lists, index = `seq`. Neo4j lists hold
@@ -41,9 +41,9 @@ function changeSetOf(feed: ChangeDraft[], actor: { kind: string; id: string }) {
  * as one `:ChangeSet` node per (environment, revision), the audit-only ones as `:AuditEvent` nodes.
  */
 export class ChangeStore implements ChangeLog {
-  private record_?: Statement;
-  private list_?: Statement;
-  private audit_?: Statement;
+  private record_?: Statement<RowOf<'changes/recordChanges'>>;
+  private list_?: Statement<RowOf<'changes/listChanges'>>;
+  private audit_?: Statement<RowOf<'changes/recordAuditEvents'>>;
 
   constructor(private readonly db: () => Db) {}
 
@@ -82,17 +82,16 @@ export class ChangeStore implements ChangeLog {
   /** Whole revisions after `after`, in order, about `pageSize` events (one revision may exceed it). */
   async list(env: string, after: number, pageSize: number): Promise<ChangeEvent[]> {
     const rows = await this.db().readLatestRows(this.q.list, { env, after, pageSize });
-    return rows.map((r) => {
-      const c = r.change as Record<string, unknown>;
+    return rows.map(({ change: c }) => {
       const before = parsed(c.before);
       const afterState = parsed(c.after);
       return {
-        revision: c.revision as number,
-        at: c.at as string,
-        actor: { kind: c.actor_kind as string, id: c.actor_id as string },
-        op: c.op as string,
-        kind: c.kind as string,
-        key: c.key as string,
+        revision: c.revision,
+        at: c.at,
+        actor: { kind: c.actor_kind, id: c.actor_id },
+        op: c.op,
+        kind: c.kind,
+        key: c.key,
         ...(before !== undefined ? { before } : {}),
         ...(afterState !== undefined ? { after: afterState } : {}),
       };

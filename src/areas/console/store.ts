@@ -1,22 +1,10 @@
 import type { Db } from '../../db/db';
 import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { StatementRows } from '../../db/statements.generated';
 
-export interface QueuedApproval {
-  id: string;
-  config_id: string;
-  config_key: string | null;
-  tenant: string;
-  resource: string;
-  resource_instance: string;
-  requesting_user_id: string;
-  reason: string | null;
-  status: string | null;
-  reviewer_user_id?: string | null;
-  reviewed_at?: string | null;
-  reviewer_comment?: string | null;
-  created_at: string;
-}
+/** An approval of the queue (console/approvalsQueue's rows), with the key of its elements config. */
+export type QueuedApproval = StatementRows['console/approvalsQueue']['data'][number];
 
 /** The approvals of every elements config of an environment, read-only, for the admin console. */
 export class ApprovalsQueueStore {
@@ -26,6 +14,6 @@ export class ApprovalsQueueStore {
   }
 
   async list(env: string, filter: { config: string | null; status: string | null }, page: Page) {
-    return listOf<QueuedApproval>(await this.db.readRows(this.q.approvalsQueue, { env, ...filter, skip: page.skip, limit: page.perPage }));
+    return listOf(await this.db.readRows(this.q.approvalsQueue, { env, ...filter, skip: page.skip, limit: page.perPage }));
   }
 }

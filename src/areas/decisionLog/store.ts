@@ -1,4 +1,5 @@
 import type { Db } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
 
 /**
  * One environment's entries as one `:DecisionLogBatch` (src/areas/decisionLog/log.ts packs it): its
@@ -14,19 +15,7 @@ export interface PackedBatch {
 }
 
 /** A stored batch as the reader gets it: packed (`data`), or the parallel lists of a batch written before packing. */
-export interface Batch {
-  id?: string;
-  data?: string;
-  ids?: string[];
-  ats?: string[];
-  users?: string[];
-  actions?: string[];
-  types?: string[];
-  keys?: string[];
-  tenants?: string[];
-  decisions?: boolean[];
-  reasons?: string[];
-}
+export type Batch = StatementRows['decisionLog/listDecisionLogs']['batch'];
 
 /** The decision log's batches: written off the request path, read back by time. */
 export class DecisionLogStore {
@@ -44,6 +33,6 @@ export class DecisionLogStore {
   /** The batches of the environment whose time span meets [from, to] (ISO instants; null: open). */
   async batches(env: string, from: string | null, to: string | null): Promise<Batch[]> {
     const rows = await this.db.readRows(this.q.list, { env, from, to });
-    return rows.map((r) => r.batch as Batch);
+    return rows.map((r) => r.batch);
   }
 }

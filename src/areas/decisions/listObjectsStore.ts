@@ -31,6 +31,6 @@ export class ListObjectsStore {
       'read',
       floorOf(env, floor),
     );
-    return ((row?.objects ?? []) as [string, string, string][]).map(([type, key, tenant]) => ({ type, key, tenant }));
+    return (row?.objects ?? []).map(([type, key, tenant]) => ({ type, key, tenant }));
   }
 }

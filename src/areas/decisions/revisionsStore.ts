@@ -25,17 +25,17 @@ export class RevisionsStore {
 
   /** The revisions of the environments named, from the leader; a deleted one is absent. */
   async known(ids: string[]): Promise<EnvRevision[]> {
-    return (await this.db.readOnce(this.q.readKnown, { ids }, 'latest')) as unknown as EnvRevision[];
+    return this.db.readOnce(this.q.readKnown, { ids }, 'latest');
   }
 
   /** One environment's revision from the leader, in one auto-commit query (undefined: none yet). */
   async latest(envId: string): Promise<number | undefined> {
     const [row] = await this.db.readOnce(this.q.readOne, { envId }, 'latest');
-    return row?.revision as number | undefined;
+    return row?.revision;
   }
 
   /** Every environment's revision (or one environment's when `envId` is given). */
   async all(envId: string | null): Promise<EnvRevision[]> {
-    return (await this.db.readRows(this.q.readAll, { envId })) as unknown as EnvRevision[];
+    return this.db.readRows(this.q.readAll, { envId });
   }
 }

@@ -118,9 +118,9 @@ export class DecisionStore {
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
       out[row.idx] = {
-        allow: row.allow === true,
-        depthLimited: row.depthLimited === true,
-        validUntil: row.validUntil == null ? null : Number(row.validUntil),
+        allow: row.allow,
+        depthLimited: row.depthLimited,
+        validUntil: row.validUntil,
         ...(explain && row.explanation ? { trace: row.explanation } : {}),
       };
     }

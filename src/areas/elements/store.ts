@@ -3,22 +3,9 @@ import { Duplicate, NotFound } from '../../db/storeErrors';
 import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 import type { StatementRows } from '../../db/statements.generated';
+import type { ElementsConfigNode } from '../../db/records';
 
-export interface ElementsConfigNode {
-  id: string;
-  key: string;
-  name: string;
-  elements_type: string;
-  settings_json: string | null;
-  roles_to_levels_json: string | null;
-  resources: string[] | null;
-  webhook_url?: string | null;
-  webhook_secret?: string | null;
-  /** Set by create and by the update that gave the config its first secret: show the secret this once. */
-  secret_is_new?: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type { ElementsConfigNode } from '../../db/records';
 /** elements/lockResources' row (its `// @row` header). */
 export type GovernedResource = StatementRows['elements/lockResources'];
 /** A resource's new action list and map, computed by the domain. */
@@ -60,7 +47,7 @@ export class ElementsStore {
 
   async existingRoles(env: string, keys: string[]): Promise<string[]> {
     const [row] = await this.db.readRows(this.q.existingRoles, { env, keys });
-    return (row?.keys as string[]) ?? [];
+    return row?.keys ?? [];
   }
 
   /**
@@ -81,7 +68,7 @@ export class ElementsStore {
         // Throwing rolls back the resource locks taken above (a config deleted meanwhile).
         if (!row) throw new NotFound('Elements config', c.key ?? c.id);
         if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, nowIso: c.nowIso });
-        return row.config as ElementsConfigNode;
+        return row.config;
       });
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Elements config', c.key ?? c.id);
@@ -91,15 +78,15 @@ export class ElementsStore {
 
   async getConfig(env: string, ref: string): Promise<ElementsConfigNode | undefined> {
     const [row] = await this.db.readRows(this.q.getConfig, { env, ref });
-    return keyed<ElementsConfigNode>(row?.config);
+    return keyed(row?.config);
   }
 
   async listConfigs(env: string, page: Page) {
-    return listOf<ElementsConfigNode>(await this.db.readRows(this.q.listConfigs, { env, skip: page.skip, limit: page.perPage }));
+    return listOf(await this.db.readRows(this.q.listConfigs, { env, skip: page.skip, limit: page.perPage }));
   }
 
   async deleteConfig(env: string, id: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteConfig, { env, id });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 }

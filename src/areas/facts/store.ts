@@ -49,11 +49,11 @@ export class FactsStore {
 
   async getTenant(env: string, ref: string): Promise<TenantNode | undefined> {
     const [row] = await this.db.readRows(this.q.getTenant, { env, ref });
-    return keyed<TenantNode>(row?.tenant);
+    return keyed(row?.tenant);
   }
 
   async listTenants(env: string, search: string | null, page: Page) {
-    return listOf<TenantNode>(await this.db.readRows(this.q.listTenants, { env, search, skip: page.skip, limit: page.perPage }));
+    return listOf(await this.db.readRows(this.q.listTenants, { env, search, skip: page.skip, limit: page.perPage }));
   }
 
   async updateTenant(
@@ -133,7 +133,7 @@ export class FactsStore {
   }
 
   async listUsers(env: string, filter: { search: string | null; tenant: string | null; role: string | null }, page: Page) {
-    return listOf<UserRow>(await this.db.readRows(this.q.listUsers, { env, ...filter, skip: page.skip, limit: page.perPage }));
+    return listOf(await this.db.readRows(this.q.listUsers, { env, ...filter, skip: page.skip, limit: page.perPage }));
   }
 
   async updateUser(env: string, key: string, fields: UserFields, attributes: string | null, nowIso: string): Promise<boolean> {
@@ -178,8 +178,6 @@ export class FactsStore {
   }
 
   async listTenantUsers(env: string, tenant: string, filter: { search: string | null; role: string | null }, page: Page) {
-    return listOf<UserRow>(
-      await this.db.readRows(this.q.listTenantUsers, { env, tenant, ...filter, skip: page.skip, limit: page.perPage }),
-    );
+    return listOf(await this.db.readRows(this.q.listTenantUsers, { env, tenant, ...filter, skip: page.skip, limit: page.perPage }));
   }
 }

@@ -1,42 +1,21 @@
-import type { Db, Row, Tx } from '../../db/db';
+import type { Db, Tx } from '../../db/db';
 import { Duplicate } from '../../db/storeErrors';
 import type { Page } from '../../http/paging';
 import type { UserNode } from '../facts/store';
 import { listOf } from '../../util/listOf';
 import type { StatementRows } from '../../db/statements.generated';
-import type { GroupNode } from '../../db/records';
 
 export type { GroupNode } from '../../db/records';
-export interface GroupRow {
-  group: GroupNode;
-  assigned_roles: string[];
-  users: string[];
-}
-export interface GroupRef {
-  key: string;
-  type: string;
-  tenant: string;
-}
+/** groups/groupRecords's row. */
+export type GroupRow = StatementRows['groups/groupRecords'];
+/** groups/resolveGroup's row. */
+export type GroupRef = StatementRows['groups/resolveGroup'];
 /** A member as the graph stores users (see the facts area). */
 export type MemberUser = UserNode;
-export interface GroupRoleRow {
-  resource: string;
-  resource_instance: string;
-  role: string;
-  tenant: string;
-}
-export interface AttachedInstance {
-  id: string;
-  key: string;
-  resource: string;
-  tenant: string;
-  attributes_json: string | null;
-  attached_at: string;
-}
+export type GroupRoleRow = StatementRows['groups/listRoles']['data'][number];
+export type AttachedInstance = StatementRows['groups/listInstances']['data'][number];
 /** groups/instanceTarget's row (its `// @row` header). */
 export type InstanceTarget = StatementRows['groups/instanceTarget'];
-
-const count = (row: Row | undefined, field: string) => (row?.[field] as number | undefined) ?? 0;
 
 /** Named Cypher of the groups area. Multi-statement operations take a `Tx` from `write()`. */
 export class GroupsStore {
@@ -85,15 +64,15 @@ export class GroupsStore {
   // ---- lookups (usable inside any transaction) ----
 
   async resolveGroup(tx: Tx, env: string, ref: string): Promise<GroupRef | undefined> {
-    return (await tx.one(this.q.resolveGroup, { env, ref })) as GroupRef | undefined;
+    return tx.one(this.q.resolveGroup, { env, ref });
   }
 
   async resolveTenant(tx: Tx, env: string, ref: string): Promise<string | undefined> {
-    return (await tx.one(this.q.resolveTenant, { env, ref }))?.key as string | undefined;
+    return (await tx.one(this.q.resolveTenant, { env, ref }))?.key;
   }
 
   async resolveUser(tx: Tx, env: string, ref: string): Promise<string | undefined> {
-    return (await tx.one(this.q.resolveUser, { env, ref }))?.key as string | undefined;
+    return (await tx.one(this.q.resolveUser, { env, ref }))?.key;
   }
 
   /** Group records in the order of `keys` (missing keys are skipped). */
@@ -152,7 +131,7 @@ export class GroupsStore {
   ): Promise<number> {
     try {
       const row = await tx.one(this.q.createGroups, { env, items, types: [...new Set(items.map((i) => i.type))], nowIso });
-      return (row?.created as number) ?? 0;
+      return row?.created ?? 0;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Group', 'of this batch');
       throw err;
@@ -160,7 +139,7 @@ export class GroupsStore {
   }
 
   async listGroups(tx: Tx, env: string, filter: { tenant: string | null; type: string | null; search: string | null }, page: Page) {
-    return listOf<string>(await tx.rows(this.q.listGroups, { env, ...filter, skip: page.skip, limit: page.perPage }));
+    return listOf(await tx.rows(this.q.listGroups, { env, ...filter, skip: page.skip, limit: page.perPage }));
   }
 
   async updateGroup(
@@ -184,7 +163,7 @@ export class GroupsStore {
 
   async deleteGroup(env: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteGroup, { env, key });
-    return count(row, 'deleted') > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 
   // ---- roles ----
@@ -205,76 +184,75 @@ export class GroupsStore {
       expires_at: number | null;
     },
   ): Promise<{ instanceTenant: string; subject: string } | undefined> {
-    return (await tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.nowIso) })) as
-      | { instanceTenant: string; subject: string }
-      | undefined;
+    return tx.one(this.q.assignRole, { env, ...p, nowMs: Date.parse(p.nowIso) });
   }
 
   async removeRole(env: string, p: { group: string; resource: string; instance: string; relation: string }): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.removeRole, { env, ...p });
-    return count(row, 'removed') > 0;
+    return (row?.removed ?? 0) > 0;
   }
 
   // ---- users ----
 
   async addUser(tx: Tx, env: string, group: string, user: string, nowIso: string, expiresAt: number | null = null): Promise<boolean> {
-    return count(await tx.one(this.q.addUser, { env, group, user, nowIso, nowMs: Date.parse(nowIso), expires_at: expiresAt }), 'added') > 0;
+    const row = await tx.one(this.q.addUser, { env, group, user, nowIso, nowMs: Date.parse(nowIso), expires_at: expiresAt });
+    return (row?.added ?? 0) > 0;
   }
 
   async removeUser(env: string, group: string, user: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.removeUser, { env, group, user });
-    return count(row, 'removed') > 0;
+    return (row?.removed ?? 0) > 0;
   }
 
   // ---- group to group ----
 
   async lockGroups(tx: Tx, env: string, type: string, keys: string[]): Promise<number> {
-    return count(await tx.one(this.q.lockGroups, { env, type, keys: [...new Set(keys)].sort() }), 'locked');
+    return (await tx.one(this.q.lockGroups, { env, type, keys: [...new Set(keys)].sort() }))?.locked ?? 0;
   }
 
   async groupLinks(tx: Tx, env: string, a: string, b: string): Promise<{ assigned: boolean; cycle: boolean } | undefined> {
-    return (await tx.one(this.q.groupLinks, { env, a, b })) as { assigned: boolean; cycle: boolean } | undefined;
+    return tx.one(this.q.groupLinks, { env, a, b });
   }
 
   async assignGroup(tx: Tx, env: string, p: { a: string; b: string; relationId: string; derivationId: string; nowIso: string }) {
-    return (await tx.one(this.q.assignGroup, { env, ...p })) as { subject: string } | undefined;
+    return tx.one(this.q.assignGroup, { env, ...p });
   }
 
   async unassignGroup(env: string, a: string, b: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.unassignGroup, { env, a, b });
-    return count(row, 'removed') > 0;
+    return (row?.removed ?? 0) > 0;
   }
 
   // ---- resource groups ----
 
   async attachInstance(tx: Tx, env: string, p: { group: string; resource: string; instance: string; instanceId: string; nowIso: string }) {
-    return (await tx.one(this.q.attachInstance, { env, ...p })) as { instanceTenant: string } | undefined;
+    return tx.one(this.q.attachInstance, { env, ...p });
   }
 
   async detachInstance(env: string, p: { group: string; resource: string; instance: string }): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.detachInstance, { env, ...p });
-    return count(row, 'removed') > 0;
+    return (row?.removed ?? 0) > 0;
   }
 
   // ---- listings ----
 
   async listUsers(tx: Tx, env: string, group: string, page: Page) {
-    return listOf<MemberUser>(await tx.rows(this.q.listUsers, { env, group, skip: page.skip, limit: page.perPage }));
+    return listOf(await tx.rows(this.q.listUsers, { env, group, skip: page.skip, limit: page.perPage }));
   }
 
   async listRoles(tx: Tx, env: string, group: string, page: Page) {
-    return listOf<GroupRoleRow>(await tx.rows(this.q.listRoles, { env, group, skip: page.skip, limit: page.perPage }));
+    return listOf(await tx.rows(this.q.listRoles, { env, group, skip: page.skip, limit: page.perPage }));
   }
 
   async listChildren(tx: Tx, env: string, group: string, page: Page) {
-    return listOf<string>(await tx.rows(this.q.listChildren, { env, group, skip: page.skip, limit: page.perPage }));
+    return listOf(await tx.rows(this.q.listChildren, { env, group, skip: page.skip, limit: page.perPage }));
   }
 
   async listParents(tx: Tx, env: string, group: string, page: Page) {
-    return listOf<string>(await tx.rows(this.q.listParents, { env, group, skip: page.skip, limit: page.perPage }));
+    return listOf(await tx.rows(this.q.listParents, { env, group, skip: page.skip, limit: page.perPage }));
   }
 
   async listInstances(tx: Tx, env: string, group: string, page: Page) {
-    return listOf<AttachedInstance>(await tx.rows(this.q.listInstances, { env, group, skip: page.skip, limit: page.perPage }));
+    return listOf(await tx.rows(this.q.listInstances, { env, group, skip: page.skip, limit: page.perPage }));
   }
 }

@@ -1,4 +1,5 @@
-import type { Db, Row } from '../../db/db';
+import type { Db } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
 import type { EnvRevision } from '../decisions/revisionsStore';
 
 /** What the gauges of GET /metrics read from the graph (src/areas/metrics/gauges.ts). */
@@ -10,13 +11,13 @@ export class MetricsStore {
   }
 
   /** Live sessions (`sessions`) and approvals by status (`approvals`: `{status, n}`) at `now` (ISO). */
-  async counts(now: string): Promise<Row | undefined> {
+  async counts(now: string): Promise<StatementRows['metrics/operatorCounts'] | undefined> {
     const [counts] = await this.db.readRows(this.q.counts, { nowIso: now });
     return counts;
   }
 
   /** Every environment's revision, from the leader. */
   async revisions(): Promise<EnvRevision[]> {
-    return (await this.db.readLatestRows(this.q.revisions, { envId: null })) as unknown as EnvRevision[];
+    return this.db.readLatestRows(this.q.revisions, { envId: null });
   }
 }

@@ -1,13 +1,9 @@
-import type { Db, Tx } from '../../db/db';
+import type { Db, RowsOf, Tx } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
 import type { SchemaRows } from './model';
 
-export interface InUse {
-  kind: 'resource' | 'resource_role' | 'relation' | 'role';
-  resource: string | null;
-  key: string;
-  n: number;
-  what: string;
-}
+/** A schema record a policy would remove, with how many facts use it (policy/factsInUse). */
+export type InUse = StatementRows['policy/factsInUse']['used'][number];
 
 /**
  * The policy area's statements: its own reads (policy/*) and the schema area's writes, run here
@@ -47,7 +43,9 @@ export class PolicyStore {
   }
 
   async readSchema(tx: Tx, env: string): Promise<SchemaRows> {
-    return (await tx.one(this.q.readSchema, { env })) as unknown as SchemaRows;
+    // One row always (every part collects).
+    const [row] = await tx.rows(this.q.readSchema, { env });
+    return row;
   }
 
   async inUse(
@@ -60,11 +58,12 @@ export class PolicyStore {
       roles: string[];
     },
   ): Promise<InUse[]> {
-    return ((await tx.one(this.q.factsInUse, { env, ...removed }))?.used as InUse[]) ?? [];
+    return (await tx.one(this.q.factsInUse, { env, ...removed }))?.used ?? [];
   }
 
   /** Runs one of the named statements with `params` (the policy service picks which). */
-  async run(tx: Tx, name: keyof PolicyStore['q'], params: Record<string, unknown>) {
-    return tx.rows(this.q[name], params);
+  async run<K extends keyof PolicyStore['q']>(tx: Tx, name: K, params: Record<string, unknown>) {
+    // The rows of the statement named (its `// @row` type), not of any of them.
+    return tx.rows<RowsOf<PolicyStore['q'][K]>>(this.q[name], params);
   }
 }

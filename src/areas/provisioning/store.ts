@@ -3,35 +3,9 @@ import { type Db, keyed } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { ApiKeyNode, EnvironmentNode, ProjectNode } from '../../db/records';
 
-export interface ProjectNode {
-  id: string;
-  key: string;
-  name: string;
-  description: string | null;
-  org_id: string;
-  created_at: string;
-  updated_at: string;
-}
-export interface EnvironmentNode {
-  id: string;
-  key: string;
-  name: string;
-  description: string | null;
-  project_id: string;
-  created_at: string;
-  updated_at: string;
-}
-export interface ApiKeyNode {
-  id: string;
-  name: string | null;
-  prefix: string;
-  /** Absent on keys made before access levels: those are `write` keys. */
-  access_level?: AccessLevel | null;
-  env_id: string;
-  project_id: string;
-  created_at: string;
-}
+export type { ApiKeyNode, EnvironmentNode, ProjectNode } from '../../db/records';
 
 /** A new name and description of a project or environment (`setDescription`: the description was given, maybe null). */
 export interface ProjectEnvPatch {
@@ -73,7 +47,7 @@ export class ProvisioningStore implements KeyLookup {
   ): Promise<ProjectNode> {
     try {
       const [row] = await this.db.writeRows(this.q.createProject, p);
-      return row.project as ProjectNode;
+      return row.project;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Project', p.key);
       throw err;
@@ -82,12 +56,12 @@ export class ProvisioningStore implements KeyLookup {
 
   async ensureProject(p: { id: string; key: string; orgId: string; nowIso: string }): Promise<ProjectNode> {
     const [row] = await this.db.writeRows(this.q.ensureProject, p);
-    return row.project as ProjectNode;
+    return row.project;
   }
 
   async ensureEnvironment(e: { id: string; key: string; projectId: string; nowIso: string }): Promise<EnvironmentNode> {
     const [row] = await this.db.writeRows(this.q.ensureEnvironment, e);
-    return row.environment as EnvironmentNode;
+    return row.environment;
   }
 
   async listProjects(page: Page): Promise<{ total: number; data: ProjectNode[] }> {
@@ -96,7 +70,7 @@ export class ProvisioningStore implements KeyLookup {
 
   async getProject(ref: string): Promise<ProjectNode | undefined> {
     const [row] = await this.db.readRows(this.q.getProject, { ref });
-    return keyed<ProjectNode>(row?.project);
+    return keyed(row?.project);
   }
 
   /** Announced: every replica stops using its copy of the project's keys before the answer (src/db/db.ts commit wait). */
@@ -104,7 +78,7 @@ export class ProvisioningStore implements KeyLookup {
     return this.db.write(async (tx) => {
       const row = await tx.one(this.q.deleteProject, { ref });
       tx.announce();
-      return (row?.deleted as number) > 0;
+      return (row?.deleted ?? 0) > 0;
     });
   }
 
@@ -114,7 +88,7 @@ export class ProvisioningStore implements KeyLookup {
     try {
       const [row] = await this.db.writeRows(this.q.createEnvironment, e);
       if (!row) throw new NotFound('Project', e.projectId);
-      return row.environment as EnvironmentNode;
+      return row.environment;
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Environment', e.key);
       throw err;
@@ -127,7 +101,7 @@ export class ProvisioningStore implements KeyLookup {
 
   async getEnvironment(projectId: string, ref: string): Promise<EnvironmentNode | undefined> {
     const [row] = await this.db.readRows(this.q.getEnvironment, { projectId, ref });
-    return keyed<EnvironmentNode>(row?.environment);
+    return keyed(row?.environment);
   }
 
   /** Announced, as deleteProject. */
@@ -135,18 +109,18 @@ export class ProvisioningStore implements KeyLookup {
     return this.db.write(async (tx) => {
       const row = await tx.one(this.q.deleteEnvironment, { projectId, ref });
       tx.announce();
-      return (row?.deleted as number) > 0;
+      return (row?.deleted ?? 0) > 0;
     });
   }
 
   async updateProject(id: string, patch: ProjectEnvPatch): Promise<ProjectNode | undefined> {
     const [row] = await this.db.writeRows(this.q.updateProject, { id, ...patch });
-    return row?.project as ProjectNode | undefined;
+    return row?.project;
   }
 
   async updateEnvironment(projectId: string, id: string, patch: ProjectEnvPatch): Promise<EnvironmentNode | undefined> {
     const [row] = await this.db.writeRows(this.q.updateEnvironment, { projectId, id, ...patch });
-    return row?.environment as EnvironmentNode | undefined;
+    return row?.environment;
   }
 
   // Auto-commit reads on the leader (src/http/authenticator.ts): they must see a revoke or
@@ -172,7 +146,7 @@ export class ProvisioningStore implements KeyLookup {
   }): Promise<ApiKeyNode> {
     const [row] = await this.db.writeRows(this.q.createApiKey, k);
     if (!row) throw new NotFound('Environment', k.envId);
-    return row.key as ApiKeyNode;
+    return row.key;
   }
 
   async listApiKeys(envId: string, page: Page): Promise<{ total: number; data: ApiKeyNode[] }> {
@@ -187,16 +161,16 @@ export class ProvisioningStore implements KeyLookup {
     return this.db.write(async (tx) => {
       const row = await tx.one(this.q.revokeApiKey, { envId, id });
       tx.touch(envId);
-      return (row?.deleted as number) > 0;
+      return (row?.deleted ?? 0) > 0;
     });
   }
 
   /** Replaces the key's digest; undefined when no key has this id. */
   async rotateApiKey(k: { id: string; hash: string; prefix: string; nowIso: string }): Promise<ApiKeyNode | undefined> {
     return this.db.write(async (tx) => {
-      const envId = (await tx.one(this.q.envOfApiKey, { id: k.id }))?.envId as string | undefined;
+      const envId = (await tx.one(this.q.envOfApiKey, { id: k.id }))?.envId;
       if (envId === undefined) return undefined;
-      const key = (await tx.one(this.q.rotateApiKey, { ...k, envId }))?.key as ApiKeyNode | undefined;
+      const key = (await tx.one(this.q.rotateApiKey, { ...k, envId }))?.key;
       if (key) tx.touch(key.env_id);
       return key;
     });

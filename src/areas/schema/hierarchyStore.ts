@@ -28,7 +28,7 @@ export class HierarchyStore {
 
   async removeParent(tx: Tx, env: string, resource: string | null, role: string, parent: string): Promise<boolean> {
     const row = await tx.one(this.q.removeRoleParent, { env, resource, role, parent, nowIso: new Date().toISOString() });
-    return (row?.removed as number) > 0;
+    return (row?.removed ?? 0) > 0;
   }
 
   async clearParents(tx: Tx, env: string, resource: string | null, role: string): Promise<void> {
@@ -38,17 +38,17 @@ export class HierarchyStore {
   async parentsOf(env: string, resource: string | null, keys: string[], tx?: Tx): Promise<Map<string, string[]>> {
     const run = (t: Tx) => t.rows(this.q.roleParentsOf, { env, resource, keys });
     const rows = tx ? await run(tx) : await this.db.read(run);
-    return new Map(rows.map((r) => [r.key as string, r.parents as string[]]));
+    return new Map(rows.map((r) => [r.key, r.parents]));
   }
 
   /** `"<resource>\u0000<role>"` -> the keys of the roles it extends, for every role of `resources` that extends any. */
   async parentsOfResources(env: string, resources: string[]): Promise<Map<string, string[]>> {
     const rows = await this.db.readRows(this.q.resourceRoleParentsOf, { env, resources });
-    return new Map(rows.map((r) => [`${r.resource}\u0000${r.key}`, (r.parents as string[]).sort()]));
+    return new Map(rows.map((r) => [`${r.resource}\u0000${r.key}`, r.parents.sort()]));
   }
 
   async relatives(env: string, resource: string | null, role: string, which: 'ancestors' | 'descendants'): Promise<RoleNode[]> {
     const stmt = which === 'ancestors' ? this.q.roleAncestors : this.q.roleDescendants;
-    return (await this.db.readRows(stmt, { env, resource, role })).map((r) => r.role as RoleNode);
+    return (await this.db.readRows(stmt, { env, resource, role })).map((r) => r.role);
   }
 }

@@ -2,18 +2,9 @@ import type { Db } from '../../db/db';
 import { Duplicate, StoreError } from '../../db/storeErrors';
 import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
+import type { InstanceNode } from '../../db/records';
 
-export interface InstanceNode {
-  id: string;
-  key: string;
-  resource: string;
-  resource_id: string | null;
-  tenant: string;
-  tenant_id: string | null;
-  attributes_json: string | null;
-  created_at: string | null;
-  updated_at: string | null;
-}
+export type { InstanceNode } from '../../db/records';
 export interface InstanceRef {
   /** "type:key" split at the first ':' (null when the reference has no ':'). */
   resource: string | null;
@@ -65,8 +56,8 @@ export class InstancesStore {
   ): Promise<number> {
     return this.db.write(async (tx) => {
       const [row] = await tx.rows(this.q.createInstances, { env, items, nowIso: new Date().toISOString() });
-      if (row.written === items.length) return row.created as number;
-      check((await tx.rows(this.q.resolveInstances, { env, items })) as never);
+      if (row.written === items.length) return row.created;
+      check(await tx.rows(this.q.resolveInstances, { env, items }));
       throw new BatchChanged();
     });
   }
@@ -86,18 +77,18 @@ export class InstancesStore {
     },
   ): Promise<{ created: number; total: number }> {
     return this.db.write(async (tx) => {
-      checks.found((await tx.rows(this.q.resolveInstances, { env, items })) as unknown as ResolvedInstance[]);
+      checks.found(await tx.rows(this.q.resolveInstances, { env, items }));
       const [row] = await tx.rows(this.q.replaceInstances, { env, items, nowIso: new Date().toISOString() });
-      const [elsewhere] = row.elsewhere as { resource: string; key: string; tenant: string }[];
+      const [elsewhere] = row.elsewhere;
       if (elsewhere) checks.elsewhere(elsewhere);
-      return { created: row.created as number, total: row.total as number };
+      return { created: row.created, total: row.total };
     });
   }
 
   /** Permit's bulk DELETE: every instance named ("type:key" split, or id), or none when one is `missing`. */
   async deleteInstancesByRef(env: string, refs: InstanceRef[]): Promise<{ deleted: number; missing: string[] }> {
     const [row] = await this.db.writeRows(this.q.deleteInstancesByRef, { env, refs });
-    return { deleted: row.deleted as number, missing: row.missing as string[] };
+    return { deleted: row.deleted, missing: row.missing };
   }
 
   /** Undefined when the tenant or the resource does not exist. */
@@ -110,7 +101,7 @@ export class InstancesStore {
         const row = await tx.one(this.q.createInstance, { env, ...i });
         // Throwing rolls the transaction back: nothing of a refused create stays.
         if (row?.made === false) throw new Duplicate('Resource instance', `${i.resource}:${i.key}`);
-        return row?.instance as InstanceNode | undefined;
+        return row?.instance;
       });
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Resource instance', `${i.resource}:${i.key}`);
@@ -120,11 +111,11 @@ export class InstancesStore {
 
   async getInstance(env: string, ref: InstanceRef): Promise<InstanceNode | undefined> {
     const [row] = await this.db.readRows(this.q.getInstance, { env, ...ref });
-    return row?.instance as InstanceNode | undefined;
+    return row?.instance;
   }
 
   async listInstances(env: string, filter: { tenant: string | null; resource: string | null; search: string | null }, page: Page) {
-    return listOf<InstanceNode>(await this.db.readRows(this.q.listInstances, { env, ...filter, skip: page.skip, limit: page.perPage }));
+    return listOf(await this.db.readRows(this.q.listInstances, { env, ...filter, skip: page.skip, limit: page.perPage }));
   }
 
   async updateInstance(env: string, resource: string, key: string, attributes: string | null, nowIso: string) {
@@ -133,7 +124,7 @@ export class InstancesStore {
 
   async deleteInstance(env: string, resource: string, key: string): Promise<boolean> {
     const [row] = await this.db.writeRows(this.q.deleteInstance, { env, resource, key });
-    return (row?.deleted as number) > 0;
+    return (row?.deleted ?? 0) > 0;
   }
 }
 

@@ -109,7 +109,7 @@ export class SchemaStore {
     );
   }
   async getResource(tx: Tx, env: string, ref: string): Promise<ResourceNode | undefined> {
-    return keyed<ResourceNode>((await tx.one(this.q.getResource, { env, ref }))?.resource);
+    return keyed((await tx.one(this.q.getResource, { env, ref }))?.resource);
   }
   /**
    * The resource, or NotFound. Also for reading a record back after writing it: a concurrent
@@ -130,7 +130,7 @@ export class SchemaStore {
     return this.mustResource(tx, env, ref);
   }
   async listResources(env: string, search: string | null, page: Page) {
-    return listOf<ResourceNode>(await this.db.readRows(this.q.listResources, { env, search, skip: page.skip, limit: page.perPage }));
+    return listOf(await this.db.readRows(this.q.listResources, { env, search, skip: page.skip, limit: page.perPage }));
   }
   async updateResource(
     tx: Tx,
@@ -167,7 +167,7 @@ export class SchemaStore {
     );
   }
   async getResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode | undefined> {
-    return keyed<ResourceRoleNode>((await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role);
+    return keyed((await tx.one(this.q.getResourceRole, { env, resource, ref }))?.role);
   }
   /** The resource role, or NotFound (as mustResource). */
   async mustResourceRole(tx: Tx, env: string, resource: string, ref: string): Promise<ResourceRoleNode> {
@@ -176,9 +176,7 @@ export class SchemaStore {
     return rr;
   }
   async listResourceRoles(env: string, resource: string, page: Page) {
-    return listOf<ResourceRoleNode>(
-      await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }),
-    );
+    return listOf(await this.db.readRows(this.q.listResourceRoles, { env, resource, skip: page.skip, limit: page.perPage }));
   }
   async updateResourceRole(tx: Tx, env: string, resource: string, key: string, p: Patch & { permissions: string[] | null }) {
     await tx.rows(this.q.updateResourceRole, {
@@ -236,10 +234,10 @@ export class SchemaStore {
   }
   async getRole(env: string, ref: string): Promise<RoleNode | undefined> {
     const [row] = await this.db.readRows(this.q.getRole, { env, ref });
-    return keyed<RoleNode>(row?.role);
+    return keyed(row?.role);
   }
   async listRoles(env: string, search: string | null, page: Page) {
-    return listOf<RoleNode>(await this.db.readRows(this.q.listRoles, { env, search, skip: page.skip, limit: page.perPage }));
+    return listOf(await this.db.readRows(this.q.listRoles, { env, search, skip: page.skip, limit: page.perPage }));
   }
   async updateRole(tx: Tx, env: string, key: string, p: Patch & { permissions: string[] | null }): Promise<RoleNode | undefined> {
     const row = await tx.one(this.q.updateRole, { env, key, name: p.name, ...described(p), permissions: p.permissions, nowIso: p.nowIso });
@@ -278,7 +276,7 @@ export class SchemaStore {
     return rows.length > 0;
   }
   async getRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode | undefined> {
-    return keyed<RelationNode>((await tx.one(this.q.getRelation, { env, resource, ref }))?.relation);
+    return keyed((await tx.one(this.q.getRelation, { env, resource, ref }))?.relation);
   }
   /** The relation, or NotFound (as mustResource). */
   async mustRelation(tx: Tx, env: string, resource: string, ref: string): Promise<RelationNode> {
@@ -287,7 +285,7 @@ export class SchemaStore {
     return rel;
   }
   async listRelations(env: string, resource: string, page: Page) {
-    return listOf<RelationNode>(await this.db.readRows(this.q.listRelations, { env, resource, skip: page.skip, limit: page.perPage }));
+    return listOf(await this.db.readRows(this.q.listRelations, { env, resource, skip: page.skip, limit: page.perPage }));
   }
   async updateRelation(tx: Tx, env: string, resource: string, key: string, p: Patch) {
     await tx.rows(this.q.updateRelation, { env, resource, key, name: p.name, ...described(p), nowIso: p.nowIso });

@@ -1,10 +1,9 @@
 import type { Db } from '../../db/db';
 
+import type { StatementRows } from '../../db/statements.generated';
+
 /** A tenant a user belongs to, with its stored attributes. */
-export interface UserTenantRow {
-  key: string;
-  attributes_json: string | null;
-}
+export type UserTenantRow = StatementRows['tenantAccess/userTenants'];
 
 /** The tenants of a user (Permit's "which tenants" questions ask the decisions area the rest). */
 export class TenantAccessStore {
@@ -15,7 +14,6 @@ export class TenantAccessStore {
   }
 
   async userTenants(env: string, user: string): Promise<UserTenantRow[]> {
-    const rows = await this.db.readRows(this.q.userTenants, { env, user });
-    return rows.map((r) => ({ key: r.key as string, attributes_json: r.attributes_json as string | null }));
+    return this.db.readRows(this.q.userTenants, { env, user });
   }
 }

@@ -44,8 +44,7 @@ export class WebhookStore {
 
   /** Every config with a webhook, all environments, with the count of its events still pending. */
   async configsWithWebhook(): Promise<{ env: string; key: string; url: string; pending: number }[]> {
-    const rows = await this.db.readOnce(this.q.configsWithWebhook, {});
-    return rows.map((r) => ({ env: r.env as string, key: r.key as string, url: r.url as string, pending: Number(r.pending) }));
+    return this.db.readOnce(this.q.configsWithWebhook, {});
   }
 
   async markFailed(env: string, id: string, f: { nextAttemptAt: string; error: string; dead: boolean }) {

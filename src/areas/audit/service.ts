@@ -47,20 +47,20 @@ export class AuditService {
       skip: p.skip,
       limit: p.perPage,
     });
-    const data = ((row?.page ?? []) as Record<string, unknown>[]).map((e): AuditEntry => {
+    const data = (row?.page ?? []).map((e): AuditEntry => {
       const before = parsed(e.before);
       const after = parsed(e.after);
       return {
-        at: e.at as string,
+        at: e.at,
         ...(typeof e.revision === 'number' ? { revision: e.revision } : {}),
-        actor: { kind: e.actor_kind as string, id: e.actor_id as string },
-        op: e.op as string,
-        kind: e.kind as string,
-        key: e.key as string,
+        actor: { kind: e.actor_kind, id: e.actor_id },
+        op: e.op,
+        kind: e.kind,
+        key: e.key,
         ...(before !== undefined ? { before } : {}),
         ...(after !== undefined ? { after } : {}),
       };
     });
-    return envelopeOf(data, Number(row?.total ?? 0), p);
+    return envelopeOf(data, row?.total ?? 0, p);
   }
 }

@@ -30,6 +30,10 @@ export interface StatementRows {
   };
   /** cypher/elements/lockResources.cypher */
   'elements/lockResources': { key: string; actions: string[] | null; actions_json: string | null };
+  /** cypher/export/nodes.cypher */
+  'export/nodes': { labels: string[]; props: Record<string, unknown> };
+  /** cypher/export/relationships.cypher */
+  'export/relationships': { type: string; from: string; to: string; props: Record<string, unknown> };
   /** cypher/facts/addTenantUser.cypher */
   'facts/addTenantUser': { key: string };
   /** cypher/facts/createTenant.cypher */
@@ -82,17 +86,29 @@ export interface StatementRows {
   'groups/instanceTarget': { resourceExists: boolean; roleExists: boolean; instanceTenant: string | null };
   /** cypher/groups/resolveGroups.cypher */
   'groups/resolveGroups': { idx: number; tenantExists: boolean; taken: boolean };
+  /** cypher/import/abandon.cypher */
+  'import/abandon': { id: string };
+  /** cypher/import/begin.cypher */
+  'import/begin': { state: 'started' | 'not_empty' | 'importing'; stale: boolean };
+  /** cypher/import/createNodes.cypher */
+  'import/createNodes': { created: number };
+  /** cypher/import/createRelationships.cypher */
+  'import/createRelationships': { created: number };
+  /** cypher/import/discardBatch.cypher */
+  'import/discardBatch': { deleted: number };
+  /** cypher/import/finish.cypher */
+  'import/finish': { id: string };
   /** cypher/provisioning/resolveScope.cypher */
   'provisioning/resolveScope': {
     key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;
     project: { id: string; key: string; org_id: string } | null;
-    environment: { id: string; key: string; revision?: number } | null;
+    environment: { id: string; key: string; revision?: number; importing?: boolean } | null;
   };
   /** cypher/provisioning/scopeOfKey.cypher */
   'provisioning/scopeOfKey': {
     key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;
     project: { id: string; key: string; org_id: string } | null;
-    environment: { id: string; key: string; revision?: number } | null;
+    environment: { id: string; key: string; revision?: number; importing?: boolean } | null;
   };
   /** cypher/schema/checkDerivation.cypher */
   'schema/checkDerivation': DerivationRefs;

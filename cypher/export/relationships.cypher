@@ -1,0 +1,13 @@
+// @row { type: string; from: string; to: string; props: Record<string, unknown> }
+// The links between the records of environment $env that cypher/export/nodes.cypher exports, by
+// the ids of their ends, each streamed as the driver pulls it: schema links (a resource's roles
+// and relations, a relation's subject, a derivation's relation, role hierarchy), tenant
+// membership, tuples, role assignments (with `expires_at`), group links, and an approval's
+// config, tenant, requester, instance and reviewer.
+MATCH (a:InEnv {env: $env})-[r:HAS_ROLE|HAS_TENANT_ROLE|IN_TENANT|RELATED|GROUPS|EXTENDS|HAS_RELATION|SUBJECT|DERIVES|OF_CONFIG|REQUESTED_BY|ON_INSTANCE|REVIEWED_BY]->(b:InEnv)
+WHERE b.env = $env
+  AND (a:Resource OR a:ResourceRole OR a:Relation OR a:Derivation OR a:Role OR a:Tenant OR a:User OR a:Instance
+       OR a:ElementsConfig OR a:OperationApproval)
+  AND (b:Resource OR b:ResourceRole OR b:Relation OR b:Derivation OR b:Role OR b:Tenant OR b:User OR b:Instance
+       OR b:ElementsConfig OR b:OperationApproval)
+RETURN type(r) AS type, a.id AS from, b.id AS to, properties(r) AS props

@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import type { Scope } from '../../auth/types';
 import { Duplicate } from '../../db/storeErrors';
 import { AppError, badRequest, invalidState } from '../../errors';
-import { bodyTooLarge } from '../../http/bodies';
 import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
 import type { SnapshotStore } from './store';
@@ -247,6 +246,10 @@ export class SnapshotService {
     return { nodes, relationships };
   }
 }
+
+/** 413, as the body limits answer (src/http/bodies.ts), naming IMPORT_MAX_BYTES. */
+const bodyTooLarge = (limit: number) =>
+  new AppError(413, 'INVALID_INPUT', `The import is larger than ${limit} bytes, the limit IMPORT_MAX_BYTES sets.`);
 
 const abandoned = () =>
   new AppError(409, 'INVALID_STATE', 'The import was taken over by another (its lease ran out while it waited); nothing of it was kept.');

@@ -16,8 +16,8 @@ WITH e,
      e.import_id IS NOT NULL AS stale,
      EXISTS {
        MATCH (n:InEnv {env: $env})
-       WHERE (n:Resource OR n:ResourceRole OR n:Relation OR n:Derivation OR n:Role OR n:Tenant OR n:User OR n:Instance
-         OR n:ElementsConfig OR n:OperationApproval)
+       USING INDEX n:InEnv(env)
+       WHERE NOT (n:Session OR n:LoginCode OR n:WebhookDelivery OR n:AuditEvent OR n:DecisionLogBatch)
          AND NOT (n:Tenant AND n.key = 'default' AND NOT EXISTS { (n)--() })
      } AS holdsFacts
 CALL (e, busy, stale, holdsFacts) {

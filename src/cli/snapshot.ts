@@ -161,7 +161,7 @@ async function postImport(api: Api, importPath: string, body: Readable, length?:
         'content-type': 'application/x-ndjson',
         ...(length !== undefined ? { 'content-length': String(length) } : {}),
       },
-      body: Readable.toWeb(body) as unknown as BodyInit,
+      body: Readable.toWeb(body) as unknown as RequestInit['body'],
       duplex: 'half',
     } as RequestInit);
   } catch (err) {

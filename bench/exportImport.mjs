@@ -55,7 +55,10 @@ async function peakRss(pids, work) {
 function command(args, env, holder) {
   return new Promise((ok) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [join(root, 'bin', 'graph-authz.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin', 'graph-authz.js'), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     holder.pid = child.pid;
     let stdout = '';
     let stderr = '';
@@ -103,15 +106,23 @@ try {
     for (let i = 0; i < questions.length; i += 100) {
       const batch = questions.slice(i, i + 100).map((q) => ({ user: q.user, action: q.action, resource: q.resource }));
       const [a, b] = await Promise.all(
-        ['bench', 'restored'].map((e) => admin('POST', `/v2/allowed/${ours.project}/${e}/bulk`, batch).then((r) => r.allow.map((x) => x.allow))),
+        ['bench', 'restored'].map((e) =>
+          admin('POST', `/v2/allowed/${ours.project}/${e}/bulk`, batch).then((r) => r.allow.map((x) => x.allow)),
+        ),
       );
       wrong += a.filter((x, j) => x !== b[j]).length;
     }
 
     const rate = (s) => Math.round(load.facts / s);
-    console.log(`export: ${load.facts} facts (${bytes.toLocaleString('en-US')} bytes, ${summary.nodes} records + ${summary.relationships} links) in ${exp.result.seconds.toFixed(1)} s = ${rate(exp.result.seconds)} facts/s; peak RSS: service ${exp.peak.service.toFixed(0)} MB, command ${exp.peak.command.toFixed(0)} MB`);
-    console.log(`import: ${load.facts} facts in ${imp.result.seconds.toFixed(1)} s = ${rate(imp.result.seconds)} facts/s (the service's own time: ${summary.seconds.toFixed(1)} s); peak RSS: service ${imp.peak.service.toFixed(0)} MB, command ${imp.peak.command.toFixed(0)} MB`);
-    console.log(`import against SpiceDB's bulk import (${SPICEDB_BULK_IMPORT_FACTS_PER_S} facts/s, bench:peers 2026-11-26): ${(rate(imp.result.seconds) / SPICEDB_BULK_IMPORT_FACTS_PER_S).toFixed(2)}x; our bulk API's load here: ${rate(load.seconds)} facts/s`);
+    console.log(
+      `export: ${load.facts} facts (${bytes.toLocaleString('en-US')} bytes, ${summary.nodes} records + ${summary.relationships} links) in ${exp.result.seconds.toFixed(1)} s = ${rate(exp.result.seconds)} facts/s; peak RSS: service ${exp.peak.service.toFixed(0)} MB, command ${exp.peak.command.toFixed(0)} MB`,
+    );
+    console.log(
+      `import: ${load.facts} facts in ${imp.result.seconds.toFixed(1)} s = ${rate(imp.result.seconds)} facts/s (the service's own time: ${summary.seconds.toFixed(1)} s); peak RSS: service ${imp.peak.service.toFixed(0)} MB, command ${imp.peak.command.toFixed(0)} MB`,
+    );
+    console.log(
+      `import against SpiceDB's bulk import (${SPICEDB_BULK_IMPORT_FACTS_PER_S} facts/s, bench:peers 2026-11-26): ${(rate(imp.result.seconds) / SPICEDB_BULK_IMPORT_FACTS_PER_S).toFixed(2)}x; our bulk API's load here: ${rate(load.seconds)} facts/s`,
+    );
     console.log(`same answers in the restored environment: ${questions.length - wrong} of ${questions.length}${wrong ? ' (WRONG)' : ''}`);
     if (wrong) process.exitCode = 1;
   } finally {

@@ -139,7 +139,10 @@ export function program(): Command {
       const path = (area: string, env: string) => `/v2/${area}/${encodeURIComponent(project)}/${encodeURIComponent(env)}`;
       const answer = await copyBetween(api, path('export', g.fromEnv as string), path('import', g.toEnv as string), g.json === true);
       if (g.json) out(JSON.stringify(answer));
-      else out(`Copied ${answer.nodes} records and ${answer.relationships} links from ${g.fromEnv} to ${g.toEnv} in ${answer.seconds.toFixed(1)} s.`);
+      else
+        out(
+          `Copied ${answer.nodes} records and ${answer.relationships} links from ${g.fromEnv} to ${g.toEnv} in ${answer.seconds.toFixed(1)} s.`,
+        );
     });
 
   p.command('test')

@@ -18,9 +18,14 @@ let bin: string;
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((ok) => {
-    execFile(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH!, AUTHZ_URL: t.url }, timeout: 120_000 }, (err, stdout, stderr) => {
-      ok({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { PATH: process.env.PATH!, AUTHZ_URL: t.url }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        ok({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 const admin = () => ['--key', t.adminKey, '--project', t.proj];
@@ -40,7 +45,12 @@ async function fill(env: string) {
   await t.ok('PUT', `${schema(env)}/groups/devs/users/ann`, { tenant: 'default' });
   await t.ok('POST', `${schema(env)}/groups/devs/roles`, { resource: 'repo', resource_instance: 'api', role: 'editor', tenant: 'default' });
   await t.ok('POST', `${facts(env)}/role_assignments`, { user: 'ben', role: 'viewer', resource_instance: 'repo:web', tenant: 'default' });
-  await t.ok('POST', `${facts(env)}/role_assignments`, { user: 'cat', role: 'admin', tenant: 'default', expires_at: '2099-01-01T00:00:00Z' });
+  await t.ok('POST', `${facts(env)}/role_assignments`, {
+    user: 'cat',
+    role: 'admin',
+    tenant: 'default',
+    expires_at: '2099-01-01T00:00:00Z',
+  });
   await t.ok('POST', `/v2/elements/${t.proj}/${env}/config`, {
     key: 'ops',
     name: 'Ops',
@@ -62,7 +72,9 @@ const QUESTIONS = [
 async function answers(env: string) {
   const out: unknown[] = [];
   for (const [user, action, key] of QUESTIONS) {
-    out.push((await t.ok('POST', `/v2/allowed/${t.proj}/${env}`, { user, action, resource: { type: 'repo', key, tenant: 'default' } })).allow);
+    out.push(
+      (await t.ok('POST', `/v2/allowed/${t.proj}/${env}`, { user, action, resource: { type: 'repo', key, tenant: 'default' } })).allow,
+    );
   }
   out.push((await t.ok('GET', `${schema(env)}/groups/devs`)).users);
   return out;
@@ -96,14 +108,20 @@ afterAll(async () => {
 describe('graph-authz export / import / copy', () => {
   it('prints its version', async () => {
     const run = await cli(['--version']);
-    expect({ code: run.code, out: run.stdout.trim() }).toEqual({ code: 0, out: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version });
+    expect({ code: run.code, out: run.stdout.trim() }).toEqual({
+      code: 0,
+      out: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
+    });
   });
 
   it('copies an environment into an empty one of the same deployment: new ids, same answers, keys kept', async () => {
     await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'copy', name: 'copy' });
     const { secret } = await t.ok('POST', `/v2/api-key/${t.proj}/copy`, {});
     const run = await cli(['copy', ...admin(), '--from-env', t.env, '--to-env', 'copy']);
-    expect({ code: run.code, stderr: run.stderr.trim().split('\n').pop() }).toEqual({ code: 0, stderr: expect.stringMatching(/^graph-authz: copy: [\d,]+ lines/) });
+    expect({ code: run.code, stderr: run.stderr.trim().split('\n').pop() }).toEqual({
+      code: 0,
+      stderr: expect.stringMatching(/^graph-authz: copy: [\d,]+ lines/),
+    });
     expect(run.stdout).toMatch(/^Copied \d+ records and \d+ links from test to copy/);
     expect(await answers('copy')).toEqual(await answers(t.env));
     const [from, to] = [await userIds(t.env), await userIds('copy')];
@@ -114,7 +132,12 @@ describe('graph-authz export / import / copy', () => {
       ['copy', secret],
       [t.env, t.envKey],
     ]) {
-      const res = await t.call('POST', `/v2/allowed/${t.proj}/${env}`, { user: 'ann', action: 'push', resource: { type: 'repo', key: 'api', tenant: 'default' } }, { key });
+      const res = await t.call(
+        'POST',
+        `/v2/allowed/${t.proj}/${env}`,
+        { user: 'ann', action: 'push', resource: { type: 'repo', key: 'api', tenant: 'default' } },
+        { key },
+      );
       expect({ status: res.status, allow: res.body.allow }).toEqual({ status: 200, allow: true });
     }
   }, 60_000);

@@ -77,7 +77,9 @@ async function loadBench(env: string) {
   }
   await ok(t, 'PUT', `${schema}/groups/${encodeURIComponent(group(0, 1))}/assign_group`, { group_instance_key: group(0, 0) });
   const tuples = [
-    ...rest.filter((g) => g !== other).map((g) => ({ subject: `group:${g.group}`, relation: `group_${g.role}_group`, object: `repo:${g.repo}`, tenant: 'default' })),
+    ...rest
+      .filter((g) => g !== other)
+      .map((g) => ({ subject: `group:${g.group}`, relation: `group_${g.role}_group`, object: `repo:${g.repo}`, tenant: 'default' })),
     ...Array.from({ length: CHAINS }, (_, c) => c)
       .flatMap((c) => Array.from({ length: DEPTH - 1 }, (_, l) => ({ child: group(c, l + 1), parent: group(c, l) })))
       .filter((n) => n.child !== group(0, 1))
@@ -124,10 +126,15 @@ async function answers(env: string) {
     const listed = await ok(t, 'POST', `${allowed}/list-objects`, { user, action: 'pull', resource_type: 'repo', page_size: 1000 });
     out[`objects:${user}`] = listed.objects.map((o: { key: string }) => o.key).sort();
     const perms = await ok(t, 'POST', `${allowed}/user-permissions`, { user: { key: user } });
-    out[`permissions:${user}`] = Object.fromEntries(Object.entries(perms).map(([k, v]) => [k, (v as { permissions: string[] }).permissions.sort()]));
+    out[`permissions:${user}`] = Object.fromEntries(
+      Object.entries(perms).map(([k, v]) => [k, (v as { permissions: string[] }).permissions.sort()]),
+    );
   }
   for (const repo of ['repo0', 'repo3', 'repo99']) {
-    const users = await ok(t, 'POST', `${allowed}/authorized_users`, { action: 'pull', resource: { type: 'repo', key: repo, tenant: 'default' } });
+    const users = await ok(t, 'POST', `${allowed}/authorized_users`, {
+      action: 'pull',
+      resource: { type: 'repo', key: repo, tenant: 'default' },
+    });
     out[`users:${repo}`] = Object.keys(users.users).sort();
   }
   out['tenant:alice'] = (await ok(t, 'POST', allowed, { user: 'bob', action: 'read', resource: { type: 'doc', tenant: 'acme' } })).allow;
@@ -172,22 +179,27 @@ async function usersOf(e: string) {
   }
 }
 const assignmentsOf = async (e: string) =>
-  (await ok(t, 'GET', `/v2/facts/${t.proj}/${e}/role_assignments?user=carol`)).map((a: { id: string; role: string; expires_at?: string }) => [
-    a.id,
-    a.role,
-    a.expires_at,
-  ]);
+  (await ok(t, 'GET', `/v2/facts/${t.proj}/${e}/role_assignments?user=carol`)).map(
+    (a: { id: string; role: string; expires_at?: string }) => [a.id, a.role, a.expires_at],
+  );
 beforeAll(async () => {
   w = await buildWorld();
   t = w.t;
   factCount = await loadBench(t.env);
   // Tenant roles with and without an end, an approval and an access request, a webhook with its secret.
-  await ok(t, 'POST', `${w.facts}/role_assignments`, { user: 'carol', role: 'approver', tenant: 'acme', expires_at: '2099-01-01T00:00:00Z' });
+  await ok(t, 'POST', `${w.facts}/role_assignments`, {
+    user: 'carol',
+    role: 'approver',
+    tenant: 'acme',
+    expires_at: '2099-01-01T00:00:00Z',
+  });
   const updated = await ok(t, 'PATCH', `/v2/elements/${t.proj}/${t.env}/config/${w.configId}`, {
     webhook: { url: 'https://hooks.example.test/authz', bearer_token: 'bearer-secret-token-123' },
   });
   expect(updated.webhook).toBeDefined();
-  [{ secret: webhookSecret }] = await runCypher(t, 'MATCH (c:ElementsConfig {id: $id}) RETURN c.webhook_secret AS secret', { id: w.configId });
+  [{ secret: webhookSecret }] = await runCypher(t, 'MATCH (c:ElementsConfig {id: $id}) RETURN c.webhook_secret AS secret', {
+    id: w.configId,
+  });
   const alice = await login(w, 'alice');
   expect((await alice.call('POST', '', request())).status).toBe(200);
   const res = await exportOf(t.env);
@@ -199,14 +211,29 @@ afterAll(async () => t?.close());
 
 describe('export', () => {
   it('streams the environment as JSON lines: a header at one revision, its records, its links, an end line counting them', () => {
-    const lines = exported.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = exported
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'header', format: 'graph-authz-export', version: 1, revision: expect.any(Number) });
     const end = lines[lines.length - 1];
     const nodes = lines.filter((l) => l.type === 'node');
     const rels = lines.filter((l) => l.type === 'relationship');
     expect(end).toEqual({ type: 'end', revision: lines[0].revision, nodes: nodes.length, relationships: rels.length });
     const kinds = new Set(nodes.map((n) => n.kind));
-    for (const k of ['resource', 'resource_role', 'relation', 'derivation', 'role', 'tenant', 'user', 'resource_instance', 'group', 'elements_config', 'operation_approval']) {
+    for (const k of [
+      'resource',
+      'resource_role',
+      'relation',
+      'derivation',
+      'role',
+      'tenant',
+      'user',
+      'resource_instance',
+      'group',
+      'elements_config',
+      'operation_approval',
+    ]) {
       expect(kinds).toContain(k);
     }
     // Every fact of the bench dataset is a link: role assignments, tuples and memberships.
@@ -286,7 +313,11 @@ describe('import', () => {
     // While the import runs, the environment answers nothing but 503.
     let during: { status: number; body: any } | undefined;
     for (let i = 0; i < 100; i++) {
-      during = await t.call('POST', envPath('allowed', env), { user: 'user0', action: 'pull', resource: { type: 'repo', key: 'repo0', tenant: 'default' } });
+      during = await t.call('POST', envPath('allowed', env), {
+        user: 'user0',
+        action: 'pull',
+        resource: { type: 'repo', key: 'repo0', tenant: 'default' },
+      });
       if (during.status === 503) break;
       await new Promise((ok) => setTimeout(ok, 50));
     }

@@ -130,26 +130,31 @@ export function parseLine(text: string, lineNo: number): Line {
   switch (v.type) {
     case 'header':
       if (v.format !== EXPORT_FORMAT) throw badRequest(`${where}: the header's format must be "${EXPORT_FORMAT}".`);
-      if (v.version !== EXPORT_VERSION) throw badRequest(`${where}: format version ${String(v.version)} is not ${EXPORT_VERSION}, the one this service reads.`);
+      if (v.version !== EXPORT_VERSION)
+        throw badRequest(`${where}: format version ${String(v.version)} is not ${EXPORT_VERSION}, the one this service reads.`);
       return { type: 'header', format: v.format, version: v.version };
     case 'node': {
       const labels = v.labels;
-      if (!Array.isArray(labels) || !labels.every((l) => typeof l === 'string')) throw badRequest(`${where}: "labels" must be a list of strings.`);
+      if (!Array.isArray(labels) || !labels.every((l) => typeof l === 'string'))
+        throw badRequest(`${where}: "labels" must be a list of strings.`);
       const kinds = labels.filter((l) => KIND_OF_LABEL[l]);
       const unknown = labels.filter((l) => !KIND_OF_LABEL[l] && !EXTRA_LABELS.has(l));
-      if (kinds.length !== 1 || unknown.length) throw badRequest(`${where}: labels ${JSON.stringify(labels)} are not those of an exported record.`);
+      if (kinds.length !== 1 || unknown.length)
+        throw badRequest(`${where}: labels ${JSON.stringify(labels)} are not those of an exported record.`);
       if (labels.includes('Group') && !labels.includes('Instance')) throw badRequest(`${where}: a group is an Instance.`);
       const props = storedProps(v.props, where);
       if (typeof props.id !== 'string' || !props.id) throw badRequest(`${where}: a record needs its "id".`);
       return { type: 'node', row: { labels: [...new Set([...labels, 'InEnv'])], props } };
     }
     case 'relationship': {
-      if (typeof v.rel !== 'string' || !RELATIONSHIP_TYPES.has(v.rel)) throw badRequest(`${where}: "rel" must be one of ${[...RELATIONSHIP_TYPES].join(', ')}.`);
+      if (typeof v.rel !== 'string' || !RELATIONSHIP_TYPES.has(v.rel))
+        throw badRequest(`${where}: "rel" must be one of ${[...RELATIONSHIP_TYPES].join(', ')}.`);
       if (typeof v.from !== 'string' || typeof v.to !== 'string') throw badRequest(`${where}: "from" and "to" must be record ids.`);
       return { type: 'relationship', row: { type: v.rel, from: v.from, to: v.to, props: storedProps(v.props ?? {}, where) } };
     }
     case 'end':
-      if (!Number.isInteger(v.nodes) || !Number.isInteger(v.relationships)) throw badRequest(`${where}: the end line counts "nodes" and "relationships".`);
+      if (!Number.isInteger(v.nodes) || !Number.isInteger(v.relationships))
+        throw badRequest(`${where}: the end line counts "nodes" and "relationships".`);
       return { type: 'end', nodes: v.nodes as number, relationships: v.relationships as number };
     case 'error':
       throw badRequest(`${where}: the export failed (${String(v.message ?? 'no reason')}); export again.`);

@@ -5,10 +5,11 @@ import { int, obj, PROJ_ENV_PARAMS } from '../../http/schema';
 import type { SnapshotService } from './service';
 
 const tag = 'Export and import';
-const summary = obj(
-  { nodes: int({ minimum: 0 }), relationships: int({ minimum: 0 }), seconds: { type: 'number' } as unknown as TNumber },
-  ['nodes', 'relationships', 'seconds'],
-);
+const summary = obj({ nodes: int({ minimum: 0 }), relationships: int({ minimum: 0 }), seconds: { type: 'number' } as unknown as TNumber }, [
+  'nodes',
+  'relationships',
+  'seconds',
+]);
 
 /**
  * Export and import of an environment (CONTRACT section 16): the admin key only (an export holds

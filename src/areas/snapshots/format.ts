@@ -52,6 +52,8 @@ export const RELATIONSHIP_TYPES = new Set([
   'ON_INSTANCE',
   'REVIEWED_BY',
 ]);
+/** The properties a link may have (cypher/import/createRelationships.cypher sets each by name). */
+export const RELATIONSHIP_PROPS = new Set(['id', 'role', 'tenant', 'relation', 'created_at', 'updated_at', 'expires_at']);
 /** Properties an import never takes from a stream: the environment (the import's own), internal state, secrets. */
 const DROPPED_PROPS = new Set(['env', '_lock', 'webhook_secret', 'webhook_bearer_token', 'webhook_seq', 'import_id']);
 
@@ -150,7 +152,10 @@ export function parseLine(text: string, lineNo: number): Line {
       if (typeof v.rel !== 'string' || !RELATIONSHIP_TYPES.has(v.rel))
         throw badRequest(`${where}: "rel" must be one of ${[...RELATIONSHIP_TYPES].join(', ')}.`);
       if (typeof v.from !== 'string' || typeof v.to !== 'string') throw badRequest(`${where}: "from" and "to" must be record ids.`);
-      return { type: 'relationship', row: { type: v.rel, from: v.from, to: v.to, props: storedProps(v.props ?? {}, where) } };
+      const props = storedProps(v.props ?? {}, where);
+      const other = Object.keys(props).filter((k) => !RELATIONSHIP_PROPS.has(k));
+      if (other.length) throw badRequest(`${where}: a link has no property ${other.map((k) => JSON.stringify(k)).join(', ')}.`);
+      return { type: 'relationship', row: { type: v.rel, from: v.from, to: v.to, props } };
     }
     case 'end':
       if (!Number.isInteger(v.nodes) || !Number.isInteger(v.relationships))

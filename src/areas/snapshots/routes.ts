@@ -1,3 +1,4 @@
+import { allowLongBody } from '../../http/bodies';
 import type { RouteSpec } from '../../http/routeTable';
 import { route } from '../../http/routeTable';
 import type { TNumber } from '@sinclair/typebox';
@@ -42,6 +43,10 @@ export const snapshotRoutes: RouteSpec<SnapshotService>[] = [
     tag,
     summary: 'Loads an export (JSON lines, streamed, up to IMPORT_MAX_BYTES) into an empty environment, all or nothing',
     schemas: { params: PROJ_ENV_PARAMS, response: summary },
-    handler: (r, svc) => svc.import(r.scope, r.ctx.req, r.log),
+    handler: (r, svc) => {
+      // Read as fast as its batches are written, for as long as that takes: not bound by the 30-s request timeout.
+      allowLongBody(r.ctx.req, r.ctx.res);
+      return svc.import(r.scope, r.ctx.req, r.log);
+    },
   }),
 ];

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { stat } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -151,30 +153,42 @@ export async function exportTo(api: Api, exportPath: string, out: string | undef
   return { ...counts, lines: counter.lines, bytes: counter.bytes, seconds };
 }
 
+/**
+ * POSTs a stream to the import endpoint with node:http (fetch would give up waiting for the
+ * answer after 300 s, and the answer comes once the whole import is written). The body is piped:
+ * it is read as fast as the service takes it.
+ */
 async function postImport(api: Api, importPath: string, body: Readable, length?: number) {
-  let res: Response;
-  try {
-    res = await fetch(api.url.replace(/\/+$/, '') + importPath, {
+  const url = new URL(api.url.replace(/\/+$/, '') + importPath);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = send(url, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${api.keyValue}`,
         'content-type': 'application/x-ndjson',
-        ...(length !== undefined ? { 'content-length': String(length) } : {}),
+        ...(length !== undefined ? { 'content-length': String(length) } : { 'transfer-encoding': 'chunked' }),
       },
-      body: Readable.toWeb(body) as unknown as RequestInit['body'],
-      duplex: 'half',
-    } as RequestInit);
-  } catch (err) {
-    throw new CliError(`cannot reach ${api.url}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`, 2);
-  }
-  const text = await res.text();
+    });
+    req.on('response', (res) => {
+      let answer = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (answer += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: answer }));
+      res.on('error', reject);
+    });
+    req.on('error', (err) => reject(new CliError(`cannot reach ${api.url}: ${err.message}`, 2)));
+    // A source that fails (an export cut off while copying) ends the request: the service refuses the stream.
+    body.on('error', (err) => req.destroy(err));
+    body.pipe(req);
+  });
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
     /* keep the text */
   }
-  if (res.status >= 300) throw errorOf('POST', importPath, { status: res.status, body: parsed });
+  if (status >= 300) throw errorOf('POST', importPath, { status, body: parsed });
   return parsed as { nodes: number; relationships: number; seconds: number };
 }
 

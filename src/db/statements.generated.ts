@@ -97,7 +97,7 @@ export interface StatementRows {
   /** cypher/import/discardBatch.cypher */
   'import/discardBatch': { deleted: number };
   /** cypher/import/finish.cypher */
-  'import/finish': { id: string };
+  'import/finish': { after: { key: string; records: number; links: number } };
   /** cypher/provisioning/resolveScope.cypher */
   'provisioning/resolveScope': {
     key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;

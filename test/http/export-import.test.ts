@@ -341,6 +341,12 @@ describe('import', () => {
     expect(res.body).toMatchObject({ nodes: end.nodes, relationships: end.relationships });
 
     expect(await answers(env)).toEqual(before.answers);
+    // One change event tells the feed's readers that the environment was filled (not one per record).
+    const feed = await ok(t, 'GET', `${envPath('facts', env)}/changes?after_revision=0&page_size=1000`);
+    const imported = feed.changes.filter((c: { kind: string }) => c.kind === 'environment_import');
+    expect(imported).toEqual([
+      expect.objectContaining({ op: 'create', key: env, after: { key: env, records: end.nodes, links: end.relationships } }),
+    ]);
     expect(await usersOf(env)).toEqual(before.users);
     expect(await assignmentsOf(env)).toEqual(before.assignments);
     // The restored environment exports the same records (at its own revision).

@@ -126,7 +126,7 @@ export class SnapshotService {
     try {
       if (begun.stale) await this.discard(env, importId);
       const counts = await this.load(env, importId, req);
-      if (!(await this.store.finish(env, importId))) throw abandoned();
+      if (!(await this.store.finish(env, importId, counts))) throw abandoned();
       return { ...counts, seconds: (Date.now() - started) / 1000 };
     } catch (err) {
       try {

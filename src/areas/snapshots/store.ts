@@ -48,8 +48,8 @@ export class SnapshotStore {
   }
 
   /** The one small transaction that makes the import visible; false: the import is no longer the environment's. */
-  async finish(env: string, importId: string): Promise<boolean> {
-    return (await this.db.writeRows(this.q.finish, { env, importId })).length > 0;
+  async finish(env: string, importId: string, counts: { nodes: number; relationships: number }): Promise<boolean> {
+    return (await this.db.writeRows(this.q.finish, { env, importId, ...counts })).length > 0;
   }
 
   async discardBatch(env: string, importId: string, batch: number): Promise<number> {

@@ -361,6 +361,7 @@ export class Db {
       throw storeErrorOf(err, this.timeoutMs) ?? err;
     }
     const timeoutMs = this.timeoutMs;
+    let closed = false;
     const stream: ReadStream = {
       async *rows<R extends object>(stmt: Statement<R>, params: Params): AsyncGenerator<R> {
         if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; a read stream runs reads only`);
@@ -375,6 +376,8 @@ export class Db {
         return undefined;
       },
       async close() {
+        if (closed) return;
+        closed = true;
         await tx.rollback().catch(() => undefined);
         await closeQuietly(session);
       },

@@ -107,7 +107,10 @@ export class SnapshotService {
       }
       yield chunk;
     }
-    return Readable.from(lines(), { objectMode: false, highWaterMark: CHUNK_CHARS });
+    const readable = Readable.from(lines(), { objectMode: false, highWaterMark: CHUNK_CHARS });
+    // A client gone before the first line was pulled never runs the generator's `finally`.
+    readable.once('close', () => void stream.close());
+    return readable;
   }
 
   async import(scope: Scope, req: IncomingMessage, log?: Logger): Promise<ImportSummary> {

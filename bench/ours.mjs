@@ -60,6 +60,7 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
   return {
     base,
     project,
+    adminKey,
     api: client(base, secret, concurrency),
     pid: service.pid,
     neoPid,

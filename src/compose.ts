@@ -10,6 +10,8 @@ import type { RouteDef } from './http/routeTable';
 import type { Metrics } from './metrics/metrics';
 import { PolicyService } from './areas/policy/service';
 import { PolicyStore } from './areas/policy/store';
+import { SnapshotService } from './areas/snapshots/service';
+import { SnapshotStore } from './areas/snapshots/store';
 import { bindRouteTables, servedDocument } from './routeTables';
 import { job, type Job } from './util/jobs';
 import { AccessRequestService } from './areas/accessRequests/service';
@@ -191,6 +193,7 @@ export function compose(infra: Infrastructure) {
       graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
       schema: { svc: schema, roles },
       policy: new PolicyService(new PolicyStore(db)),
+      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),
       roleExtras: {
         svc: schema,
         roles,

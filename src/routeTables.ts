@@ -24,6 +24,7 @@ import { roleExtrasRoutes } from './areas/schema/roleExtrasRoutes';
 import { instanceRoutes, schemaRoutes } from './areas/schema/routes';
 import { instancesBulkRoutes } from './areas/schema/instancesBulkRoutes';
 import { sessionRoutes } from './areas/sessions/routes';
+import { snapshotRoutes } from './areas/snapshots/routes';
 import { tenantAccessRoutes } from './areas/tenantAccess/routes';
 
 /**
@@ -44,6 +45,7 @@ export const routeTables = {
   graph: graphRoutes,
   schema: schemaRoutes,
   policy: policyRoutes,
+  snapshots: snapshotRoutes,
   roleExtras: roleExtrasRoutes,
   instances: instanceRoutes,
   instancesBulk: instancesBulkRoutes,

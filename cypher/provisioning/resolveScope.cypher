@@ -1,7 +1,7 @@
 // @row {
 //   key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;
 //   project: { id: string; key: string; org_id: string } | null;
-//   environment: { id: string; key: string; revision?: number } | null;
+//   environment: { id: string; key: string; revision?: number; importing?: boolean } | null;
 // }
 // One round trip for authentication and scope: the key (by digest) and the path's project/env,
 // with the environment's revision (read-your-revoke for the request's questions, no second read).
@@ -16,4 +16,4 @@ OPTIONAL MATCH (p)-[:HAS_ENV]->(byId:Environment {id: $env})
 WITH k, p, referenced AS e
 RETURN k {.id, .hash, .access_level, .env_id, .project_id} AS key,
        p {.id, .key, .org_id} AS project,
-       e {.id, .key, revision: coalesce(e.revision, 0)} AS environment
+       e {.id, .key, revision: coalesce(e.revision, 0), importing: e.import_id IS NOT NULL} AS environment

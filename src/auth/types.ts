@@ -47,8 +47,11 @@ export interface Session {
 export interface ScopeRow {
   key: { id: string; hash: string; access_level?: AccessLevel | null; env_id: string; project_id: string } | null;
   project: { id: string; key: string; org_id: string } | null;
-  /** `revision`: the environment's, read in the same query (after the request arrived). */
-  environment: { id: string; key: string; revision?: number } | null;
+  /**
+   * `revision`: the environment's, read in the same query (after the request arrived);
+   * `importing`: an import is filling it (src/areas/snapshots), so only the import is served.
+   */
+  environment: { id: string; key: string; revision?: number; importing?: boolean } | null;
 }
 
 /** The key lookups the authenticator asks (the provisioning store answers them). */

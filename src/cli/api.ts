@@ -33,6 +33,11 @@ export class Api {
     private readonly key: string,
   ) {}
 
+  /** The key, for the streamed calls that do not go through `call` (src/cli/snapshot.ts). */
+  get keyValue(): string {
+    return this.key;
+  }
+
   /** One request; answers any HTTP status (the caller decides), throws only when the service cannot be reached. */
   async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> {
     // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,11 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
-import { writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { Api, CliError, resolveTarget } from './api';
 import { Environments } from './environment';
 import { readDataFile } from './files';
 import { printPlan } from './output';
+import { copyBetween, exportTo, importFrom } from './snapshot';
 import { type FileResult, runTestFile } from './testFile';
 
 /**
@@ -39,6 +40,15 @@ async function target(g: Globals) {
   return { api, project, env, base };
 }
 
+/** The package's version (package.json, found above the compiled or the source file). */
+function packageVersion(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  return 'unknown';
+}
+
 export function program(): Command {
   const p = new Command('graph-authz')
     .description('Policy as code for graph-authz: plan and apply policy files, run test files, ask quick questions.')
@@ -47,6 +57,7 @@ export function program(): Command {
     .option('--project <project>', "project key or id (default: the environment key's)")
     .option('--env <env>', "environment key or id (default: the environment key's)")
     .option('--json', 'machine-readable output')
+    .version(packageVersion(), '-V, --version', 'the version of graph-authz')
     .showHelpAfterError()
     .exitOverride();
   const globals = (cmd: Command) => cmd.optsWithGlobals() as Globals & Record<string, unknown>;
@@ -81,16 +92,57 @@ export function program(): Command {
     });
 
   p.command('export')
-    .description("Write the environment's policy (its own schema) as YAML.")
-    .option('--policy', 'the policy file (the only export this version writes)', true)
+    .description(
+      "Write the environment's snapshot (JSON lines: schema, tenants, users, instances, tuples, role assignments, groups, elements configs, approvals; never keys or secrets; admin key), or with --policy its policy file.",
+    )
+    .option('--policy', "only the environment's own schema, as a policy file (YAML; --json for JSON)")
     .option('-o, --out <file>', 'write to this file instead of standard output')
     .action(async (_o: unknown, cmd: Command) => {
       const g = globals(cmd);
       const { api, base } = await target(g);
+      if (!g.policy) {
+        const file = typeof g.out === 'string' ? g.out : undefined;
+        const done = await exportTo(api, base('export'), file, g.json === true);
+        // The snapshot goes to standard output when no file is named: the summary then goes to stderr.
+        const say = file ? out : note;
+        if (g.json) say(JSON.stringify(done));
+        else if (file) say(`Exported ${done.nodes} records and ${done.relationships} links to ${file} in ${done.seconds.toFixed(1)} s.`);
+        return;
+      }
       const policy = await api.ok('GET', `${base('schema')}/policy`);
       const text = g.json ? JSON.stringify(policy, null, 2) : stringify(policy);
       if (typeof g.out === 'string') writeFileSync(g.out, text.endsWith('\n') ? text : `${text}\n`);
       else process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    });
+
+  p.command('import')
+    .description('Load a snapshot written by `export` into an empty environment, all or nothing (ids kept: a restore; admin key).')
+    .argument('<file>', 'the snapshot (JSON lines)')
+    .action(async (file: string, _o: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      const { api, base } = await target(g);
+      const answer = await importFrom(api, base('import'), file, g.json === true);
+      if (g.json) out(JSON.stringify(answer));
+      else out(`Imported ${answer.nodes} records and ${answer.relationships} links in ${answer.seconds.toFixed(1)} s.`);
+    });
+
+  p.command('copy')
+    .description(
+      'Copy an environment into another, empty one of the same deployment (--project), streamed: same records with new ids; keys stay (admin key).',
+    )
+    .requiredOption('--from-env <env>', 'the environment copied (key or id)')
+    .requiredOption('--to-env <env>', 'the empty environment it is copied into (key or id)')
+    .action(async (_o: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      const api = connect(g);
+      const { project } = await resolveTarget(api, g.project, g.fromEnv as string);
+      const path = (area: string, env: string) => `/v2/${area}/${encodeURIComponent(project)}/${encodeURIComponent(env)}`;
+      const answer = await copyBetween(api, path('export', g.fromEnv as string), path('import', g.toEnv as string), g.json === true);
+      if (g.json) out(JSON.stringify(answer));
+      else
+        out(
+          `Copied ${answer.nodes} records and ${answer.relationships} links from ${g.fromEnv} to ${g.toEnv} in ${answer.seconds.toFixed(1)} s.`,
+        );
     });
 
   p.command('test')

@@ -1,4 +1,4 @@
-import neo4j, { type Driver, type ManagedTransaction, type Session } from 'neo4j-driver';
+import neo4j, { type Driver, type ManagedTransaction, type Session, type Transaction } from 'neo4j-driver';
 import type { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
 import { Conflict, Duplicate, NotFound, type StoreError, storeErrorOf, Unavailable } from './storeErrors';
@@ -70,6 +70,14 @@ export interface Statement<R extends object = Row> {
   invalidates: string | null;
   /** What records it changes (its `// @changes` header), for the change feed and audit log; null: none. */
   changes: DeclaredChange | null;
+}
+
+/** A read transaction pulled row by row (Db.openReadStream). */
+export interface ReadStream {
+  rows<R extends object>(stmt: Statement<R>, params: Params): AsyncGenerator<R>;
+  one<R extends object>(stmt: Statement<R>, params: Params): Promise<R | undefined>;
+  /** Ends the transaction (nothing was written) and gives the connection back. */
+  close(): Promise<void>;
 }
 
 /** JavaScript numbers travel as floats; whole numbers at the top level (paging, depths) go as integers. */
@@ -339,6 +347,47 @@ export class Db {
       if (timedOut) void closeQuietly(session);
       else await closeQuietly(session);
     }
+  }
+
+  /**
+   * One read transaction whose rows are pulled as the caller consumes them (an export, CONTRACT
+   * section 16): the driver fetches `fetchSize` records at a time and stops pulling while the
+   * caller has not taken them (backpressure), so no statement's answer is held whole. Its statements
+   * run one after the other in the same transaction. Opening it is bound by DB_TIMEOUT_MS; the
+   * whole is not (an export of a large environment takes longer): the caller closes it.
+   */
+  async openReadStream(fetchSize = 2000): Promise<ReadStream> {
+    const session = this.driver.session({ defaultAccessMode: neo4j.session.READ, database: this.opts.database, fetchSize });
+    let tx: Transaction;
+    try {
+      tx = await withDeadline(session.beginTransaction(), this.timeoutMs, () => new Unavailable('timeout', this.timeoutMs));
+    } catch (err) {
+      void closeQuietly(session);
+      throw storeErrorOf(err, this.timeoutMs) ?? err;
+    }
+    const timeoutMs = this.timeoutMs;
+    let closed = false;
+    const stream: ReadStream = {
+      async *rows<R extends object>(stmt: Statement<R>, params: Params): AsyncGenerator<R> {
+        if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; a read stream runs reads only`);
+        try {
+          for await (const record of tx.run(stmt.text, withIntegers(params))) yield record.toObject() as R;
+        } catch (err) {
+          throw storeErrorOf(err, timeoutMs) ?? err;
+        }
+      },
+      async one<R extends object>(stmt: Statement<R>, params: Params): Promise<R | undefined> {
+        for await (const row of stream.rows(stmt, params)) return row;
+        return undefined;
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        await tx.rollback().catch(() => undefined);
+        await closeQuietly(session);
+      },
+    };
+    return stream;
   }
 
   async writeRows<R extends object>(stmt: Statement<R>, params: Params): Promise<R[]> {

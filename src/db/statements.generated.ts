@@ -218,6 +218,10 @@ export interface StatementRows {
   };
   /** cypher/expiry/environmentsWithExpired.cypher */
   'expiry/environmentsWithExpired': { env: string };
+  /** cypher/export/nodes.cypher */
+  'export/nodes': { labels: string[]; props: Record<string, unknown> };
+  /** cypher/export/relationships.cypher */
+  'export/relationships': { type: string; from: string; to: string; props: Record<string, unknown> };
   /** cypher/facts/addTenantUser.cypher */
   'facts/addTenantUser': { key: string };
   /** cypher/facts/createTenant.cypher */
@@ -319,6 +323,18 @@ export interface StatementRows {
   'groups/unassignGroup': { removed: number };
   /** cypher/groups/updateGroup.cypher */
   'groups/updateGroup': { key: string; before: GroupNode; after: GroupNode };
+  /** cypher/import/abandon.cypher */
+  'import/abandon': { id: string };
+  /** cypher/import/begin.cypher */
+  'import/begin': { state: 'started' | 'not_empty' | 'importing'; stale: boolean };
+  /** cypher/import/createNodes.cypher */
+  'import/createNodes': { created: number };
+  /** cypher/import/createRelationships.cypher */
+  'import/createRelationships': { created: number };
+  /** cypher/import/discardBatch.cypher */
+  'import/discardBatch': { deleted: number };
+  /** cypher/import/finish.cypher */
+  'import/finish': { after: { key: string; records: number; links: number } };
   /** cypher/metrics/operatorCounts.cypher */
   'metrics/operatorCounts': { sessions: number; approvals: { status: string; n: number }[] };
   /** cypher/policy/factsInUse.cypher */
@@ -372,7 +388,7 @@ export interface StatementRows {
   'provisioning/resolveScope': {
     key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;
     project: { id: string; key: string; org_id: string } | null;
-    environment: { id: string; key: string; revision?: number } | null;
+    environment: { id: string; key: string; revision?: number; importing?: boolean } | null;
   };
   /** cypher/provisioning/revokeApiKey.cypher */
   'provisioning/revokeApiKey': { deleted: number };
@@ -382,7 +398,7 @@ export interface StatementRows {
   'provisioning/scopeOfKey': {
     key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;
     project: { id: string; key: string; org_id: string } | null;
-    environment: { id: string; key: string; revision?: number } | null;
+    environment: { id: string; key: string; revision?: number; importing?: boolean } | null;
   };
   /** cypher/provisioning/updateEnvironment.cypher */
   'provisioning/updateEnvironment': { environment: EnvironmentNode };

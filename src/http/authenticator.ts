@@ -10,7 +10,7 @@ import {
   type ScopeRow,
   type SessionResolver,
 } from '../auth/types';
-import { forbidden, notFound, unauthorized } from '../errors';
+import { forbidden, notFound, unauthorized, unavailable } from '../errors';
 import { LruCache } from '../util/lruCache';
 import { SharedReads } from '../util/sharedRead';
 import type { Authenticator, Req, RouteDef } from './routeTable';
@@ -164,6 +164,7 @@ export class BearerAuthenticator implements Authenticator {
     if (route.auth === 'admin') throw forbidden('This call needs the admin key; an environment key may not do it.');
     const principal = this.principalOf(row);
     this.checkLevel(route, principal);
+    refuseWhileImporting(route, row);
     return { principal, scope: this.scopeOf(row) };
   }
 
@@ -175,6 +176,7 @@ export class BearerAuthenticator implements Authenticator {
     if (!isAdmin && (!row.project || !row.environment || row.key!.env_id !== row.environment.id)) throw otherScope();
     const principal: Principal = isAdmin ? { kind: 'admin' } : this.principalOf(row);
     this.checkLevel(route, principal);
+    refuseWhileImporting(route, row);
     return { principal, scope: this.scopeOf(row) };
   }
 
@@ -211,6 +213,17 @@ export class BearerAuthenticator implements Authenticator {
       envKey: row.environment!.key,
       revision: row.environment!.revision,
     };
+  }
+}
+
+/**
+ * An environment an import is filling (CONTRACT section 16, src/areas/snapshots) serves only the
+ * import: no question or read sees its staged records, and no write mixes with them, until the
+ * import's last small transaction makes them visible (or its failure removes them).
+ */
+function refuseWhileImporting(route: RouteDef, row: ScopeRow): void {
+  if (row.environment?.importing && !route.duringImport) {
+    throw unavailable('An import is filling this environment; it answers again once the import ends.', 5);
   }
 }
 

@@ -133,3 +133,20 @@ function lingerThenCut(socket: Socket): void {
 export function continueIfExpected(req: IncomingMessage, res: ServerResponse): void {
   if (!res.headersSent && /^100-continue$/i.test(String(req.headers.expect ?? '').trim())) res.writeContinue();
 }
+
+/** A socket whose request body is a stream its handler reads at its own pace (allowLongBody). */
+const LONG_BODY = Symbol('longBody');
+
+/**
+ * Exempts this request's body from the server's request timeout (src/http/server.ts: a request
+ * not received whole in 30 s answers 408): an import (src/areas/snapshots) reads its body as it
+ * writes it, for as long as that takes. Called by the handler, so only once the caller was
+ * authenticated. The connection closes after the answer (Node's own error handling of the socket
+ * is not the same once the timeout passed).
+ */
+export function allowLongBody(req: IncomingMessage, res: ServerResponse): void {
+  (req.socket as Socket & { [LONG_BODY]?: boolean })[LONG_BODY] = true;
+  res.setHeader('connection', 'close');
+}
+
+export const isLongBody = (socket: unknown): boolean => (socket as { [LONG_BODY]?: boolean } | null)?.[LONG_BODY] === true;

@@ -37,6 +37,11 @@ export function boundedBody(bounds: BodyBounds) {
   /** One parser per limit (plain, bulk, and the routes with their own). */
   const parsers = new Map<number, ReturnType<typeof parser>>();
   return async (ctx: Context, next: Next) => {
+    // A streamed body (an import) is read by its handler, under its own limit.
+    if (ctx.state.route?.streamsBody) {
+      continueIfExpected(ctx.req, ctx.res);
+      return next();
+    }
     const limit = ctx.state.route ? bodyLimitOf(ctx.state.route, bounds) : bounds.bytes;
     // A declared length past the limit is refused by the parser before the client is told to send.
     if (!(Number(ctx.request.length) > limit)) continueIfExpected(ctx.req, ctx.res);

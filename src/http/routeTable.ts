@@ -77,6 +77,13 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
    * unauthenticated caller may make the service read.
    */
   bodyLimitBytes?: number;
+  /**
+   * The route reads its body itself, as a stream (an import, src/areas/snapshots): no JSON parser
+   * reads it first, and its own limit applies (IMPORT_MAX_BYTES), not the route limits above.
+   */
+  streamsBody?: boolean;
+  /** Served while an import fills the environment (the import itself); every other route of it answers 503 then. */
+  duringImport?: boolean;
   handler: (req: ReqOf<S>) => Promise<unknown>;
 }
 

@@ -1,0 +1,19 @@
+// @invalidates none
+// @changes none
+// @row { created: number }
+// One batch of import $importId: the links $rows {type, from, to, props} between records of
+// environment $env, each end found by its id (index in_env_id). `created` short of size($rows): an
+// end is missing (the caller refuses the stream). Nothing when the import is no longer the
+// environment's. Renews the import's lease.
+MATCH (e:Environment {id: $env}) WHERE e.import_id = $importId
+SET e.import_lease_until = $leaseUntil
+WITH e
+UNWIND $rows AS row
+MATCH (a:InEnv {env: $env, id: row.from})
+MATCH (b:InEnv {env: $env, id: row.to})
+CREATE (a)-[r:$(row.type)]->(b)
+// The link properties an export holds, each by name (src/areas/snapshots/format.ts refuses others):
+// `SET r = row.props` would make Neo4j buffer the whole batch first (Eager), to be safe.
+SET r.id = row.props.id, r.role = row.props.role, r.tenant = row.props.tenant, r.relation = row.props.relation,
+    r.created_at = row.props.created_at, r.updated_at = row.props.updated_at, r.expires_at = row.props.expires_at
+RETURN count(r) AS created

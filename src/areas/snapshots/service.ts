@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { Logger } from 'pino';
+import type { Scope } from '../../auth/types';
+import { Duplicate } from '../../db/storeErrors';
+import { AppError, badRequest, invalidState } from '../../errors';
+import { newWebhookSecret } from '../webhooks/outbox';
+import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
+import type { SnapshotStore } from './store';
+
+/** Rows written per transaction of an import (each bound by DB_TIMEOUT_MS). */
+export const IMPORT_BATCH = 5000;
+/** Records removed per transaction when a failed import is discarded. */
+const DISCARD_BATCH = 10_000;
+/** The longest line an import reads (a record with large attributes); longer answers 400. */
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** An export writes its lines in chunks of about this size. */
+const CHUNK_CHARS = 64 * 1024;
+
+export interface ImportSummary {
+  nodes: number;
+  relationships: number;
+  revision?: number;
+  seconds: number;
+}
+
+/**
+ * Export and import of an environment (CONTRACT section 16).
+ *
+ * Export: one read transaction, its rows pulled as the response is written (the response's
+ * backpressure stops the pulling), so the service holds a chunk of lines, never the environment.
+ * The environment's revision is read first and again last in the same transaction: every write
+ * to an environment moves its revision in the transaction that makes it, so an unchanged revision
+ * means every line was read at that one revision (Neo4j reads are read-committed, not snapshots).
+ * A changed one ends the stream with an error line instead of the end line; export again.
+ *
+ * Import: only into an empty environment. The environment is marked as importing in one small
+ * transaction (cypher/import/begin.cypher): from then on every request to it but this import
+ * answers 503 (src/http/authenticator.ts), so no question sees a staged record, and nothing mixes
+ * with them. The body is read as a stream, line by line, and written in batches of IMPORT_BATCH
+ * rows, each a transaction of its own (CREATE, no MERGE). One small transaction at the end makes
+ * it visible (the mark goes, the revision moves: every cached answer is dropped). Any failure (a
+ * bad line, the client gone, IMPORT_MAX_BYTES passed, a database error) removes what was staged,
+ * in batches, and leaves the environment as new (its `default` tenant). A process that dies mid
+ * import leaves the mark with a lease that no batch renews: the next import takes it over and
+ * removes the leftovers first.
+ */
+export class SnapshotService {
+  constructor(
+    private readonly store: SnapshotStore,
+    private readonly importMaxBytes: number,
+  ) {}
+
+  async exportStream(scope: Scope): Promise<Readable> {
+    const stream = await this.store.openRead();
+    let revision: number;
+    try {
+      revision = Number((await stream.one(this.store.q.revision, { envId: scope.envId }))?.revision ?? 0);
+    } catch (err) {
+      await stream.close();
+      throw err;
+    }
+    const header = {
+      type: 'header',
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      revision,
+      project: { id: scope.projectId, key: scope.projectKey },
+      environment: { id: scope.envId, key: scope.envKey },
+      exported_at: new Date().toISOString(),
+    };
+    const q = this.store.q;
+    async function* lines(): AsyncGenerator<string> {
+      let chunk = `${JSON.stringify(header)}\n`;
+      let nodes = 0;
+      let relationships = 0;
+      try {
+        for await (const row of stream.rows(q.nodes, { env: scope.envId })) {
+          const props = plainProps(row.props);
+          chunk += `${JSON.stringify({ type: 'node', kind: kindOf(row.labels, props), labels: row.labels, props })}\n`;
+          nodes++;
+          if (chunk.length >= CHUNK_CHARS) {
+            yield chunk;
+            chunk = '';
+          }
+        }
+        for await (const row of stream.rows(q.relationships, { env: scope.envId })) {
+          chunk += `${JSON.stringify({ type: 'relationship', rel: row.type, from: row.from, to: row.to, props: plainProps(row.props) })}\n`;
+          relationships++;
+          if (chunk.length >= CHUNK_CHARS) {
+            yield chunk;
+            chunk = '';
+          }
+        }
+        const last = Number((await stream.one(q.revision, { envId: scope.envId }))?.revision ?? 0);
+        chunk +=
+          last === revision
+            ? `${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`
+            : `${JSON.stringify({ type: 'error', message: `the environment changed while it was exported (revision ${revision}, then ${last})` })}\n`;
+      } catch (err) {
+        // The answer has started: a failure is its last line (an import refuses a stream without the end line).
+        chunk += `${JSON.stringify({ type: 'error', message: err instanceof Error ? err.message : String(err) })}\n`;
+      } finally {
+        await stream.close();
+      }
+      yield chunk;
+    }
+    const readable = Readable.from(lines(), { objectMode: false, highWaterMark: CHUNK_CHARS });
+    // A client gone before the first line was pulled never runs the generator's `finally`.
+    readable.once('close', () => void stream.close());
+    return readable;
+  }
+
+  async import(scope: Scope, req: IncomingMessage, log?: Logger): Promise<ImportSummary> {
+    const started = Date.now();
+    const declared = Number(req.headers['content-length']);
+    if (declared > this.importMaxBytes) throw bodyTooLarge(this.importMaxBytes);
+    const env = scope.envId;
+    const importId = randomUUID();
+    const begun = await this.store.begin(env, importId);
+    if (begun.state === 'importing') throw invalidState('Another import is filling this environment.');
+    if (begun.state === 'not_empty') {
+      throw invalidState(
+        'The environment holds facts: an import goes into an empty environment (a new one, or one whose records were all deleted).',
+      );
+    }
+    try {
+      if (begun.stale) await this.discard(env, importId);
+      const counts = await this.load(env, importId, req);
+      if (!(await this.store.finish(env, importId, counts))) throw abandoned();
+      return { ...counts, seconds: (Date.now() - started) / 1000 };
+    } catch (err) {
+      try {
+        await this.discard(env, importId);
+        await this.store.abandon(env, importId);
+      } catch (cleanup) {
+        // The mark stays, with its lease: the next import of this environment removes the rest.
+        log?.error({ err: cleanup, env }, 'a failed import could not remove what it staged; the next import will');
+      }
+      if (err instanceof Duplicate) {
+        throw invalidState(
+          `The stream holds a record whose key or id is taken (${err.message}): a key twice in it, or ids that another environment of this deployment holds (graph-authz copy gives new ids).`,
+        );
+      }
+      throw err;
+    }
+  }
+
+  private async discard(env: string, importId: string): Promise<void> {
+    while ((await this.store.discardBatch(env, importId, DISCARD_BATCH)) === DISCARD_BATCH);
+  }
+
+  /** Reads the body line by line, writing batches as they fill (reading waits for each write). */
+  private async load(env: string, importId: string, req: IncomingMessage): Promise<{ nodes: number; relationships: number }> {
+    const decoder = new StringDecoder('utf8');
+    let bytes = 0;
+    let pending = '';
+    let lineNo = 0;
+    let header = false;
+    let end: { nodes: number; relationships: number } | undefined;
+    let nodeBatch: NodeRow[] = [];
+    let relBatch: RelationshipRow[] = [];
+    let nodes = 0;
+    let relationships = 0;
+    let linking = false;
+
+    const flushNodes = async () => {
+      if (!nodeBatch.length) return;
+      const created = await this.store.createNodes(env, importId, nodeBatch);
+      if (created !== nodeBatch.length) throw abandoned();
+      nodes += created;
+      nodeBatch = [];
+    };
+    const flushRelationships = async () => {
+      if (!relBatch.length) return;
+      const created = await this.store.createRelationships(env, importId, relBatch);
+      if (created !== relBatch.length) {
+        throw badRequest(
+          `Of ${relBatch.length} relationships up to line ${lineNo}, ${relBatch.length - created} name a record id the stream did not hold before them.`,
+        );
+      }
+      relationships += created;
+      relBatch = [];
+    };
+    const take = async (text: string) => {
+      lineNo++;
+      if (!text.trim()) return;
+      if (end) throw badRequest(`line ${lineNo}: nothing may follow the end line.`);
+      const line = parseLine(text, lineNo);
+      if (!header) {
+        if (line.type !== 'header') throw badRequest(`line ${lineNo}: the stream starts with its header line.`);
+        header = true;
+        return;
+      }
+      switch (line.type) {
+        case 'header':
+          throw badRequest(`line ${lineNo}: a second header.`);
+        case 'node':
+          if (linking) throw badRequest(`line ${lineNo}: records come before the relationships.`);
+          nodeBatch.push(line.row);
+          if (line.row.labels.includes('ElementsConfig') && line.row.props.webhook_url) {
+            // The secret is never exported: a restored webhook signs with a new one (shown once the config is updated).
+            line.row.props.webhook_secret = newWebhookSecret();
+          }
+          if (nodeBatch.length >= IMPORT_BATCH) await flushNodes();
+          return;
+        case 'relationship':
+          if (!linking) {
+            await flushNodes();
+            linking = true;
+          }
+          relBatch.push(line.row);
+          if (relBatch.length >= IMPORT_BATCH) await flushRelationships();
+          return;
+        case 'end':
+          end = line;
+          return;
+      }
+    };
+
+    // Not destroyed when a bad line stops the reading: the answer (400, 413) still goes out on its socket.
+    for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > this.importMaxBytes) throw bodyTooLarge(this.importMaxBytes);
+      pending += decoder.write(chunk);
+      let nl = pending.indexOf('\n');
+      while (nl >= 0) {
+        const text = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        await take(text);
+        nl = pending.indexOf('\n');
+      }
+      if (pending.length > MAX_LINE_BYTES) throw badRequest(`line ${lineNo + 1} is longer than ${MAX_LINE_BYTES} bytes.`);
+    }
+    pending += decoder.end();
+    if (pending) await take(pending);
+    if (!req.complete) throw badRequest('The body was cut off before its end.');
+    await flushNodes();
+    await flushRelationships();
+    if (!header) throw badRequest('The body is empty: an import reads an export (graph-authz export).');
+    if (!end) throw badRequest(`The stream ends at line ${lineNo} without its end line: it was cut off, or its export failed.`);
+    if (end.nodes !== nodes || end.relationships !== relationships) {
+      throw badRequest(
+        `The end line counts ${end.nodes} records and ${end.relationships} relationships; the stream held ${nodes} and ${relationships}.`,
+      );
+    }
+    return { nodes, relationships };
+  }
+}
+
+/** 413, as the body limits answer (src/http/bodies.ts), naming IMPORT_MAX_BYTES. */
+const bodyTooLarge = (limit: number) =>
+  new AppError(413, 'INVALID_INPUT', `The import is larger than ${limit} bytes, the limit IMPORT_MAX_BYTES sets.`);
+
+const abandoned = () =>
+  new AppError(409, 'INVALID_STATE', 'The import was taken over by another (its lease ran out while it waited); nothing of it was kept.');

@@ -1,0 +1,63 @@
+import type { Db, ReadStream } from '../../db/db';
+import type { NodeRow, RelationshipRow } from './format';
+
+/** How long an import holds its environment without writing a batch before another may take it over. */
+export const IMPORT_LEASE_MS = 120_000;
+
+/** Export and import of an environment's records (cypher/export, cypher/import). */
+export class SnapshotStore {
+  readonly q;
+
+  constructor(private readonly db: Db) {
+    this.q = db.statements({
+      revision: 'revisions/readRevision',
+      nodes: 'export/nodes',
+      relationships: 'export/relationships',
+      begin: 'import/begin',
+      createNodes: 'import/createNodes',
+      createRelationships: 'import/createRelationships',
+      finish: 'import/finish',
+      discardBatch: 'import/discardBatch',
+      abandon: 'import/abandon',
+    });
+  }
+
+  /** One read transaction for a whole export, pulled as the response is written. */
+  openRead(): Promise<ReadStream> {
+    return this.db.openReadStream();
+  }
+
+  async begin(env: string, importId: string): Promise<{ state: 'started' | 'not_empty' | 'importing'; stale: boolean }> {
+    return this.db.write(async (tx) => {
+      const row = await tx.one(this.q.begin, { env, importId, nowMs: Date.now(), leaseUntil: Date.now() + IMPORT_LEASE_MS });
+      // Every replica must drop what it keeps of the environment's keys before this is acknowledged.
+      tx.announce();
+      return row ?? { state: 'not_empty' as const, stale: false };
+    });
+  }
+
+  /** One batch, its own transaction (bound by DB_TIMEOUT_MS); answers how many were created (0: the import is no longer the environment's). */
+  async createNodes(env: string, importId: string, rows: NodeRow[]): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createNodes, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS });
+    return row?.created ?? 0;
+  }
+
+  async createRelationships(env: string, importId: string, rows: RelationshipRow[]): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createRelationships, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS });
+    return row?.created ?? 0;
+  }
+
+  /** The one small transaction that makes the import visible; false: the import is no longer the environment's. */
+  async finish(env: string, importId: string, counts: { nodes: number; relationships: number }): Promise<boolean> {
+    return (await this.db.writeRows(this.q.finish, { env, importId, ...counts })).length > 0;
+  }
+
+  async discardBatch(env: string, importId: string, batch: number): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.discardBatch, { env, importId, batch });
+    return row?.deleted ?? 0;
+  }
+
+  async abandon(env: string, importId: string): Promise<void> {
+    await this.db.writeRows(this.q.abandon, { env, importId, nowIso: new Date().toISOString() });
+  }
+}

@@ -396,7 +396,17 @@ async def projects_and_environments(r: Run, org: Permit) -> None:
     await r.call("api.projects.get_by_key", lambda: pr.get_by_key(key), lambda x: eq(x.name, "SDK project", "name"))
     await r.call("api.projects.get_by_id", lambda: pr.get_by_id(p_id), lambda x: eq(x.key, key, "key"))
     await r.call("api.projects.update", lambda: pr.update(key, {"name": "Renamed", "description": "by the SDK"}), lambda x: eq((x.name, x.description), ("Renamed", "by the SDK"), "fields"))
-    await r.call("api.projects.list", lambda: pr.list(), lambda x: expect(key in keys_of(x), f"keys {keys_of(x)}"))
+    # Projects are listed by key, 100 a page: on a shared deployment this one may be on a later page.
+    async def all_projects():
+        found, page = [], 1
+        while True:
+            batch = await pr.list(page=page, per_page=100)
+            found += batch
+            if len(batch) < 100:
+                return found
+            page += 1
+
+    await r.call("api.projects.list", all_projects, lambda x: expect(key in keys_of(x), f"{key} not in the {len(x)} listed"))
 
     r.area = "environments"
     en = org.api.environments

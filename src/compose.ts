@@ -38,6 +38,9 @@ import { ListObjectsService } from './areas/decisions/listObjects';
 import { ListObjectsStore } from './areas/decisions/listObjectsStore';
 import type { Revisions } from './areas/decisions/revisions';
 import { DecisionService } from './areas/decisions/service';
+import { SetRules } from './areas/conditions/rules';
+import { ConditionsService } from './areas/conditions/service';
+import { ConditionsStore } from './areas/conditions/store';
 import { DecisionStore } from './areas/decisions/store';
 import { ElementsService } from './areas/elements/service';
 import { ElementsStore } from './areas/elements/store';
@@ -116,12 +119,15 @@ export function compose(infra: Infrastructure) {
     { sample: config.decisionLogSample, flushMs: config.decisionLogFlushMs, onDrop: () => metrics.decisionLogDropped.inc() },
     log,
   );
+  const conditionsStore = new ConditionsStore(db);
+  const conditions = new ConditionsService(conditionsStore);
   const decisions = new DecisionService(
     new DecisionStore(db, rule, admission.checks),
     config.maxDerivationDepth,
     revisions,
     config.decisionCacheSize,
     decisionObserver(metrics, decisionLog),
+    new SetRules(conditionsStore, config.defaultTenant),
   );
   const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions);
 
@@ -191,6 +197,7 @@ export function compose(infra: Infrastructure) {
       graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
       schema: { svc: schema, roles },
       policy: new PolicyService(new PolicyStore(db)),
+      conditions,
       roleExtras: {
         svc: schema,
         roles,

@@ -121,15 +121,16 @@ export function compose(infra: Infrastructure) {
   );
   const conditionsStore = new ConditionsStore(db);
   const conditions = new ConditionsService(conditionsStore);
+  const setRules = new SetRules(conditionsStore, config.defaultTenant);
   const decisions = new DecisionService(
     new DecisionStore(db, rule, admission.checks),
     config.maxDerivationDepth,
     revisions,
     config.decisionCacheSize,
     decisionObserver(metrics, decisionLog),
-    new SetRules(conditionsStore, config.defaultTenant),
+    setRules,
   );
-  const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions);
+  const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions, setRules);
 
   // Keys, sessions and the authenticator. One gate for API keys and session tokens: the bound on
   // lookups of unknown secrets is global.

@@ -1,6 +1,6 @@
 // @invalidates $env
 // @changes condition_set:create
-// @row { set: ConditionSetNode }
+// @row { conditionSet: ConditionSetNode }
 // A condition set; a resource set is linked to its resource, a child set to its parent.
 OPTIONAL MATCH (r:Resource {env: $env, key: $resource})
 OPTIONAL MATCH (parent:ConditionSet {env: $env, key: $parent})
@@ -9,4 +9,4 @@ CREATE (s:ConditionSet:InEnv {env: $env, id: $id, key: $key, name: $name, descri
                               created_at: $nowIso, updated_at: $nowIso})
 FOREACH (_ IN CASE WHEN r IS NULL THEN [] ELSE [1] END | CREATE (s)-[:OF_RESOURCE]->(r))
 FOREACH (_ IN CASE WHEN parent IS NULL THEN [] ELSE [1] END | CREATE (s)-[:NARROWS]->(parent))
-RETURN s {.*, resource_id: r.id, parent_id: parent.id} AS set
+RETURN s {.*, resource_id: r.id, parent_id: parent.id} AS conditionSet

@@ -28,9 +28,9 @@ export interface StatementRows {
   /** cypher/conditions/createBuiltInResource.cypher */
   'conditions/createBuiltInResource': { key: string };
   /** cypher/conditions/createConditionSet.cypher */
-  'conditions/createConditionSet': { set: ConditionSetNode };
+  'conditions/createConditionSet': { conditionSet: ConditionSetNode };
   /** cypher/conditions/createSetRule.cypher */
-  'conditions/createSetRule': { rule: SetRuleNode | null; created: number };
+  'conditions/createSetRule': { rule: SetRuleNode; created: number };
   /** cypher/conditions/deleteAttribute.cypher */
   'conditions/deleteAttribute': { key: string };
   /** cypher/conditions/deleteConditionSet.cypher */
@@ -38,7 +38,7 @@ export interface StatementRows {
   /** cypher/conditions/deleteSetRule.cypher */
   'conditions/deleteSetRule': { deleted: number; before: SetRuleNode | null };
   /** cypher/conditions/getConditionSet.cypher */
-  'conditions/getConditionSet': { set: ConditionSetNode | null };
+  'conditions/getConditionSet': { conditionSet: ConditionSetNode | null };
   /** cypher/conditions/listConditionSets.cypher */
   'conditions/listConditionSets': { total: number; data: ConditionSetNode[] };
   /** cypher/conditions/listSetRules.cypher */

@@ -221,7 +221,19 @@ describe('set rules in decisions', () => {
     expect(Object.keys(withAttrs)).toEqual(['document:spec']);
     const who = await ok('POST', `${allowed()}/authorized_users`, { action: 'read', resource: doc('spec') });
     expect(Object.keys(who.users).sort()).toEqual(['ada', 'cy']);
+    for (const tenant of ['acme', 'other'])
+      await ok('POST', `${facts()}/tenants/${tenant}/users`, { key: 'ada', attributes: { department: 'engineering', clearance: 3 } });
     const tenants = await t.call('POST', '/allowed/all-tenants', { user: 'ada', action: 'read', resource: { type: 'document', key: 'memo' } }, { key: t.envKey });
-    expect(tenants.status).toBe(200);
+    expect(tenants.body.allowed_tenants.map((a: { tenant: { key: string } }) => a.tenant.key)).toEqual(['other']);
+    // list-objects: the rule's instances merged with the graph's, in key order, paged.
+    await ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', tenant: 'acme', resource_instance: 'document:plan' });
+    const list = async (user: unknown, page_size = 100, continuation_token?: string) =>
+      ok('POST', `${allowed()}/list-objects`, { user, action: 'read', resource_type: 'document', page_size, ...(continuation_token ? { continuation_token } : {}) });
+    expect((await list('ada')).objects.map((o: { key: string }) => o.key)).toEqual(['memo', 'spec']);
+    expect((await list({ key: 'bob', attributes: { department: 'engineering' } })).objects.map((o: { key: string }) => o.key)).toEqual(['memo', 'plan', 'spec']);
+    const first = await list({ key: 'bob', attributes: { department: 'engineering' } }, 2);
+    expect(first.objects.map((o: { key: string }) => o.key)).toEqual(['memo', 'plan']);
+    const second = await list({ key: 'bob', attributes: { department: 'engineering' } }, 2, first.continuation_token);
+    expect(second).toEqual({ objects: [{ type: 'document', key: 'spec', tenant: 'acme' }], continuation_token: null });
   });
 });

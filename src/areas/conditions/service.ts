@@ -255,7 +255,7 @@ export class ConditionsService {
     const parent = await this.store.getSet(tx, scope.envId, ref);
     const bad = (message: string) => invalidInput(message, [{ path: '/body/parent_id', message }]);
     if (!parent) throw bad(`parent condition set "${ref}" does not exist`);
-    if (parent.type !== type || parent.resource !== resource) throw bad(`parent "${parent.key}" is a ${parent.type}${parent.resource ? ` of ${parent.resource}` : ''}: a set narrows a set of its own type and resource`);
+    if (parent.type !== type || (parent.resource ?? null) !== resource) throw bad(`parent "${parent.key}" is a ${parent.type}${parent.resource ? ` of ${parent.resource}` : ''}: a set narrows a set of its own type and resource`);
     for (let p: ConditionSetNode | null = parent; p; p = p.parent ? await this.store.getSet(tx, scope.envId, p.parent) : null)
       if (self !== undefined && p.key === self) throw bad(`parent "${parent.key}" narrows "${self}": a set cannot narrow itself`);
     return parent;
@@ -385,7 +385,7 @@ export class ConditionsService {
     } else {
       const rs = await this.store.getSet(tx, scope.envId, input.resource_set);
       if (!rs || rs.type !== 'resourceset') problems.push({ path: '/body/resource_set', message: `resource set "${input.resource_set}" does not exist` });
-      else if (rs.resource !== resource)
+      else if ((rs.resource ?? null) !== resource)
         problems.push({ path: '/body/resource_set', message: `resource set "${rs.key}" is over "${rs.resource}", not "${resource}"` });
       else resourceSet = rs.key;
     }

@@ -111,12 +111,28 @@ export class DecisionService {
   ): Promise<{ allow: boolean; explanation?: Partial<Explanation>; depthLimited?: true }> {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
-      const [{ allow, depthLimited }] = await this.decide(scope, [check], q.consistency);
+      const [graph] = await this.decide(scope, [check], q.consistency);
+      const [byRule] = graph.allow ? [false] : await this.byRules(scope, [q], q.consistency);
+      const allow = graph.allow || byRule;
       this.observer?.decided(scope.envId, [check], [allow]);
-      return depthLimited ? { allow, explanation: { paths: [], reason: this.depthLimitReason(check) }, depthLimited } : { allow };
+      return graph.depthLimited && !allow
+        ? { allow, explanation: { paths: [], reason: this.depthLimitReason(check) }, depthLimited: true }
+        : { allow };
     }
-    const [decision] = await this.store.explain(scope.envId, [check], await this.floor(scope));
+    const floor = await this.floor(scope);
+    const [decision] = await this.store.explain(scope.envId, [check], floor);
     const explanation = this.explanationOf(check, decision);
+    const compiled = await this.rulesAt(scope, q.consistency);
+    if (compiled && SetRules.grantsOn(compiled, check.type, check.action)) {
+      const [verdicts] = await this.rules!.decide(scope.envId, compiled, [ruleQuestionOf(q)], floor, true);
+      explanation.set_rules = verdicts.map(verdictView);
+      const granted = verdicts.filter((v) => v.granted);
+      if (granted.length && !decision.allow) {
+        decision.allow = true;
+        decision.depthLimited = false;
+        explanation.reason = `The set rule(s) ${granted.map((v) => JSON.stringify(v.rule)).join(', ')} grant "${check.action}" on ${check.type}${check.key === null ? '' : `:${check.key}`}.`;
+      }
+    }
     this.observer?.decided(scope.envId, [check], [decision.allow], [explanation.reason]);
     return decision.depthLimited ? { allow: decision.allow, explanation, depthLimited: true } : { allow: decision.allow, explanation };
   }

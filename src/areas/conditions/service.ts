@@ -4,7 +4,6 @@ import type { Tx } from '../../db/db';
 import { duplicate, invalidInput, invalidState, notFound } from '../../errors';
 import type { Page } from '../../http/paging';
 import { Duplicate } from '../../db/storeErrors';
-import { leavesOf } from './evaluate';
 import type { ConditionSetNode, ConditionsStore, SetRuleNode } from './store';
 import { ATTRIBUTE_TYPES, type AttributeType, attributesNamed, conditionProblems } from './validate';
 
@@ -36,6 +35,12 @@ export const typesOf = (json: string | null | undefined): Record<string, Attribu
 const derivedId = (resourceId: string, key: string) => {
   const h = createHash('sha256').update(`${resourceId}/${key}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+/** The key of the attribute `ref` names in the map: its key, else the attribute whose id it is. */
+const attributeKeyOf = (resourceId: string, blocks: Blocks, ref: string): string | undefined => {
+  if (Object.hasOwn(blocks, ref)) return ref;
+  return Object.keys(blocks).find((k) => (blocks[k]?.id ?? derivedId(resourceId, k)) === ref);
 };
 
 export interface AttributeInput {
@@ -106,10 +111,11 @@ export class ConditionsService {
       .slice(page.skip, page.skip + page.perPage);
   }
 
-  async getAttribute(scope: Scope, resource: string, key: string) {
+  async getAttribute(scope: Scope, resource: string, ref: string) {
     const r = await this.store.read((tx) => this.store.resource(tx, scope.envId, resource));
     const blocks = blocksOf(r?.attributes_json);
-    if (!r || !Object.hasOwn(typesOf(r.attributes_json), key)) throw notFound('Attribute', key);
+    const key = r ? attributeKeyOf(r.id, blocks, ref) : undefined;
+    if (!r || key === undefined || !Object.hasOwn(typesOf(r.attributes_json), key)) throw notFound('Attribute', ref);
     return this.attributeView(scope, r, key, blocks[key]);
   }
 
@@ -137,11 +143,12 @@ export class ConditionsService {
     });
   }
 
-  async updateAttribute(scope: Scope, resource: string, key: string, patch: { type?: AttributeType; description?: string | null }) {
+  async updateAttribute(scope: Scope, resource: string, ref: string, patch: { type?: AttributeType; description?: string | null }) {
     return this.store.write(async (tx) => {
       const r = await this.mustResource(tx, scope, resource, true);
       const blocks = blocksOf(r.attributes_json);
-      if (!Object.hasOwn(typesOf(r.attributes_json), key)) throw notFound('Attribute', key);
+      const key = attributeKeyOf(r.id, blocks, ref);
+      if (key === undefined || !Object.hasOwn(typesOf(r.attributes_json), key)) throw notFound('Attribute', ref);
       const before = blocks[key];
       if (patch.type !== undefined && patch.type !== before.type) {
         const users = await this.setsNaming(tx, scope, r.key, key);
@@ -170,11 +177,12 @@ export class ConditionsService {
     });
   }
 
-  async deleteAttribute(scope: Scope, resource: string, key: string) {
+  async deleteAttribute(scope: Scope, resource: string, ref: string) {
     await this.store.write(async (tx) => {
       const r = await this.mustResource(tx, scope, resource, true);
       const blocks = blocksOf(r.attributes_json);
-      if (!Object.hasOwn(blocks, key)) throw notFound('Attribute', key);
+      const key = attributeKeyOf(r.id, blocks, ref);
+      if (key === undefined) throw notFound('Attribute', ref);
       const users = await this.setsNaming(tx, scope, r.key, key);
       if (users.length)
         throw invalidState(
@@ -418,6 +426,3 @@ export class ConditionsService {
     return data.map((r) => this.ruleView(scope, r));
   }
 }
-
-/** For the policy file and tests: whether a tree parses (no problems of structure). */
-export const treeParses = (tree: unknown) => leavesOf(tree).problems.length === 0;

@@ -120,6 +120,8 @@ export interface StatementRows {
   'groups/instanceTarget': { resourceExists: boolean; roleExists: boolean; instanceTenant: string | null };
   /** cypher/groups/resolveGroups.cypher */
   'groups/resolveGroups': { idx: number; tenantExists: boolean; taken: boolean };
+  /** cypher/policy/readConditions.cypher */
+  'policy/readConditions': { user_attributes: string | null; sets: { key: string; name: string; description: string | null; type: string; resource: string | null; parent: string | null; conditions_json: string }[]; rules: { key: string; user_set: string; permission: string; resource_set: string; is_role: boolean; is_resource: boolean }[] };
   /** cypher/provisioning/resolveScope.cypher */
   'provisioning/resolveScope': {
     key: { id: string; hash: string; access_level?: 'read' | 'write' | null; env_id: string; project_id: string } | null;

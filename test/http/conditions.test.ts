@@ -237,3 +237,40 @@ describe('set rules in decisions', () => {
     expect(second).toEqual({ objects: [{ type: 'document', key: 'spec', tenant: 'acme' }], continuation_token: null });
   });
 });
+
+describe('the policy file carries attributes, condition sets and set rules', () => {
+  it('exports them, applies them to an empty environment in one plan, and the copy answers the same', async () => {
+    const file = await ok('GET', `${schema()}/policy`);
+    expect(file.user_attributes).toEqual({ department: { type: 'string' }, clearance: { type: 'number' } });
+    expect(Object.keys(file.condition_sets).sort()).toEqual(['engineering', 'internal-docs', 'office-network', 'senior-engineering']);
+    expect(file.condition_sets['senior-engineering'].parent).toBe('engineering');
+    expect(file.set_rules).toHaveLength(3);
+    // The same file plans nothing here.
+    expect((await ok('POST', `${schema()}/policy/plan`, file)).changes).toEqual([]);
+
+    await ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'copy', name: 'copy' });
+    const copy = `/v2/schema/${t.proj}/copy`;
+    const applied = await ok('PUT', `${copy}/policy`, file);
+    expect(applied.changes.filter((c: { kind: string }) => ['user_attributes', 'condition_set', 'set_rule'].includes(c.kind))).toHaveLength(1 + 4 + 3);
+    expect(await ok('GET', `${copy}/policy`)).toEqual(file);
+    expect((await ok('PUT', `${copy}/policy`, file)).changed).toBe(false);
+
+    const copyFacts = `/v2/facts/${t.proj}/copy`;
+    await ok('POST', `${copyFacts}/tenants`, { key: 'acme', name: 'Acme' });
+    await ok('POST', `${copyFacts}/users`, { key: 'ada', attributes: { department: 'engineering', clearance: 3 } });
+    await ok('POST', `${copy}/resource_instances`, { key: 'spec', tenant: 'acme', resource: 'document', attributes: { classification: 'internal' } });
+    for (const env of [t.env, 'copy'])
+      expect((await ok('POST', `/v2/allowed/${t.proj}/${env}`, { user: 'ada', action: 'read', resource: doc('spec') })).allow).toBe(true);
+
+    // A condition the file's attributes do not declare: 422 naming it, nothing written.
+    const bad = structuredClone(file);
+    bad.condition_sets.engineering.conditions = { 'user.team': { equals: 'x' } };
+    const res = await t.call('PUT', `${copy}/policy`, bad);
+    expect(res.status).toBe(422);
+    expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(['/body/condition_sets/engineering/conditions/user.team']);
+    // Removing a rule from the file removes it from the environment.
+    const fewer = { ...file, set_rules: file.set_rules.filter((r: { user_set: string }) => r.user_set !== 'engineering') };
+    await ok('PUT', `${copy}/policy`, fewer);
+    expect((await ok('POST', `/v2/allowed/${t.proj}/copy`, { user: 'ada', action: 'read', resource: doc('spec') })).allow).toBe(false);
+  });
+});

@@ -36,6 +36,13 @@ export class PolicyStore {
       deleteRole: 'schema/deleteRole',
       clearRoleParents: 'schema/clearRoleParents',
       addRoleParent: 'schema/addRoleParent',
+      readConditions: 'policy/readConditions',
+      writeUserAttributes: 'policy/writeUserAttributes',
+      createConditionSet: 'conditions/createConditionSet',
+      updateConditionSet: 'conditions/updateConditionSet',
+      deleteConditionSet: 'conditions/deleteConditionSet',
+      createSetRule: 'conditions/createSetRule',
+      deleteSetRule: 'conditions/deleteSetRule',
     });
   }
 
@@ -48,6 +55,10 @@ export class PolicyStore {
 
   async readSchema(tx: Tx, env: string): Promise<SchemaRows> {
     return (await tx.one(this.q.readSchema, { env })) as unknown as SchemaRows;
+  }
+
+  async readConditions(tx: Tx, env: string) {
+    return (await tx.one(this.q.readConditions, { env }))!;
   }
 
   async inUse(

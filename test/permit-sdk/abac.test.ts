@@ -79,8 +79,18 @@ describe('permitio 2.7.6: ABAC', () => {
       ['gus', 'engineering', 1],
     ] as const)
       await api.users.create({ key, attributes: { department, clearance } });
-    await api.resourceInstances.create({ key: 'design', tenant: 'abac-co', resource: 'document', attributes: { classification: 'internal' } });
-    await api.resourceInstances.create({ key: 'payroll', tenant: 'abac-co', resource: 'document', attributes: { classification: 'secret' } });
+    await api.resourceInstances.create({
+      key: 'design',
+      tenant: 'abac-co',
+      resource: 'document',
+      attributes: { classification: 'internal' },
+    });
+    await api.resourceInstances.create({
+      key: 'payroll',
+      tenant: 'abac-co',
+      resource: 'document',
+      attributes: { classification: 'secret' },
+    });
 
     expect(await permit.check('eve', 'read', doc('design'))).toBe(false);
     await api.conditionSetRules.create({ user_set: 'engineering', permission: 'document:read', resource_set: 'internal-docs' });

@@ -98,6 +98,8 @@ describe('conditions are checked against the declared attributes', () => {
       'allOf[4].user.clearance.greater-than',
       'allOf[5].user.department',
     ]);
-    expect(conditionProblems({ 'resource.classification': { equals: 'x' } }, { ...schema, type: 'userset', resource: null })).toHaveLength(1);
+    expect(conditionProblems({ 'resource.classification': { equals: 'x' } }, { ...schema, type: 'userset', resource: null })).toHaveLength(
+      1,
+    );
   });
 });

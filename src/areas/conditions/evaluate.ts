@@ -85,7 +85,10 @@ export function leavesOf(tree: unknown, path = ''): { leaves: Leaf[]; problems: 
     const keys = Object.keys(node);
     if (keys.length === 0) return; // {}: holds
     if (keys.length !== 1)
-      return void problems.push({ path: at(p), message: `must have exactly one key (allOf, anyOf, not or an attribute), found ${keys.join(', ')}` });
+      return void problems.push({
+        path: at(p),
+        message: `must have exactly one key (allOf, anyOf, not or an attribute), found ${keys.join(', ')}`,
+      });
     const [k] = keys;
     const child = (suffix: string) => (p ? `${p}.${suffix}` : suffix);
     if (k === 'allOf' || k === 'anyOf') {
@@ -111,7 +114,10 @@ export function leavesOf(tree: unknown, path = ''): { leaves: Leaf[]; problems: 
     if (isObject(value) && ref === undefined && own(value, 'ref'))
       return void problems.push({ path: `${child(k)}.${op}`, message: 'a reference is {"ref": "<namespace>.<attribute>"}' });
     if (ref !== undefined && !splitAttribute(ref))
-      return void problems.push({ path: `${child(k)}.${op}`, message: `reference "${ref}" must name user.<key>, resource.<key> or context.<key>` });
+      return void problems.push({
+        path: `${child(k)}.${op}`,
+        message: `reference "${ref}" must name user.<key>, resource.<key> or context.<key>`,
+      });
     leaves.push({ path: child(k), attribute: k, operator: op as Operator, value });
   };
   walk(tree, path, 0);

@@ -107,7 +107,13 @@ export class SetRules {
   }
 
   /** The verdicts of one question, given what is stored of its user and instance. */
-  verdicts(c: CompiledRules, q: RuleQuestion, user: StoredUser | undefined, instance: StoredInstance | undefined, all = false): RuleVerdict[] {
+  verdicts(
+    c: CompiledRules,
+    q: RuleQuestion,
+    user: StoredUser | undefined,
+    instance: StoredInstance | undefined,
+    all = false,
+  ): RuleVerdict[] {
     // An instance of another tenant than the one asked: nothing, as for roles.
     if (instance && q.tenant !== null && instance.tenant !== q.tenant) return [];
     const tenant = instance?.tenant ?? q.tenant ?? this.defaultTenant;

@@ -1,4 +1,17 @@
-import { arr, bool, freeObject, idOrKey, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, SCOPED_FIELDS, schemaKey, str, timestamp } from '../../http/schema';
+import {
+  arr,
+  bool,
+  freeObject,
+  idOrKey,
+  nullable,
+  obj,
+  PAGING_QUERY,
+  PROJ_ENV_PARAMS,
+  SCOPED_FIELDS,
+  schemaKey,
+  str,
+  timestamp,
+} from '../../http/schema';
 
 /** Permit's AttributeType. */
 const attributeType = str({ enum: ['bool', 'number', 'string', 'time', 'array', 'json', 'object', 'object_array'] as const });
@@ -47,7 +60,12 @@ export const setCreate = obj(
   },
   ['key', 'name'],
 );
-export const setUpdate = obj({ name: str({ minLength: 1, maxLength: 256 }), description: nullable(description), conditions, parent_id: nullable(idOrKey()) });
+export const setUpdate = obj({
+  name: str({ minLength: 1, maxLength: 256 }),
+  description: nullable(description),
+  conditions,
+  parent_id: nullable(idOrKey()),
+});
 export const setListQuery = obj({ ...PAGING_QUERY, type: setType });
 export const conditionSet = obj(
   {

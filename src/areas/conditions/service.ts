@@ -29,7 +29,9 @@ const blocksOf = (json: string | null | undefined): Blocks => {
 /** The declared attributes' types: blocks whose `type` is one of Permit's. */
 export const typesOf = (json: string | null | undefined): Record<string, AttributeType> =>
   Object.fromEntries(
-    Object.entries(blocksOf(json)).filter(([, b]) => (ATTRIBUTE_TYPES as readonly string[]).includes(b?.type as string)).map(([k, b]) => [k, b.type]),
+    Object.entries(blocksOf(json))
+      .filter(([, b]) => (ATTRIBUTE_TYPES as readonly string[]).includes(b?.type as string))
+      .map(([k, b]) => [k, b.type]),
   );
 /** A stable UUID-shaped id for an attribute declared without one (through a resource's `attributes`). */
 const derivedId = (resourceId: string, key: string) => {
@@ -130,7 +132,13 @@ export class ConditionsService {
       const blocks = blocksOf(r.attributes_json);
       if (Object.hasOwn(blocks, input.key)) throw duplicate('Attribute', input.key);
       const stamp = now();
-      const block: AttributeBlock = { type: input.type, description: input.description ?? null, id: randomUUID(), created_at: stamp, updated_at: stamp };
+      const block: AttributeBlock = {
+        type: input.type,
+        description: input.description ?? null,
+        id: randomUUID(),
+        created_at: stamp,
+        updated_at: stamp,
+      };
       blocks[input.key] = block;
       await this.store.writeAttributes(tx, 'create', scope.envId, {
         resource: r.key,
@@ -263,7 +271,10 @@ export class ConditionsService {
     const parent = await this.store.getSet(tx, scope.envId, ref);
     const bad = (message: string) => invalidInput(message, [{ path: '/body/parent_id', message }]);
     if (!parent) throw bad(`parent condition set "${ref}" does not exist`);
-    if (parent.type !== type || (parent.resource ?? null) !== resource) throw bad(`parent "${parent.key}" is a ${parent.type}${parent.resource ? ` of ${parent.resource}` : ''}: a set narrows a set of its own type and resource`);
+    if (parent.type !== type || (parent.resource ?? null) !== resource)
+      throw bad(
+        `parent "${parent.key}" is a ${parent.type}${parent.resource ? ` of ${parent.resource}` : ''}: a set narrows a set of its own type and resource`,
+      );
     for (let p: ConditionSetNode | null = parent; p; p = p.parent ? await this.store.getSet(tx, scope.envId, p.parent) : null)
       if (self !== undefined && p.key === self) throw bad(`parent "${parent.key}" narrows "${self}": a set cannot narrow itself`);
     return parent;
@@ -284,9 +295,14 @@ export class ConditionsService {
       let resource: string | null = null;
       if (type === 'resourceset') {
         if (!input.resource_id)
-          throw invalidInput('A resource set needs resource_id (the key or id of its resource).', [{ path: '/body/resource_id', message: 'is required for a resourceset' }]);
+          throw invalidInput('A resource set needs resource_id (the key or id of its resource).', [
+            { path: '/body/resource_id', message: 'is required for a resourceset' },
+          ]);
         const r = await this.store.resource(tx, scope.envId, input.resource_id);
-        if (!r) throw invalidInput(`resource "${input.resource_id}" does not exist`, [{ path: '/body/resource_id', message: 'no such resource' }]);
+        if (!r)
+          throw invalidInput(`resource "${input.resource_id}" does not exist`, [
+            { path: '/body/resource_id', message: 'no such resource' },
+          ]);
         resource = r.key;
       } else if (input.resource_id) {
         throw invalidInput('A user set has no resource_id.', [{ path: '/body/resource_id', message: 'only a resourceset has one' }]);
@@ -316,9 +332,14 @@ export class ConditionsService {
   async updateSet(scope: Scope, ref: string, patch: ConditionSetPatch) {
     return this.store.write(async (tx) => {
       const s = await this.mustSet(tx, scope, ref);
-      const conditions_json = patch.conditions !== undefined ? await this.checkConditions(tx, scope, s.type, s.resource, patch.conditions) : null;
+      const conditions_json =
+        patch.conditions !== undefined ? await this.checkConditions(tx, scope, s.type, s.resource, patch.conditions) : null;
       const parent =
-        patch.parent_id === undefined ? undefined : patch.parent_id === null ? null : await this.parentFor(tx, scope, patch.parent_id, s.type, s.resource, s.key);
+        patch.parent_id === undefined
+          ? undefined
+          : patch.parent_id === null
+            ? null
+            : await this.parentFor(tx, scope, patch.parent_id, s.type, s.resource, s.key);
       await this.store.updateSet(tx, scope.envId, s.key, {
         name: patch.name ?? null,
         description: patch.description ?? null,
@@ -377,35 +398,51 @@ export class ConditionsService {
     const targets = await this.store.ruleTargets(tx, scope.envId, resource, input.is_role ? input.user_set : null);
     if (!resource || !action) problems.push({ path: '/body/permission', message: 'must be "<resource>:<action>"' });
     else if (targets.actions === null) problems.push({ path: '/body/permission', message: `resource "${resource}" does not exist` });
-    else if (!targets.actions.includes(action)) problems.push({ path: '/body/permission', message: `resource "${resource}" has no action "${action}"` });
+    else if (!targets.actions.includes(action))
+      problems.push({ path: '/body/permission', message: `resource "${resource}" has no action "${action}"` });
     let userSet = input.user_set;
     if (input.is_role) {
       if (!targets.role_exists) problems.push({ path: '/body/user_set', message: `tenant role "${input.user_set}" does not exist` });
     } else {
       const us = await this.store.getSet(tx, scope.envId, input.user_set);
-      if (!us || us.type !== 'userset') problems.push({ path: '/body/user_set', message: `user set "${input.user_set}" does not exist` });
+      if (us?.type !== 'userset') problems.push({ path: '/body/user_set', message: `user set "${input.user_set}" does not exist` });
       else userSet = us.key;
     }
     let resourceSet = input.resource_set;
     if (input.is_resource) {
       if (input.resource_set !== resource)
-        problems.push({ path: '/body/resource_set', message: `with is_resource, resource_set is the permission's resource type ("${resource}")` });
+        problems.push({
+          path: '/body/resource_set',
+          message: `with is_resource, resource_set is the permission's resource type ("${resource}")`,
+        });
     } else {
       const rs = await this.store.getSet(tx, scope.envId, input.resource_set);
-      if (!rs || rs.type !== 'resourceset') problems.push({ path: '/body/resource_set', message: `resource set "${input.resource_set}" does not exist` });
+      if (rs?.type !== 'resourceset')
+        problems.push({ path: '/body/resource_set', message: `resource set "${input.resource_set}" does not exist` });
       else if ((rs.resource ?? null) !== resource)
         problems.push({ path: '/body/resource_set', message: `resource set "${rs.key}" is over "${rs.resource}", not "${resource}"` });
       else resourceSet = rs.key;
     }
     if (problems.length) throw invalidInput(problems.map((p) => `${p.path}: ${p.message}`).join('; '), problems);
-    return { ...input, user_set: userSet, resource_set: resourceSet, is_role: input.is_role ?? false, is_resource: input.is_resource ?? false };
+    return {
+      ...input,
+      user_set: userSet,
+      resource_set: resourceSet,
+      is_role: input.is_role ?? false,
+      is_resource: input.is_resource ?? false,
+    };
   }
 
   /** Permit's create answers a list of ConditionSetRuleRead. Creating a rule that exists answers it again. */
   async createRule(scope: Scope, input: SetRuleInput) {
     return this.store.write(async (tx) => {
       const rule = await this.checkRule(tx, scope, input);
-      const created = await this.store.createRule(tx, scope.envId, { id: randomUUID(), key: ConditionsService.ruleKey(rule), ...rule, nowIso: now() });
+      const created = await this.store.createRule(tx, scope.envId, {
+        id: randomUUID(),
+        key: ConditionsService.ruleKey(rule),
+        ...rule,
+        nowIso: now(),
+      });
       return [this.ruleView(scope, created)];
     });
   }

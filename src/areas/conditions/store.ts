@@ -151,7 +151,12 @@ export class ConditionsStore {
     return { rules: row?.rules ?? [], sets: row?.sets ?? [] };
   }
   async questionAttributes(env: string, users: string[], instances: { type: string; key: string }[], floor?: number) {
-    const [row] = await this.db.readOnce(this.q.questionAttributes, { env, users, instances, nowMs: Date.now() }, 'read', floorOf(env, floor));
+    const [row] = await this.db.readOnce(
+      this.q.questionAttributes,
+      { env, users, instances, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
     return { users: (row?.users ?? []) as StoredUser[], instances: (row?.instances ?? []) as StoredInstance[] };
   }
   async candidateUsers(env: string): Promise<StoredUser[]> {

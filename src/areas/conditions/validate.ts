@@ -38,12 +38,15 @@ export function fits(type: AttributeType, op: Operator, value: unknown): string 
   if (!allowed.includes(op)) return `operator "${op}" does not apply to a ${type} attribute (it takes ${allowed.join(', ')})`;
   if (isRef) return undefined;
   if (op === 'in' || op === 'not-in')
-    return Array.isArray(value) && value.every((v) => scalar!(v)) ? undefined : `"${op}" on a ${type} attribute needs an array of ${type} values`;
+    return Array.isArray(value) && value.every((v) => scalar!(v))
+      ? undefined
+      : `"${op}" on a ${type} attribute needs an array of ${type} values`;
   if (op === 'array_subset' || op === 'array_superset' || op === 'array_intersect')
     return Array.isArray(value) ? undefined : `"${op}" needs an array`;
   if (op === 'array_contains' || op === 'array_not_contains')
     return value !== null && !Array.isArray(value) ? undefined : `"${op}" needs one item (not an array, not null)`;
-  if (scalar) return scalar(value) ? undefined : `the value ${JSON.stringify(value)} is not a ${type === 'time' ? 'time (ISO 8601)' : type}`;
+  if (scalar)
+    return scalar(value) ? undefined : `the value ${JSON.stringify(value)} is not a ${type === 'time' ? 'time (ISO 8601)' : type}`;
   return value === null ? 'the value must not be null' : undefined;
 }
 

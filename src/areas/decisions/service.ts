@@ -19,7 +19,14 @@ export interface CheckQuery {
   user: string | { key: string; attributes?: Bag | null };
   action: string;
   /** `id` is Permit's other name for the instance's key (its SDKs send either). */
-  resource: { type: string; key?: string | null; id?: string | null; tenant?: string | null; attributes?: Bag | null; context?: Bag | null };
+  resource: {
+    type: string;
+    key?: string | null;
+    id?: string | null;
+    tenant?: string | null;
+    attributes?: Bag | null;
+    context?: Bag | null;
+  };
   context?: Bag | null;
   explain?: boolean;
   consistency?: Consistency;
@@ -47,7 +54,14 @@ const verdictView = (v: RuleVerdict) => ({
     set: s.set,
     kind: s.kind,
     held: s.held,
-    conditions: s.conditions.map((l) => ({ condition: l.path, attribute: l.attribute, operator: l.operator, value: l.value, found: l.actual ?? null, held: l.held })),
+    conditions: s.conditions.map((l) => ({
+      condition: l.path,
+      attribute: l.attribute,
+      operator: l.operator,
+      value: l.value,
+      found: l.actual ?? null,
+      held: l.held,
+    })),
   })),
 });
 
@@ -186,7 +200,9 @@ export class DecisionService {
   ): Promise<void> {
     const compiled = await this.rulesAt(scope);
     if (!compiled?.rules) return;
-    const ruleTypes = [...new Set([...compiled.byPermission.keys()].map((p) => p.split(':')[0]))].filter((t) => !types || types.includes(t));
+    const ruleTypes = [...new Set([...compiled.byPermission.keys()].map((p) => p.split(':')[0]))].filter(
+      (t) => !types || types.includes(t),
+    );
     if (!ruleTypes.length) return;
     const floor = await this.floor(scope);
     const [stored, candidates] = await Promise.all([
@@ -198,9 +214,12 @@ export class DecisionService {
       const ref = `${i.type}:${i.key}`;
       if (instances.size && !instances.has(ref) && !typesWhole.has(i.type)) continue;
       const granted = SetRules.actionsOn(compiled, i.type).filter((action) =>
-        this.rules!.verdicts(compiled, { user, action, type: i.type, key: i.key, tenant: null, userAttributes, context: q.context ?? {} }, stored, i).some(
-          (v) => v.granted,
-        ),
+        this.rules!.verdicts(
+          compiled,
+          { user, action, type: i.type, key: i.key, tenant: null, userAttributes, context: q.context ?? {} },
+          stored,
+          i,
+        ).some((v) => v.granted),
       );
       if (!granted.length) continue;
       const entry = (out[ref] ??= {
@@ -214,10 +233,7 @@ export class DecisionService {
   }
 
   /** Permit's authorized_users: every user allowed `action` on the resource, with the assignments that grant it. */
-  async authorizedUsers(
-    scope: Scope,
-    q: { action: string; resource: CheckQuery['resource']; context?: Bag | null },
-  ) {
+  async authorizedUsers(scope: Scope, q: { action: string; resource: CheckQuery['resource']; context?: Bag | null }) {
     const key = instanceKeyOf(q.resource);
     const { tenant, assignments } = await this.store.authorizedUsers(
       scope.envId,

@@ -34,7 +34,15 @@ export interface ConditionsModel {
 }
 export interface ConditionRows {
   user_attributes: string | null;
-  sets: { key: string; name: string; description: string | null; type: string; resource: string | null; parent: string | null; conditions_json: string }[];
+  sets: {
+    key: string;
+    name: string;
+    description: string | null;
+    type: string;
+    resource: string | null;
+    parent: string | null;
+    conditions_json: string;
+  }[];
   rules: { key: string; user_set: string; permission: string; resource_set: string; is_role: boolean; is_resource: boolean }[];
 }
 
@@ -45,7 +53,8 @@ export const ruleKeyOf = (r: RuleModel) =>
 const attributesModel = (json: string | null | undefined): string => {
   const blocks = (json ? JSON.parse(json) : {}) as Record<string, { type?: string; description?: string | null }>;
   const out: Record<string, { type: string; description: string | null }> = {};
-  for (const [k, b] of Object.entries(blocks)) if (b && typeof b.type === 'string') out[k] = { type: b.type, description: b.description ?? null };
+  for (const [k, b] of Object.entries(blocks))
+    if (b && typeof b.type === 'string') out[k] = { type: b.type, description: b.description ?? null };
   return canonicalJson(out);
 };
 
@@ -62,7 +71,13 @@ export function conditionsOfGraph(rows: ConditionRows): ConditionsModel {
     };
   const rules: Record<string, RuleModel> = Object.create(null);
   for (const r of rows.rules)
-    rules[r.key] = { user_set: r.user_set, permission: r.permission, resource_set: r.resource_set, is_role: !!r.is_role, is_resource: !!r.is_resource };
+    rules[r.key] = {
+      user_set: r.user_set,
+      permission: r.permission,
+      resource_set: r.resource_set,
+      is_role: !!r.is_role,
+      is_resource: !!r.is_resource,
+    };
   return { userAttributes: attributesModel(rows.user_attributes), sets, rules };
 }
 
@@ -79,7 +94,13 @@ export function conditionsOfFile(file: PolicyFile): ConditionsModel {
     };
   const rules: Record<string, RuleModel> = Object.create(null);
   for (const r of file.set_rules ?? []) {
-    const m = { user_set: r.user_set, permission: r.permission, resource_set: r.resource_set, is_role: r.is_role ?? false, is_resource: r.is_resource ?? false };
+    const m = {
+      user_set: r.user_set,
+      permission: r.permission,
+      resource_set: r.resource_set,
+      is_role: r.is_role ?? false,
+      is_resource: r.is_resource ?? false,
+    };
     rules[ruleKeyOf(m)] = m;
   }
   return { userAttributes: attributesModel(JSON.stringify(file.user_attributes ?? {})), sets, rules };
@@ -159,7 +180,8 @@ export function conditionsProblems(want: ConditionsModel, schema: PolicyModel): 
       if (!p || p.type !== s.type || p.resource !== s.resource)
         out.push({ path: `${at}/parent`, message: `"${s.parent}" is not a set of the same type and resource in the file` });
     }
-    const resourceAttributes = s.resource && Object.hasOwn(schema.resources, s.resource) ? typesOf(schema.resources[s.resource].attributes) : {};
+    const resourceAttributes =
+      s.resource && Object.hasOwn(schema.resources, s.resource) ? typesOf(schema.resources[s.resource].attributes) : {};
     for (const p of conditionProblems(JSON.parse(s.conditions), { type: s.type, resource: s.resource, userAttributes, resourceAttributes }))
       out.push({ path: `${at}/conditions/${p.path}`, message: p.message });
   }
@@ -182,8 +204,15 @@ export function conditionsProblems(want: ConditionsModel, schema: PolicyModel): 
       out.push({ path: `${at}/permission`, message: `"${r.permission}" is not an action of a resource of the file` });
     if (r.is_role ? !Object.hasOwn(schema.roles, r.user_set) : want.sets[r.user_set]?.type !== 'userset')
       out.push({ path: `${at}/user_set`, message: `"${r.user_set}" is not a ${r.is_role ? 'tenant role' : 'user set'} of the file` });
-    if (r.is_resource ? r.resource_set !== resource : want.sets[r.resource_set]?.type !== 'resourceset' || want.sets[r.resource_set].resource !== resource)
-      out.push({ path: `${at}/resource_set`, message: `"${r.resource_set}" is not a ${r.is_resource ? 'the permission\'s resource type' : `resource set over "${resource}"`}` });
+    if (
+      r.is_resource
+        ? r.resource_set !== resource
+        : want.sets[r.resource_set]?.type !== 'resourceset' || want.sets[r.resource_set].resource !== resource
+    )
+      out.push({
+        path: `${at}/resource_set`,
+        message: `"${r.resource_set}" is not a ${r.is_resource ? "the permission's resource type" : `resource set over "${resource}"`}`,
+      });
   });
   return out;
 }

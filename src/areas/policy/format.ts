@@ -74,7 +74,7 @@ const conditionSet = obj(
     conditions: anyObject(),
   },
   [],
-  { description: "Permit's condition set: a tree of allOf / anyOf / not and {\"user.x\": {\"equals\": ...}} leaves." },
+  { description: 'Permit\'s condition set: a tree of allOf / anyOf / not and {"user.x": {"equals": ...}} leaves.' },
 );
 const setRule = obj(
   {

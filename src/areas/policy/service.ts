@@ -304,7 +304,9 @@ export class PolicyService {
     const of = (op: Change['op'], kind: Change['kind']) => changes.filter((c) => c.op === op && c.kind === kind);
     if (of('update', 'user_attributes').length) {
       const attrs = JSON.parse(want.userAttributes) as Record<string, { type: string; description: string | null }>;
-      const blocks = Object.fromEntries(Object.entries(attrs).map(([k, a]) => [k, { ...a, id: randomUUID(), created_at: at, updated_at: at }]));
+      const blocks = Object.fromEntries(
+        Object.entries(attrs).map(([k, a]) => [k, { ...a, id: randomUUID(), created_at: at, updated_at: at }]),
+      );
       await this.store.run(tx, 'writeUserAttributes', { env, id: randomUUID(), attributes_json: JSON.stringify(blocks), nowIso: at });
     }
     const made = of('create', 'condition_set').map((c) => c.key);

@@ -127,6 +127,33 @@ async function pick(ref: string, kind: string): Promise<void> {
   if (kind === 'instance') $<HTMLInputElement>('why-resource').value = ref;
 }
 
+/** The set rules on the permission asked (CONTRACT section 17): each rule, its sets, and each condition with the value found. */
+function setRulesOf(rules: any[]): HTMLElement[] {
+  if (!rules.length) return [];
+  const condition = (c: any) =>
+    el(
+      'li',
+      { class: c.held ? 'held' : 'failed' },
+      `${c.held ? 'held' : 'failed'}: ${c.attribute} ${c.operator} ${JSON.stringify(c.value)} (found ${JSON.stringify(c.found)})`,
+    );
+  return [
+    el(
+      'ol',
+      { id: 'why-set-rules' },
+      ...rules.map((r) =>
+        el(
+          'li',
+          { class: r.granted ? 'allow' : 'deny' },
+          `set rule ${r.user_set} -> ${r.permission} on ${r.resource_set}: ${r.granted ? 'grants' : 'does not grant'}`,
+          ...r.sets.map((s: any) =>
+            el('ul', {}, el('li', {}, `${s.kind} ${s.set}: ${s.held ? 'holds' : 'does not hold'}`), ...s.conditions.map(condition)),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
 /** "Why?": the explained answer; each granting path highlighted on the user's neighbourhood. */
 async function why(ev: Event): Promise<void> {
   ev.preventDefault();
@@ -145,6 +172,7 @@ async function why(ev: Event): Promise<void> {
       el('p', { id: 'why-verdict', class: ans.allow ? 'allow' : 'deny' }, ans.allow ? 'allowed' : 'denied'),
       ...(paths.length ? [el('ol', { id: 'why-paths' }, ...paths.map((p) => el('li', { class: 'path' }, p)))] : []),
       ...(!ans.allow && ans.explanation?.reason ? [el('p', { id: 'why-reason' }, ans.explanation.reason)] : []),
+      ...setRulesOf(ans.explanation?.set_rules ?? []),
     );
     if (paths.length) {
       const hops = Math.max(...paths.map((p) => parsePath(p).length));

@@ -72,6 +72,22 @@ describe('attribute schemas', () => {
   });
 });
 
+describe('an environment without set rules', () => {
+  it('reads its rules once per revision and no attributes: a check costs what it cost before', async () => {
+    const db = t.service.db;
+    const reads = jest.spyOn(db, 'readOnce');
+    const named = (name: string) => reads.mock.calls.filter(([stmt]) => (stmt as { name: string }).name === name).length;
+    try {
+      // Denied by the graph, no rules: the rules are read once at this revision, then kept.
+      for (let i = 0; i < 5; i++) expect(await check({ user: 'ada', action: 'read', resource: doc('spec') })).toBe(false);
+      expect(named('conditions/rulesOfEnvironment')).toBeLessThanOrEqual(1);
+      expect(named('conditions/questionAttributes')).toBe(0);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+});
+
 describe('condition sets', () => {
   it('creates user and resource sets, and refuses conditions that do not fit with 422 naming the condition', async () => {
     const eng = await ok('POST', `${schema()}/condition_sets`, {

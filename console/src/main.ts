@@ -128,9 +128,23 @@ async function pick(ref: string, kind: string): Promise<void> {
 }
 
 /** The set rules on the permission asked (CONTRACT section 17): each rule, its sets, and each condition with the value found. */
-function setRulesOf(rules: any[]): HTMLElement[] {
+interface ConditionView {
+  attribute: string;
+  operator: string;
+  value: unknown;
+  found: unknown;
+  held: boolean;
+}
+interface SetRuleView {
+  user_set: string;
+  permission: string;
+  resource_set: string;
+  granted: boolean;
+  sets: { set: string; kind: string; held: boolean; conditions: ConditionView[] }[];
+}
+function setRulesOf(rules: SetRuleView[]): HTMLElement[] {
   if (!rules.length) return [];
-  const condition = (c: any) =>
+  const condition = (c: ConditionView) =>
     el(
       'li',
       { class: c.held ? 'held' : 'failed' },
@@ -145,7 +159,7 @@ function setRulesOf(rules: any[]): HTMLElement[] {
           'li',
           { class: r.granted ? 'allow' : 'deny' },
           `set rule ${r.user_set} -> ${r.permission} on ${r.resource_set}: ${r.granted ? 'grants' : 'does not grant'}`,
-          ...r.sets.map((s: any) =>
+          ...r.sets.map((s) =>
             el('ul', {}, el('li', {}, `${s.kind} ${s.set}: ${s.held ? 'holds' : 'does not hold'}`), ...s.conditions.map(condition)),
           ),
         ),

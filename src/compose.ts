@@ -40,6 +40,9 @@ import { ListObjectsService } from './areas/decisions/listObjects';
 import { ListObjectsStore } from './areas/decisions/listObjectsStore';
 import type { Revisions } from './areas/decisions/revisions';
 import { DecisionService } from './areas/decisions/service';
+import { SetRules } from './areas/conditions/rules';
+import { ConditionsService } from './areas/conditions/service';
+import { ConditionsStore } from './areas/conditions/store';
 import { DecisionStore } from './areas/decisions/store';
 import { ElementsService } from './areas/elements/service';
 import { ElementsStore } from './areas/elements/store';
@@ -118,14 +121,18 @@ export function compose(infra: Infrastructure) {
     { sample: config.decisionLogSample, flushMs: config.decisionLogFlushMs, onDrop: () => metrics.decisionLogDropped.inc() },
     log,
   );
+  const conditionsStore = new ConditionsStore(db);
+  const conditions = new ConditionsService(conditionsStore);
+  const setRules = new SetRules(conditionsStore, config.defaultTenant);
   const decisions = new DecisionService(
     new DecisionStore(db, rule, admission.checks),
     config.maxDerivationDepth,
     revisions,
     config.decisionCacheSize,
     decisionObserver(metrics, decisionLog),
+    setRules,
   );
-  const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions);
+  const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions, setRules);
 
   // Keys, sessions and the authenticator. One gate for API keys and session tokens: the bound on
   // lookups of unknown secrets is global.
@@ -194,6 +201,7 @@ export function compose(infra: Infrastructure) {
       schema: { svc: schema, roles },
       policy: new PolicyService(new PolicyStore(db)),
       snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),
+      conditions,
       roleExtras: {
         svc: schema,
         roles,

@@ -6,6 +6,7 @@ import { approvalRoutes } from './areas/approvals/routes';
 import { assignmentRoutes } from './areas/assignments/routes';
 import { auditRoutes } from './areas/audit/routes';
 import { changesRoutes } from './areas/changes/routes';
+import { conditionsRoutes } from './areas/conditions/routes';
 import { consoleRoutes } from './areas/console/routes';
 import { decisionLogRoutes } from './areas/decisionLog/routes';
 import { decisionRoutes } from './areas/decisions/routes';
@@ -47,6 +48,7 @@ export const routeTables = {
   policy: policyRoutes,
   snapshots: snapshotRoutes,
   roleExtras: roleExtrasRoutes,
+  conditions: conditionsRoutes,
   instances: instanceRoutes,
   instancesBulk: instancesBulkRoutes,
   assignments: assignmentRoutes,

@@ -127,6 +127,47 @@ async function pick(ref: string, kind: string): Promise<void> {
   if (kind === 'instance') $<HTMLInputElement>('why-resource').value = ref;
 }
 
+/** The set rules on the permission asked (CONTRACT section 17): each rule, its sets, and each condition with the value found. */
+interface ConditionView {
+  attribute: string;
+  operator: string;
+  value: unknown;
+  found: unknown;
+  held: boolean;
+}
+interface SetRuleView {
+  user_set: string;
+  permission: string;
+  resource_set: string;
+  granted: boolean;
+  sets: { set: string; kind: string; held: boolean; conditions: ConditionView[] }[];
+}
+function setRulesOf(rules: SetRuleView[]): HTMLElement[] {
+  if (!rules.length) return [];
+  const condition = (c: ConditionView) =>
+    el(
+      'li',
+      { class: c.held ? 'held' : 'failed' },
+      `${c.held ? 'held' : 'failed'}: ${c.attribute} ${c.operator} ${JSON.stringify(c.value)} (found ${JSON.stringify(c.found)})`,
+    );
+  return [
+    el(
+      'ol',
+      { id: 'why-set-rules' },
+      ...rules.map((r) =>
+        el(
+          'li',
+          { class: r.granted ? 'allow' : 'deny' },
+          `set rule ${r.user_set} -> ${r.permission} on ${r.resource_set}: ${r.granted ? 'grants' : 'does not grant'}`,
+          ...r.sets.map((s) =>
+            el('ul', {}, el('li', {}, `${s.kind} ${s.set}: ${s.held ? 'holds' : 'does not hold'}`), ...s.conditions.map(condition)),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
 /** "Why?": the explained answer; each granting path highlighted on the user's neighbourhood. */
 async function why(ev: Event): Promise<void> {
   ev.preventDefault();
@@ -145,6 +186,7 @@ async function why(ev: Event): Promise<void> {
       el('p', { id: 'why-verdict', class: ans.allow ? 'allow' : 'deny' }, ans.allow ? 'allowed' : 'denied'),
       ...(paths.length ? [el('ol', { id: 'why-paths' }, ...paths.map((p) => el('li', { class: 'path' }, p)))] : []),
       ...(!ans.allow && ans.explanation?.reason ? [el('p', { id: 'why-reason' }, ans.explanation.reason)] : []),
+      ...setRulesOf(ans.explanation?.set_rules ?? []),
     );
     if (paths.length) {
       const hops = Math.max(...paths.map((p) => parsePath(p).length));

@@ -134,6 +134,30 @@ describe('who may do what', () => {
     expectError(await alice.call('PUT', `/${a.id}/approve`), 403, 'FORBIDDEN_ACCESS');
   });
 
+  it('makes a reviewer of a user a set rule grants `review` (CONTRACT section 17)', async () => {
+    await ok(w.t, 'POST', `${w.schema}/resource_instances`, { key: 'by-rule', tenant: 'acme', resource: 'doc' });
+    const a = (await alice.call('POST', '', request('doc', { resource_instance: 'by-rule' }))).body;
+    expectError(await carol.call('GET', `/${a.id}`), 404, 'NOT_FOUND');
+    expect((await carol.call('GET', '')).body.data.map((x: any) => x.id)).not.toContain(a.id);
+    await ok(w.t, 'POST', `${w.schema}/condition_sets`, {
+      key: 'carol-only',
+      name: 'Carol',
+      conditions: { 'user.key': { equals: 'carol' } },
+    });
+    await ok(w.t, 'POST', `${w.schema}/condition_sets`, {
+      key: 'rule-docs',
+      name: 'By rule',
+      type: 'resourceset',
+      resource_id: 'doc',
+      conditions: { 'resource.key': { equals: 'by-rule' } },
+    });
+    await ok(w.t, 'POST', `${w.facts}/set_rules`, { user_set: 'carol-only', permission: 'doc:review', resource_set: 'rule-docs' });
+    expect((await carol.call('GET', `/${a.id}`)).status).toBe(200);
+    expect((await carol.call('GET', '')).body.data.map((x: any) => x.id)).toContain(a.id);
+    expect((await carol.call('PUT', `/${a.id}/approve`)).body).toMatchObject({ status: 'approved', reviewer_user_id: 'carol' });
+    await ok(w.t, 'DELETE', `${w.facts}/set_rules`, { user_set: 'carol-only', permission: 'doc:review', resource_set: 'rule-docs' }, 204);
+  });
+
   it('makes a reviewer of a user allowed `review` on the instance through a group', async () => {
     const a = (await alice.call('POST', '', request('doc', { resource_instance: 'by-group' }))).body;
     const other = (await alice.call('POST', '', request())).body;

@@ -352,7 +352,95 @@ async def full(r: Run, permit: Permit, org: Permit) -> None:
     await r.call("api.elements_login_as", lambda: api.elements_login_as("pat", "acme"), lambda x: expect(bool(x.token) and bool(x.redirect_url), "token and redirect_url"))
     await r.gone("elements.login_as", lambda: permit.elements.login_as("nobody", "acme"))
 
+    await abac(r, permit)
     await projects_and_environments(r, org)
+
+
+async def abac(r: Run, permit: Permit) -> None:
+    """The ABAC walkthrough (CONTRACT section 17): users with department and clearance, documents with
+    classification, the user set "engineering", the resource set "internal docs", a set rule granting
+    read, and a second rule (review) that a context attribute decides."""
+    r.area = "abac"
+    api = permit.api
+    ra, cs, rules = api.resource_attributes, api.condition_sets, api.condition_set_rules
+    await r.call("api.resources.create", lambda: api.resources.create({"key": "document", "name": "Document", "actions": {"read": {}, "review": {}}}))
+    await r.call("api.tenants.create", lambda: api.tenants.create({"key": "abac-co", "name": "ABAC Co"}))
+    cls = await r.call("api.resource_attributes.create", lambda: ra.create("document", {"key": "classification", "type": "string"}),
+                       lambda x: (eq((x.key, x.type.value, x.resource_key, x.built_in), ("classification", "string", "document", False), "attribute")))
+    await r.call("api.resource_attributes.create", lambda: ra.create("document", {"key": "pages", "type": "number"}))
+    await r.call("api.resource_attributes.create", lambda: ra.create("__user", {"key": "department", "type": "string"}))
+    await r.call("api.resource_attributes.create", lambda: ra.create("__user", {"key": "clearance", "type": "number"}))
+    await r.call("api.resource_attributes.get", lambda: ra.get("document", "classification"), lambda x: eq(x.type.value, "string", "type"))
+    await r.call("api.resource_attributes.get_by_key", lambda: ra.get_by_key("__user", "clearance"), lambda x: eq(x.type.value, "number", "type"))
+    if cls:
+        await r.call("api.resource_attributes.get_by_id", lambda: ra.get_by_id(str(cls.resource_id), str(cls.id)), lambda x: eq(x.key, "classification", "key"))
+    await r.call("api.resource_attributes.update", lambda: ra.update("document", "pages", {"description": "page count"}), lambda x: eq(x.description, "page count", "description"))
+    await r.call("api.resource_attributes.list", lambda: ra.list("document"), lambda x: eq(keys_of(x), ["classification", "pages"], "attributes"))
+    await r.call("api.resource_attributes.delete", lambda: ra.delete("document", "pages"))
+    await r.gone("api.resource_attributes.get", lambda: ra.get("document", "pages"))
+
+    for key, dept, clearance in (("eve", "engineering", 3), ("finn", "sales", 5), ("gus", "engineering", 1)):
+        await r.call("api.users.create", lambda: api.users.create({"key": key, "attributes": {"department": dept, "clearance": clearance}}))
+    for key, level in (("design", "internal"), ("payroll", "secret")):
+        await r.call("api.resource_instances.create",
+                     lambda: api.resource_instances.create({"key": key, "tenant": "abac-co", "resource": "document", "attributes": {"classification": level}}))
+
+    eng = await r.call("api.condition_sets.create", lambda: cs.create({
+        "key": "engineering", "name": "Engineering", "type": "userset",
+        "conditions": {"allOf": [{"allOf": [{"user.department": {"equals": "engineering"}}]}]}}),
+        lambda x: eq((x.key, x.type.value, x.parent_id), ("engineering", "userset", None), "user set"))
+    await r.call("api.condition_sets.create", lambda: cs.create({
+        "key": "internal-docs", "name": "Internal docs", "type": "resourceset", "resource_id": "document",
+        "conditions": {"allOf": [{"resource.classification": {"equals": "internal"}}]}}),
+        lambda x: eq(x.type.value, "resourceset", "resource set"))
+    await r.call("api.condition_sets.create", lambda: cs.create({
+        "key": "office", "name": "On the office network", "type": "userset",
+        "conditions": {"allOf": [{"user.clearance": {"greater-than-equals": 3}}, {"context.network": {"equals": "office"}}]}}))
+    await r.call("api.condition_sets.get", lambda: cs.get("engineering"), lambda x: eq(x.name, "Engineering", "name"))
+    await r.call("api.condition_sets.get_by_key", lambda: cs.get_by_key("internal-docs"), lambda x: eq(x.conditions, {"allOf": [{"resource.classification": {"equals": "internal"}}]}, "conditions"))
+    if eng:
+        await r.call("api.condition_sets.get_by_id", lambda: cs.get_by_id(str(eng.id)), lambda x: eq(x.key, "engineering", "key"))
+    await r.call("api.condition_sets.update", lambda: cs.update("engineering", {"name": "Engineers"}),
+                 lambda x: eq((x.name, x.conditions), ("Engineers", {"allOf": [{"allOf": [{"user.department": {"equals": "engineering"}}]}]}), "renamed, conditions kept"))
+    await r.call("api.condition_sets.list", lambda: cs.list(), lambda x: eq(keys_of(x), ["engineering", "internal-docs", "office"], "sets"))
+    await r.call("api.condition_sets.create", lambda: cs.create({"key": "scratch", "name": "Scratch"}))
+    await r.call("api.condition_sets.delete", lambda: cs.delete("scratch"))
+    await r.gone("api.condition_sets.get", lambda: cs.get("scratch"))
+
+    def doc(key: str) -> Dict[str, Any]:
+        return {"type": "document", "key": key, "tenant": "abac-co"}
+
+    await r.call("check", lambda: permit.check("eve", "read", doc("design")), lambda x: eq(x, False, "before the rule"))
+    await r.call("api.condition_set_rules.create", lambda: rules.create({"user_set": "engineering", "permission": "document:read", "resource_set": "internal-docs"}),
+                 lambda x: eq([(y.user_set, y.permission, y.resource_set) for y in x], [("engineering", "document:read", "internal-docs")], "rule"))
+    await r.call("check", lambda: permit.check("eve", "read", doc("design")), lambda x: eq(x, True, "engineering reads internal docs"))
+    await r.call("check", lambda: permit.check("gus", "read", doc("design")), lambda x: eq(x, True, "any engineer"))
+    await r.call("check", lambda: permit.check("eve", "read", doc("payroll")), lambda x: eq(x, False, "secret is not internal"))
+    await r.call("check", lambda: permit.check("finn", "read", doc("design")), lambda x: eq(x, False, "sales is not engineering"))
+    await r.call("check", lambda: permit.check({"key": "finn", "attributes": {"department": "engineering"}}, "read", doc("design")),
+                 lambda x: eq(x, True, "attributes sent overlay the stored ones"))
+    await r.call("check", lambda: permit.check("eve", "read", {**doc("payroll"), "attributes": {"classification": "internal"}}),
+                 lambda x: eq(x, True, "resource attributes sent overlay the stored ones"))
+
+    # The second rule: review, for clearance >= 3 on the office network (a context attribute).
+    await r.call("api.condition_set_rules.create", lambda: rules.create({"user_set": "office", "permission": "document:review", "resource_set": "internal-docs"}))
+    await r.call("check", lambda: permit.check("eve", "review", doc("design"), {"network": "office"}), lambda x: eq(x, True, "clearance 3 in the office"))
+    await r.call("check", lambda: permit.check("eve", "review", doc("design"), {"network": "home"}), lambda x: eq(x, False, "clearance 3 at home"))
+    await r.call("check", lambda: permit.check("eve", "review", doc("design")), lambda x: eq(x, False, "no context: missing is false"))
+    await r.call("check", lambda: permit.check("gus", "review", doc("design"), {"network": "office"}), lambda x: eq(x, False, "clearance 1"))
+    await r.call("bulk_check", lambda: permit.bulk_check([
+        {"user": "eve", "action": "read", "resource": doc("design")},
+        {"user": "finn", "action": "read", "resource": doc("design")},
+        {"user": "eve", "action": "review", "resource": doc("design"), "context": {"network": "office"}},
+    ]), lambda x: eq(x, [True, False, True], "bulk"))
+    await r.call("get_user_permissions", lambda: permit.get_user_permissions("eve", tenants=["abac-co"]),
+                 lambda x: eq(x["document:design"]["permissions"], ["document:read"], "eve's permissions on design"))
+    await r.call("authorized_users", lambda: permit.authorized_users("read", doc("design")),
+                 lambda x: eq(sorted(x.users.keys()), ["eve", "gus"], "readers of design"))
+    await r.call("api.condition_set_rules.list", lambda: rules.list(user_set_key="engineering"),
+                 lambda x: eq([y.permission for y in x], ["document:read"], "rules of engineering"))
+    await r.call("api.condition_set_rules.delete", lambda: rules.delete({"user_set": "engineering", "permission": "document:read", "resource_set": "internal-docs"}))
+    await r.call("check", lambda: permit.check("eve", "read", doc("design")), lambda x: eq(x, False, "after the rule's delete"))
 
 
 async def pdp(r: Run, permit: Permit) -> None:

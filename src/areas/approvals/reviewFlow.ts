@@ -72,7 +72,12 @@ export class ReviewFlow {
     const user = session.userKey;
     const everything = await this.isLevelReviewer(scope, config, user, place.tenant);
     const reviewable: string[] = [];
-    if (!everything && (await this.store.mayReviewInstances(scope.envId, user, place.tenant, await this.decisions.floor(scope)))) {
+    if (
+      !everything &&
+      ((await this.store.mayReviewInstances(scope.envId, user, place.tenant, await this.decisions.floor(scope))) ||
+        // A `review` a set rule grants makes a reviewer too (CONTRACT section 17).
+        (await this.decisions.rulesMayGrant(scope, 'review')))
+    ) {
       const candidates = await this.store.reviewCandidates(place, user, filter);
       for (let i = 0; i < candidates.length; i += REVIEW_BATCH) {
         const batch = candidates.slice(i, i + REVIEW_BATCH);

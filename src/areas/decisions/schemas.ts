@@ -56,6 +56,8 @@ export const explanation = obj({
   granting_roles: arr(str()),
   tenant: str(),
   states_visited: { type: 'integer' },
+  /** The set rules on the permission asked (CONTRACT section 17): each rule, its sets and each condition. */
+  set_rules: arr(freeObject()),
 });
 export const checkAnswer = obj({ allow: bool(), explanation }, ['allow']);
 export const explainQuery = obj({ explain: bool() });

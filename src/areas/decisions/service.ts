@@ -1,6 +1,7 @@
 import type { Scope } from '../../auth/types';
 import type { DecisionObserver } from '../../metrics/metrics';
 import { LruCache } from '../../util/lruCache';
+import { type CompiledRules, type RuleQuestion, type RuleVerdict, SetRules } from '../conditions/rules';
 import type { Revisions } from './revisions';
 import type { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } from './store';
 
@@ -12,17 +13,61 @@ import type { AuthorizedAssignment, Decision, DecisionStore, NormalizedCheck } f
  */
 export type Consistency = 'minimize_latency' | 'fully_consistent' | { at_least: string };
 
+type Bag = Record<string, unknown>;
 export interface CheckQuery {
-  user: string | { key: string };
+  /** A user object may carry `attributes`: they overlay the stored ones for set rules (CONTRACT section 17). */
+  user: string | { key: string; attributes?: Bag | null };
   action: string;
   /** `id` is Permit's other name for the instance's key (its SDKs send either). */
-  resource: { type: string; key?: string | null; id?: string | null; tenant?: string | null };
+  resource: {
+    type: string;
+    key?: string | null;
+    id?: string | null;
+    tenant?: string | null;
+    attributes?: Bag | null;
+    context?: Bag | null;
+  };
+  context?: Bag | null;
   explain?: boolean;
   consistency?: Consistency;
 }
 
+/** A check as the set rules see it: with the attributes and context it sent. */
+export function ruleQuestionOf(q: CheckQuery): RuleQuestion {
+  const c = normalizeCheck(q);
+  return {
+    ...c,
+    userAttributes: typeof q.user === 'object' ? (q.user.attributes ?? null) : null,
+    resourceAttributes: q.resource.attributes ?? null,
+    context: { ...(q.resource.context ?? {}), ...(q.context ?? {}) },
+  };
+}
+
+/** A set rule's verdict as explain shows it: the rule, its sets, and each condition with the value found. */
+const verdictView = (v: RuleVerdict) => ({
+  rule: v.rule,
+  permission: v.permission,
+  user_set: v.user_set,
+  resource_set: v.resource_set,
+  granted: v.granted,
+  sets: v.sets.map((s) => ({
+    set: s.set,
+    kind: s.kind,
+    held: s.held,
+    conditions: s.conditions.map((l) => ({
+      condition: l.path,
+      attribute: l.attribute,
+      operator: l.operator,
+      value: l.value,
+      found: l.actual ?? null,
+      held: l.held,
+    })),
+  })),
+});
+
 export interface UserPermissionsQuery {
-  user: string | { key: string };
+  user: string | { key: string; attributes?: Bag | null };
+  context?: Bag | null;
   /** null means not sent (CONTRACT section 14). */
   tenants?: string[] | null;
   resources?: string[] | null;
@@ -38,6 +83,8 @@ export interface Explanation {
   granting_roles: string[];
   tenant: string;
   states_visited: number;
+  /** The set rules on the permission asked, with each set and condition (CONTRACT section 17); absent without rules. */
+  set_rules?: ReturnType<typeof verdictView>[];
 }
 
 export function normalizeCheck(q: CheckQuery): NormalizedCheck {
@@ -64,6 +111,8 @@ export class DecisionService {
     cacheSize = 0,
     /** Told each answer and cache lookup (the `authz_decision*` metrics, the decision log). */
     private readonly observer?: DecisionObserver,
+    /** Set rules (CONTRACT section 17): asked only in environments that have some. */
+    private readonly rules?: SetRules,
   ) {
     if (revisions && cacheSize > 0) this.cache = new LruCache(cacheSize);
   }
@@ -76,12 +125,28 @@ export class DecisionService {
   ): Promise<{ allow: boolean; explanation?: Partial<Explanation>; depthLimited?: true }> {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
-      const [{ allow, depthLimited }] = await this.decide(scope, [check], q.consistency);
+      const [graph] = await this.decide(scope, [check], q.consistency);
+      const [byRule] = graph.allow ? [false] : await this.byRules(scope, [q], q.consistency);
+      const allow = graph.allow || byRule;
       this.observer?.decided(scope.envId, [check], [allow]);
-      return depthLimited ? { allow, explanation: { paths: [], reason: this.depthLimitReason(check) }, depthLimited } : { allow };
+      return graph.depthLimited && !allow
+        ? { allow, explanation: { paths: [], reason: this.depthLimitReason(check) }, depthLimited: true }
+        : { allow };
     }
-    const [decision] = await this.store.explain(scope.envId, [check], await this.floor(scope));
+    const floor = await this.floor(scope);
+    const [decision] = await this.store.explain(scope.envId, [check], floor);
     const explanation = this.explanationOf(check, decision);
+    const compiled = await this.rulesAt(scope, q.consistency);
+    if (compiled && SetRules.grantsOn(compiled, check.type, check.action)) {
+      const [verdicts] = await this.rules!.decide(scope.envId, compiled, [ruleQuestionOf(q)], floor, true);
+      explanation.set_rules = verdicts.map(verdictView);
+      const granted = verdicts.filter((v) => v.granted);
+      if (granted.length && !decision.allow) {
+        decision.allow = true;
+        decision.depthLimited = false;
+        explanation.reason = `The set rule(s) ${granted.map((v) => JSON.stringify(v.rule)).join(', ')} grant "${check.action}" on ${check.type}${check.key === null ? '' : `:${check.key}`}.`;
+      }
+    }
     this.observer?.decided(scope.envId, [check], [decision.allow], [explanation.reason]);
     return decision.depthLimited ? { allow: decision.allow, explanation, depthLimited: true } : { allow: decision.allow, explanation };
   }
@@ -115,14 +180,60 @@ export class DecisionService {
         roles: i.roles,
       };
     }
+    await this.userPermissionsByRules(scope, q, user, types, instances, typesWhole, out);
     return out;
   }
 
-  /** Permit's authorized_users: every user allowed `action` on the resource, with the assignments that grant it. */
-  async authorizedUsers(
+  /**
+   * Adds what set rules grant: for each type some rule grants an action on, every instance of it
+   * (in the tenants asked) whose resource set holds it, with the user's stored attributes overlaid
+   * by the ones sent.
+   */
+  private async userPermissionsByRules(
     scope: Scope,
-    q: { action: string; resource: { type: string; key?: string | null; id?: string | null; tenant?: string | null } },
-  ) {
+    q: UserPermissionsQuery,
+    user: string,
+    types: string[] | null,
+    instances: Set<string>,
+    typesWhole: Set<string>,
+    out: Record<string, unknown>,
+  ): Promise<void> {
+    const compiled = await this.rulesAt(scope);
+    if (!compiled?.rules) return;
+    const ruleTypes = [...new Set([...compiled.byPermission.keys()].map((p) => p.split(':')[0]))].filter(
+      (t) => !types || types.includes(t),
+    );
+    if (!ruleTypes.length) return;
+    const floor = await this.floor(scope);
+    const [stored, candidates] = await Promise.all([
+      this.rules!.storedUser(scope.envId, user, floor),
+      this.rules!.candidateInstances(scope.envId, ruleTypes, q.tenants?.length ? q.tenants : null),
+    ]);
+    const userAttributes = typeof q.user === 'object' ? (q.user.attributes ?? null) : null;
+    for (const i of candidates) {
+      const ref = `${i.type}:${i.key}`;
+      if (instances.size && !instances.has(ref) && !typesWhole.has(i.type)) continue;
+      const granted = SetRules.actionsOn(compiled, i.type).filter((action) =>
+        this.rules!.verdicts(
+          compiled,
+          { user, action, type: i.type, key: i.key, tenant: null, userAttributes, context: q.context ?? {} },
+          stored,
+          i,
+        ).some((v) => v.granted),
+      );
+      if (!granted.length) continue;
+      const entry = (out[ref] ??= {
+        tenant: { key: i.tenant, attributes: {} },
+        resource: { type: i.type, key: i.key, attributes: {} },
+        permissions: [],
+        roles: [],
+      }) as { permissions: string[] };
+      entry.permissions = [...new Set([...entry.permissions, ...granted.map((a) => `${i.type}:${a}`)])];
+    }
+  }
+
+  /** Permit's authorized_users: every user allowed `action` on the resource, with the assignments that grant it. */
+  async authorizedUsers(scope: Scope, q: { action: string; resource: CheckQuery['resource']; context?: Bag | null }) {
     const key = instanceKeyOf(q.resource);
     const { tenant, assignments } = await this.store.authorizedUsers(
       scope.envId,
@@ -137,6 +248,21 @@ export class DecisionService {
     // Null prototype: a user keyed `constructor` or `__proto__` is a plain key here.
     const users: Record<string, AuthorizedAssignment[]> = Object.create(null);
     for (const a of assignments) (users[a.user] ??= []).push(a);
+    // Set rules (CONTRACT section 17): every user of the environment whose user set holds, with their stored attributes.
+    const compiled = await this.rulesAt(scope);
+    if (compiled && SetRules.grantsOn(compiled, q.resource.type, q.action)) {
+      const floor = await this.floor(scope);
+      const question = ruleQuestionOf({ user: '', action: q.action, resource: q.resource, context: q.context });
+      const [candidates, instance] = await Promise.all([
+        this.rules!.candidateUsers(scope.envId),
+        key === null ? undefined : this.rules!.instanceOf(scope.envId, q.resource.type, key, floor),
+      ]);
+      const resource = key === null ? `${q.resource.type}:*` : `${q.resource.type}:${key}`;
+      for (const u of candidates) {
+        const verdict = this.rules!.verdicts(compiled, { ...question, user: u.key }, u, instance).find((v) => v.granted);
+        if (verdict) (users[u.key] ??= []).push({ user: u.key, tenant: instance?.tenant ?? tenant, resource, role: verdict.user_set });
+      }
+    }
     return { resource: key === null ? `${q.resource.type}:*` : `${q.resource.type}:${key}`, tenant, users };
   }
 
@@ -167,7 +293,18 @@ export class DecisionService {
       .sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? tokens[0];
     const checks = qs.map(normalizeCheck);
-    const answers = await this.decide(scope, checks, strictest);
+    const answers = (await this.decide(scope, checks, strictest)).map((a) => ({ ...a }));
+    const denied = answers.flatMap((a, i) => (a.allow ? [] : [i]));
+    if (denied.length) {
+      const byRule = await this.byRules(
+        scope,
+        denied.map((i) => qs[i]),
+        strictest,
+      );
+      denied.forEach((i, j) => {
+        if (byRule[j]) answers[i] = { ...answers[i], allow: true, depthLimited: false };
+      });
+    }
     this.observer?.decided(
       scope.envId,
       checks,
@@ -230,6 +367,34 @@ export class DecisionService {
 
   private remember(key: string, d: Decision, rev: number): void {
     this.cache!.set(key, { allow: d.allow, depthLimited: d.depthLimited, rev, validUntil: d.validUntil });
+  }
+
+  /**
+   * The environment's set rules at the revision a question is answered at (kept per revision, so
+   * an environment without rules reads nothing more per check); null without a rules engine.
+   */
+  private async rulesAt(scope: Scope, consistency?: Consistency): Promise<CompiledRules | null> {
+    if (!this.rules) return null;
+    const rev = !this.revisions
+      ? undefined
+      : consistency === 'minimize_latency'
+        ? await this.revisions.current(scope.envId)
+        : await this.latest(scope);
+    return this.rules.at(scope.envId, rev, await this.floor(scope));
+  }
+
+  /** Whether a set rule grants each question (false where none is on its permission). */
+  private async byRules(scope: Scope, qs: CheckQuery[], consistency?: Consistency): Promise<boolean[]> {
+    const compiled = await this.rulesAt(scope, consistency);
+    if (!compiled?.rules) return qs.map(() => false);
+    const verdicts = await this.rules!.decide(scope.envId, compiled, qs.map(ruleQuestionOf), await this.floor(scope));
+    return verdicts.map((v) => v.some((x) => x.granted));
+  }
+
+  /** Whether some set rule of the environment grants `action` (on any type): the approvals' reviewer pre-filter asks it. */
+  async rulesMayGrant(scope: Scope, action: string): Promise<boolean> {
+    const compiled = await this.rulesAt(scope);
+    return !!compiled?.rules && [...compiled.byPermission.keys()].some((p) => p.endsWith(`:${action}`));
   }
 
   /**

@@ -61,17 +61,46 @@ const tenantRole = obj({
   extends: roleExtends,
 });
 
+/** Conditions (CONTRACT section 17, docs/conditions.md). */
+const attributeType = str({ enum: ['bool', 'number', 'string', 'time', 'array', 'json', 'object', 'object_array'] as const });
+const userAttribute = obj({ type: attributeType, description }, ['type']);
+const conditionSet = obj(
+  {
+    name,
+    description,
+    type: str({ enum: ['userset', 'resourceset'] as const, description: 'userset (default) or resourceset.' }),
+    resource: key('A resource set: the resource of the file it is over.'),
+    parent: key('A set (same type and resource) this one narrows.'),
+    conditions: anyObject(),
+  },
+  [],
+  { description: 'Permit\'s condition set: a tree of allOf / anyOf / not and {"user.x": {"equals": ...}} leaves.' },
+);
+const setRule = obj(
+  {
+    user_set: str({ minLength: 1, maxLength: 256 }),
+    permission: tenantPermission,
+    resource_set: str({ minLength: 1, maxLength: 256 }),
+    is_role: bool(),
+    is_resource: bool(),
+  },
+  ['user_set', 'permission', 'resource_set'],
+);
+
 export const policySchema = obj(
   {
     $schema: str({ maxLength: 2048 }),
     resources: mapOf(resource, schemaKey()),
     roles: mapOf(tenantRole, schemaKey()),
+    user_attributes: mapOf(userAttribute, schemaKey()),
+    condition_sets: mapOf(conditionSet, schemaKey()),
+    set_rules: arr(setRule, { maxItems: 10000 }),
   },
   [],
   {
     title: 'graph-authz policy',
     description:
-      "An environment's own schema: resources (actions, roles, relations, derivations) and tenant roles. Schema the service makes by itself (group grants, elements configs) is not written here.",
+      "An environment's own schema: resources (actions, roles, relations, derivations, attributes), tenant roles, user attributes, condition sets and set rules. Schema the service makes by itself (group grants, elements configs) is not written here.",
   },
 );
 

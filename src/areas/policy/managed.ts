@@ -44,6 +44,8 @@ export class Managed {
   own(model: PolicyModel, relationsOf: (resource: string) => Record<string, string>): PolicyModel {
     const resources: Record<string, ResourceModel> = Object.create(null);
     for (const [key, r] of Object.entries(model.resources)) {
+      // Built-in resources never appear (`__user`'s attributes travel as the file's `user_attributes`).
+      if (key.startsWith('__')) continue;
       const own = this.ownParts(key, r, relationsOf(key));
       if (this.resource(key) && !hasOwnParts(key, own)) continue;
       resources[key] = own;

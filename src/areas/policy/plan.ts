@@ -2,7 +2,16 @@ import type { ErrorDetail } from '../../errors';
 import type { Managed } from './managed';
 import { derivationKey, type DerivationModel, type PolicyModel, type ResourceModel, type RoleModel } from './model';
 
-export type ChangeKind = 'resource' | 'action' | 'relation' | 'resource_role' | 'role' | 'derivation';
+export type ChangeKind =
+  | 'resource'
+  | 'action'
+  | 'relation'
+  | 'resource_role'
+  | 'role'
+  | 'derivation'
+  | 'user_attributes'
+  | 'condition_set'
+  | 'set_rule';
 /** One difference between the environment's own schema and a policy file. */
 export interface Change {
   op: 'create' | 'update' | 'delete';

@@ -8,7 +8,9 @@ const base = '/v2/schema/:proj_id/:env_id/policy';
 const change = obj(
   {
     op: str({ enum: ['create', 'update', 'delete'] }),
-    kind: str({ enum: ['resource', 'action', 'relation', 'resource_role', 'role', 'derivation'] }),
+    kind: str({
+      enum: ['resource', 'action', 'relation', 'resource_role', 'role', 'derivation', 'user_attributes', 'condition_set', 'set_rule'],
+    }),
     key: str(),
     resource: str(),
     name: str(),

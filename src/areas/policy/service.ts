@@ -4,6 +4,15 @@ import type { Tx } from '../../db/db';
 import { AppError, invalidInput } from '../../errors';
 import { now } from '../../util/time';
 import type { PolicyFile } from './format';
+import {
+  type ConditionsModel,
+  conditionsOfFile,
+  conditionsOfGraph,
+  conditionsProblems,
+  fileSectionsOf,
+  parentsFirst,
+  planConditions,
+} from './conditions';
 import { Managed } from './managed';
 import { fileOfModel, modelOfFile, modelOfGraph, type PolicyModel, type SchemaRows } from './model';
 import { type Change, derivationOf, planOf, problemsOf } from './plan';
@@ -20,6 +29,8 @@ export interface PlanAnswer {
 interface Planned {
   rows: SchemaRows;
   desired: PolicyModel;
+  /** The conditions the file carries, and the graph's (CONTRACT section 17). */
+  conditions: { have: ConditionsModel; want: ConditionsModel };
   changes: Change[];
   used: InUse[];
 }
@@ -43,9 +54,11 @@ export class PolicyService {
 
   /** The environment's own schema as a policy file (managed schema left out). */
   async exportPolicy(scope: Scope): Promise<PolicyFile> {
-    const rows = await this.store.read((tx) => this.store.readSchema(tx, scope.envId));
+    const [rows, conditions] = await this.store.read(async (tx) =>
+      Promise.all([this.store.readSchema(tx, scope.envId), this.store.readConditions(tx, scope.envId)]),
+    );
     const { own } = this.modelsOf(rows);
-    return fileOfModel(own);
+    return { ...fileOfModel(own), ...fileSectionsOf(conditionsOfGraph(conditions)) };
   }
 
   async plan(scope: Scope, file: PolicyFile): Promise<PlanAnswer> {
@@ -104,7 +117,18 @@ export class PolicyService {
     for (const [key, r] of Object.entries(fromFile.resources)) {
       desired.resources[key] = managed.ownParts(key, r, { ...graph.resources[key]?.relations, ...r.relations });
     }
-    const changes = planOf(own, desired, new Set(rows.resources.map((r) => r.key)), managed);
+    const have = conditionsOfGraph(await this.store.readConditions(tx, scope.envId));
+    const want = conditionsOfFile(file);
+    const conditionProblems = conditionsProblems(want, desired);
+    if (conditionProblems.length)
+      throw invalidInput(
+        `The policy's conditions do not hold: ${conditionProblems
+          .slice(0, 5)
+          .map((p) => `${p.path} ${p.message}`)
+          .join('; ')}.`,
+        conditionProblems,
+      );
+    const changes = [...planOf(own, desired, new Set(rows.resources.map((r) => r.key)), managed), ...planConditions(have, want)];
     const removed = (kind: Change['kind']) => changes.filter((c) => c.op === 'delete' && c.kind === kind);
     const used = await this.store.inUse(tx, scope.envId, {
       resources: removed('resource').map((c) => c.key),
@@ -132,14 +156,22 @@ export class PolicyService {
         used.push(u);
       }
     }
-    return { rows, desired, changes, used };
+    return { rows, desired, conditions: { have, want }, changes, used };
   }
 
   /** The changes in an order each step's references exist: removals, resources, relations, roles, hierarchy, derivations. */
-  private async write(tx: Tx, env: string, { rows, desired, changes }: Planned) {
+  private async write(tx: Tx, env: string, { rows, desired, changes, conditions }: Planned) {
     const at = now();
     const of = (op: Change['op'], kind: Change['kind']) => changes.filter((c) => c.op === op && c.kind === kind);
     const graphResource = (key: string) => rows.resources.find((r) => r.key === key);
+
+    // Conditions that go: rules first, then sets (children before parents), before the schema they name.
+    for (const c of of('delete', 'set_rule')) await this.store.run(tx, 'deleteSetRule', { env, key: c.key });
+    for (const key of parentsFirst(
+      conditions.have.sets,
+      of('delete', 'condition_set').map((c) => c.key),
+    ).reverse())
+      await this.store.run(tx, 'deleteConditionSet', { env, key });
 
     for (const c of of('delete', 'derivation')) {
       await this.store.run(tx, 'deleteDerivation', derivationKey(env, c.resource, derivationOf(modelOfGraph(rows), c)!));
@@ -248,6 +280,53 @@ export class PolicyService {
         id: randomUUID(),
         nowIso: at,
       });
+    }
+    await this.writeConditions(tx, env, changes, conditions, at);
+  }
+
+  /** User attributes, then sets (parents first), then rules: each after what it names. */
+  private async writeConditions(tx: Tx, env: string, changes: Change[], { want }: Planned['conditions'], at: string) {
+    const of = (op: Change['op'], kind: Change['kind']) => changes.filter((c) => c.op === op && c.kind === kind);
+    if (of('update', 'user_attributes').length) {
+      const attrs = JSON.parse(want.userAttributes) as Record<string, { type: string; description: string | null }>;
+      const blocks = Object.fromEntries(
+        Object.entries(attrs).map(([k, a]) => [k, { ...a, id: randomUUID(), created_at: at, updated_at: at }]),
+      );
+      await this.store.run(tx, 'writeUserAttributes', { env, id: randomUUID(), attributes_json: JSON.stringify(blocks), nowIso: at });
+    }
+    const made = of('create', 'condition_set').map((c) => c.key);
+    const updated = of('update', 'condition_set').map((c) => c.key);
+    for (const key of parentsFirst(want.sets, [...made, ...updated])) {
+      const s = want.sets[key];
+      if (made.includes(key))
+        await this.store.run(tx, 'createConditionSet', {
+          env,
+          id: randomUUID(),
+          key,
+          name: s.name,
+          description: s.description,
+          type: s.type,
+          resource: s.resource,
+          parent: s.parent,
+          conditions_json: s.conditions,
+          nowIso: at,
+        });
+      else
+        await this.store.run(tx, 'updateConditionSet', {
+          env,
+          key,
+          name: s.name,
+          description: s.description,
+          setDescription: true,
+          conditions_json: s.conditions,
+          parent: s.parent,
+          setParent: true,
+          nowIso: at,
+        });
+    }
+    for (const c of of('create', 'set_rule')) {
+      const r = want.rules[c.key];
+      await this.store.run(tx, 'createSetRule', { env, id: randomUUID(), key: c.key, ...r, nowIso: at });
     }
   }
 }

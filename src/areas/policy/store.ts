@@ -32,6 +32,13 @@ export class PolicyStore {
       deleteRole: 'schema/deleteRole',
       clearRoleParents: 'schema/clearRoleParents',
       addRoleParent: 'schema/addRoleParent',
+      readConditions: 'policy/readConditions',
+      writeUserAttributes: 'policy/writeUserAttributes',
+      createConditionSet: 'conditions/createConditionSet',
+      updateConditionSet: 'conditions/updateConditionSet',
+      deleteConditionSet: 'conditions/deleteConditionSet',
+      createSetRule: 'conditions/createSetRule',
+      deleteSetRule: 'conditions/deleteSetRule',
     });
   }
 
@@ -46,6 +53,10 @@ export class PolicyStore {
     // One row always (every part collects).
     const [row] = await tx.rows(this.q.readSchema, { env });
     return row;
+  }
+
+  async readConditions(tx: Tx, env: string) {
+    return (await tx.one(this.q.readConditions, { env }))!;
   }
 
   async inUse(

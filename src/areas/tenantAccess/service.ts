@@ -7,7 +7,7 @@ export interface TenantView {
   key: string;
   attributes: Record<string, unknown>;
 }
-export type UserRef = string | { key: string };
+export type UserRef = string | { key: string; attributes?: Record<string, unknown> | null };
 
 const keyOf = (u: UserRef) => (typeof u === 'string' ? u : u.key);
 /** One bulk decision call takes at most this many questions (the decisions area's limit). */
@@ -29,10 +29,15 @@ export class TenantAccessService {
     return rows.map((r) => ({ key: r.key, attributes: fromJson(r.attributes_json) }));
   }
 
-  async allowedTenants(scope: Scope, q: { user: UserRef; action: string; resource: { type: string; key?: string | null } }) {
+  async allowedTenants(
+    scope: Scope,
+    q: { user: UserRef; action: string; resource: { type: string; key?: string | null }; context?: Record<string, unknown> | null },
+  ) {
     const tenants = await this.userTenants(scope, q.user);
     const checks: CheckQuery[] = tenants.map((t) => ({
-      user: keyOf(q.user),
+      // A user object's `attributes` go with it: set rules read them (CONTRACT section 17).
+      user: typeof q.user === 'string' ? q.user : { key: q.user.key, attributes: q.user.attributes ?? null },
+      context: q.context ?? null,
       action: q.action,
       resource: { type: q.resource.type, key: q.resource.key ?? null, tenant: t.key },
     }));

@@ -1,0 +1,180 @@
+import { type AttributeBag, evaluate, type LeafTrace, type QuestionAttributes } from './evaluate';
+import type { ConditionsStore, SetRuleNode, StoredInstance, StoredSet, StoredUser } from './store';
+
+/** A question as the set rules see it; the attributes sent with it overlay the stored ones. */
+export interface RuleQuestion {
+  user: string;
+  action: string;
+  type: string;
+  key: string | null;
+  tenant: string | null;
+  userAttributes?: AttributeBag | null;
+  resourceAttributes?: AttributeBag | null;
+  context?: AttributeBag | null;
+}
+
+/** Why a rule granted (or, for explain, why each rule on the permission did not). */
+export interface RuleVerdict {
+  rule: string;
+  permission: string;
+  user_set: string;
+  resource_set: string;
+  granted: boolean;
+  /** Each set checked (the set, then the sets it narrows), with each condition and whether it held. */
+  sets: { set: string; kind: 'userset' | 'resourceset' | 'role' | 'resource_type'; held: boolean; conditions: LeafTrace[] }[];
+}
+
+/** The environment's rules, by permission, with their sets' trees parsed: read once per revision. */
+export interface CompiledRules {
+  rules: number;
+  byPermission: Map<string, SetRuleNode[]>;
+  sets: Map<string, StoredSet & { tree: unknown }>;
+}
+const EMPTY: CompiledRules = { rules: 0, byPermission: new Map(), sets: new Map() };
+
+const parse = (json: string | null | undefined): AttributeBag => {
+  if (!json) return {};
+  const v = JSON.parse(json) as unknown;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as AttributeBag) : {};
+};
+
+/**
+ * Set rules in decisions (CONTRACT section 17): a rule grants its permission to every user of its
+ * user set on every resource of its resource set. The graph part (which users and instances
+ * exist, their stored attributes, tenant roles) is read by named statements; the conditions are
+ * the evaluator's (src/areas/conditions/evaluate.ts). The rules are kept per environment at the
+ * revision they were read at: in an environment without rules a check reads nothing more.
+ */
+export class SetRules {
+  private readonly byEnv = new Map<string, { rev: number; compiled: CompiledRules }>();
+  private static readonly MAX_ENVS = 10_000;
+
+  constructor(
+    private readonly store: ConditionsStore,
+    private readonly defaultTenant: string,
+  ) {}
+
+  /** The environment's rules at revision `rev` (read when not kept at it; `rev` undefined: always read). */
+  async at(env: string, rev: number | undefined, floor?: number): Promise<CompiledRules> {
+    const kept = this.byEnv.get(env);
+    if (kept && rev !== undefined && kept.rev === rev) return kept.compiled;
+    const { rules, sets } = await this.store.rulesOf(env, floor);
+    const compiled: CompiledRules = rules.length
+      ? {
+          rules: rules.length,
+          byPermission: rules.reduce((m, r) => m.set(r.permission, [...(m.get(r.permission) ?? []), r]), new Map<string, SetRuleNode[]>()),
+          sets: new Map(sets.map((s) => [s.key, { ...s, tree: JSON.parse(s.conditions_json) as unknown }])),
+        }
+      : EMPTY;
+    if (rev !== undefined) {
+      if (this.byEnv.size >= SetRules.MAX_ENVS && !this.byEnv.has(env)) this.byEnv.delete(this.byEnv.keys().next().value!);
+      this.byEnv.set(env, { rev, compiled });
+    }
+    return compiled;
+  }
+
+  /** Whether any rule grants `action` on `type` (or any action when `action` is null). */
+  static grantsOn(c: CompiledRules, type: string, action: string | null): boolean {
+    if (!c.rules) return false;
+    if (action !== null) return c.byPermission.has(`${type}:${action}`);
+    return [...c.byPermission.keys()].some((p) => p.startsWith(`${type}:`));
+  }
+
+  /** The actions rules grant on `type`. */
+  static actionsOn(c: CompiledRules, type: string): string[] {
+    return [...c.byPermission.keys()].filter((p) => p.startsWith(`${type}:`)).map((p) => p.slice(type.length + 1));
+  }
+
+  /**
+   * For each question, the verdicts of the rules on its permission (granted first). Reads the
+   * stored attributes of the questions' users and instances in one statement, only for questions
+   * some rule may grant.
+   */
+  async decide(env: string, c: CompiledRules, qs: RuleQuestion[], floor?: number, all = false): Promise<RuleVerdict[][]> {
+    const asked = qs.map((q) => (SetRules.grantsOn(c, q.type, q.action) ? q : null));
+    const live = asked.filter((q): q is RuleQuestion => q !== null);
+    if (!live.length) return qs.map(() => []);
+    const users = [...new Set(live.map((q) => q.user))];
+    const instances = live.filter((q) => q.key !== null).map((q) => ({ type: q.type, key: q.key! }));
+    const stored = await this.store.questionAttributes(env, users, instances, floor);
+    const userOf = new Map(stored.users.map((u) => [u.key, u]));
+    const instanceOf = new Map(stored.instances.map((i) => [`${i.type}:${i.key}`, i]));
+    return asked.map((q) => {
+      if (!q) return [];
+      const instance = q.key === null ? undefined : instanceOf.get(`${q.type}:${q.key}`);
+      return this.verdicts(c, q, userOf.get(q.user), instance, all);
+    });
+  }
+
+  /** The verdicts of one question, given what is stored of its user and instance. */
+  verdicts(
+    c: CompiledRules,
+    q: RuleQuestion,
+    user: StoredUser | undefined,
+    instance: StoredInstance | undefined,
+    all = false,
+  ): RuleVerdict[] {
+    // An instance of another tenant than the one asked: nothing, as for roles.
+    if (instance && q.tenant !== null && instance.tenant !== q.tenant) return [];
+    const tenant = instance?.tenant ?? q.tenant ?? this.defaultTenant;
+    const attrs: QuestionAttributes = {
+      user: { ...parse(user?.attributes_json), key: q.user, ...(user?.email ? { email: user.email } : {}), ...(q.userAttributes ?? {}) },
+      resource: {
+        ...parse(instance?.attributes_json),
+        type: q.type,
+        tenant,
+        ...(q.key !== null ? { key: q.key } : {}),
+        ...(q.resourceAttributes ?? {}),
+      },
+      context: { ...(q.context ?? {}) },
+    };
+    const out: RuleVerdict[] = [];
+    for (const rule of c.byPermission.get(`${q.type}:${q.action}`) ?? []) {
+      const sets: RuleVerdict['sets'] = [];
+      let granted: boolean;
+      if (rule.is_role) {
+        const held = (user?.tenant_roles ?? []).some((g) => g.tenant === tenant && g.role === rule.user_set);
+        sets.push({ set: rule.user_set, kind: 'role', held, conditions: [] });
+        granted = held;
+      } else granted = this.setHolds(c, rule.user_set, attrs, sets);
+      if (granted || all) {
+        if (rule.is_resource) {
+          const held = q.type === rule.resource_set;
+          sets.push({ set: rule.resource_set, kind: 'resource_type', held, conditions: [] });
+          granted &&= held;
+        } else granted = this.setHolds(c, rule.resource_set, attrs, sets) && granted;
+      }
+      out.push({ rule: rule.key, permission: rule.permission, user_set: rule.user_set, resource_set: rule.resource_set, granted, sets });
+      if (granted && !all) break;
+    }
+    return out.sort((a, b) => Number(b.granted) - Number(a.granted));
+  }
+
+  /** A set holds when its conditions and those of every set it narrows hold (each traced). */
+  private setHolds(c: CompiledRules, key: string, attrs: QuestionAttributes, trace: RuleVerdict['sets']): boolean {
+    let holds = true;
+    const seen = new Set<string>();
+    for (let set = c.sets.get(key); set && !seen.has(set.key); set = set.parent ? c.sets.get(set.parent) : undefined) {
+      seen.add(set.key);
+      const { result, trace: conditions } = evaluate(set.tree, attrs);
+      trace.push({ set: set.key, kind: set.type === 'resourceset' ? 'resourceset' : 'userset', held: result, conditions });
+      holds &&= result;
+      if (!holds) break;
+    }
+    return holds && c.sets.has(key);
+  }
+
+  /** Candidates for lists: every user (authorized users) or the instances of types (list-objects, user-permissions). */
+  candidateUsers(env: string) {
+    return this.store.candidateUsers(env);
+  }
+  candidateInstances(env: string, types: string[], tenants: string[] | null) {
+    return this.store.candidateInstances(env, types, tenants);
+  }
+  instanceOf(env: string, type: string, key: string, floor?: number) {
+    return this.store.questionAttributes(env, [], [{ type, key }], floor).then((r) => r.instances[0]);
+  }
+  storedUser(env: string, user: string, floor?: number) {
+    return this.store.questionAttributes(env, [user], [], floor).then((r) => r.users[0]);
+  }
+}

@@ -164,7 +164,8 @@ const celValue = (v: unknown): string =>
 function celOf(c: Condition): string {
   const [key, body] = Object.entries(c)[0];
   if (key === 'allOf' || key === 'anyOf' || key === 'not') {
-    const items = (body as Condition[]).map(celOf);
+    // `not` takes a tree or, as Permit's other groups, an array of them (negating that they all hold).
+    const items = (Array.isArray(body) ? body : [body]).map((x) => celOf(x as Condition));
     if (key === 'not') return `!(${items.join(' && ')})`;
     return `(${items.join(key === 'allOf' ? ' && ' : ' || ')})`;
   }

@@ -13,7 +13,7 @@ import { ATTRIBUTES, generateWorld, type Question, spicedbWorld, type World } fr
  * no context). Reproduce with CONDITIONS_SEED=<seed> CONDITIONS_WORLDS=<n>.
  */
 const SEED = Number(process.env.CONDITIONS_SEED ?? 20261126);
-const COUNT = Number(process.env.CONDITIONS_WORLDS ?? 24);
+const COUNT = Number(process.env.CONDITIONS_WORLDS ?? 12);
 
 let t: TestService;
 beforeAll(async () => {

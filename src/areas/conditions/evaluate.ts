@@ -97,7 +97,11 @@ export function leavesOf(tree: unknown, path = ''): { leaves: Leaf[]; problems: 
       items.forEach((item, i) => walk(item, `${child(k)}[${i}]`, depth + 1));
       return;
     }
-    if (k === 'not') return walk(node.not, child('not'), depth + 1);
+    if (k === 'not') {
+      // Permit writes every logical operator with an array: `not: [c...]` negates that they all hold.
+      if (Array.isArray(node.not)) return void node.not.forEach((item, i) => walk(item, `${child('not')}[${i}]`, depth + 1));
+      return walk(node.not, child('not'), depth + 1);
+    }
     if (!splitAttribute(k))
       return void problems.push({
         path: child(k),
@@ -231,7 +235,10 @@ export function evaluate(tree: unknown, attrs: QuestionAttributes): { result: bo
       const results = items.map((item, i) => walk(item, `${child(k)}[${i}]`));
       return k === 'allOf' ? results.every(Boolean) : results.some(Boolean);
     }
-    if (k === 'not') return !walk(node.not, child('not'));
+    if (k === 'not') {
+      if (!Array.isArray(node.not)) return !walk(node.not, child('not'));
+      return !node.not.map((item, i) => walk(item, `${child('not')}[${i}]`)).every(Boolean);
+    }
     const comparison = node[k];
     if (!isObject(comparison)) return false;
     const [op] = Object.keys(comparison);

@@ -138,6 +138,16 @@ async function answers(env: string) {
     out[`users:${repo}`] = Object.keys(users.users).sort();
   }
   out['tenant:alice'] = (await ok(t, 'POST', allowed, { user: 'bob', action: 'read', resource: { type: 'doc', tenant: 'acme' } })).allow;
+  // Conditions (CONTRACT section 17): ruler holds no role; only the set rule lets them push to repo5.
+  for (const repo of ['repo5', 'repo6']) {
+    out[`rule:${repo}`] = (
+      await ok(t, 'POST', allowed, { user: 'ruler', action: 'push', resource: { type: 'repo', key: repo, tenant: 'default' } })
+    ).allow;
+  }
+  out.conditionSets = (await ok(t, 'GET', `${envPath('schema', env)}/condition_sets`))
+    .map((c: { key: string; parent_id: string | null }) => [c.key, c.parent_id !== null])
+    .sort();
+  out.setRules = (await ok(t, 'GET', `${envPath('facts', env)}/set_rules`)).map((r: { user_set: string }) => r.user_set);
   return out;
 }
 
@@ -202,10 +212,40 @@ beforeAll(async () => {
   });
   const alice = await login(w, 'alice');
   expect((await alice.call('POST', '', request())).status).toBe(200);
+  // Attributes, a user set, a resource set narrowed by a child set, and a rule over them.
+  const schemaPath = envPath('schema', t.env);
+  await ok(t, 'POST', `${schemaPath}/resources/__user/attributes`, { key: 'team', type: 'string' });
+  await ok(t, 'POST', `${schemaPath}/resources/repo/attributes`, { key: 'tier', type: 'string' });
+  await ok(t, 'POST', `${w.facts}/users`, { key: 'ruler', attributes: { team: 'core' } });
+  await ok(t, 'PATCH', `${w.facts}/resource_instances/repo:repo5`, { attributes: { tier: 'gold' } });
+  await ok(t, 'POST', `${schemaPath}/condition_sets`, {
+    key: 'core',
+    name: 'Core team',
+    type: 'userset',
+    conditions: { allOf: [{ 'user.team': { equals: 'core' } }] },
+  });
+  const tiered = await ok(t, 'POST', `${schemaPath}/condition_sets`, {
+    key: 'tiered',
+    name: 'Tiered repos',
+    type: 'resourceset',
+    resource_id: 'repo',
+    conditions: { allOf: [{ 'resource.tier': { in: ['gold', 'silver'] } }] },
+  });
+  await ok(t, 'POST', `${schemaPath}/condition_sets`, {
+    key: 'gold',
+    name: 'Gold repos',
+    type: 'resourceset',
+    resource_id: 'repo',
+    parent_id: tiered.id,
+    conditions: { allOf: [{ 'resource.tier': { equals: 'gold' } }] },
+  });
+  await ok(t, 'POST', `${w.facts}/set_rules`, { user_set: 'core', permission: 'repo:push', resource_set: 'gold' });
   const res = await exportOf(t.env);
   expect(res.status).toBe(200);
   exported = res.text;
   before = { answers: await answers(t.env), users: await usersOf(t.env), assignments: await assignmentsOf(t.env) };
+  // The rule decides these two: the restored environment must still (its sets, attributes and rule travelled).
+  expect([before.answers['rule:repo5'], before.answers['rule:repo6']]).toEqual([true, false]);
 }, 240_000);
 afterAll(async () => t?.close());
 

@@ -33,6 +33,8 @@ const KIND_OF_LABEL: Record<string, string> = {
   Instance: 'resource_instance',
   ElementsConfig: 'elements_config',
   OperationApproval: 'operation_approval',
+  ConditionSet: 'condition_set',
+  SetRule: 'set_rule',
 };
 /** Labels a record may carry besides its kind's (a group is an instance too). */
 const EXTRA_LABELS = new Set(['Group']);
@@ -51,6 +53,10 @@ export const RELATIONSHIP_TYPES = new Set([
   'REQUESTED_BY',
   'ON_INSTANCE',
   'REVIEWED_BY',
+  'OF_RESOURCE',
+  'NARROWS',
+  'USER_SET',
+  'RESOURCE_SET',
 ]);
 /** The properties a link may have (cypher/import/createRelationships.cypher sets each by name). */
 export const RELATIONSHIP_PROPS = new Set(['id', 'role', 'tenant', 'relation', 'created_at', 'updated_at', 'expires_at']);

@@ -7,7 +7,8 @@ import { badRequest } from '../../errors';
  * 1. `{"type":"header","format":"graph-authz-export","version":1,"revision":R,"project":{...},"environment":{...},"exported_at":...}`
  * 2. `{"type":"node","kind":"user","labels":["User"],"props":{"id":...,"key":...}}`, one per record:
  *    schema (resources, resource roles, relations, derivations, tenant roles, managed ones
- *    included), tenants, users, instances and groups, elements configs, approvals and access requests.
+ *    included), tenants, users, instances and groups, elements configs, approvals and access requests,
+ *    condition sets and set rules.
  * 3. `{"type":"relationship","rel":"HAS_ROLE","from":ID,"to":ID,"props":{...}}`, one per link
  *    between two of those records (by their ids): role assignments (with `expires_at`), tuples,
  *    group memberships and nesting, tenant membership, the schema's own links, an approval's links.

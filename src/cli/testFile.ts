@@ -268,16 +268,30 @@ async function assertCheck(
   pass: () => void,
   fail: (n: number, what: string, e: unknown, g: unknown) => void,
 ) {
-  const resource = { ...ref(q.resource), ...(q.tenant ? { tenant: q.tenant } : {}) };
-  const query = { user: q.user, action: q.action, resource };
-  const what = `check ${q.user} ${q.action} ${text(q.resource)}${q.tenant ? ` (tenant ${q.tenant})` : ''}`;
+  const resource = {
+    ...ref(q.resource),
+    ...(q.tenant ? { tenant: q.tenant } : {}),
+    ...(q.resource_attributes ? { attributes: q.resource_attributes } : {}),
+  };
+  // Conditions (CONTRACT section 17): attributes sent with the question overlay the stored ones; `context` is the question's.
+  const sent = q.user_attributes !== undefined || q.resource_attributes !== undefined || q.context !== undefined;
+  const query = {
+    user: q.user_attributes ? { key: q.user, attributes: q.user_attributes } : q.user,
+    action: q.action,
+    resource,
+    ...(q.context ? { context: q.context } : {}),
+  };
+  const what = `check ${q.user} ${q.action} ${text(q.resource)}${q.tenant ? ` (tenant ${q.tenant})` : ''}${
+    q.context ? ` with context ${JSON.stringify(q.context)}` : ''
+  }`;
   const word = (b: boolean) => (b ? 'allowed' : 'denied');
   const res = await api.ok('POST', envPath('allowed'), query);
   if (res.allow !== q.allow) return fail(n, what, word(q.allow), word(res.allow));
   if (opts.crossCheck) {
     const bulk = await api.ok('POST', envPath('allowed/bulk'), [query]);
     if (bulk.allow[0].allow !== q.allow) return fail(n, `${what} (bulk)`, word(q.allow), word(bulk.allow[0].allow));
-    if (resource.key && !q.tenant) {
+    // user-permissions and authorized users read stored attributes and no context: only for questions that send none.
+    if (resource.key && !q.tenant && !sent) {
       const perms = await api.ok('POST', envPath('allowed/user-permissions'), { user: q.user });
       const wanted = `${resource.type}:${q.action}`;
       const ref = `${resource.type}:${resource.key}`;

@@ -200,7 +200,7 @@ export function compose(infra: Infrastructure) {
       graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
       schema: { svc: schema, roles },
       policy: new PolicyService(new PolicyStore(db)),
-      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),
+      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.importLinkRefs),
       conditions,
       roleExtras: {
         svc: schema,

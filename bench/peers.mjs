@@ -117,6 +117,8 @@ async function measureSystem(sys, memory) {
     out.wrong += listWrong;
     out.list = { ...list, objects: lists.reduce((n, l) => n + l.length, 0) / lists.length, wrong: listWrong };
   }
+  // Memory as before: after the lists, before the conditions are written.
+  out.memory = memory();
   // Last, so that no earlier case runs beside attributes, sets or rules: the conditions case.
   if (!sys.loadConditions) out.conditionsMissing = sys.conditionsMissing ?? 'not modelled';
   else {
@@ -126,7 +128,6 @@ async function measureSystem(sys, memory) {
     for (let pass = 0; pass < 3; pass++) await measure(warmConditions, concurrency, (q) => sys.allowed(q, false));
     await measureCase(CONDITIONS, conditionCase);
   }
-  out.memory = memory();
   return out;
 }
 

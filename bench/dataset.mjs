@@ -79,3 +79,67 @@ export function buildQuestions(ds, count = 2000) {
     ),
   };
 }
+
+/**
+ * The "decided by conditions" case of bench:peers (CONTRACT section 17), over the dataset above:
+ * attributes on a share of its users (`department`, `clearance`) and repos (`classification`),
+ * drawn from a generator of their own (the dataset and its questions stay as they were), and
+ * questions whose answers a set rule decides. The rules, as Permit writes them:
+ *   user set "engineering": department equals "engineering" and clearance >= 3;
+ *   user set "engineering-office" (parent "engineering"): context.network equals "office";
+ *   resource set "internal-docs" (repo): classification equals "internal";
+ *   engineering -> repo:pull on internal-docs; engineering-office -> repo:push on internal-docs.
+ * Half the questions ask pull without context, half push with `context: {network}` (office or
+ * home); half the users asked are in "engineering" and half the repos in "internal-docs", the rest
+ * drawn from all (with attributes or without: a missing attribute makes its condition false).
+ * Each question's `expect` is the rule's answer or the graph's, computed here from the facts, so
+ * that ours is checked too, not only the peers against ours.
+ */
+export function buildConditions(ds, count = 2000, { seed = 7, share = 0.5 } = {}) {
+  const rnd = mulberry32(seed);
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+  const userAttributes = new Map();
+  const repoAttributes = new Map();
+  for (const u of ds.userKeys)
+    if (rnd() < share)
+      userAttributes.set(u, { department: rnd() < 0.5 ? 'engineering' : pick(['sales', 'ops']), clearance: 1 + Math.floor(rnd() * 5) });
+  for (const r of ds.repoKeys)
+    if (rnd() < share) repoAttributes.set(r, { classification: rnd() < 0.5 ? 'internal' : pick(['public', 'secret']) });
+  const engineering = (u) => userAttributes.get(u)?.department === 'engineering' && userAttributes.get(u).clearance >= 3;
+  const internal = (r) => repoAttributes.get(r)?.classification === 'internal';
+  const engineers = ds.userKeys.filter(engineering);
+  const internals = ds.repoKeys.filter(internal);
+  const graph = graphAnswers(ds);
+  const questions = Array.from({ length: count }, (_, i) => {
+    const user = rnd() < 0.5 ? pick(engineers) : pick(ds.userKeys);
+    const repo = rnd() < 0.5 ? pick(internals) : pick(ds.repoKeys);
+    const push = i % 2 === 1;
+    const q = { user, action: push ? 'push' : 'pull', resource: { type: 'repo', key: repo, tenant: 'default' } };
+    if (push) q.context = { network: rnd() < 0.5 ? 'office' : 'home' };
+    const rule = engineering(user) && internal(repo) && (!push || q.context.network === 'office');
+    return { ...q, expect: rule || graph(user, q.action, repo), byRule: rule };
+  });
+  return { userAttributes, repoAttributes, questions };
+}
+
+/** The role graph's answer to "may `user` do `action` (push, pull) on `repo`", from the facts. */
+export function graphAnswers(ds) {
+  const parentOf = new Map(ds.nesting.map((n) => [n.child, n.parent]));
+  const grants = new Map(); // group or user -> ["role|repo"]
+  const add = (who, role, repo) => {
+    if (!grants.has(who)) grants.set(who, new Set());
+    grants.get(who).add(`${role}|${repo}`);
+  };
+  for (const g of ds.groupGrants) add(`group:${g.group}`, g.role, g.repo);
+  for (const d of ds.direct) add(`user:${d.user}`, d.role, d.repo);
+  const groupsOf = new Map();
+  for (const m of ds.memberships) {
+    if (!groupsOf.has(m.user)) groupsOf.set(m.user, new Set());
+    for (let g = m.group; g !== undefined; g = parentOf.get(g)) groupsOf.get(m.user).add(g);
+  }
+  return (user, action, repo) => {
+    const roles = action === 'push' ? ['editor'] : ['editor', 'viewer'];
+    const holders = [`user:${user}`, ...[...(groupsOf.get(user) ?? [])].map((g) => `group:${g}`)];
+    return holders.some((h) => roles.some((r) => grants.get(h)?.has(`${r}|${repo}`)));
+  };
+}

@@ -157,6 +157,51 @@ export async function loadOurs(
   };
 }
 
+/**
+ * The conditions of bench:peers' "decided by conditions" case (bench/dataset.mjs buildConditions),
+ * through Permit's API: attribute schemas (`__user`: department, clearance; repo: classification),
+ * the stored attributes (bulk replace of users and resource instances, `loaders` calls in flight),
+ * the condition sets and the set rules. Answers the count of records given attributes.
+ */
+export async function loadOursConditions(api, project, cds, { batch = Number(process.env.BENCH_BATCH ?? 1000), loaders = 2 } = {}) {
+  const schema = `/v2/schema/${project}/bench`;
+  const facts = `/v2/facts/${project}/bench`;
+  await api('POST', `${schema}/resources/__user/attributes`, { key: 'department', type: 'string' });
+  await api('POST', `${schema}/resources/__user/attributes`, { key: 'clearance', type: 'number' });
+  await api('POST', `${schema}/resources/repo/attributes`, { key: 'classification', type: 'string' });
+  await inBatches([...cds.userAttributes], batch, loaders, (us) =>
+    api('PUT', `${facts}/bulk/users`, { operations: us.map(([key, attributes]) => ({ key, attributes })) }),
+  );
+  await inBatches([...cds.repoAttributes], batch, loaders, (rs) =>
+    api('PUT', `${facts}/bulk/resource_instances`, {
+      operations: rs.map(([key, attributes]) => ({ key, resource: 'repo', tenant: 'default', attributes })),
+    }),
+  );
+  await api('POST', `${schema}/condition_sets`, {
+    key: 'engineering',
+    name: 'Engineering, clearance 3 and up',
+    type: 'userset',
+    conditions: { allOf: [{ 'user.department': { equals: 'engineering' } }, { 'user.clearance': { 'greater-than-equals': 3 } }] },
+  });
+  await api('POST', `${schema}/condition_sets`, {
+    key: 'engineering-office',
+    name: 'Engineering on the office network',
+    type: 'userset',
+    parent_id: 'engineering',
+    conditions: { allOf: [{ 'context.network': { equals: 'office' } }] },
+  });
+  await api('POST', `${schema}/condition_sets`, {
+    key: 'internal-docs',
+    name: 'Internal repos',
+    type: 'resourceset',
+    resource_id: 'repo',
+    conditions: { allOf: [{ 'resource.classification': { equals: 'internal' } }] },
+  });
+  await api('POST', `${facts}/set_rules`, { user_set: 'engineering', permission: 'repo:pull', resource_set: 'internal-docs' });
+  await api('POST', `${facts}/set_rules`, { user_set: 'engineering-office', permission: 'repo:push', resource_set: 'internal-docs' });
+  return cds.userAttributes.size + cds.repoAttributes.size;
+}
+
 /** Our service asked as the peers are: checks (uncached or from the decision cache), bulk, list-objects. */
 export function oursAdapter(api, project) {
   const allowedPath = `/v2/allowed/${project}/bench`;
@@ -164,11 +209,13 @@ export function oursAdapter(api, project) {
   return {
     name: 'ours',
     load: (ds, opts) => loadOurs(api, project, ds, opts),
+    loadConditions: (cds, opts) => loadOursConditions(api, project, cds, opts),
     async allowed(q, cached) {
       const r = await api('POST', allowedPath, {
         user: q.user,
         action: q.action,
         resource: q.resource,
+        ...(q.context ? { context: q.context } : {}),
         consistency: cached ? 'minimize_latency' : 'fully_consistent',
       });
       return r.allow === true;

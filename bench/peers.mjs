@@ -8,7 +8,7 @@
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { buildDataset, buildQuestions } from './dataset.mjs';
+import { buildConditions, buildDataset, buildQuestions } from './dataset.mjs';
 import { client, measure } from './http.mjs';
 import { oursAdapter, root, startOurs } from './ours.mjs';
 import { memOf, startServer, treeRssMb } from './proc.mjs';
@@ -50,6 +50,13 @@ const listUsers = Array.from({ length: Math.max(20, Math.round(perCase / 10)) },
 // as the checks have theirs: a first call plans statements (ours), fills caches (all).
 const warmBulks = bulks.slice(0, 4);
 const warmListUsers = Array.from({ length: 20 }, (_, i) => ds.userKeys[(i * 7919 + 1) % ds.userKeys.length]);
+// The case decided by conditions (Permit's set rules; SpiceDB's caveats; OpenFGA's conditions):
+// attributes on half the users and repos, asked after every other case is measured (each system
+// then writes its attributes, sets and rules), with 400 warm-up questions of its own.
+const CONDITIONS = 'decided by conditions';
+const conditions = buildConditions(ds, perCase + 400);
+const warmConditions = conditions.questions.slice(0, 400);
+const conditionCase = conditions.questions.slice(400);
 /** Our answers, the reference every peer's answers are checked against. */
 const reference = { cases: {}, bulk: [], lists: [] };
 
@@ -76,20 +83,24 @@ async function measureSystem(sys, memory) {
   for (let pass = 0; pass < 3; pass++) await measure(warm, concurrency, (q) => sys.allowed(q, false));
   const out = { load: facts / loadSeconds, cases: {}, wrong: 0 };
   const ours = sys.name === 'ours';
-  for (const [name, qs] of Object.entries(cases)) {
+  /** One case, uncached then cached, every answer compared with ours and with the expected one. */
+  const measureCase = async (name, qs) => {
     for (const cached of [false, true]) {
       const answers = new Array(qs.length);
       const r = await measure(qs, concurrency, async (q, i) => (answers[i] = await sys.allowed(q, cached)));
       if (ours && !cached) reference.cases[name] = answers;
       const ref = reference.cases[name];
-      const wrong = answers.filter((a, i) => a !== ref[i] || (qs[i].expect !== undefined && a !== qs[i].expect)).length;
-      out.wrong += wrong;
-      out.cases[`${name}${cached ? ' cached' : ''}`] = { ...r, wrong };
+      const bad = answers.flatMap((a, i) => (a !== ref[i] || (qs[i].expect !== undefined && a !== qs[i].expect) ? [i] : []));
+      for (const i of bad.slice(0, 3))
+        log(`${sys.name}: ${name}${cached ? ' cached' : ''}: ${JSON.stringify(qs[i])} answered ${answers[i]}, ours ${ref[i]}`);
+      out.wrong += bad.length;
+      out.cases[`${name}${cached ? ' cached' : ''}`] = { ...r, wrong: bad.length };
     }
     log(
       `${sys.name}: ${name} ${out.cases[name].perSecond.toFixed(0)} / cached ${out.cases[`${name} cached`].perSecond.toFixed(0)} checks/s`,
     );
-  }
+  };
+  for (const [name, qs] of Object.entries(cases)) await measureCase(name, qs);
   await measure(warmBulks, concurrency, (b) => sys.bulk(b)); // warm-up
   const bulkAnswers = new Array(bulks.length);
   const bulk = await measure(bulks, concurrency, async (b, i) => (bulkAnswers[i] = await sys.bulk(b)));
@@ -107,7 +118,17 @@ async function measureSystem(sys, memory) {
     out.wrong += listWrong;
     out.list = { ...list, objects: lists.reduce((n, l) => n + l.length, 0) / lists.length, wrong: listWrong };
   }
+  // Memory as before: after the lists, before the conditions are written.
   out.memory = memory();
+  // Last, so that no earlier case runs beside attributes, sets or rules: the conditions case.
+  if (!sys.loadConditions) out.conditionsMissing = sys.conditionsMissing ?? 'not modelled';
+  else {
+    const t1 = Date.now();
+    const written = await sys.loadConditions(conditions, { loaders });
+    log(`${sys.name}: conditions written (${written} records or relationships) in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+    for (let pass = 0; pass < 3; pass++) await measure(warmConditions, concurrency, (q) => sys.allowed(q, false));
+    await measureCase(CONDITIONS, conditionCase);
+  }
   return out;
 }
 
@@ -194,8 +215,9 @@ async function main() {
 function printTable(results, floor, versions) {
   const peers = Object.keys(results).filter((k) => k !== 'ours');
   const n = (x) => Math.round(x).toLocaleString('en-US');
-  const cell = (x, p99) => (x === undefined ? 'n/a' : `${n(x)}${p99 !== undefined ? ` (${p99.toFixed(1)} ms)` : ''}`);
-  const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : 'n/a');
+  const cell = (x, p99) =>
+    x === undefined ? 'n/a' : typeof x === 'string' ? x : `${n(x)}${p99 !== undefined ? ` (${p99.toFixed(1)} ms)` : ''}`;
+  const ratio = (a, b) => (typeof a === 'number' && typeof b === 'number' && a && b ? `${(a / b).toFixed(2)}x` : 'n/a');
   const rows = [
     ['load, facts/s', (r) => [r.load]],
     ['import of an export (ours) / load (peers), facts/s', (r) => [r.restore ? r.restore.perSecond : r.load]],
@@ -204,6 +226,11 @@ function printTable(results, floor, versions) {
     rows.push([`${name}, checks/s (p99)`, (r) => [r.cases[name].perSecond, r.cases[name].p99]]);
     rows.push([`${name} cached, checks/s (p99)`, (r) => [r.cases[`${name} cached`].perSecond, r.cases[`${name} cached`].p99]]);
   }
+  // A wrong answer in the conditions case is an error, not a figure.
+  const ruled = (key) => (r) =>
+    r.cases[key] ? (r.cases[key].wrong ? [`error: ${r.cases[key].wrong} wrong`] : [r.cases[key].perSecond, r.cases[key].p99]) : [undefined];
+  rows.push([`${CONDITIONS}, checks/s (p99)`, ruled(CONDITIONS)]);
+  rows.push([`${CONDITIONS} cached, checks/s (p99)`, ruled(`${CONDITIONS} cached`)]);
   rows.push(['bulk of 100, checks/s (p99 per call)', (r) => [r.bulk.perSecond, r.bulk.p99]]);
   rows.push(["list-objects (a user's repos for pull), lists/s (p99)", (r) => (r.list ? [r.list.perSecond, r.list.p99] : [undefined])]);
   rows.push(['memory RSS MB: server', (r) => [r.memory.service]]);
@@ -224,6 +251,18 @@ function printTable(results, floor, versions) {
     `\nHTTP floor (bare node:http answering 'ok', own process, same client): ${n(floor.perSecond)} req/s (${n(floor.before)} at the start, ${n(floor.after)} at the end), p99 ${floor.p99.toFixed(1)} ms`,
   );
   if (results.ours.list) console.log(`list-objects: ${results.ours.list.objects.toFixed(0)} objects per list on average`);
+  const ruledQs = conditionCase.filter((q) => q.byRule).length;
+  console.log(
+    `${CONDITIONS}: ${conditionCase.length} questions (${conditionCase.filter((q) => q.expect).length} allowed, ${ruledQs} of them by a rule; ` +
+      `${conditionCase.filter((q) => q.context).length} send context); attributes on ${conditions.userAttributes.size} users and ${conditions.repoAttributes.size} repos; ` +
+      `p50 / p99 ms: ${Object.entries(results)
+        .map(([k, r]) =>
+          r.cases[CONDITIONS]
+            ? `${k} ${r.cases[CONDITIONS].p50.toFixed(1)} / ${r.cases[CONDITIONS].p99.toFixed(1)} (cached ${r.cases[`${CONDITIONS} cached`].p50.toFixed(1)} / ${r.cases[`${CONDITIONS} cached`].p99.toFixed(1)})`
+            : `${k} n/a: ${r.conditionsMissing}`,
+        )
+        .join('; ')}`,
+  );
   console.log(
     `ours: Neo4j 5.26 community (local launcher, heap 768 MB), service defaults; load = users, repos, groups and facts through the public bulk API, ${loaders} calls in flight; uncached = consistency fully_consistent, cached = minimize_latency`,
   );

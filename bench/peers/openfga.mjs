@@ -28,6 +28,71 @@ const MODEL = {
   ],
 };
 
+// The "decided by conditions" case (bench/dataset.mjs buildConditions), written after the other
+// cases are measured: a second model, the same types plus Permit's sets and rules as conditions
+// (CEL). A user's attributes live in the condition context of that user's membership tuple of the
+// user set (no attributes, no tuple: a missing attribute makes the condition false); a repo's
+// classification in the context of its rule tuples; the network comes with the check's context.
+// "engineering-office" narrows "engineering" as an intersection with a conditional wildcard.
+const computed = (relation) => ({ computedUserset: { relation } });
+const CONDITIONS_MODEL = {
+  schema_version: '1.1',
+  type_definitions: [
+    ...MODEL.type_definitions.filter((t) => t.type !== 'repo'),
+    {
+      type: 'userset',
+      relations: {
+        member: { this: {} },
+        network: { this: {} },
+        engineering: computed('member'),
+        engineering_office: { intersection: { child: [computed('member'), computed('network')] } },
+      },
+      metadata: {
+        relations: {
+          member: { directly_related_user_types: [{ type: 'user', condition: 'in_engineering' }] },
+          network: { directly_related_user_types: [{ type: 'user', wildcard: {}, condition: 'on_office_network' }] },
+        },
+      },
+    },
+    {
+      type: 'repo',
+      relations: {
+        editor: { this: {} },
+        viewer: { this: {} },
+        rule_pull: { this: {} },
+        rule_push: { this: {} },
+        push: { union: { child: [computed('editor'), computed('rule_push')] } },
+        pull: { union: { child: [computed('editor'), computed('viewer'), computed('rule_pull')] } },
+      },
+      metadata: {
+        relations: {
+          editor: direct,
+          viewer: direct,
+          rule_pull: { directly_related_user_types: [{ type: 'userset', relation: 'engineering', condition: 'internal_doc' }] },
+          rule_push: { directly_related_user_types: [{ type: 'userset', relation: 'engineering_office', condition: 'internal_doc' }] },
+        },
+      },
+    },
+  ],
+  conditions: {
+    in_engineering: {
+      name: 'in_engineering',
+      expression: 'department == "engineering" && clearance >= 3.0',
+      parameters: { department: { type_name: 'TYPE_NAME_STRING' }, clearance: { type_name: 'TYPE_NAME_DOUBLE' } },
+    },
+    on_office_network: {
+      name: 'on_office_network',
+      expression: 'network == "office"',
+      parameters: { network: { type_name: 'TYPE_NAME_STRING' } },
+    },
+    internal_doc: {
+      name: 'internal_doc',
+      expression: 'classification == "internal"',
+      parameters: { classification: { type_name: 'TYPE_NAME_STRING' } },
+    },
+  },
+};
+
 export async function startOpenFGA({ root, pgUri, httpPort, grpcPort, log }) {
   const bin = goBinary(root, OPENFGA, log);
   runOnce(bin, ['migrate', '--datastore-engine', 'postgres', '--datastore-uri', pgUri]);
@@ -55,7 +120,7 @@ export async function startOpenFGA({ root, pgUri, httpPort, grpcPort, log }) {
 
 export async function openfgaAdapter(api) {
   const { id: store } = await api('POST', '/stores', { name: 'bench' });
-  const { authorization_model_id: model } = await api('POST', `/stores/${store}/authorization-models`, MODEL);
+  let { authorization_model_id: model } = await api('POST', `/stores/${store}/authorization-models`, MODEL);
   const key = (q) => ({ user: `user:${q.user}`, relation: q.action, object: `repo:${q.resource.key}` });
   return {
     name: 'OpenFGA',
@@ -72,9 +137,34 @@ export async function openfgaAdapter(api) {
       );
       return unique.length;
     },
+    async loadConditions(cds, { loaders }) {
+      ({ authorization_model_id: model } = await api('POST', `/stores/${store}/authorization-models`, CONDITIONS_MODEL));
+      const tuples = [
+        { user: 'user:*', relation: 'network', object: 'userset:abac', condition: { name: 'on_office_network' } },
+        ...[...cds.userAttributes].map(([u, a]) => ({
+          user: `user:${u}`,
+          relation: 'member',
+          object: 'userset:abac',
+          condition: { name: 'in_engineering', context: { department: a.department, clearance: a.clearance } },
+        })),
+        ...[...cds.repoAttributes].flatMap(([r, a]) =>
+          ['pull', 'push'].map((action) => ({
+            user: `userset:abac#${action === 'pull' ? 'engineering' : 'engineering_office'}`,
+            relation: `rule_${action}`,
+            object: `repo:${r}`,
+            condition: { name: 'internal_doc', context: { classification: a.classification } },
+          })),
+        ),
+      ];
+      await inBatches(tuples, 100, loaders, (tuple_keys) =>
+        api('POST', `/stores/${store}/write`, { writes: { tuple_keys }, authorization_model_id: model }),
+      );
+      return tuples.length;
+    },
     async allowed(q, cached) {
       const r = await api('POST', `/stores/${store}/check`, {
         tuple_key: key(q),
+        ...(q.context ? { context: q.context } : {}),
         authorization_model_id: model,
         consistency: cached ? 'MINIMIZE_LATENCY' : 'HIGHER_CONSISTENCY',
       });

@@ -117,6 +117,9 @@ export class PolicyService {
   private async planIn(tx: Tx, scope: Scope, file: PolicyFile): Promise<Planned> {
     const rows = await this.store.readSchema(tx, scope.envId);
     const fromFile = modelOfFile(file);
+    // A file without `elements_configs` leaves the environment's configs as they are (files written
+    // before configs could be in them keep working); `elements_configs: {}` removes every one.
+    if (file.elements_configs === undefined) fromFile.configs = modelOfGraph(rows).configs;
     // What is managed after the apply: approval schema on the resources the file's configs govern.
     // Approval schema on a resource no config governs any more is the environment's own again (as
     // after a DELETE of its config through the elements API): kept only if the file lists it.

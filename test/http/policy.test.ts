@@ -47,6 +47,7 @@ describe('policy files', () => {
     expect(res.status).toBe(200);
     expect(res.body.properties.resources).toBeDefined();
     expect(res.body.properties.roles).toBeDefined();
+    expect(res.body.properties.elements_configs.additionalProperties.required).toEqual(['elements_type']);
   });
 
   it('applies a policy in one go, then the same file again changes nothing (no revision)', async () => {

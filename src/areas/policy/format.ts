@@ -140,7 +140,6 @@ export const policySchema = obj(
 export type PolicyFile = Static<typeof policySchema>;
 export type PolicyResource = Static<typeof resource>;
 export type PolicyDerivation = Static<typeof derivationSchema>;
-export type PolicyElementsConfig = Static<typeof elementsConfig>;
 
 /** The document served at /v2/policy.schema.json. */
 export const policyJsonSchema = () => ({

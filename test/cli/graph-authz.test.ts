@@ -163,7 +163,7 @@ describe('graph-authz plan / apply / export', () => {
     expect((await cli(['plan', ...env(), '--exit-code', out])).code).toBe(0);
   }, 120_000);
 
-  it('plans, applies and exports elements configs; after apply the plan shows no difference, with group grants and approvals there', async () => {
+  it('plans, applies and exports elements configs; after apply the plan shows no difference, with group grants there', async () => {
     const approvals = join(POLICY_DIR, 'seed-approvals.policy.yaml');
     const ec = () => ['--key', t.adminKey, '--project', t.proj, '--env', 'planned-ec'];
     await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'planned-ec', name: 'planned-ec' });
@@ -178,7 +178,7 @@ describe('graph-authz plan / apply / export', () => {
     expect(config).toMatchObject({ elements_type: 'operation_approval', settings: { resources: ['repo'] } });
     expect(config.roles_to_levels.LEVEL_1).toEqual(['approver']);
 
-    // Group grants (also of the managed _Reviewer_ role) and a config made through the elements API.
+    // Group grants, also of the managed _Reviewer_ role.
     const s = `/v2/schema/${t.proj}/planned-ec`;
     await t.ok('POST', `${s}/groups`, { group_instance_key: 'eng', group_tenant: 'default' });
     await t.ok('POST', `${s}/group/eng/roles`, { resource: 'repo', resource_instance: 'api', role: 'editor', tenant: 'default' });

@@ -169,7 +169,8 @@ export function compose(infra: Infrastructure) {
 
   // Elements, approvals, access requests and their webhooks.
   const webhookStore = new WebhookStore(db);
-  const elements = new ElementsService(new ElementsStore(db), config.webhookBlockedNetworks, webhookStore);
+  const elementsStore = new ElementsStore(db);
+  const elements = new ElementsService(elementsStore, config.webhookBlockedNetworks, webhookStore);
   const outbox = new WebhookOutbox(webhookStore);
   const webhooks = new WebhookDispatcher(
     webhookStore,
@@ -199,7 +200,7 @@ export function compose(infra: Infrastructure) {
       tenantAccess: { svc: new TenantAccessService(new TenantAccessStore(db), decisions), auth: authenticator },
       graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
       schema: { svc: schema, roles },
-      policy: new PolicyService(new PolicyStore(db)),
+      policy: new PolicyService(new PolicyStore(db), elementsStore),
       snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.importLinkRefs),
       conditions,
       roleExtras: {

@@ -1,7 +1,8 @@
-// @row { used: { kind: 'resource' | 'resource_role' | 'relation' | 'role'; resource: string | null; key: string; n: number; what: string }[] }
+// @row { used: { kind: 'resource' | 'resource_role' | 'relation' | 'role' | 'elements_config'; resource: string | null; key: string; n: number; what: string }[] }
 // How many facts use each schema record a policy would remove, so that apply can refuse the
 // removal (or, with prune, say what it removes with it). $resources: resource keys; $resourceRoles
-// and $relations: [{resource, key}]; $roles: tenant role keys. Answers only those in use.
+// and $relations: [{resource, key}]; $roles: tenant role keys; $configs: elements config keys (used
+// by their operation approvals and access requests, any status). Answers only those in use.
 CALL () {
   UNWIND $resources AS key
   CALL (key) { MATCH (i:Instance {env: $env, resource: key}) RETURN count(i) AS n }
@@ -32,4 +33,13 @@ CALL () {
   }
   RETURN collect(CASE WHEN n > 0 THEN {kind: 'role', resource: null, key: key, n: n, what: 'role assignments'} END) AS d
 }
-RETURN a + b + c + d AS used
+CALL () {
+  UNWIND $configs AS key
+  CALL (key) {
+    MATCH (cfg:ElementsConfig {env: $env, key: key})
+    RETURN COUNT { MATCH (:OperationApproval)-[:OF_CONFIG]->(cfg) } AS n
+  }
+  RETURN collect(CASE WHEN n > 0 THEN {kind: 'elements_config', resource: null, key: key, n: n,
+                                       what: 'requests (operation approvals and access requests)'} END) AS e
+}
+RETURN a + b + c + d + e AS used

@@ -13,11 +13,13 @@
 //   roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
 //   groupTypes: string[];
 //   governed: string[];
+//   configs: { id: string; key: string; name: string | null; elements_type: string | null; resources: string[] | null; roles_to_levels_json: string | null }[];
 // }
 // The environment's whole schema, for a policy plan, apply or export: every resource (its
 // actions, roles with permissions and the roles they extend, relations, the derivations that
 // grant on it), every tenant role, and what tells managed schema apart (docs/policy-as-code.md):
-// the group types (resources that groups are instances of) and the resources elements configs govern.
+// the group types (resources that groups are instances of) and the resources elements configs govern;
+// and the elements configs themselves (without their webhooks, which policy files do not carry).
 CALL () {
   MATCH (r:Resource {env: $env}) WHERE r.key IS NOT NULL
   RETURN collect(r {.key, .name, .description, .actions, .actions_json, .attributes_json,
@@ -58,4 +60,8 @@ CALL () {
   UNWIND coalesce(c.resources, []) AS governed
   RETURN collect(DISTINCT governed) AS governed
 }
-RETURN resources, roles, groupTypes, governed
+CALL () {
+  MATCH (c:ElementsConfig {env: $env}) WHERE c.key IS NOT NULL
+  RETURN collect(c {.id, .key, .name, .elements_type, .resources, .roles_to_levels_json}) AS configs
+}
+RETURN resources, roles, groupTypes, governed, configs

@@ -14,6 +14,7 @@ const KIND: Record<string, string> = {
   resource_role: 'role',
   role: 'tenant role',
   derivation: 'derivation',
+  elements_config: 'elements config',
 };
 
 export function printPlan(

@@ -380,7 +380,7 @@ export interface StatementRows {
   /** cypher/metrics/operatorCounts.cypher */
   'metrics/operatorCounts': { sessions: number; approvals: { status: string; n: number }[] };
   /** cypher/policy/factsInUse.cypher */
-  'policy/factsInUse': { used: { kind: 'resource' | 'resource_role' | 'relation' | 'role'; resource: string | null; key: string; n: number; what: string }[] };
+  'policy/factsInUse': { used: { kind: 'resource' | 'resource_role' | 'relation' | 'role' | 'elements_config'; resource: string | null; key: string; n: number; what: string }[] };
   /** cypher/policy/lockEnvironment.cypher */
   'policy/lockEnvironment': { id: string };
   /** cypher/policy/readConditions.cypher */
@@ -401,6 +401,7 @@ export interface StatementRows {
     roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
     groupTypes: string[];
     governed: string[];
+    configs: { id: string; key: string; name: string | null; elements_type: string | null; resources: string[] | null; roles_to_levels_json: string | null }[];
   };
   /** cypher/policy/writeUserAttributes.cypher */
   'policy/writeUserAttributes': { key: string; before: ResourceNode; after: ResourceNode };

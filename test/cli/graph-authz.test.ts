@@ -163,6 +163,46 @@ describe('graph-authz plan / apply / export', () => {
     expect((await cli(['plan', ...env(), '--exit-code', out])).code).toBe(0);
   }, 120_000);
 
+  it('plans, applies and exports elements configs; after apply the plan shows no difference, with group grants there', async () => {
+    const approvals = join(POLICY_DIR, 'seed-approvals.policy.yaml');
+    const ec = () => ['--key', t.adminKey, '--project', t.proj, '--env', 'planned-ec'];
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'planned-ec', name: 'planned-ec' });
+    const first = await cli(['plan', ...ec(), approvals]);
+    expect(first.stdout).toContain('+ elements config deploys');
+    const applied = await cli(['apply', ...ec(), approvals]);
+    expect({ code: applied.code, last: applied.stdout.trim().split('\n').pop() }).toEqual({
+      code: 0,
+      last: 'Applied: 4 created, 0 updated, 0 deleted.',
+    });
+    const config = await t.ok('GET', `/v2/elements/${t.proj}/planned-ec/config/deploys`);
+    expect(config).toMatchObject({ elements_type: 'operation_approval', settings: { resources: ['repo'] } });
+    expect(config.roles_to_levels.LEVEL_1).toEqual(['approver']);
+
+    // Group grants, also of the managed _Reviewer_ role.
+    const s = `/v2/schema/${t.proj}/planned-ec`;
+    await t.ok('POST', `${s}/groups`, { group_instance_key: 'eng', group_tenant: 'default' });
+    await t.ok('POST', `${s}/group/eng/roles`, { resource: 'repo', resource_instance: 'api', role: 'editor', tenant: 'default' });
+    await t.ok('POST', `${s}/group/eng/roles`, { resource: 'repo', resource_instance: 'api', role: '_Reviewer_', tenant: 'default' });
+    const again = await cli(['plan', ...ec(), '--exit-code', approvals]);
+    expect({ code: again.code, out: again.stdout.trim() }).toEqual({
+      code: 0,
+      out: "No changes: the environment's schema equals the file.",
+    });
+    expect((await cli(['apply', ...ec(), approvals])).stdout.trim()).toBe("No changes: the environment's schema equals the file.");
+
+    const exported = await cli(['export', ...ec(), '--policy']);
+    expect(exported.stdout).toContain('elements_configs:');
+    expect(exported.stdout).not.toMatch(/operate|_Approved_|_Reviewer_|member|_group|webhook/);
+    const out = join(tmp, 'exported-ec.yaml');
+    writeFileSync(out, exported.stdout);
+    expect((await cli(['plan', ...ec(), '--exit-code', out])).code).toBe(0);
+
+    // A file that drops the config: the plan names it, apply removes it with the approval schema.
+    const dropped = join(tmp, 'dropped-ec.yaml');
+    writeFileSync(dropped, exported.stdout.replace(/elements_configs:[\s\S]*$/, 'elements_configs: {}\n'));
+    expect((await cli(['plan', ...ec(), dropped])).stdout).toContain('- elements config deploys');
+  }, 120_000);
+
   it('exits 1 on a refused change and 2 on bad usage', async () => {
     const f = `/v2/facts/${t.proj}/planned`;
     await t.ok('POST', `${f}/users`, { key: 'ann' });

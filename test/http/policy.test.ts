@@ -47,6 +47,7 @@ describe('policy files', () => {
     expect(res.status).toBe(200);
     expect(res.body.properties.resources).toBeDefined();
     expect(res.body.properties.roles).toBeDefined();
+    expect(res.body.properties.elements_configs.additionalProperties.required).toEqual(['elements_type']);
   });
 
   it('applies a policy in one go, then the same file again changes nothing (no revision)', async () => {
@@ -113,7 +114,12 @@ describe('policy files', () => {
       roles_to_levels: { LEVEL_1: ['admin'] },
     });
     expect(await t.ok('POST', `${policyPath()}/plan`, policy)).toEqual({ changed: false, applied: false, changes: [] });
-    expect(await t.ok('GET', policyPath())).toEqual(exportedBefore);
+    // The export now carries the config itself (its managed schema stays out).
+    const { elements_configs: configs, ...exportedAfter } = await t.ok('GET', policyPath());
+    expect(exportedAfter).toEqual(exportedBefore);
+    expect(configs).toEqual({
+      ops: { name: 'Ops', elements_type: 'operation_approval', settings: { resources: ['repo'] }, roles_to_levels: { LEVEL_1: ['admin'] } },
+    });
     const rev = await revision();
     expect((await t.ok('PUT', `${policyPath()}?prune=true`, policy)).changed).toBe(false);
     expect(await revision()).toBe(rev);
@@ -198,5 +204,250 @@ describe('policy files', () => {
     const cycle = { roles: { a: { permissions: [], extends: ['b'] }, b: { permissions: [], extends: ['a'] } } };
     expect((await t.call('PUT', `${policyPath()}?prune=true`, cycle)).status).toBe(422);
     expect(await revision()).toBe(rev);
+  });
+});
+
+/**
+ * Elements configs in the policy file (CONTRACT sections 7, 16): made, changed and removed by
+ * apply in its one transaction, with their managed approval schema; webhooks left alone.
+ */
+describe('elements configs in policy files', () => {
+  const withConfigs = {
+    resources: {
+      repo: { actions: ['pull', 'push'], roles: { maintainer: { permissions: ['push'] } } },
+      wiki: { actions: ['read'] },
+    },
+    roles: { admin: { permissions: ['repo:push'] }, dev: { permissions: ['repo:pull'] } },
+    elements_configs: {
+      deploys: {
+        name: 'Deploy approvals',
+        elements_type: 'operation_approval',
+        settings: { resources: ['repo'] },
+        roles_to_levels: { LEVEL_1: ['admin'] },
+      },
+      access: { name: 'Access', elements_type: 'access_request', settings: { resources: ['wiki'] }, roles_to_levels: { LEVEL_2: ['dev'] } },
+    },
+  };
+  const envOf = async (key: string) => {
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key, name: key });
+    return key;
+  };
+  const configPath = (env: string, key = '') => `/v2/elements/${t.proj}/${env}/config${key ? `/${key}` : ''}`;
+  /** The configs as the elements API answers them, without ids, times and scope. */
+  const configsOf = async (env: string) =>
+    (await t.ok('GET', configPath(env))).data
+      .map((c: Record<string, unknown>) => ({
+        key: c.key,
+        name: c.name,
+        elements_type: c.elements_type,
+        settings: c.settings,
+        roles_to_levels: c.roles_to_levels,
+      }))
+      .sort((a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key));
+  const schemaOf = async (env: string, resource: string) => {
+    const r = await t.ok('GET', `/v2/schema/${t.proj}/${env}/resources/${resource}`);
+    return {
+      actions: Object.keys(r.actions).sort(),
+      roles: Object.fromEntries(Object.entries(r.roles as Record<string, { permissions: string[] }>).map(([k, v]) => [k, v.permissions])),
+    };
+  };
+
+  it('makes configs with their managed actions and roles; the same file again changes nothing', async () => {
+    const env = await envOf('ec-apply');
+    const plan = await t.ok('POST', `${policyPath(env)}/plan`, withConfigs);
+    expect(plan.changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ op: 'create', kind: 'elements_config', key: 'deploys' }),
+        expect.objectContaining({ op: 'create', kind: 'elements_config', key: 'access' }),
+      ]),
+    );
+    expect((await t.ok('PUT', policyPath(env), withConfigs)).applied).toBe(true);
+    expect(await configsOf(env)).toEqual([
+      {
+        key: 'access',
+        name: 'Access',
+        elements_type: 'access_request',
+        settings: { resources: ['wiki'] },
+        roles_to_levels: { LEVEL_1: [], LEVEL_2: ['dev'], LEVEL_3: [], LEVEL_4: [] },
+      },
+      {
+        key: 'deploys',
+        name: 'Deploy approvals',
+        elements_type: 'operation_approval',
+        settings: { resources: ['repo'] },
+        roles_to_levels: { LEVEL_1: ['admin'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
+      },
+    ]);
+    expect(await schemaOf(env, 'repo')).toEqual({
+      actions: ['operate', 'pull', 'push', 'review'],
+      roles: { _Approved_: ['operate'], _Reviewer_: ['review'], maintainer: ['push'] },
+    });
+    // The export carries the configs, not their managed schema.
+    const exported = await t.ok('GET', policyPath(env));
+    expect(exported.elements_configs).toEqual({
+      access: { name: 'Access', elements_type: 'access_request', settings: { resources: ['wiki'] }, roles_to_levels: { LEVEL_2: ['dev'] } },
+      deploys: {
+        name: 'Deploy approvals',
+        elements_type: 'operation_approval',
+        settings: { resources: ['repo'] },
+        roles_to_levels: { LEVEL_1: ['admin'] },
+      },
+    });
+    expect(exported.resources.repo).toEqual({ actions: ['pull', 'push'], roles: { maintainer: { permissions: ['push'] } } });
+
+    const rev = await revision(env);
+    expect(await t.ok('PUT', policyPath(env), withConfigs)).toEqual({ changed: false, applied: false, changes: [] });
+    expect(await revision(env)).toBe(rev);
+
+    // A change: name and levels; the webhook set through the elements API stays.
+    await t.ok('PATCH', configPath(env, 'deploys'), { webhook: { url: 'https://hooks.example.com/deploys' } });
+    const changed = {
+      ...withConfigs,
+      elements_configs: {
+        ...withConfigs.elements_configs,
+        deploys: { ...withConfigs.elements_configs.deploys, name: 'Deploys', roles_to_levels: { LEVEL_1: ['admin'], LEVEL_2: ['dev'] } },
+      },
+    };
+    expect((await t.ok('POST', `${policyPath(env)}/plan`, changed)).changes).toEqual([
+      { op: 'update', kind: 'elements_config', key: 'deploys', name: 'deploys', fields: ['name', 'roles_to_levels'] },
+    ]);
+    await t.ok('PUT', policyPath(env), changed);
+    const deploys = await t.ok('GET', configPath(env, 'deploys'));
+    expect(deploys).toMatchObject({
+      name: 'Deploys',
+      roles_to_levels: { LEVEL_1: ['admin'], LEVEL_2: ['dev'] },
+      webhook: { url: 'https://hooks.example.com/deploys' },
+    });
+    expect((await t.ok('POST', `${policyPath(env)}/plan`, changed)).changes).toEqual([]);
+    // A file without elements_configs leaves the configs as they are.
+    const { elements_configs: _configs, ...without } = changed;
+    expect((await t.ok('POST', `${policyPath(env)}/plan`, without)).changes).toEqual([]);
+  });
+
+  it('answers 422 naming a level role or a governed resource the policy does not define, and changes nothing', async () => {
+    const env = await envOf('ec-bad');
+    const bad = {
+      ...withConfigs,
+      elements_configs: {
+        deploys: {
+          elements_type: 'operation_approval',
+          settings: { resources: ['repo', 'nope'] },
+          roles_to_levels: { LEVEL_1: ['admin', 'ghost'] },
+        },
+      },
+    };
+    const res = await t.call('PUT', policyPath(env), bad);
+    expect(res.status).toBe(422);
+    expect(res.body.error_code).toBe('INVALID_INPUT');
+    expect(res.body.details).toEqual([
+      { path: '/body/elements_configs/deploys/roles_to_levels/LEVEL_1/1', message: '"ghost" is not a tenant role of the policy' },
+      { path: '/body/elements_configs/deploys/settings/resources/1', message: '"nope" is not a resource of the policy' },
+    ]);
+    expect((await t.call('PUT', policyPath(env), { elements_configs: { x: { elements_type: 'other' } } })).status).toBe(422);
+    expect(await configsOf(env)).toEqual([]);
+    expect((await t.call('GET', `/v2/schema/${t.proj}/${env}/resources/repo`)).status).toBe(404);
+  });
+
+  it('runs an operation approval flow in the environment apply made; removing a used config is 409 unless prune', async () => {
+    const env = await envOf('ec-flow');
+    await t.ok('PUT', policyPath(env), withConfigs);
+    const facts = `/v2/facts/${t.proj}/${env}`;
+    await t.ok('POST', `${facts}/tenants`, { key: 'acme', name: 'acme' });
+    for (const user of ['rita', 'ada']) await t.ok('POST', `${facts}/tenants/acme/users`, { key: user });
+    await t.ok('POST', `${facts}/role_assignments`, { user: 'ada', role: 'admin', tenant: 'acme' });
+    await t.ok('POST', `${facts}/resource_instances`, { key: 'api', resource: 'repo', tenant: 'acme' });
+    const envKey = (await t.ok('POST', `/v2/api-key/${t.proj}/${env}`, {})).secret as string;
+    const cfg = await t.ok('GET', configPath(env, 'deploys'));
+    const session = async (user: string) => {
+      const res = await t.call('POST', '/v2/auth/elements_login_as', { user_id: user, tenant_id: 'acme' }, { key: envKey });
+      expect(res.status).toBe(200);
+      const cookie = res.headers.get('set-cookie')!.split(';')[0];
+      return (method: string, path: string, body?: unknown) =>
+        t.call(method, `${configPath(env, cfg.id)}/operation_approval${path}`, body, {
+          key: null,
+          headers: { cookie, element_id: cfg.id },
+        });
+    };
+    const operate = async () =>
+      (
+        await t.ok('POST', `/v2/allowed/${t.proj}/${env}`, {
+          user: 'rita',
+          action: 'operate',
+          resource: { type: 'repo', key: 'api', tenant: 'acme' },
+        })
+      ).allow;
+    const rita = await session('rita');
+    const ada = await session('ada');
+    expect(await operate()).toBe(false);
+    const asked = await rita('POST', '', {
+      access_request_details: { tenant: 'acme', resource: 'repo', resource_instance: 'api' },
+      reason: 'deploy',
+    });
+    expect(asked.status).toBe(200);
+    expect((await ada('PUT', `/${asked.body.id}/approve`, { reviewer_comment: 'ok' })).status).toBe(200);
+    expect(await operate()).toBe(true);
+
+    // Removing the config (and so repo's approval schema, which the approval's grant uses): refused, then pruned.
+    const removed = { ...withConfigs, elements_configs: { access: withConfigs.elements_configs.access } };
+    const rev = await revision(env);
+    const refused = await t.call('PUT', policyPath(env), removed);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_code).toBe('INVALID_STATE');
+    expect(refused.body.details.map((d: { message: string }) => d.message).sort()).toEqual([
+      'elements config "deploys" is used by 1 requests (operation approvals and access requests)',
+      'role "_Approved_" of resource "repo" is used by 1 role assignments',
+    ]);
+    expect(await revision(env)).toBe(rev);
+    const plan = await t.ok('POST', `${policyPath(env)}/plan`, removed);
+    expect(plan.changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ op: 'delete', kind: 'elements_config', key: 'deploys', in_use: expect.objectContaining({ facts: 1 }) }),
+        expect.objectContaining({ op: 'delete', kind: 'action', key: 'repo:operate' }),
+        expect.objectContaining({ op: 'delete', kind: 'resource_role', key: 'repo#_Reviewer_' }),
+      ]),
+    );
+    expect((await t.ok('PUT', `${policyPath(env)}?prune=true`, removed)).applied).toBe(true);
+    expect((await t.call('GET', configPath(env, 'deploys'))).status).toBe(404);
+    expect(await schemaOf(env, 'repo')).toEqual({ actions: ['pull', 'push'], roles: { maintainer: ['push'] } });
+    expect((await t.ok('POST', `${policyPath(env)}/plan`, removed)).changes).toEqual([]);
+  });
+
+  it('round trip: configs made through the elements API (and group grants) read into a policy that an empty environment takes as is', async () => {
+    const src = await envOf('ec-src');
+    const dst = await envOf('ec-dst');
+    const { elements_configs: _c, ...base } = withConfigs;
+    await t.ok('PUT', policyPath(src), base);
+    const schema = `/v2/schema/${t.proj}/${src}`;
+    // As the previous version made them: through the elements API, one with a webhook.
+    await t.ok('POST', configPath(src), {
+      key: 'ops',
+      name: 'Ops',
+      elements_type: 'operation_approval',
+      settings: { resources: ['repo', 'wiki'] },
+      roles_to_levels: { LEVEL_1: ['admin'], LEVEL_3: ['dev'] },
+      webhook: { url: 'https://hooks.example.com/ops', bearer_token: 'not-in-files' },
+    });
+    await t.ok('POST', configPath(src), {
+      key: 'asks',
+      name: 'Asks',
+      elements_type: 'access_request',
+      roles_to_levels: { LEVEL_2: ['dev'] },
+    });
+    await t.ok('POST', `${schema}/groups`, { group_instance_key: 'eng', group_tenant: 'default' });
+    await t.ok('POST', `${schema}/group/eng/roles`, { resource: 'repo', resource_instance: 'api', role: 'maintainer', tenant: 'default' });
+
+    const exported = await t.ok('GET', policyPath(src));
+    expect(Object.keys(exported.elements_configs).sort()).toEqual(['asks', 'ops']);
+    expect(JSON.stringify(exported)).not.toMatch(/hooks\.example|not-in-files|webhook/);
+    expect((await t.ok('POST', `${policyPath(src)}/plan`, exported)).changes).toEqual([]);
+    const rev = await revision(src);
+    expect((await t.ok('PUT', policyPath(src), exported)).changed).toBe(false);
+    expect(await revision(src)).toBe(rev);
+
+    await t.ok('PUT', policyPath(dst), exported);
+    expect(await t.ok('GET', policyPath(dst))).toEqual(exported);
+    expect((await t.ok('POST', `${policyPath(dst)}/plan`, exported)).changes).toEqual([]);
+    expect(await configsOf(dst)).toEqual(await configsOf(src));
+    for (const r of ['repo', 'wiki']) expect(await schemaOf(dst, r)).toEqual(await schemaOf(src, r));
   });
 });

@@ -4,15 +4,15 @@ import { type ErrorDetail, invalidInput, notFound } from '../../errors';
 import { envelopeOf, type Page } from '../../http/paging';
 import type { BlockedNetworks } from '../../util/networks';
 import { now } from '../../util/time';
-import { newWebhookSecret } from '../webhooks/outbox';
 import type { HeldDelivery, WebhookStore } from '../webhooks/store';
 import { unique } from '../../util/unique';
-import type { ElementsConfigNode, ElementsStore, GovernedResource, GovernedUpdate } from './store';
+import { configWrite, governed, type RolesToLevels, type Webhook, webhookWrite } from './govern';
+import type { ElementsConfigNode, ElementsStore } from './store';
 
 import { ELEMENTS_TYPES, LEVELS, type ElementsType, type Level } from './schemas';
 
 export { ELEMENTS_TYPES, LEVELS, type ElementsType, type Level };
-export type RolesToLevels = Partial<Record<Level, string[]>>;
+export type { RolesToLevels, Webhook };
 /** Levels whose roles make a user a reviewer of every approval in their tenant. */
 export const REVIEWER_LEVELS: Level[] = ['LEVEL_1', 'LEVEL_2'];
 
@@ -24,17 +24,7 @@ export interface ConfigInput {
   roles_to_levels: RolesToLevels;
   webhook?: Webhook;
 }
-export interface Webhook {
-  url: string;
-  bearer_token?: string;
-}
 export type ConfigPatch = Partial<Pick<ConfigInput, 'name' | 'settings' | 'roles_to_levels'>> & { webhook?: Webhook | null };
-
-/** The actions an approval flow needs on a governed resource, added when missing. */
-const APPROVAL_ACTIONS: Record<string, { name: string; description: string }> = {
-  operate: { name: 'Operate', description: 'Perform the operation governed by operation approvals' },
-  review: { name: 'Review', description: 'Review (approve or deny) operation approvals' },
-};
 
 const parse = <T>(text: string | null | undefined, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 
@@ -90,24 +80,13 @@ export class ElementsService {
   });
 
   async create(scope: Scope, input: ConfigInput) {
-    const resources = unique(input.settings?.resources ?? []);
     this.checkWebhook(input.webhook);
     await this.checkRoles(scope, input.roles_to_levels);
+    const write = configWrite({ ...input, settings: input.settings ?? {} }, webhookWrite(input.webhook), now());
     const c = await this.store.writeConfig(
       scope.envId,
-      {
-        create: true,
-        id: randomUUID(),
-        key: input.key,
-        name: input.name,
-        elements_type: input.elements_type,
-        settings_json: JSON.stringify({ ...(input.settings ?? {}), resources }),
-        roles_to_levels_json: JSON.stringify(input.roles_to_levels),
-        resources,
-        nowIso: now(),
-        ...webhookWrite(input.webhook),
-      },
-      (found) => governed(resources, found),
+      { ...write, create: true, id: randomUUID(), key: input.key, elements_type: input.elements_type },
+      (found) => governed(write.resources ?? [], found),
     );
     return this.withSecret(scope, c);
   }
@@ -133,21 +112,10 @@ export class ElementsService {
   async update(scope: Scope, ref: string, patch: ConfigPatch) {
     this.checkWebhook(patch.webhook);
     const current = await this.node(scope, ref);
-    const resources = patch.settings ? unique(patch.settings.resources ?? []) : null;
     if (patch.roles_to_levels) await this.checkRoles(scope, patch.roles_to_levels);
-    const c = await this.store.writeConfig(
-      scope.envId,
-      {
-        create: false,
-        id: current.id,
-        name: patch.name ?? null,
-        settings_json: patch.settings ? JSON.stringify({ ...patch.settings, resources }) : null,
-        roles_to_levels_json: patch.roles_to_levels ? JSON.stringify(patch.roles_to_levels) : null,
-        resources,
-        nowIso: now(),
-        ...webhookWrite(patch.webhook),
-      },
-      (found) => (resources ? governed(resources, found) : []),
+    const write = configWrite(patch, webhookWrite(patch.webhook), now());
+    const c = await this.store.writeConfig(scope.envId, { ...write, create: false, id: current.id }, (found) =>
+      write.resources ? governed(write.resources, found) : [],
     );
     return this.withSecret(scope, c);
   }
@@ -194,30 +162,4 @@ export class ElementsService {
     if (details.length)
       throw invalidInput(`roles_to_levels names roles that do not exist: ${details.map((d) => d.message).join('; ')}.`, details);
   }
-}
-
-/** The webhook part of a config write: `undefined` leaves it as it is, null removes it. */
-function webhookWrite(w: Webhook | null | undefined) {
-  return {
-    setWebhook: w !== undefined,
-    webhook_url: w?.url ?? null,
-    webhook_bearer_token: w?.bearer_token ?? null,
-    webhook_secret: newWebhookSecret(),
-  };
-}
-
-/** Each governed resource must exist (404); it gets the actions `operate` and `review` when missing. */
-function governed(keys: string[], found: GovernedResource[]): GovernedUpdate[] {
-  const byKey = new Map(found.map((r) => [r.key, r]));
-  return keys.map((key) => {
-    const r = byKey.get(key);
-    if (!r) throw notFound('Resource', key);
-    const map = parse<Record<string, unknown>>(r.actions_json, {});
-    const actions = [...(r.actions ?? Object.keys(map))];
-    for (const [action, block] of Object.entries(APPROVAL_ACTIONS)) {
-      if (!actions.includes(action)) actions.push(action);
-      if (!map[action]) map[action] = block;
-    }
-    return { key, actions, actions_json: JSON.stringify(map) };
-  });
 }

@@ -1,4 +1,4 @@
-import { type Db, keyed } from '../../db/db';
+import { type Db, keyed, type Tx } from '../../db/db';
 import { Duplicate, NotFound } from '../../db/storeErrors';
 import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -23,8 +23,8 @@ export interface ConfigWrite {
   setWebhook: boolean;
   webhook_url: string | null;
   webhook_bearer_token: string | null;
-  /** The secret a config gets when it has none yet. */
-  webhook_secret: string;
+  /** The secret a config gets when it has none yet (null: none yet, a policy apply). */
+  webhook_secret: string | null;
   nowIso: string;
 }
 
@@ -61,19 +61,27 @@ export class ElementsStore {
     govern: (found: GovernedResource[]) => GovernedUpdate[],
   ): Promise<ElementsConfigNode> {
     try {
-      return await this.db.write(async (tx) => {
-        const found = c.resources?.length ? await tx.rows(this.q.lockResources, { env, keys: c.resources }) : [];
-        const updates = govern(found);
-        const row = c.create ? await tx.one(this.q.createConfig, { env, ...c }) : await tx.one(this.q.updateConfig, { env, ...c });
-        // Throwing rolls back the resource locks taken above (a config deleted meanwhile).
-        if (!row) throw new NotFound('Elements config', c.key ?? c.id);
-        if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, nowIso: c.nowIso });
-        return row.config;
-      });
+      return await this.db.write((tx) => this.writeConfigIn(tx, env, c, govern));
     } catch (err) {
       if (err instanceof Duplicate) throw new Duplicate('Elements config', c.key ?? c.id);
       throw err;
     }
+  }
+
+  /** writeConfig inside a transaction the caller holds (a policy apply writes configs with the rest of the policy). */
+  async writeConfigIn(
+    tx: Tx,
+    env: string,
+    c: ConfigWrite & { id: string; key?: string; elements_type?: string; create: boolean },
+    govern: (found: GovernedResource[]) => GovernedUpdate[],
+  ): Promise<ElementsConfigNode> {
+    const found = c.resources?.length ? await tx.rows(this.q.lockResources, { env, keys: c.resources }) : [];
+    const updates = govern(found);
+    const row = c.create ? await tx.one(this.q.createConfig, { env, ...c }) : await tx.one(this.q.updateConfig, { env, ...c });
+    // Throwing rolls back the resource locks taken above (a config deleted meanwhile).
+    if (!row) throw new NotFound('Elements config', c.key ?? c.id);
+    if (updates.length) await tx.rows(this.q.governResources, { env, resources: updates, nowIso: c.nowIso });
+    return row.config;
   }
 
   async getConfig(env: string, ref: string): Promise<ElementsConfigNode | undefined> {
@@ -86,7 +94,12 @@ export class ElementsStore {
   }
 
   async deleteConfig(env: string, id: string): Promise<boolean> {
-    const [row] = await this.db.writeRows(this.q.deleteConfig, { env, id });
+    return this.db.write((tx) => this.deleteConfigIn(tx, env, id));
+  }
+
+  /** Deletes a config with its operation approvals and access requests (deleteConfig.cypher), in the caller's transaction. */
+  async deleteConfigIn(tx: Tx, env: string, id: string): Promise<boolean> {
+    const [row] = await tx.rows(this.q.deleteConfig, { env, id });
     return (row?.deleted ?? 0) > 0;
   }
 }

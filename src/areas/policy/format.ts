@@ -1,6 +1,7 @@
 import type { TArray, TRecord, TString, TUnion } from '@sinclair/typebox';
 import { anyObject, arr, bool, mapOf, nullable, obj, schemaKey, str } from '../../http/schema';
 import type { Static } from '../../http/schema';
+import { ELEMENTS_TYPES, LEVELS } from '../elements/schemas';
 
 /**
  * The policy file (CONTRACT section 16): an environment's own schema as one document that
@@ -87,6 +88,37 @@ const setRule = obj(
   ['user_set', 'permission', 'resource_set'],
 );
 
+/**
+ * Elements configs (CONTRACT sections 7 and 11): an approval flow over resources, and who reviews
+ * at which level. Their webhooks are not here (a bearer token and the webhook secret are
+ * secrets; files live in git): apply leaves a config's webhook as it is.
+ */
+const elementsConfig = obj(
+  {
+    name,
+    elements_type: str({
+      enum: ELEMENTS_TYPES,
+      description: 'operation_approval (an action on an instance) or access_request (a role).',
+    }),
+    settings: obj({
+      resources: arr(schemaKey(), {
+        maxItems: 100,
+        uniqueItems: true,
+        description:
+          'Resources of the file this flow governs (each gets the managed actions operate / review and roles _Reviewer_ / _Approved_).',
+      }),
+    }),
+    roles_to_levels: obj(
+      Object.fromEntries(
+        LEVELS.map((l) => [l, arr(schemaKey(), { maxItems: 100, uniqueItems: true, description: 'Tenant role keys of the file.' })]),
+      ),
+      [],
+      { description: 'Tenant roles per review level; LEVEL_1 and LEVEL_2 review every request in their tenant.' },
+    ),
+  },
+  ['elements_type'],
+);
+
 export const policySchema = obj(
   {
     $schema: str({ maxLength: 2048 }),
@@ -95,12 +127,13 @@ export const policySchema = obj(
     user_attributes: mapOf(userAttribute, schemaKey()),
     condition_sets: mapOf(conditionSet, schemaKey()),
     set_rules: arr(setRule, { maxItems: 10000 }),
+    elements_configs: mapOf(elementsConfig, schemaKey()),
   },
   [],
   {
     title: 'graph-authz policy',
     description:
-      "An environment's own schema: resources (actions, roles, relations, derivations, attributes), tenant roles, user attributes, condition sets and set rules. Schema the service makes by itself (group grants, elements configs) is not written here.",
+      "An environment's own schema: resources (actions, roles, relations, derivations, attributes), tenant roles, user attributes, condition sets, set rules and elements configs (without their webhooks). Schema the service makes by itself (group grants' relations and derivations, elements configs' actions and roles) is not written here.",
   },
 );
 

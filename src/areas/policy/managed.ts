@@ -1,3 +1,4 @@
+import { APPROVAL_ACTIONS, APPROVAL_ROLES } from '../elements/govern';
 import type { PolicyModel, ResourceModel } from './model';
 
 /**
@@ -13,8 +14,7 @@ import type { PolicyModel, ResourceModel } from './model';
  *
  * A managed part written in a file anyway is ignored (it is there already, or will be made).
  */
-export const APPROVAL_ACTIONS = ['operate', 'review'];
-export const APPROVAL_ROLES = ['_Reviewer_', '_Approved_'];
+const APPROVAL_ACTION_KEYS = Object.keys(APPROVAL_ACTIONS);
 
 export class Managed {
   private readonly groupTypes: Set<string>;
@@ -29,8 +29,15 @@ export class Managed {
   resource(key: string): boolean {
     return key.startsWith('__') || this.groupTypes.has(key);
   }
+  /** The actions and roles an elements config makes on `resource` (none when no config governs it). */
+  approvalActions(resource: string): string[] {
+    return this.governed.has(resource) ? APPROVAL_ACTION_KEYS : [];
+  }
+  approvalRoles(resource: string): string[] {
+    return this.governed.has(resource) ? APPROVAL_ROLES : [];
+  }
   action(resource: string, action: string): boolean {
-    return this.governed.has(resource) && APPROVAL_ACTIONS.includes(action);
+    return this.governed.has(resource) && APPROVAL_ACTION_KEYS.includes(action);
   }
   role(resource: string, role: string): boolean {
     return (this.governed.has(resource) && APPROVAL_ROLES.includes(role)) || (this.groupTypes.has(resource) && role === 'member');
@@ -50,7 +57,7 @@ export class Managed {
       if (this.resource(key) && !hasOwnParts(key, own)) continue;
       resources[key] = own;
     }
-    return { resources, roles: model.roles };
+    return { resources, roles: model.roles, configs: model.configs };
   }
 
   /** The resource's parts that are not managed. `relations`: the relations it has (to tell managed derivations). */

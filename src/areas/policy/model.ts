@@ -1,3 +1,4 @@
+import { type ElementsType, LEVELS, type Level } from '../elements/schemas';
 import type { PolicyFile } from './format';
 
 /**
@@ -34,9 +35,19 @@ export interface ResourceModel {
   roles: Record<string, RoleModel>;
   derivations: DerivationModel[];
 }
+/** An elements config as a policy carries it (its webhook is not in files). */
+export interface ConfigModel {
+  name: string;
+  elements_type: ElementsType;
+  /** The governed resources, a sorted set. */
+  resources: string[];
+  /** Every level, each a sorted set of tenant role keys. */
+  roles_to_levels: Record<Level, string[]>;
+}
 export interface PolicyModel {
   resources: Record<string, ResourceModel>;
   roles: Record<string, RoleModel>;
+  configs: Record<string, ConfigModel>;
 }
 
 const sorted = (xs: readonly string[] | null | undefined) => [...new Set(xs ?? [])].sort();
@@ -90,8 +101,25 @@ export function modelOfFile(file: PolicyFile): PolicyModel {
   }
   const roles: Record<string, RoleModel> = Object.create(null);
   for (const [k, role] of Object.entries(file.roles ?? {})) roles[k] = roleModel(k, role);
-  return { resources, roles };
+  const configs: Record<string, ConfigModel> = Object.create(null);
+  for (const [k, c] of Object.entries(file.elements_configs ?? {}))
+    configs[k] = configModel(k, c.name, c.elements_type, c.settings?.resources, c.roles_to_levels);
+  return { resources, roles, configs };
 }
+
+const configModel = (
+  key: string,
+  name: string | null | undefined,
+  type: string | null | undefined,
+  resources: string[] | null | undefined,
+  levels: Partial<Record<string, string[]>> | null | undefined,
+): ConfigModel => ({
+  name: name ?? key,
+  // A config written before access requests existed is an operation approval flow.
+  elements_type: type === 'access_request' ? 'access_request' : 'operation_approval',
+  resources: sorted(resources),
+  roles_to_levels: Object.fromEntries(LEVELS.map((l) => [l, sorted(levels?.[l])])) as Record<Level, string[]>,
+});
 
 /** The schema as readSchema.cypher answers it. */
 export interface SchemaRows {
@@ -109,6 +137,14 @@ export interface SchemaRows {
   roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
   groupTypes: string[];
   governed: string[];
+  configs: {
+    id: string;
+    key: string;
+    name: string | null;
+    elements_type: string | null;
+    resources: string[] | null;
+    roles_to_levels_json: string | null;
+  }[];
 }
 
 /** The graph's schema, everything included (managed parts are taken out by ./managed.ts). */
@@ -141,7 +177,16 @@ export function modelOfGraph(rows: SchemaRows): PolicyModel {
   }
   const roles: Record<string, RoleModel> = Object.create(null);
   for (const role of rows.roles) roles[role.key] = roleModel(role.key, role);
-  return { resources, roles };
+  const configs: Record<string, ConfigModel> = Object.create(null);
+  for (const c of rows.configs)
+    configs[c.key] = configModel(
+      c.key,
+      c.name,
+      c.elements_type,
+      c.resources,
+      c.roles_to_levels_json ? (JSON.parse(c.roles_to_levels_json) as Partial<Record<string, string[]>>) : {},
+    );
+  return { resources, roles, configs };
 }
 
 /** The policy file a model writes out (export): defaults left out, so it reads like one written by hand. */
@@ -209,5 +254,28 @@ export function fileOfModel(model: PolicyModel): PolicyFile {
       .sort()
       .map((k) => [k, role(k, model.roles[k])]),
   );
-  return { resources, roles };
+  const configs = Object.keys(model.configs).sort();
+  return {
+    resources,
+    roles,
+    ...(configs.length
+      ? {
+          elements_configs: Object.fromEntries(
+            configs.map((k) => {
+              const c = model.configs[k];
+              const levels = LEVELS.filter((l) => c.roles_to_levels[l].length);
+              return [
+                k,
+                {
+                  name: c.name,
+                  elements_type: c.elements_type,
+                  settings: { resources: c.resources },
+                  roles_to_levels: Object.fromEntries(levels.map((l) => [l, c.roles_to_levels[l]])),
+                },
+              ];
+            }),
+          ),
+        }
+      : {}),
+  };
 }

@@ -1,6 +1,8 @@
 import type { ErrorDetail } from '../../errors';
+import { LEVELS } from '../elements/schemas';
+import type { PolicyFile } from './format';
 import type { Managed } from './managed';
-import { derivationKey, type DerivationModel, type PolicyModel, type ResourceModel, type RoleModel } from './model';
+import { type ConfigModel, derivationKey, type DerivationModel, type PolicyModel, type ResourceModel, type RoleModel } from './model';
 
 export type ChangeKind =
   | 'resource'
@@ -11,12 +13,13 @@ export type ChangeKind =
   | 'derivation'
   | 'user_attributes'
   | 'condition_set'
-  | 'set_rule';
+  | 'set_rule'
+  | 'elements_config';
 /** One difference between the environment's own schema and a policy file. */
 export interface Change {
   op: 'create' | 'update' | 'delete';
   kind: ChangeKind;
-  /** `repo`, `repo:push` (action), `repo#editor` (resource role), `repo.parent` (relation), `admin` (tenant role), or a derivation's text. */
+  /** `repo`, `repo:push` (action), `repo#editor` (resource role), `repo.parent` (relation), `admin` (tenant role), an elements config's key, or a derivation's text. */
   key: string;
   /** The resource it belongs to (all but tenant roles). */
   resource?: string;
@@ -111,7 +114,64 @@ export function planOf(current: PolicyModel, desired: PolicyModel, exists: Set<s
   }
   for (const k of Object.keys(current.roles))
     if (!Object.hasOwn(desired.roles, k)) out.push({ op: 'delete', kind: 'role', key: k, name: k });
+  out.push(...planConfigs(current.configs, desired.configs));
   return out;
+}
+
+/**
+ * Elements configs: made, changed (name, governed resources, levels) or removed. A config whose
+ * elements_type differs is removed and made again (the elements API cannot change a type).
+ */
+function planConfigs(have: Record<string, ConfigModel>, want: Record<string, ConfigModel>): Change[] {
+  const out: Change[] = [];
+  const at = (op: Change['op'], key: string, fields?: string[]): Change => ({
+    op,
+    kind: 'elements_config',
+    key,
+    name: key,
+    ...(fields ? { fields } : {}),
+  });
+  for (const [k, c] of Object.entries(want)) {
+    const h = Object.hasOwn(have, k) ? have[k] : undefined;
+    if (!h) out.push(at('create', k));
+    else if (h.elements_type !== c.elements_type) out.push(at('delete', k), at('create', k));
+    else {
+      const fields: string[] = [];
+      if (h.name !== c.name) fields.push('name');
+      if (!same(h.resources, c.resources)) fields.push('settings');
+      if (LEVELS.some((l) => !same(h.roles_to_levels[l], c.roles_to_levels[l]))) fields.push('roles_to_levels');
+      if (fields.length) out.push(at('update', k, fields));
+    }
+  }
+  for (const k of Object.keys(have)) if (!Object.hasOwn(want, k)) out.push(at('delete', k));
+  return out;
+}
+
+/**
+ * What the file's elements configs name must be in the policy, as the elements API requires of a
+ * config (422, one entry per problem, at the file's own index): each level's roles are tenant
+ * roles of the file; each governed resource is a resource of the file (or a managed one that exists).
+ */
+export function configProblems(file: PolicyFile, desired: PolicyModel, graph: PolicyModel, managed: Managed): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  for (const [key, c] of Object.entries(file.elements_configs ?? {})) {
+    const base = `/body/elements_configs/${key}`;
+    for (const l of LEVELS) {
+      ((c.roles_to_levels as Partial<Record<string, string[]>> | undefined)?.[l] ?? []).forEach((role, i) => {
+        if (!Object.hasOwn(desired.roles, role))
+          problems.push({
+            path: `${base}/roles_to_levels/${l}/${i}`,
+            message: `${JSON.stringify(role)} is not a tenant role of the policy`,
+          });
+      });
+    }
+    (c.settings?.resources ?? []).forEach((r, i) => {
+      const exists = Object.hasOwn(desired.resources, r) || (managed.resource(r) && Object.hasOwn(graph.resources, r));
+      if (!exists)
+        problems.push({ path: `${base}/settings/resources/${i}`, message: `${JSON.stringify(r)} is not a resource of the policy` });
+    });
+  }
+  return problems;
 }
 
 /** The derivation a change names, from the model that has it. */
@@ -122,7 +182,8 @@ export function derivationOf(model: PolicyModel, c: Change): DerivationModel | u
 /**
  * What a file names must exist once it is applied: permissions name actions, `extends` and
  * derivations name roles, relations name resources. `graph` is the environment's whole schema
- * (managed parts included: a file may name a group type or an approval action).
+ * (managed parts included: a file may name a group type or an approval action). `managed`: as it
+ * will be after the apply (the file's elements configs govern the resources they name).
  */
 export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Managed): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
@@ -131,6 +192,7 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
   const actionsOf = (r: string) =>
     new Set([
       ...Object.keys(desired.resources[r]?.actions ?? {}),
+      ...managed.approvalActions(r),
       ...Object.keys(graph.resources[r]?.actions ?? {}).filter(
         (a) => managed.action(r, a) || (!Object.hasOwn(desired.resources, r) && managed.resource(r)),
       ),
@@ -138,6 +200,7 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
   const rolesOf = (r: string) =>
     new Set([
       ...Object.keys(desired.resources[r]?.roles ?? {}),
+      ...managed.approvalRoles(r),
       ...Object.keys(graph.resources[r]?.roles ?? {}).filter(
         (k) => managed.role(r, k) || (!Object.hasOwn(desired.resources, r) && managed.resource(r)),
       ),

@@ -9,7 +9,18 @@ const change = obj(
   {
     op: str({ enum: ['create', 'update', 'delete'] }),
     kind: str({
-      enum: ['resource', 'action', 'relation', 'resource_role', 'role', 'derivation', 'user_attributes', 'condition_set', 'set_rule'],
+      enum: [
+        'resource',
+        'action',
+        'relation',
+        'resource_role',
+        'role',
+        'derivation',
+        'user_attributes',
+        'condition_set',
+        'set_rule',
+        'elements_config',
+      ],
     }),
     key: str(),
     resource: str(),

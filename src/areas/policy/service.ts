@@ -13,9 +13,11 @@ import {
   parentsFirst,
   planConditions,
 } from './conditions';
+import { configWrite, governed, webhookWrite } from '../elements/govern';
+import type { ElementsStore } from '../elements/store';
 import { Managed } from './managed';
 import { fileOfModel, modelOfFile, modelOfGraph, type PolicyModel, type SchemaRows } from './model';
-import { type Change, derivationOf, planOf, problemsOf } from './plan';
+import { type Change, configProblems, derivationOf, planOf, problemsOf } from './plan';
 import type { InUse, PolicyStore } from './store';
 
 export interface PlanAnswer {
@@ -28,6 +30,8 @@ export interface PlanAnswer {
 
 interface Planned {
   rows: SchemaRows;
+  /** Managed schema as it will be after the apply (the file's elements configs govern their resources). */
+  managed: Managed;
   desired: PolicyModel;
   /** The conditions the file carries, and the graph's (CONTRACT section 17). */
   conditions: { have: ConditionsModel; want: ConditionsModel };
@@ -38,11 +42,17 @@ interface Planned {
 const what = (u: InUse) =>
   u.kind === 'role'
     ? `tenant role ${JSON.stringify(u.key)}`
-    : u.kind === 'resource'
-      ? `resource ${JSON.stringify(u.key)}`
-      : `${u.kind === 'relation' ? 'relation' : 'role'} ${JSON.stringify(u.key)} of resource ${JSON.stringify(u.resource)}`;
+    : u.kind === 'elements_config'
+      ? `elements config ${JSON.stringify(u.key)}`
+      : u.kind === 'resource'
+        ? `resource ${JSON.stringify(u.key)}`
+        : `${u.kind === 'relation' ? 'relation' : 'role'} ${JSON.stringify(u.key)} of resource ${JSON.stringify(u.resource)}`;
 const changeKeyOf = (u: InUse) =>
-  u.kind === 'resource' || u.kind === 'role' ? u.key : u.kind === 'relation' ? `${u.resource}.${u.key}` : `${u.resource}#${u.key}`;
+  u.kind === 'resource' || u.kind === 'role' || u.kind === 'elements_config'
+    ? u.key
+    : u.kind === 'relation'
+      ? `${u.resource}.${u.key}`
+      : `${u.resource}#${u.key}`;
 const kindOf = (u: InUse) => (u.kind === 'resource_role' ? 'resource_role' : u.kind);
 
 /**
@@ -50,7 +60,11 @@ const kindOf = (u: InUse) => (u.kind === 'resource_role' ? 'resource_role' : u.k
  * with a policy file (plan) and made equal to it in one transaction (apply).
  */
 export class PolicyService {
-  constructor(private readonly store: PolicyStore) {}
+  constructor(
+    private readonly store: PolicyStore,
+    /** Elements configs are written with the elements API's own store statements, in the apply's transaction. */
+    private readonly elements: ElementsStore,
+  ) {}
 
   /** The environment's own schema as a policy file (managed schema left out). */
   async exportPolicy(scope: Scope): Promise<PolicyFile> {
@@ -92,8 +106,9 @@ export class PolicyService {
     });
   }
 
-  private modelsOf(rows: SchemaRows) {
-    const managed = new Managed(rows.groupTypes, rows.governed);
+  /** `governed`: the resources elements configs govern (the graph's by default; a plan passes the file's). */
+  private modelsOf(rows: SchemaRows, governed = rows.governed) {
+    const managed = new Managed(rows.groupTypes, governed);
     const graph = modelOfGraph(rows);
     const own = managed.own(graph, (r) => graph.resources[r]?.relations ?? {});
     return { managed, graph, own };
@@ -101,9 +116,15 @@ export class PolicyService {
 
   private async planIn(tx: Tx, scope: Scope, file: PolicyFile): Promise<Planned> {
     const rows = await this.store.readSchema(tx, scope.envId);
-    const { managed, graph, own } = this.modelsOf(rows);
     const fromFile = modelOfFile(file);
-    const problems = problemsOf(fromFile, graph, managed);
+    // A file without `elements_configs` leaves the environment's configs as they are (files written
+    // before configs could be in them keep working); `elements_configs: {}` removes every one.
+    if (file.elements_configs === undefined) fromFile.configs = modelOfGraph(rows).configs;
+    // What is managed after the apply: approval schema on the resources the file's configs govern.
+    // Approval schema on a resource no config governs any more is the environment's own again (as
+    // after a DELETE of its config through the elements API): kept only if the file lists it.
+    const { managed, graph, own } = this.modelsOf(rows, [...new Set(Object.values(fromFile.configs).flatMap((c) => c.resources))]);
+    const problems = [...problemsOf(fromFile, graph, managed), ...configProblems(file, fromFile, graph, managed)];
     if (problems.length)
       throw invalidInput(
         `The policy names what it does not define: ${problems
@@ -113,7 +134,7 @@ export class PolicyService {
         problems,
       );
     // Managed parts written in the file anyway are left out: they are the service's.
-    const desired: PolicyModel = { roles: fromFile.roles, resources: Object.create(null) };
+    const desired: PolicyModel = { roles: fromFile.roles, resources: Object.create(null), configs: fromFile.configs };
     for (const [key, r] of Object.entries(fromFile.resources)) {
       desired.resources[key] = managed.ownParts(key, r, { ...graph.resources[key]?.relations, ...r.relations });
     }
@@ -137,6 +158,7 @@ export class PolicyService {
         .filter((c) => !changes.some((x) => x.op === 'create' && x.key === c.key))
         .map((c) => ({ resource: c.resource!, key: c.name! })),
       roles: removed('role').map((c) => c.key),
+      configs: removed('elements_config').map((c) => c.key),
     });
     for (const u of used) {
       const c = changes.find((x) => x.op === 'delete' && x.kind === kindOf(u) && x.key === changeKeyOf(u));
@@ -149,6 +171,7 @@ export class PolicyService {
         resources: [],
         resourceRoles: [],
         roles: [],
+        configs: [],
         relations: [{ resource: c.resource!, key: c.name! }],
       });
       if (u) {
@@ -156,11 +179,11 @@ export class PolicyService {
         used.push(u);
       }
     }
-    return { rows, desired, conditions: { have, want }, changes, used };
+    return { rows, managed, desired, conditions: { have, want }, changes, used };
   }
 
   /** The changes in an order each step's references exist: removals, resources, relations, roles, hierarchy, derivations. */
-  private async write(tx: Tx, env: string, { rows, desired, changes, conditions }: Planned) {
+  private async write(tx: Tx, env: string, { rows, managed, desired, changes, conditions }: Planned) {
     const at = now();
     const of = (op: Change['op'], kind: Change['kind']) => changes.filter((c) => c.op === op && c.kind === kind);
     const graphResource = (key: string) => rows.resources.find((r) => r.key === key);
@@ -172,6 +195,11 @@ export class PolicyService {
       of('delete', 'condition_set').map((c) => c.key),
     ).reverse())
       await this.store.run(tx, 'deleteConditionSet', { env, key });
+
+    // Elements configs that go, with their operation approvals and access requests (as a DELETE of
+    // the config through the elements API; the grants approvals made stay, as role assignments).
+    for (const c of of('delete', 'elements_config'))
+      await this.elements.deleteConfigIn(tx, env, rows.configs.find((x) => x.key === c.key)!.id);
 
     for (const c of of('delete', 'derivation')) {
       await this.store.run(tx, 'deleteDerivation', derivationKey(env, c.resource, derivationOf(modelOfGraph(rows), c)!));
@@ -204,9 +232,7 @@ export class PolicyService {
       const r = desired.resources[key];
       const g = graphResource(key)!;
       const previous = (g.actions_json ? JSON.parse(g.actions_json) : {}) as Record<string, Record<string, unknown>>;
-      const kept = (g.actions ?? []).filter(
-        (a) => !Object.hasOwn(r.actions, a) && new Managed(rows.groupTypes, rows.governed).action(key, a),
-      );
+      const kept = (g.actions ?? []).filter((a) => !Object.hasOwn(r.actions, a) && managed.action(key, a));
       const actions = actionsFor(r.actions, previous, kept);
       await this.store.run(tx, 'updateResource', {
         env,
@@ -219,6 +245,7 @@ export class PolicyService {
         nowIso: at,
       });
     }
+    await this.writeConfigs(tx, env, changes, desired, rows, at);
     for (const c of of('create', 'relation')) {
       const subject = desired.resources[c.resource!].relations[c.name!];
       await this.store.run(tx, 'createRelation', {
@@ -282,6 +309,32 @@ export class PolicyService {
       });
     }
     await this.writeConditions(tx, env, changes, conditions, at);
+  }
+
+  /**
+   * Elements configs made or changed, right after the resources they govern exist and before roles
+   * and derivations that may name their `_Reviewer_` / `_Approved_` roles: the elements API's
+   * write (its statements, govern step and all), in this transaction. A webhook is left as it is.
+   */
+  private async writeConfigs(tx: Tx, env: string, changes: Change[], desired: PolicyModel, rows: SchemaRows, at: string) {
+    for (const c of changes.filter((x) => x.kind === 'elements_config' && x.op !== 'delete')) {
+      const cfg = desired.configs[c.key];
+      const write = configWrite(
+        { name: cfg.name, settings: { resources: cfg.resources }, roles_to_levels: cfg.roles_to_levels },
+        webhookWrite('keep'),
+        at,
+      );
+      const govern = (found: Parameters<typeof governed>[1]) => governed(cfg.resources, found);
+      if (c.op === 'create')
+        await this.elements.writeConfigIn(
+          tx,
+          env,
+          { ...write, create: true, id: randomUUID(), key: c.key, elements_type: cfg.elements_type },
+          govern,
+        );
+      else
+        await this.elements.writeConfigIn(tx, env, { ...write, create: false, id: rows.configs.find((x) => x.key === c.key)!.id }, govern);
+    }
   }
 
   /** User attributes, then sets (parents first), then rules: each after what it names. */

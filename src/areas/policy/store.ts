@@ -67,6 +67,7 @@ export class PolicyStore {
       resourceRoles: { resource: string; key: string }[];
       relations: { resource: string; key: string }[];
       roles: string[];
+      configs: string[];
     },
   ): Promise<InUse[]> {
     return (await tx.one(this.q.factsInUse, { env, ...removed }))?.used ?? [];

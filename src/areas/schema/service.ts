@@ -109,6 +109,8 @@ export class SchemaService {
         actions_json: actions?.actions_json ?? null,
         attributes_json: attributesJson(patch.attributes) ?? null,
       });
+      // Set rules on an action the new action set drops go with it.
+      if (actions) await this.store.deleteDanglingConditions(tx, scope.envId);
       await this.applyInline(tx, scope, current.key, actions?.actions ?? current.actions ?? [], patch, current);
       return this.withRoleExtends(scope, resourceView(scope, await this.store.mustResource(tx, scope.envId, current.key)), tx);
     });
@@ -128,9 +130,13 @@ export class SchemaService {
     return all.slice(page.skip, page.skip + page.perPage);
   }
 
+  /** With everything that hangs on it, the resource sets over it and the set rules on its actions included (one transaction). */
   async deleteResource(scope: Scope, ref: string) {
     const current = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref));
-    if (!(await this.store.deleteResource(scope.envId, current.key))) throw notFound('Resource', ref);
+    await this.store.write(async (tx) => {
+      if (!(await this.store.deleteResource(tx, scope.envId, current.key))) throw notFound('Resource', ref);
+      await this.store.deleteDanglingConditions(tx, scope.envId);
+    });
   }
 
   /** Relations, then roles, then the roles' derivations (which need the relations). */

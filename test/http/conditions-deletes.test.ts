@@ -188,3 +188,65 @@ it('deleting a tenant leaves the sets and rules whole, and they still decide in 
   expect(listed.objects.map((o: { key: string }) => o.key)).toEqual(['memo']);
   await w.roundTrips();
 });
+
+describe('an attribute map written whole (resource PATCH or PUT, the policy file)', () => {
+  it('answers 409 naming the sets when it removes or retypes attributes they use, and writes nothing', async () => {
+    const w = await world();
+    const refused = async (method: string, path: string, body: unknown, set: string) => {
+      const res = await t.call(method, path, body);
+      expect(res.status).toBe(409);
+      expect(res.body.message).toContain(`"${set}"`);
+    };
+    await refused('PATCH', `${w.schema}/resources/document`, { attributes: {} }, 'internal');
+    await refused('PATCH', `${w.schema}/resources/document`, { attributes: { classification: { type: 'number' } } }, 'internal');
+    await refused(
+      'PUT',
+      `${w.schema}/resources/document`,
+      { name: 'Document', actions: { read: {}, write: {}, share: {} }, attributes: {} },
+      'internal',
+    );
+    await refused('PATCH', `${w.schema}/resources/__user`, { attributes: { department: { type: 'array' } } }, 'engineering');
+    // Deleting __user takes every user attribute: the user sets still name them.
+    await refused('DELETE', `${w.schema}/resources/__user`, undefined, 'engineering');
+    expect((await t.ok('GET', `${w.schema}/resources/document/attributes/classification`)).type).toBe('string');
+    expect((await t.ok('GET', `${w.schema}/resources/__user/attributes/department`)).type).toBe('string');
+    expect(await w.check('ada', 'read')).toBe(true);
+    // What the sets do not use may change.
+    const patched = await t.ok('PATCH', `${w.schema}/resources/document`, {
+      attributes: { classification: { type: 'string' }, pages: { type: 'number' } },
+    });
+    expect(Object.keys(patched.attributes).sort()).toEqual(['classification', 'pages']);
+  });
+
+  it('the policy apply refuses such a retype (409 naming the sets) unless prune, and a removal the kept sets name (422)', async () => {
+    const w = await world();
+    const file = await t.ok('GET', `${w.schema}/policy`);
+    const retyped = structuredClone(file);
+    retyped.resources.document.attributes.classification = { type: 'json' };
+    const plan = await t.ok('POST', `${w.schema}/policy/plan`, retyped);
+    expect(plan.changes).toEqual([
+      expect.objectContaining({ op: 'update', kind: 'resource', key: 'document', in_use: expect.objectContaining({ facts: 1 }) }),
+    ]);
+    const res = await t.call('PUT', `${w.schema}/policy`, retyped);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain('"internal"');
+    expect(res.body.message).not.toContain('"internal-spec"'); // it names resource.key only
+    expect((await t.ok('GET', `${w.schema}/resources/document/attributes/classification`)).type).toBe('string');
+    const userRetyped = structuredClone(file);
+    userRetyped.user_attributes.department = { type: 'json' };
+    expect((await t.call('PUT', `${w.schema}/policy`, userRetyped)).body.message).toContain('"engineering"');
+    // prune=true: applied as the file says (its sets were checked against its types).
+    expect((await t.ok('PUT', `${w.schema}/policy?prune=true`, retyped)).applied).toBe(true);
+    expect((await t.ok('GET', `${w.schema}/resources/document/attributes/classification`)).type).toBe('json');
+    // Removed while a set the file keeps names it: the file does not hold together.
+    const removed = structuredClone(file);
+    delete removed.resources.document.attributes;
+    expect((await t.call('PUT', `${w.schema}/policy?prune=true`, removed)).status).toBe(422);
+    // Removed with the sets that name it: nothing is in use.
+    delete removed.condition_sets.internal;
+    delete removed.condition_sets['internal-spec'];
+    removed.set_rules = removed.set_rules.filter((r: { permission: string }) => r.permission === 'folder:read');
+    expect((await t.ok('PUT', `${w.schema}/policy`, removed)).applied).toBe(true);
+    expect(await w.sets()).toEqual(['engineering']);
+  });
+});

@@ -264,6 +264,33 @@ describe('set rules in decisions', () => {
     expect(await check({ user: 'dee', action: 'write', resource: { type: 'document', key: 'memo', tenant: 'other' } })).toBe(false);
   });
 
+  it("is_role holds the users of a role that extends the rule's role, as the role graph grants its permissions", async () => {
+    await ok('POST', `${schema()}/roles`, { key: 'lead', name: 'Lead', permissions: [], extends: ['member'] });
+    await ok('POST', `${facts()}/users`, { key: 'eve' });
+    await ok('POST', `${facts()}/role_assignments`, { user: 'eve', role: 'lead', tenant: 'acme' });
+    // The rule on `member` (write on internal docs) holds eve through lead -> member.
+    expect(await check({ user: 'eve', action: 'write', resource: doc('spec') })).toBe(true);
+    expect(await check({ user: 'eve', action: 'write', resource: doc('plan') })).toBe(false);
+    expect(await check({ user: 'eve', action: 'write', resource: { type: 'document', key: 'memo', tenant: 'other' } })).toBe(false);
+    const who = await ok('POST', `${allowed()}/authorized_users`, { action: 'write', resource: doc('spec') });
+    expect(Object.keys(who.users).sort()).toEqual(['dee', 'eve']);
+    expect((await ok('POST', `${allowed()}/user-permissions`, { user: 'eve' }))['document:spec'].permissions).toEqual(['document:write']);
+    const listed = await ok('POST', `${allowed()}/list-objects`, {
+      user: 'eve',
+      action: 'write',
+      resource_type: 'document',
+      page_size: 10,
+    });
+    expect(listed.objects.map((o: { key: string }) => o.key)).toEqual(['spec']);
+    // Not the other way: a member does not hold what a rule gives the role extending member.
+    const leads = { user_set: 'lead', permission: 'document:review', resource_set: 'document', is_role: true, is_resource: true };
+    await ok('POST', `${facts()}/set_rules`, leads);
+    expect(await check({ user: 'eve', action: 'review', resource: doc('plan') })).toBe(true);
+    expect(await check({ user: 'dee', action: 'review', resource: doc('plan') })).toBe(false);
+    await ok('DELETE', `${facts()}/set_rules`, leads, 204);
+    await ok('DELETE', `${facts()}/role_assignments`, { user: 'eve', role: 'lead', tenant: 'acme' }, 204);
+  });
+
   it('explains the rule, its sets and each condition', async () => {
     const yes = await ok('POST', `${allowed()}?explain=true`, { user: 'ada', action: 'read', resource: doc('spec') });
     expect(yes.allow).toBe(true);

@@ -230,6 +230,34 @@ describe('set rules in decisions', () => {
     ).toBe(404);
   });
 
+  it('a check the graph denies reads the revision once, for the graph and the rules alike', async () => {
+    // A scope without the revision of a key lookup (a replica answering from its window): the service reads it.
+    const env = await ok('GET', `/v2/projects/${t.proj}/envs/${t.env}`);
+    const project = await ok('GET', `/v2/projects/${t.proj}`);
+    const scope = { orgId: project.organization_id, projectId: project.id, projectKey: t.proj, envId: env.id, envKey: t.env };
+    const { decisions, revisions } = t.service.parts;
+    const latest = jest.spyOn(revisions, 'latest');
+    try {
+      for (const [user, allow] of [
+        ['bob', false],
+        ['ada', true],
+      ] as const) {
+        latest.mockClear();
+        expect((await decisions.allowed(scope, { user, action: 'read', resource: doc('spec') })).allow).toBe(allow);
+        expect(latest).toHaveBeenCalledTimes(1);
+      }
+      latest.mockClear();
+      const bulk = await decisions.allowedBulk(scope, [
+        { user: 'bob', action: 'read', resource: doc('spec') },
+        { user: 'ada', action: 'read', resource: doc('spec') },
+      ]);
+      expect(bulk.allow).toEqual([{ allow: false }, { allow: true }]);
+      expect(latest).toHaveBeenCalledTimes(1);
+    } finally {
+      latest.mockRestore();
+    }
+  });
+
   it('refuses rules naming what does not exist (422)', async () => {
     const res = await t.call('POST', `${facts()}/set_rules`, { user_set: 'nope', permission: 'document:fly', resource_set: 'engineering' });
     expect(res.status).toBe(422);

@@ -194,7 +194,14 @@ function membership(world: World, key: string): string {
   return s.parent ? `(${membership(world, s.parent)} && ${own})` : own;
 }
 
-export function spicedbWorld(world: World) {
+/** A world as test/oracle/spicedb-caveats.mjs takes it. */
+export interface SpiceWorld {
+  schema: string;
+  relationships: { object: string; relation: string; subject: string; caveat?: string }[];
+  questions: { instance: string; permission: string; user: string; context: Record<string, unknown> }[];
+}
+
+export function spicedbWorld(world: World): SpiceWorld {
   // SpiceDB refuses a caveat parameter its expression does not use: each declares its own.
   const paramsOf = (expression: string) =>
     ATTRIBUTES.flatMap((a) => {
@@ -242,4 +249,107 @@ ${ruleRelations.join('\n')}
     context: contextOf(q),
   }));
   return { schema, relationships, questions };
+}
+
+// ---- The truth table of docs/conditions.md, row by row, as SpiceDB caveats ----
+
+type CelType = 'string' | 'double' | 'bool' | 'list<string>';
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const celTypeOf = (v: unknown): CelType | null =>
+  typeof v === 'string'
+    ? 'string'
+    : typeof v === 'number'
+      ? 'double'
+      : typeof v === 'boolean'
+        ? 'bool'
+        : Array.isArray(v) && v.every((x) => typeof x === 'string')
+          ? 'list<string>'
+          : null;
+
+/**
+ * One row of the truth table (operator, the attribute's value or undefined when missing, the
+ * condition's value) as a CEL test over the caveat parameter `a` (and `a__set`, whether the
+ * attribute is there: a missing attribute makes the leaf false, negated operators included, as
+ * the worlds' caveats write it). Null when CEL cannot say it: the values' kinds differ (CEL is
+ * typed; the table answers false there), a value CEL has no type for here (an object), or an
+ * order between strings that are not both ISO 8601 instants.
+ */
+export function celOfRow(op: string, attribute: unknown, value: unknown): { type: CelType; test: string } | null {
+  const missing = attribute === undefined;
+  const list = (t: CelType | null) => (Array.isArray(value) && value.every((x) => celTypeOf(x) === t) ? t : null);
+  const v = celValue(value);
+  switch (op) {
+    case 'equals':
+    case 'not-equals': {
+      const type = celTypeOf(value);
+      if (!type || (!missing && celTypeOf(attribute) !== type)) return null;
+      return { type, test: `a ${op === 'equals' ? '==' : '!='} ${v}` };
+    }
+    case 'greater-than':
+    case 'greater-than-equals':
+    case 'less-than':
+    case 'less-than-equals': {
+      const sign = { 'greater-than': '>', 'greater-than-equals': '>=', 'less-than': '<', 'less-than-equals': '<=' }[op];
+      if (typeof value === 'number' && (missing || typeof attribute === 'number')) return { type: 'double', test: `a ${sign} ${v}` };
+      const instant = (x: unknown) => typeof x === 'string' && ISO_INSTANT.test(x);
+      if (instant(value) && (missing || instant(attribute))) return { type: 'string', test: `timestamp(a) ${sign} timestamp(${v})` };
+      return null;
+    }
+    case 'contains':
+    case 'not-contains':
+      if (typeof value !== 'string' || (!missing && typeof attribute !== 'string')) return null;
+      return { type: 'string', test: `${op === 'contains' ? '' : '!'}a.contains(${v})` };
+    case 'in':
+    case 'not-in': {
+      const type = missing ? (list('string') ?? list('double')) : list(celTypeOf(attribute));
+      if (!type || type === 'list<string>' || !Array.isArray(value)) return null;
+      return { type, test: `${op === 'in' ? '' : '!'}(a in ${v})` };
+    }
+    case 'array_contains':
+    case 'array_not_contains':
+      if (typeof value !== 'string' || (!missing && celTypeOf(attribute) !== 'list<string>')) return null;
+      return { type: 'list<string>', test: `${op === 'array_contains' ? '' : '!'}(${v} in a)` };
+    case 'array_subset':
+    case 'array_superset':
+    case 'array_intersect': {
+      if (celTypeOf(value) !== 'list<string>' || (!missing && celTypeOf(attribute) !== 'list<string>')) return null;
+      const test = {
+        array_subset: `a.all(x, x in ${v})`,
+        array_superset: `${v}.all(x, x in a)`,
+        array_intersect: `a.exists(x, x in ${v})`,
+      }[op];
+      return { type: 'list<string>', test };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The truth table's rows that CEL can say, as one SpiceDB world: a caveat and a caveated relation
+ * per row, one question per row with the row's attribute in the context. `rows[i]` is the table's
+ * row behind `questions[i]` (its expected answer is the row's result).
+ */
+export function truthTableWorld(table: string[][], valueOf: (cell: string) => unknown) {
+  const rows = table.flatMap(([op, attribute, value, result]) => {
+    const cel = celOfRow(op, valueOf(attribute), valueOf(value));
+    return cel ? [{ op, attribute: valueOf(attribute), value: valueOf(value), result: result === 'true', cel }] : [];
+  });
+  const zero: Record<CelType, unknown> = { string: '', double: 0, bool: false, 'list<string>': [] };
+  const schema = `${rows.map((r, i) => `caveat row${i}(a ${r.cel.type}, a__set bool) {\n  a__set && ${r.cel.test}\n}`).join('\n')}
+definition user {}
+definition doc {
+${rows.map((_, i) => `  relation row${i}: user:* with row${i}`).join('\n')}
+}`;
+  const world: SpiceWorld = {
+    schema,
+    relationships: rows.map((_, i) => ({ object: 'doc:table', relation: `row${i}`, subject: 'user:*', caveat: `row${i}` })),
+    questions: rows.map((r, i) => ({
+      instance: 'doc:table',
+      permission: `row${i}`,
+      user: 'u',
+      context: { a: r.attribute === undefined ? zero[r.cel.type] : r.attribute, a__set: r.attribute !== undefined },
+    })),
+  };
+  return { rows, world };
 }

@@ -330,10 +330,10 @@ export function celOfRow(op: string, attribute: unknown, value: unknown): { type
  * per row, one question per row with the row's attribute in the context. `rows[i]` is the table's
  * row behind `questions[i]` (its expected answer is the row's result).
  */
-export function truthTableWorld(table: string[][], valueOf: (cell: string) => unknown) {
+export function truthTableWorld(table: string[][], cellValue: (cell: string) => unknown) {
   const rows = table.flatMap(([op, attribute, value, result]) => {
-    const cel = celOfRow(op, valueOf(attribute), valueOf(value));
-    return cel ? [{ op, attribute: valueOf(attribute), value: valueOf(value), result: result === 'true', cel }] : [];
+    const cel = celOfRow(op, cellValue(attribute), cellValue(value));
+    return cel ? [{ op, attribute: cellValue(attribute), value: cellValue(value), result: result === 'true', cel }] : [];
   });
   const zero: Record<CelType, unknown> = { string: '', double: 0, bool: false, 'list<string>': [] };
   const schema = `${rows.map((r, i) => `caveat row${i}(a ${r.cel.type}, a__set bool) {\n  a__set && ${r.cel.test}\n}`).join('\n')}

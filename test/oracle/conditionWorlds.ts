@@ -4,8 +4,9 @@ import { mulberry32 } from './graphs';
  * Random ABAC worlds for the conditions oracle (CONTRACT section 17): attribute schemas on users
  * and documents, user sets and resource sets (Permit's condition language: allOf / anyOf / not
  * groups over comparisons of `user.*`, `resource.*` and `context.*` attributes, `parent_id`
- * narrowing), set rules, two tenant roles beside them, users and documents with random
- * attributes (some missing), and questions that sometimes send attributes and context.
+ * narrowing), set rules (is_role ones too), three tenant roles beside them (lead extends
+ * reader), users and documents with random attributes (some missing), and questions that
+ * sometimes send attributes and context.
  *
  * The same world is written for SpiceDB (the reference) as caveats in CEL. Every attribute is
  * passed to SpiceDB as two parameters, its value and whether it is present, so that the truth
@@ -46,10 +47,16 @@ export interface ConditionSet {
   parent?: string;
   conditions: Condition;
 }
+/** The tenant roles of every world: lead has no permission of its own and extends reader. */
+export const ROLES = ['reader', 'editor', 'lead'] as const;
+export type Role = (typeof ROLES)[number];
 export interface SetRule {
+  /** A user set's key, or with is_role a tenant role's. */
   user_set: string;
   action: 'read' | 'write';
   resource_set: string;
+  /** Permit's is_role form: the users holding the role `user_set`, or a role extending it. */
+  is_role?: boolean;
 }
 export interface Question {
   user: string;
@@ -62,7 +69,7 @@ export interface Question {
 }
 export interface World {
   index: number;
-  users: { key: string; attributes: Record<string, unknown>; roles: ('reader' | 'editor')[] }[];
+  users: { key: string; attributes: Record<string, unknown>; roles: Role[] }[];
   docs: { key: string; attributes: Record<string, unknown> }[];
   sets: ConditionSet[];
   rules: SetRule[];
@@ -129,11 +136,22 @@ export function generateWorld(seed: number, index: number): World {
     const r: SetRule = { user_set: pick(usersets).key, action: pick(['read', 'write'] as const), resource_set: pick(resourcesets).key };
     rules.set(`${r.user_set}|${r.action}|${r.resource_set}`, r);
   }
+  // is_role rules: the holders of a tenant role on a resource set. Mostly reader's, mostly write:
+  // lead holds reader through extends, and reader's own permissions already give read.
+  for (let i = 0; i < int(1, 2); i++) {
+    const r: SetRule = {
+      user_set: pick(['reader', 'reader', 'editor', 'lead'] as const),
+      action: rnd() < 0.7 ? 'write' : 'read',
+      resource_set: pick(resourcesets).key,
+      is_role: true,
+    };
+    rules.set(`role:${r.user_set}|${r.action}|${r.resource_set}`, r);
+  }
 
   const users = Array.from({ length: int(5, 9) }, (_, i) => ({
     key: `w${index}_u${i}`,
     attributes: attributesOf('user', 0.8),
-    roles: some(['reader', 'editor'] as const, 0.12),
+    roles: some(ROLES, 0.15),
   }));
   const docs = Array.from({ length: int(5, 10) }, (_, i) => ({ key: `w${index}_d${i}`, attributes: attributesOf('resource', 0.8) }));
   const questions: Question[] = [];
@@ -209,18 +227,26 @@ export function spicedbWorld(world: World): SpiceWorld {
       return new RegExp(`\\b${p}__set\\b`).test(expression) ? [`${p} ${CEL_TYPES[a.type]}`, `${p}__set bool`] : [];
     }).join(', ');
   const caveats = world.rules.map((r, i) => {
-    const expression = `${membership(world, r.user_set)} && ${membership(world, r.resource_set)}`;
+    const expression = r.is_role
+      ? membership(world, r.resource_set)
+      : `${membership(world, r.user_set)} && ${membership(world, r.resource_set)}`;
     return `caveat rule${i}(${paramsOf(expression)}) {\n  ${expression}\n}`;
   });
   const ruleRelations = world.rules.map((_, i) => `  relation rule${i}: user:* with rule${i}`);
-  const granting = (action: string) => world.rules.flatMap((r, i) => (r.action === action ? [`rule${i}`] : []));
+  // An is_role rule grants to the holders of its role: holds_<role> (lead extends reader).
+  const granting = (action: string) =>
+    world.rules.flatMap((r, i) => (r.action !== action ? [] : r.is_role ? [`(holds_${r.user_set} & rule${i})`] : [`rule${i}`]));
   const schema = `${caveats.join('\n')}
 definition user {}
 definition doc {
   relation reader_role: user
   relation editor_role: user
+  relation lead_role: user
 ${ruleRelations.join('\n')}
-  permission read = ${['reader_role', 'editor_role', ...granting('read')].join(' + ')}
+  permission holds_reader = reader_role + lead_role
+  permission holds_editor = editor_role
+  permission holds_lead = lead_role
+  permission read = ${['holds_reader', 'editor_role', ...granting('read')].join(' + ')}
   permission write = ${['editor_role', ...granting('write')].join(' + ')}
 }`;
   const relationships = world.docs.flatMap((d) => [

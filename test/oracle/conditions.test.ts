@@ -8,7 +8,8 @@ import { ATTRIBUTES, generateWorld, type Question, type SpiceWorld, spicedbWorld
 /**
  * Conditions oracle (CONTRACT section 17): random ABAC worlds (test/oracle/conditionWorlds.ts:
  * attribute schemas, user sets and resource sets with nested allOf / anyOf / not groups and
- * parent sets, set rules, tenant roles beside them, random attributes with some missing) are
+ * parent sets, set rules (is_role ones too), tenant roles beside them (one extending another),
+ * random attributes with some missing) are
  * written through our Permit-shaped API, each into an environment of its own, and into SpiceDB
  * as caveats over the same attributes. Every check (bulk, with attributes and context sent on
  * some questions) must agree, and so must list-objects and authorized users (stored attributes,
@@ -48,6 +49,7 @@ async function load(w: World): Promise<string> {
   }
   await t.ok('POST', `${schema}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
   await t.ok('POST', `${schema}/roles`, { key: 'editor', name: 'Editor', permissions: ['doc:read', 'doc:write'] });
+  await t.ok('POST', `${schema}/roles`, { key: 'lead', name: 'Lead', permissions: [], extends: ['reader'] });
   const ids = new Map<string, string>();
   for (const s of w.sets) {
     const made = await t.ok('POST', `${schema}/condition_sets`, {
@@ -61,7 +63,12 @@ async function load(w: World): Promise<string> {
     ids.set(s.key, made.id);
   }
   for (const r of w.rules) {
-    await t.ok('POST', `${facts}/set_rules`, { user_set: r.user_set, permission: `doc:${r.action}`, resource_set: r.resource_set });
+    await t.ok('POST', `${facts}/set_rules`, {
+      user_set: r.user_set,
+      permission: `doc:${r.action}`,
+      resource_set: r.resource_set,
+      ...(r.is_role ? { is_role: true } : {}),
+    });
   }
   await t.ok('POST', `${facts}/users/bulk`, { operations: w.users.map((u) => ({ key: u.key, attributes: u.attributes })) });
   const roles = w.users.flatMap((u) => u.roles.map((role) => ({ user: u.key, role, tenant: 'default' })));

@@ -258,6 +258,22 @@ describe('set rules in decisions', () => {
     }
   });
 
+  it('keeps the stored attributes read at a revision: checks at it read them once, and a write of attributes is seen at once', async () => {
+    const reads = jest.spyOn(t.service.db, 'readOnce');
+    const attributeReads = () =>
+      reads.mock.calls.filter(([stmt]) => (stmt as { name: string }).name === 'conditions/questionAttributes').length;
+    try {
+      for (let i = 0; i < 4; i++) expect(await check({ user: 'ada', action: 'read', resource: doc('spec') })).toBe(true);
+      expect(attributeReads()).toBeLessThanOrEqual(1);
+      await ok('PATCH', `${facts()}/users/ada`, { attributes: { department: 'sales', clearance: 3 } });
+      expect(await check({ user: 'ada', action: 'read', resource: doc('spec') })).toBe(false);
+      await ok('PATCH', `${facts()}/users/ada`, { attributes: { department: 'engineering', clearance: 3 } });
+      expect(await check({ user: 'ada', action: 'read', resource: doc('spec') })).toBe(true);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   it('refuses rules naming what does not exist (422)', async () => {
     const res = await t.call('POST', `${facts()}/set_rules`, { user_set: 'nope', permission: 'document:fly', resource_set: 'engineering' });
     expect(res.status).toBe(422);

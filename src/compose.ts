@@ -163,7 +163,9 @@ export function compose(infra: Infrastructure) {
   const facts = new FactsService(new FactsStore(db), assignments);
   const schemaStore = new SchemaStore(db);
   const hierarchy = new HierarchyService(new HierarchyStore(db), schemaStore);
-  const schema = new SchemaService(schemaStore, hierarchy);
+  const schema = new SchemaService(schemaStore, hierarchy, (tx, scope, resource, before, after) =>
+    conditions.refuseAttributeChanges(tx, scope, resource, before, after),
+  );
   const roles = new RolesService(schemaStore, hierarchy);
   const instancesStore = new InstancesStore(db);
 

@@ -1,13 +1,13 @@
 // @row { users: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] }[]; instances: { type: string; key: string; tenant: string; attributes_json: string | null }[] }
-// The stored attributes a set rule is decided on: the users' ($users: keys), with their live
-// tenant roles (for is_role rules), and the instances' ($instances: [{type, key}]).
+// The stored attributes a set rule is decided on: the users' ($users: keys), with the tenant
+// roles they hold (for is_role rules: fragments/rule/heldTenantRoles), and the instances' ($instances: [{type, key}]).
 RETURN COLLECT {
   UNWIND $users AS userKey
   MATCH (u:User {env: $env, key: userKey})
   RETURN {key: u.key, email: u.email, attributes_json: u.attributes_json,
-          tenant_roles: [(u)-[grant:HAS_TENANT_ROLE]->(t:Tenant) WHERE
-// #include fragments/rule/grantIsLive
-                         | {tenant: t.key, role: grant.role}]}
+          tenant_roles:
+// #include fragments/rule/heldTenantRoles
+         }
 } AS users,
 COLLECT {
   UNWIND $instances AS ref

@@ -485,6 +485,8 @@ export interface StatementRows {
   'schema/createResourceRole': { key: string };
   /** cypher/schema/createRole.cypher */
   'schema/createRole': { role: RoleNode };
+  /** cypher/schema/deleteDanglingConditions.cypher */
+  'schema/deleteDanglingConditions': { changed: ({ kind: string; key: string; before: SetRuleNode } | { kind: string; key: string; before: ConditionSetNode })[] };
   /** cypher/schema/deleteDerivation.cypher */
   'schema/deleteDerivation': { deleted: number };
   /** cypher/schema/deleteInstance.cypher */

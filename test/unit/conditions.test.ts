@@ -1,24 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { compare, evaluate, type Operator, OPERATORS } from '../../src/areas/conditions/evaluate';
 import { conditionProblems } from '../../src/areas/conditions/validate';
-
-/** The rows between `<!-- name -->` and `<!-- /name -->` of docs/conditions.md, cells trimmed, backticks dropped. */
-function table(name: string): string[][] {
-  const doc = readFileSync(join(__dirname, '../../docs/conditions.md'), 'utf8');
-  const body = doc.split(`<!-- ${name} -->`)[1].split(`<!-- /${name} -->`)[0];
-  return body
-    .split('\n')
-    .filter((l) => l.startsWith('|'))
-    .slice(2)
-    .map((l) =>
-      l
-        .slice(1, -1)
-        .split(' | ')
-        .map((c) => c.trim().replace(/^`|`$/g, '')),
-    );
-}
-const value = (cell: string) => (cell === 'missing' ? undefined : JSON.parse(cell));
+import { cellValue as value, conditionsTable as table } from '../support/conditionsTable';
 
 describe('the evaluator follows the truth table of docs/conditions.md', () => {
   const rows = table('truth-table');

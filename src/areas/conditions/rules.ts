@@ -27,10 +27,12 @@ export interface RuleVerdict {
 /** The environment's rules, by permission, with their sets' trees parsed: read once per revision. */
 export interface CompiledRules {
   rules: number;
+  /** Some rule is is_role: a user's held roles can lapse by expiry within a revision, so users are not kept (decide). */
+  isRole: boolean;
   byPermission: Map<string, SetRuleNode[]>;
   sets: Map<string, StoredSet & { tree: unknown }>;
 }
-const EMPTY: CompiledRules = { rules: 0, byPermission: new Map(), sets: new Map() };
+const EMPTY: CompiledRules = { rules: 0, isRole: false, byPermission: new Map(), sets: new Map() };
 
 const parse = (json: string | null | undefined): AttributeBag => {
   if (!json) return {};
@@ -48,6 +50,16 @@ const parse = (json: string | null | undefined): AttributeBag => {
 export class SetRules {
   private readonly byEnv = new Map<string, { rev: number; compiled: CompiledRules }>();
   private static readonly MAX_ENVS = 10_000;
+  /**
+   * The stored attributes read for questions, kept with the rules of the revision they were read
+   * at (a CompiledRules is kept for one environment revision: any write, of attributes too, moves
+   * the revision and brings new rules, so a kept value is never older than the question's state).
+   * `null`: no such user or instance. At most MAX_KEPT entries per revision.
+   */
+  private readonly stored = new WeakMap<CompiledRules, Map<string, StoredUser | StoredInstance | null>>();
+  private static readonly MAX_KEPT = 20_000;
+  /** The rules kept at a revision (the only ones whose attributes may be kept). */
+  private readonly kept = new WeakSet<CompiledRules>();
 
   constructor(
     private readonly store: ConditionsStore,
@@ -62,6 +74,7 @@ export class SetRules {
     const compiled: CompiledRules = rules.length
       ? {
           rules: rules.length,
+          isRole: rules.some((r) => r.is_role),
           byPermission: rules.reduce((m, r) => m.set(r.permission, [...(m.get(r.permission) ?? []), r]), new Map<string, SetRuleNode[]>()),
           sets: new Map(sets.map((s) => [s.key, { ...s, tree: JSON.parse(s.conditions_json) as unknown }])),
         }
@@ -69,6 +82,7 @@ export class SetRules {
     if (rev !== undefined) {
       if (this.byEnv.size >= SetRules.MAX_ENVS && !this.byEnv.has(env)) this.byEnv.delete(this.byEnv.keys().next().value!);
       this.byEnv.set(env, { rev, compiled });
+      if (compiled !== EMPTY) this.kept.add(compiled);
     }
     return compiled;
   }
@@ -94,16 +108,39 @@ export class SetRules {
     const asked = qs.map((q) => (SetRules.grantsOn(c, q.type, q.action) ? q : null));
     const live = asked.filter((q): q is RuleQuestion => q !== null);
     if (!live.length) return qs.map(() => []);
-    const users = [...new Set(live.map((q) => q.user))];
-    const instances = live.filter((q) => q.key !== null).map((q) => ({ type: q.type, key: q.key! }));
-    const stored = await this.store.questionAttributes(env, users, instances, floor);
-    const userOf = new Map(stored.users.map((u) => [u.key, u]));
-    const instanceOf = new Map(stored.instances.map((i) => [`${i.type}:${i.key}`, i]));
+    const kept = this.keptOf(c);
+    const userKey = (u: string) => `u\u0000${u}`;
+    const instanceKey = (type: string, key: string) => `i\u0000${type}\u0000${key}`;
+    // Users' held tenant roles (is_role) may expire within a revision: then users are read each time.
+    const keptUsers = c.isRole ? undefined : kept;
+    const users = [...new Set(live.map((q) => q.user))].filter((u) => !keptUsers?.has(userKey(u)));
+    const instances = [
+      ...new Map(live.filter((q) => q.key !== null).map((q) => [instanceKey(q.type, q.key!), { type: q.type, key: q.key! }])).entries(),
+    ]
+      .filter(([k]) => !kept?.has(k))
+      .map(([, ref]) => ref);
+    const read = users.length || instances.length ? await this.store.questionAttributes(env, users, instances, floor) : null;
+    const found = new Map<string, StoredUser | StoredInstance | null>([
+      ...users.map((u) => [userKey(u), null] as const),
+      ...instances.map((i) => [instanceKey(i.type, i.key), null] as const),
+      ...(read?.users ?? []).map((u) => [userKey(u.key), u] as const),
+      ...(read?.instances ?? []).map((i) => [instanceKey(i.type, i.key), i] as const),
+    ]);
+    if (kept) for (const [k, v] of found) if (kept.size < SetRules.MAX_KEPT && (keptUsers || !k.startsWith('u\u0000'))) kept.set(k, v);
+    const lookup = (k: string) => (found.has(k) ? found.get(k) : kept?.get(k)) ?? undefined;
     return asked.map((q) => {
       if (!q) return [];
-      const instance = q.key === null ? undefined : instanceOf.get(`${q.type}:${q.key}`);
-      return this.verdicts(c, q, userOf.get(q.user), instance, all);
+      const instance = q.key === null ? undefined : (lookup(instanceKey(q.type, q.key)) as StoredInstance | undefined);
+      return this.verdicts(c, q, lookup(userKey(q.user)) as StoredUser | undefined, instance, all);
     });
+  }
+
+  /** The stored attributes kept with `c`: only for rules kept at a revision (read without one: none). */
+  private keptOf(c: CompiledRules): Map<string, StoredUser | StoredInstance | null> | undefined {
+    if (!this.kept.has(c)) return undefined;
+    let m = this.stored.get(c);
+    if (!m) this.stored.set(c, (m = new Map()));
+    return m;
   }
 
   /** The verdicts of one question, given what is stored of its user and instance. */

@@ -158,13 +158,8 @@ export class ConditionsService {
       const key = attributeKeyOf(r.id, blocks, ref);
       if (key === undefined || !Object.hasOwn(typesOf(r.attributes_json), key)) throw notFound('Attribute', ref);
       const before = blocks[key];
-      if (patch.type !== undefined && patch.type !== before.type) {
-        const users = await this.setsNaming(tx, scope, r.key, key);
-        if (users.length)
-          throw invalidState(
-            `Attribute "${key}" of "${r.key}" is used by the condition set(s) ${users.map((s) => JSON.stringify(s)).join(', ')}; its type cannot change while they use it.`,
-          );
-      }
+      if (patch.type !== undefined && patch.type !== before.type)
+        await this.refuseInUse(tx, scope, r.key, [key], 'its type cannot change while they use it');
       const stamp = now();
       const after: AttributeBlock = {
         ...before,
@@ -191,11 +186,7 @@ export class ConditionsService {
       const blocks = blocksOf(r.attributes_json);
       const key = attributeKeyOf(r.id, blocks, ref);
       if (key === undefined) throw notFound('Attribute', ref);
-      const users = await this.setsNaming(tx, scope, r.key, key);
-      if (users.length)
-        throw invalidState(
-          `Attribute "${key}" of "${r.key}" is used by the condition set(s) ${users.map((s) => JSON.stringify(s)).join(', ')}; change or delete them first.`,
-        );
+      await this.refuseInUse(tx, scope, r.key, [key], 'change or delete them first');
       const before = blocks[key];
       delete blocks[key];
       await this.store.writeAttributes(tx, 'delete', scope.envId, {
@@ -208,15 +199,36 @@ export class ConditionsService {
     });
   }
 
-  /** The condition sets whose conditions name the attribute (`user.<key>` for `__user`, `resource.<key>` in sets of the resource). */
-  private async setsNaming(tx: Tx, scope: Scope, resource: string, key: string): Promise<string[]> {
-    const sets = await this.store.allSets(tx, scope.envId);
-    return sets
-      .filter((s) => {
-        const names = attributesNamed(JSON.parse(s.conditions_json));
-        return resource === USER_RESOURCE ? names.includes(`user.${key}`) : s.resource === resource && names.includes(`resource.${key}`);
-      })
-      .map((s) => s.key);
+  /**
+   * 409 when condition sets name any of the attributes `keys` of `resource` (`user.<key>` for
+   * `__user`, `resource.<key>` in sets over the resource), naming each attribute and its sets.
+   */
+  private async refuseInUse(tx: Tx, scope: Scope, resource: string, keys: string[], advice: string) {
+    if (!keys.length) return;
+    const sets = (await this.store.allSets(tx, scope.envId)).map((s) => ({ ...s, names: attributesNamed(JSON.parse(s.conditions_json)) }));
+    const used = keys.flatMap((key) => {
+      const users = sets
+        .filter((s) =>
+          resource === USER_RESOURCE ? s.names.includes(`user.${key}`) : s.resource === resource && s.names.includes(`resource.${key}`),
+        )
+        .map((s) => JSON.stringify(s.key));
+      return users.length ? [`Attribute "${key}" of "${resource}" is used by the condition set(s) ${users.join(', ')}`] : [];
+    });
+    if (used.length) throw invalidState(`${used.join('; ')}; ${advice}.`);
+  }
+
+  /**
+   * A resource's attribute map changed as a whole (a resource PATCH or PUT with `attributes`, or
+   * its deletion: `after` null): 409 naming the sets when it removes or retypes attributes that
+   * condition sets use, as removing or retyping one attribute does. Deleting a resource other
+   * than `__user` takes its resource sets with it (schema/deleteDanglingConditions): no refusal.
+   */
+  async refuseAttributeChanges(tx: Tx, scope: Scope, resource: string, before: string | null | undefined, after: string | null) {
+    if (after === null && resource !== USER_RESOURCE) return;
+    const was = typesOf(before);
+    const next = typesOf(after);
+    const changed = Object.keys(was).filter((k) => !Object.hasOwn(next, k) || next[k] !== was[k]);
+    await this.refuseInUse(tx, scope, resource, changed, 'keep them as they are, or change or delete those sets first');
   }
 
   // ---- condition sets

@@ -125,8 +125,11 @@ export class DecisionService {
   ): Promise<{ allow: boolean; explanation?: Partial<Explanation>; depthLimited?: true }> {
     const check = normalizeCheck(q);
     if (!(explain || q.explain)) {
-      const [graph] = await this.decide(scope, [check], q.consistency);
-      const [byRule] = graph.allow ? [false] : await this.byRules(scope, [q], q.consistency);
+      const {
+        decisions: [graph],
+        rev,
+      } = await this.decide(scope, [check], q.consistency);
+      const [byRule] = graph.allow ? [false] : await this.byRules(scope, [q], q.consistency, rev);
       const allow = graph.allow || byRule;
       this.observer?.decided(scope.envId, [check], [allow]);
       return graph.depthLimited && !allow
@@ -293,13 +296,15 @@ export class DecisionService {
       .sort((a, b) => (Number(b.at_least) || 0) - (Number(a.at_least) || 0));
     const strictest = qs.find((q) => q.consistency === 'fully_consistent')?.consistency ?? tokens[0];
     const checks = qs.map(normalizeCheck);
-    const answers = (await this.decide(scope, checks, strictest)).map((a) => ({ ...a }));
+    const decided = await this.decide(scope, checks, strictest);
+    const answers = decided.decisions.map((a) => ({ ...a }));
     const denied = answers.flatMap((a, i) => (a.allow ? [] : [i]));
     if (denied.length) {
       const byRule = await this.byRules(
         scope,
         denied.map((i) => qs[i]),
         strictest,
+        decided.rev,
       );
       denied.forEach((i, j) => {
         if (byRule[j]) answers[i] = { ...answers[i], allow: true, depthLimited: false };
@@ -322,10 +327,16 @@ export class DecisionService {
    * older entry. The key lookup of the request made that read already when it carries
    * `scope.revision` (src/http/authenticator.ts): no second round trip then.
    * On a cluster every traversal must include that revision (a secondary may lag: Db.readOnce).
+   * `rev`: the revision it read for the cache (undefined when it read none), for the set rules of
+   * the same questions (byRules), which then read no revision again.
    */
-  private async decide(scope: Scope, checks: NormalizedCheck[], consistency?: Consistency): Promise<Decision[]> {
+  private async decide(
+    scope: Scope,
+    checks: NormalizedCheck[],
+    consistency?: Consistency,
+  ): Promise<{ decisions: Decision[]; rev?: number }> {
     const env = scope.envId;
-    if (!this.cache) return this.store.allowed(env, checks, await this.floor(scope));
+    if (!this.cache) return { decisions: await this.store.allowed(env, checks, await this.floor(scope)) };
     if (consistency === 'fully_consistent') {
       // Never answered from the cache; but the answers fill it, at the revision known before the
       // traversal started (the traversal saw at least that state, so later questions at that
@@ -336,7 +347,7 @@ export class DecisionService {
       const floor = await this.floor(scope);
       const fresh = await this.store.allowed(env, checks, floor === undefined ? undefined : Math.max(floor, known ?? 0));
       if (known !== undefined) fresh.forEach((d, i) => this.remember(this.cacheKey(env, checks[i]), d, known));
-      return fresh;
+      return { decisions: fresh };
     }
     const rev = consistency === 'minimize_latency' ? await this.revisions!.current(env) : await this.latest(scope);
     const keys = checks.map((c) => this.cacheKey(env, c));
@@ -358,7 +369,7 @@ export class DecisionService {
         this.remember(keys[i], fresh[j], rev);
       });
     }
-    return out as Decision[];
+    return { decisions: out as Decision[], rev };
   }
 
   private cacheKey(env: string, c: NormalizedCheck): string {
@@ -372,20 +383,26 @@ export class DecisionService {
   /**
    * The environment's set rules at the revision a question is answered at (kept per revision, so
    * an environment without rules reads nothing more per check); null without a rules engine.
+   * `known`: that revision when the caller has read it already (the graph part's, decide).
    */
-  private async rulesAt(scope: Scope, consistency?: Consistency): Promise<CompiledRules | null> {
+  private async rulesAt(scope: Scope, consistency?: Consistency, known?: number): Promise<CompiledRules | null> {
     if (!this.rules) return null;
-    const rev = !this.revisions
-      ? undefined
-      : consistency === 'minimize_latency'
-        ? await this.revisions.current(scope.envId)
-        : await this.latest(scope);
+    const rev =
+      known ??
+      (!this.revisions
+        ? undefined
+        : consistency === 'minimize_latency'
+          ? await this.revisions.current(scope.envId)
+          : await this.latest(scope));
     return this.rules.at(scope.envId, rev, await this.floor(scope));
   }
 
-  /** Whether a set rule grants each question (false where none is on its permission). */
-  private async byRules(scope: Scope, qs: CheckQuery[], consistency?: Consistency): Promise<boolean[]> {
-    const compiled = await this.rulesAt(scope, consistency);
+  /**
+   * Whether a set rule grants each question (false where none is on its permission). `rev`: the
+   * revision the graph part of the same questions was answered at (decide), read once for both.
+   */
+  private async byRules(scope: Scope, qs: CheckQuery[], consistency?: Consistency, rev?: number): Promise<boolean[]> {
+    const compiled = await this.rulesAt(scope, consistency, rev);
     if (!compiled?.rules) return qs.map(() => false);
     const verdicts = await this.rules!.decide(scope.envId, compiled, qs.map(ruleQuestionOf), await this.floor(scope));
     return verdicts.map((v) => v.some((x) => x.granted));

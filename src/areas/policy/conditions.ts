@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../errors';
-import { conditionProblems, type AttributeType, ATTRIBUTE_TYPES } from '../conditions/validate';
+import { attributesNamed, conditionProblems, type AttributeType, ATTRIBUTE_TYPES } from '../conditions/validate';
 import type { PolicyFile } from './format';
 import { canonicalJson, type PolicyModel } from './model';
 import type { Change } from './plan';
@@ -216,6 +216,44 @@ export function conditionsProblems(want: ConditionsModel, schema: PolicyModel): 
   });
   return out;
 }
+
+/**
+ * The attributes a file retypes or removes that condition sets name, where the environment has
+ * those sets and the file keeps them: per resource (`__user` for the user attributes), the
+ * attributes and the sets. As the attribute routes answer 409 for such a change, apply refuses it
+ * unless prune (./service.ts). (A removal that a kept set still names never gets here: the file's
+ * conditions are checked against its own attributes first, 422.)
+ */
+export function attributesInUse(
+  have: ConditionsModel,
+  want: ConditionsModel,
+  current: PolicyModel,
+  desired: PolicyModel,
+): { resource: string; attributes: string[]; sets: string[] }[] {
+  const out: { resource: string; attributes: string[]; sets: string[] }[] = [];
+  const attributesOf = (m: PolicyModel, r: string) => (Object.hasOwn(m.resources, r) ? m.resources[r].attributes : '{}');
+  const kept = Object.keys(have.sets).filter((k) => Object.hasOwn(want.sets, k));
+  const resources = [...new Set([USER, ...Object.keys(current.resources)])];
+  for (const resource of resources) {
+    const was = typesOf(resource === USER ? have.userAttributes : attributesOf(current, resource));
+    const next = typesOf(resource === USER ? want.userAttributes : attributesOf(desired, resource));
+    const changed = Object.keys(was).filter((k) => !Object.hasOwn(next, k) || next[k] !== was[k]);
+    if (!changed.length) continue;
+    const named = (k: string) =>
+      (resource === USER ? changed.map((a) => `user.${a}`) : changed.map((a) => `resource.${a}`)).filter((a) =>
+        attributesNamed(JSON.parse(have.sets[k].conditions)).includes(a),
+      );
+    const sets = kept.filter((k) => (resource === USER || have.sets[k].resource === resource) && named(k).length > 0);
+    if (sets.length)
+      out.push({
+        resource,
+        attributes: changed.filter((a) => sets.some((k) => named(k).includes(`${resource === USER ? 'user' : 'resource'}.${a}`))),
+        sets,
+      });
+  }
+  return out;
+}
+const USER = '__user';
 
 /** Sets ordered parents first (for creating), or children first (reversed, for deleting). */
 export function parentsFirst(sets: Record<string, SetModel>, keys: string[]): string[] {

@@ -5,6 +5,7 @@ import { AppError, invalidInput } from '../../errors';
 import { now } from '../../util/time';
 import type { PolicyFile } from './format';
 import {
+  attributesInUse,
   type ConditionsModel,
   conditionsOfFile,
   conditionsOfGraph,
@@ -163,6 +164,13 @@ export class PolicyService {
     for (const u of used) {
       const c = changes.find((x) => x.op === 'delete' && x.kind === kindOf(u) && x.key === changeKeyOf(u));
       if (c) c.in_use = { facts: u.n, what: u.what };
+    }
+    // Attributes retyped (or removed) under condition sets the file keeps: in use, as the attribute routes say (409).
+    for (const a of attributesInUse(have, want, own, desired)) {
+      const what = `condition set(s) ${a.sets.map((k) => JSON.stringify(k)).join(', ')} naming its retyped attribute(s) ${a.attributes.map((k) => JSON.stringify(k)).join(', ')}`;
+      used.push({ kind: 'resource', resource: a.resource, key: a.resource, n: a.sets.length, what });
+      const c = changes.find((x) => x.op === 'update' && x.key === a.resource && (x.kind === 'resource' || x.kind === 'user_attributes'));
+      if (c) c.in_use = { facts: a.sets.length, what };
     }
     // A relation whose subject changes is removed and made again: its tuples cannot stay.
     for (const c of removed('relation')) {

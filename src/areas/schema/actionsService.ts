@@ -127,6 +127,8 @@ export class ActionsService {
       const { r, blocks } = await this.resource(tx, scope, resourceRef, true);
       delete blocks[this.keyOf(blocks, r, ref)];
       await this.save(tx, scope, r, blocks);
+      // Set rules on the action go with it.
+      await this.store.deleteDanglingConditions(tx, scope.envId);
     });
   }
 }

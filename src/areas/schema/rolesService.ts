@@ -91,7 +91,11 @@ export class RolesService {
 
   async deleteRole(scope: Scope, ref: string) {
     const current = await this.getRole(scope, ref);
-    if (!(await this.store.deleteRole(scope.envId, current.key))) throw notFound('Role', ref);
+    await this.store.write(async (tx) => {
+      if (!(await this.store.deleteRole(tx, scope.envId, current.key))) throw notFound('Role', ref);
+      // Set rules of the role (is_role) go with it.
+      await this.store.deleteDanglingConditions(tx, scope.envId);
+    });
   }
 
   private async checkPermissions(tx: Tx, scope: Scope, permissions: string[]) {

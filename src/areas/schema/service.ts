@@ -42,11 +42,25 @@ export type ResourcePatch = Partial<Omit<ResourceInput, 'key'>>;
 /** A relation as its route schema admits it. */
 export type RelationInput = Static<typeof relationCreate>;
 
+/**
+ * Checks a change of a resource's whole attribute map (`after` null: the resource is deleted) in
+ * the write's transaction; the conditions area refuses one that takes or retypes attributes its
+ * condition sets use (CONTRACT section 17).
+ */
+export type AttributeGuard = (
+  tx: Tx,
+  scope: Scope,
+  resource: string,
+  before: string | null | undefined,
+  after: string | null,
+) => Promise<void>;
+
 /** Resources with their actions, roles, relations and role derivations (CONTRACT section 3). */
 export class SchemaService {
   constructor(
     private readonly store: SchemaStore,
     private readonly hierarchy: HierarchyService,
+    private readonly attributeGuard: AttributeGuard = async () => {},
   ) {}
 
   /** A resource view whose roles carry `extends`. */
@@ -101,14 +115,18 @@ export class SchemaService {
     return this.store.write(async (tx) => {
       const current = await this.store.lockedResource(tx, scope.envId, ref);
       const actions = patch.actions ? encodeActions(patch.actions, JSON.parse(current.actions_json ?? '{}')) : null;
+      const attributes_json = attributesJson(patch.attributes) ?? null;
+      if (attributes_json !== null) await this.attributeGuard(tx, scope, current.key, current.attributes_json, attributes_json);
       await this.store.updateResource(tx, scope.envId, current.key, {
         name: patch.name ?? null,
         description: patch.description,
         nowIso: now(),
         actions: actions?.actions ?? null,
         actions_json: actions?.actions_json ?? null,
-        attributes_json: attributesJson(patch.attributes) ?? null,
+        attributes_json,
       });
+      // Set rules on an action the new action set drops go with it.
+      if (actions) await this.store.deleteDanglingConditions(tx, scope.envId);
       await this.applyInline(tx, scope, current.key, actions?.actions ?? current.actions ?? [], patch, current);
       return this.withRoleExtends(scope, resourceView(scope, await this.store.mustResource(tx, scope.envId, current.key)), tx);
     });
@@ -128,9 +146,14 @@ export class SchemaService {
     return all.slice(page.skip, page.skip + page.perPage);
   }
 
+  /** With everything that hangs on it, the resource sets over it and the set rules on its actions included (one transaction). */
   async deleteResource(scope: Scope, ref: string) {
     const current = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, ref));
-    if (!(await this.store.deleteResource(scope.envId, current.key))) throw notFound('Resource', ref);
+    await this.store.write(async (tx) => {
+      await this.attributeGuard(tx, scope, current.key, current.attributes_json, null);
+      if (!(await this.store.deleteResource(tx, scope.envId, current.key))) throw notFound('Resource', ref);
+      await this.store.deleteDanglingConditions(tx, scope.envId);
+    });
   }
 
   /** Relations, then roles, then the roles' derivations (which need the relations). */

@@ -54,6 +54,7 @@ export class SchemaStore {
       deleteRelation: 'schema/deleteRelation',
       changeRolePermissions: 'schema/changeRolePermissions',
       setDerivationConditions: 'schema/setDerivationConditions',
+      deleteDanglingConditions: 'schema/deleteDanglingConditions',
     });
   }
 
@@ -149,9 +150,15 @@ export class SchemaStore {
       nowIso: p.nowIso,
     });
   }
-  async deleteResource(env: string, key: string): Promise<boolean> {
-    const [row] = await this.db.writeRows(this.q.deleteResource, { env, key });
-    return (row?.deleted ?? 0) > 0;
+  async deleteResource(tx: Tx, env: string, key: string): Promise<boolean> {
+    return ((await tx.one(this.q.deleteResource, { env, key }))?.deleted ?? 0) > 0;
+  }
+  /**
+   * Removes the set rules and resource sets that a deletion earlier in the transaction left naming
+   * nothing (a resource, an action, a tenant role): Permit deletes them with what they name.
+   */
+  async deleteDanglingConditions(tx: Tx, env: string): Promise<void> {
+    await tx.rows(this.q.deleteDanglingConditions, { env });
   }
 
   // Resource roles
@@ -243,9 +250,8 @@ export class SchemaStore {
     const row = await tx.one(this.q.updateRole, { env, key, name: p.name, ...described(p), permissions: p.permissions, nowIso: p.nowIso });
     return row?.role;
   }
-  async deleteRole(env: string, key: string): Promise<boolean> {
-    const [row] = await this.db.writeRows(this.q.deleteRole, { env, key });
-    return (row?.deleted ?? 0) > 0;
+  async deleteRole(tx: Tx, env: string, key: string): Promise<boolean> {
+    return ((await tx.one(this.q.deleteRole, { env, key }))?.deleted ?? 0) > 0;
   }
   /**
    * The "<resource>:<action>" permissions that name no existing action, checked under the write

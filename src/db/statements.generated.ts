@@ -367,10 +367,8 @@ export interface StatementRows {
   'import/abandon': { id: string };
   /** cypher/import/begin.cypher */
   'import/begin': { state: 'started' | 'not_empty' | 'importing'; stale: boolean };
-  /** cypher/import/createLinksByRef.cypher */
-  'import/createLinksByRef': { created: number };
   /** cypher/import/createNodes.cypher */
-  'import/createNodes': { refs: string[][] };
+  'import/createNodes': { created: number };
   /** cypher/import/createRelationships.cypher */
   'import/createRelationships': { created: number };
   /** cypher/import/discardBatch.cypher */

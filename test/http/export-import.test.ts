@@ -193,8 +193,7 @@ const assignmentsOf = async (e: string) =>
     (a: { id: string; role: string; expires_at?: string }) => [a.id, a.role, a.expires_at],
   );
 beforeAll(async () => {
-  // Fewer remembered records than the stream holds: a restore links both ways (by element id, by id).
-  w = await buildWorld({ env: { IMPORT_LINK_REFS: '200' } });
+  w = await buildWorld();
   t = w.t;
   factCount = await loadBench(t.env);
   // Tenant roles with and without an end, an approval and an access request, a webhook with its secret.

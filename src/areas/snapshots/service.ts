@@ -8,7 +8,7 @@ import { Duplicate } from '../../db/storeErrors';
 import { AppError, badRequest, invalidState } from '../../errors';
 import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
-import type { LinkByRef, SnapshotStore } from './store';
+import type { SnapshotStore } from './store';
 
 /** Rows written per transaction of an import (each bound by DB_TIMEOUT_MS). */
 export const IMPORT_BATCH = 5000;
@@ -51,8 +51,6 @@ export class SnapshotService {
   constructor(
     private readonly store: SnapshotStore,
     private readonly importMaxBytes: number,
-    /** How many records' element ids an import keeps for linking (IMPORT_LINK_REFS). */
-    private readonly linkRefs = 200_000,
   ) {}
 
   async exportStream(scope: Scope): Promise<Readable> {
@@ -168,50 +166,23 @@ export class SnapshotService {
     let relationships = 0;
     let linking = false;
 
-    // One batch is written while the next is read and parsed (two cores: the service parses while
-    // Neo4j writes); batches are written one after another, so records precede the links to them.
-    let inflight: Promise<void> = Promise.resolve();
-    // Each record's element id, as its batch answered it: a link finds
-    // its ends by a direct seek rather than two index lookups; beyond IMPORT_LINK_REFS of them, by the index.
-    const refs = new Map<string, string>();
-    const submit = async (write: () => Promise<void>) => {
-      await inflight;
-      inflight = write();
-      inflight.catch(() => undefined); // awaited by the next submit or the end
-    };
     const flushNodes = async () => {
       if (!nodeBatch.length) return;
-      const batch = nodeBatch;
+      const created = await this.store.createNodes(env, importId, nodeBatch);
+      if (created !== nodeBatch.length) throw abandoned();
+      nodes += created;
       nodeBatch = [];
-      await submit(async () => {
-        const created = await this.store.createNodes(env, importId, batch);
-        if (created.length !== batch.length) throw abandoned();
-        for (const [id, ref] of created) if (refs.size < this.linkRefs) refs.set(id, ref);
-        nodes += created.length;
-      });
     };
     const flushRelationships = async () => {
       if (!relBatch.length) return;
-      const batch = relBatch;
-      const upTo = lineNo;
+      const created = await this.store.createRelationships(env, importId, relBatch);
+      if (created !== relBatch.length) {
+        throw badRequest(
+          `Of ${relBatch.length} relationships up to line ${lineNo}, ${relBatch.length - created} name a record id the stream did not hold before them.`,
+        );
+      }
+      relationships += created;
       relBatch = [];
-      await submit(async () => {
-        const byRef: LinkByRef[] = [];
-        const byId: RelationshipRow[] = [];
-        for (const link of batch) {
-          const fromRef = refs.get(link.from);
-          const toRef = refs.get(link.to);
-          if (fromRef && toRef) byRef.push({ ...link, fromRef, toRef });
-          else byId.push(link);
-        }
-        const created = await this.store.createRelationships(env, importId, byId, byRef);
-        if (created !== batch.length) {
-          throw badRequest(
-            `Of ${batch.length} relationships up to line ${upTo}, ${batch.length - created} name a record id the stream did not hold before them.`,
-          );
-        }
-        relationships += created;
-      });
     };
     const take = async (text: string) => {
       lineNo++;
@@ -249,32 +220,25 @@ export class SnapshotService {
       }
     };
 
-    try {
-      // Not destroyed when a bad line stops the reading: the answer (400, 413) still goes out on its socket.
-      for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        if (bytes > this.importMaxBytes) throw bodyTooLarge(this.importMaxBytes);
-        pending += decoder.write(chunk);
-        let nl = pending.indexOf('\n');
-        while (nl >= 0) {
-          const text = pending.slice(0, nl);
-          pending = pending.slice(nl + 1);
-          await take(text);
-          nl = pending.indexOf('\n');
-        }
-        if (pending.length > MAX_LINE_BYTES) throw badRequest(`line ${lineNo + 1} is longer than ${MAX_LINE_BYTES} bytes.`);
+    // Not destroyed when a bad line stops the reading: the answer (400, 413) still goes out on its socket.
+    for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > this.importMaxBytes) throw bodyTooLarge(this.importMaxBytes);
+      pending += decoder.write(chunk);
+      let nl = pending.indexOf('\n');
+      while (nl >= 0) {
+        const text = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        await take(text);
+        nl = pending.indexOf('\n');
       }
-      pending += decoder.end();
-      if (pending) await take(pending);
-      if (!req.complete) throw badRequest('The body was cut off before its end.');
-      await flushNodes();
-      await flushRelationships();
-      await inflight;
-    } catch (err) {
-      // A write still running must end before the caller removes what was staged.
-      await inflight.catch(() => undefined);
-      throw err;
+      if (pending.length > MAX_LINE_BYTES) throw badRequest(`line ${lineNo + 1} is longer than ${MAX_LINE_BYTES} bytes.`);
     }
+    pending += decoder.end();
+    if (pending) await take(pending);
+    if (!req.complete) throw badRequest('The body was cut off before its end.');
+    await flushNodes();
+    await flushRelationships();
     if (!header) throw badRequest('The body is empty: an import reads an export (graph-authz export).');
     if (!end) throw badRequest(`The stream ends at line ${lineNo} without its end line: it was cut off, or its export failed.`);
     if (end.nodes !== nodes || end.relationships !== relationships) {

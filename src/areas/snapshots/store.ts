@@ -1,9 +1,6 @@
 import type { Db, ReadStream } from '../../db/db';
 import type { NodeRow, RelationshipRow } from './format';
 
-/** A link whose ends were created by the same import: their element ids too. */
-export type LinkByRef = RelationshipRow & { fromRef: string; toRef: string };
-
 /** How long an import holds its environment without writing a batch before another may take it over. */
 export const IMPORT_LEASE_MS = 120_000;
 
@@ -19,7 +16,6 @@ export class SnapshotStore {
       begin: 'import/begin',
       createNodes: 'import/createNodes',
       createRelationships: 'import/createRelationships',
-      createLinksByRef: 'import/createLinksByRef',
       finish: 'import/finish',
       discardBatch: 'import/discardBatch',
       abandon: 'import/abandon',
@@ -40,28 +36,15 @@ export class SnapshotStore {
     });
   }
 
-  /**
-   * One batch, its own transaction (bound by DB_TIMEOUT_MS); answers [id, element id] of each
-   * record created (none: the import is no longer the environment's).
-   */
-  async createNodes(env: string, importId: string, rows: NodeRow[]): Promise<string[][]> {
+  /** One batch, its own transaction (bound by DB_TIMEOUT_MS); answers how many were created (0: the import is no longer the environment's). */
+  async createNodes(env: string, importId: string, rows: NodeRow[]): Promise<number> {
     const [row] = await this.db.writeRows(this.q.createNodes, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS });
-    return row?.refs ?? [];
+    return row?.created ?? 0;
   }
 
-  /**
-   * One batch of links, its own transaction: those whose ends' element ids are known (`byRef`,
-   * with `fromRef` / `toRef`) by a direct seek, the others by their ends' ids. Answers how many
-   * were created.
-   */
-  async createRelationships(env: string, importId: string, byId: RelationshipRow[], byRef: LinkByRef[]): Promise<number> {
-    const leaseUntil = Date.now() + IMPORT_LEASE_MS;
-    return this.db.write(async (tx) => {
-      let created = 0;
-      if (byRef.length) created += (await tx.one(this.q.createLinksByRef, { env, importId, rows: byRef, leaseUntil }))?.created ?? 0;
-      if (byId.length) created += (await tx.one(this.q.createRelationships, { env, importId, rows: byId, leaseUntil }))?.created ?? 0;
-      return created;
-    });
+  async createRelationships(env: string, importId: string, rows: RelationshipRow[]): Promise<number> {
+    const [row] = await this.db.writeRows(this.q.createRelationships, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS });
+    return row?.created ?? 0;
   }
 
   /** The one small transaction that makes the import visible; false: the import is no longer the environment's. */

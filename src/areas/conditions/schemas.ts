@@ -13,8 +13,9 @@ import {
   timestamp,
 } from '../../http/schema';
 
-/** Permit's AttributeType. */
-const attributeType = str({ enum: ['bool', 'number', 'string', 'time', 'array', 'json', 'object', 'object_array'] as const });
+/** Permit's AttributeType (the policy file's and the validator's too). */
+export const ATTRIBUTE_TYPES = ['bool', 'number', 'string', 'time', 'array', 'json', 'object', 'object_array'] as const;
+const attributeType = str({ enum: ATTRIBUTE_TYPES });
 const description = str({ maxLength: 4096 });
 const stamps = { ...SCOPED_FIELDS, created_at: nullable(timestamp()), updated_at: nullable(timestamp()) };
 

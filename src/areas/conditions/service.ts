@@ -5,7 +5,8 @@ import { duplicate, invalidInput, invalidState, notFound } from '../../errors';
 import type { Page } from '../../http/paging';
 import { Duplicate } from '../../db/storeErrors';
 import type { ConditionSetNode, ConditionsStore, SetRuleNode } from './store';
-import { ATTRIBUTE_TYPES, type AttributeType, attributesNamed, conditionProblems } from './validate';
+import { ATTRIBUTE_TYPES } from './schemas';
+import { type AttributeType, attributesNamed, conditionProblems } from './validate';
 
 /** Permit's built-in resource whose attributes are the user attributes. */
 export const USER_RESOURCE = '__user';

@@ -1,7 +1,7 @@
+import { ATTRIBUTE_TYPES } from './schemas';
 import { type Leaf, leavesOf, type Operator, refOf, splitAttribute, type TreeProblem } from './evaluate';
 
 /** Permit's attribute types (AttributeType of its SDKs). */
-export const ATTRIBUTE_TYPES = ['bool', 'number', 'string', 'time', 'array', 'json', 'object', 'object_array'] as const;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
 
 /** Attributes every user and every resource has without declaring them. */

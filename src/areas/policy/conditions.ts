@@ -1,5 +1,6 @@
 import type { ErrorDetail } from '../../errors';
-import { attributesNamed, conditionProblems, type AttributeType, ATTRIBUTE_TYPES } from '../conditions/validate';
+import { ATTRIBUTE_TYPES } from '../conditions/schemas';
+import { attributesNamed, conditionProblems, type AttributeType } from '../conditions/validate';
 import type { PolicyFile } from './format';
 import { canonicalJson, type PolicyModel } from './model';
 import type { Change } from './plan';

@@ -2,6 +2,7 @@ import type { TArray, TRecord, TString, TUnion } from '@sinclair/typebox';
 import { anyObject, arr, bool, mapOf, nullable, obj, schemaKey, str } from '../../http/schema';
 import type { Static } from '../../http/schema';
 import { ELEMENTS_TYPES, LEVELS } from '../elements/schemas';
+import { ATTRIBUTE_TYPES } from '../conditions/schemas';
 
 /**
  * The policy file (CONTRACT section 16): an environment's own schema as one document that
@@ -63,7 +64,7 @@ const tenantRole = obj({
 });
 
 /** Conditions (CONTRACT section 17, docs/conditions.md). */
-const attributeType = str({ enum: ['bool', 'number', 'string', 'time', 'array', 'json', 'object', 'object_array'] as const });
+const attributeType = str({ enum: ATTRIBUTE_TYPES });
 const userAttribute = obj({ type: attributeType, description }, ['type']);
 const conditionSet = obj(
   {

@@ -3,6 +3,8 @@
 // minimize_latency, next to the HTTP floor measured by the same client in the same run.
 //   npm run build && node bench/cachedPath.mjs
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=.cache/prof' node bench/cachedPath.mjs   (profile the service)
+//   BENCH_CASE=denied node bench/cachedPath.mjs   (another case of bench/dataset.mjs; default 'direct role')
+//   BENCH_MAIN=<dir>/dist/src/main.js node bench/cachedPath.mjs   (another build, e.g. the version before)
 import { join } from 'node:path';
 import { buildDataset, buildQuestions } from './dataset.mjs';
 import { client, measure } from './http.mjs';
@@ -17,7 +19,9 @@ const ours = await startOurs({ port, neo4jPort: Number(process.env.BENCH_NEO4J_P
 try {
   const ds = buildDataset({ users: 500, chains: 10, repos: 1000 });
   await loadOurs(ours.api, ours.project, ds, { loaders: 2 });
-  const qs = buildQuestions(ds, 500)['direct role'];
+  const benchCase = process.env.BENCH_CASE ?? 'direct role';
+  const qs = buildQuestions(ds, 500)[benchCase];
+  if (!qs) throw new Error(`BENCH_CASE: no case "${benchCase}" in bench/dataset.mjs`);
   const path = `/v2/allowed/${ours.project}/bench`;
   const ask = (consistency) => (q) =>
     ours.api('POST', path, { user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) });
@@ -42,6 +46,7 @@ try {
   }
   await floor.stop();
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`service: ${process.env.BENCH_MAIN ?? 'dist/src/main.js'}; case: ${benchCase}`);
   console.log(`repeated check, ${many.length} requests a round, ${rounds} rounds, ${concurrency} connections (medians):`);
   console.log(`floor (bare node:http) ${med(rows.floor).toFixed(0)} req/s`);
   for (const k of ['default', 'minimize_latency']) {

@@ -1,3 +1,4 @@
+import { SetRules } from '../../src/areas/conditions/rules';
 import { startTestService, type TestService } from '../support/testService';
 
 /** Conditions (CONTRACT section 17): attribute schemas, condition sets, set rules, and every decision endpoint with them. */
@@ -76,14 +77,21 @@ describe('an environment without set rules', () => {
   it('reads its rules once per revision and no attributes: a check costs what it cost before', async () => {
     const db = t.service.db;
     const reads = jest.spyOn(db, 'readOnce');
+    const rulesAt = jest.spyOn(SetRules.prototype, 'at');
     const named = (name: string) => reads.mock.calls.filter(([stmt]) => (stmt as { name: string }).name === name).length;
     try {
-      // Denied by the graph, no rules: the rules are read once at this revision, then kept.
+      // Denied by the graph, no rules: the rules are read once at this revision, then kept; the
+      // checks after the first know there are none without asking for them (no await more than before rules).
       for (let i = 0; i < 5; i++) expect(await check({ user: 'ada', action: 'read', resource: doc('spec') })).toBe(false);
       expect(named('conditions/rulesOfEnvironment')).toBeLessThanOrEqual(1);
       expect(named('conditions/questionAttributes')).toBe(0);
+      expect(rulesAt.mock.calls.length).toBeLessThanOrEqual(1);
+      const bulk = await ok('POST', `${allowed()}/bulk`, [{ user: 'ada', action: 'read', resource: doc('spec') }]);
+      expect(bulk.allow).toEqual([{ allow: false }]);
+      expect(rulesAt.mock.calls.length).toBeLessThanOrEqual(1);
     } finally {
       reads.mockRestore();
+      rulesAt.mockRestore();
     }
   });
 });

@@ -87,6 +87,16 @@ export class SetRules {
     return compiled;
   }
 
+  /**
+   * Whether the environment is known to have no set rules at revision `rev`, without a read or an
+   * await: the cached denied check of an environment without rules stays as cheap as before them.
+   */
+  noneAt(env: string, rev: number | undefined): boolean {
+    if (rev === undefined) return false;
+    const kept = this.byEnv.get(env);
+    return kept !== undefined && kept.rev === rev && kept.compiled.rules === 0;
+  }
+
   /** Whether any rule grants `action` on `type` (or any action when `action` is null). */
   static grantsOn(c: CompiledRules, type: string, action: string | null): boolean {
     if (!c.rules) return false;

@@ -129,7 +129,7 @@ export class DecisionService {
         decisions: [graph],
         rev,
       } = await this.decide(scope, [check], q.consistency);
-      const [byRule] = graph.allow ? [false] : await this.byRules(scope, [q], q.consistency, rev);
+      const byRule = !graph.allow && !this.noRulesAt(scope, rev) && (await this.byRules(scope, [q], q.consistency, rev))[0];
       const allow = graph.allow || byRule;
       this.observer?.decided(scope.envId, [check], [allow]);
       return graph.depthLimited && !allow
@@ -299,7 +299,7 @@ export class DecisionService {
     const decided = await this.decide(scope, checks, strictest);
     const answers = decided.decisions.map((a) => ({ ...a }));
     const denied = answers.flatMap((a, i) => (a.allow ? [] : [i]));
-    if (denied.length) {
+    if (denied.length && !this.noRulesAt(scope, decided.rev)) {
       const byRule = await this.byRules(
         scope,
         denied.map((i) => qs[i]),
@@ -395,6 +395,11 @@ export class DecisionService {
           ? await this.revisions.current(scope.envId)
           : await this.latest(scope));
     return this.rules.at(scope.envId, rev, await this.floor(scope));
+  }
+
+  /** No rules engine, or the environment has no set rules at `rev` (known without a read). */
+  private noRulesAt(scope: Scope, rev: number | undefined): boolean {
+    return !this.rules || this.rules.noneAt(scope.envId, rev);
   }
 
   /**

@@ -54,8 +54,7 @@ function expiringSoon(): string {
 const GRAPHS_PER_WRITE = 10;
 async function loadGraphs(gs: Graph[]) {
   const all = <T>(pick: (g: Graph) => T[]) => gs.flatMap(pick);
-  await loadGraph({
-    ...gs[0],
+  await loadFacts({
     users: all((g) => g.users),
     instances: all((g) => g.instances),
     tuples: all((g) => g.tuples),
@@ -64,7 +63,7 @@ async function loadGraphs(gs: Graph[]) {
   });
 }
 
-async function loadGraph(g: Graph) {
+async function loadFacts(g: Pick<Graph, 'users' | 'instances' | 'tuples' | 'assignments' | 'expired'>) {
   if (g.users.length) await ok('POST', `${facts()}/users/bulk`, { operations: g.users.map((key) => ({ key })) });
   if (g.instances.length) {
     await ok('POST', `${facts()}/resource_instances/bulk`, {

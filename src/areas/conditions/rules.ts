@@ -68,8 +68,8 @@ export class SetRules {
 
   /** The environment's rules at revision `rev` (read when not kept at it; `rev` undefined: always read). */
   async at(env: string, rev: number | undefined, floor?: number): Promise<CompiledRules> {
-    const kept = this.byEnv.get(env);
-    if (kept && rev !== undefined && kept.rev === rev) return kept.compiled;
+    const kept = this.keptAt(env, rev);
+    if (kept) return kept;
     const { rules, sets } = await this.store.rulesOf(env, floor);
     const compiled: CompiledRules = rules.length
       ? {
@@ -92,9 +92,13 @@ export class SetRules {
    * await: the cached denied check of an environment without rules stays as cheap as before them.
    */
   noneAt(env: string, rev: number | undefined): boolean {
-    if (rev === undefined) return false;
+    return this.keptAt(env, rev)?.rules === 0;
+  }
+
+  /** The rules kept for the environment when they were read at revision `rev`. */
+  private keptAt(env: string, rev: number | undefined): CompiledRules | undefined {
     const kept = this.byEnv.get(env);
-    return kept !== undefined && kept.rev === rev && kept.compiled.rules === 0;
+    return kept && rev !== undefined && kept.rev === rev ? kept.compiled : undefined;
   }
 
   /** Whether any rule grants `action` on `type` (or any action when `action` is null). */

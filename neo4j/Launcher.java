@@ -7,6 +7,9 @@
 // Args (or env): port      NEO4J_LOCAL_PORT  (default 7687)
 //                homeDir   NEO4J_LOCAL_DIR   (default ./.neo4j/data)
 // Neo4j keeps its store in <homeDir>/data and its logs in <homeDir>/logs.
+// Plugins load from <homeDir>/plugins, as the official image loads /plugins, and only procedures
+// named graphauthz.* may load (dbms.security.procedures.allowlist; nothing is unrestricted).
+// scripts/neo4j-local.mjs puts the walk extension's jar there (neo4j/extension, docs/walk-extension.md).
 //
 // Bolt listens on 127.0.0.1 only; auth is disabled for that reason. HTTP/HTTPS are off.
 // Prints "NEO4J_READY bolt://127.0.0.1:<port>" once the default database answers queries.
@@ -16,6 +19,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -33,6 +37,8 @@ import org.neo4j.io.ByteUnit;
 
 public class Launcher {
     private static final String HOST = "127.0.0.1";
+    /** The extension's procedures (neo4j/extension); the same value as neo4j/Dockerfile's. */
+    private static final String PROCEDURE_ALLOWLIST = "graphauthz.*";
 
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(arg(args, 0, "NEO4J_LOCAL_PORT", "7687"));
@@ -50,6 +56,9 @@ public class Launcher {
                 .setConfig(HttpConnector.enabled, false)
                 .setConfig(HttpsConnector.enabled, false)
                 .setConfig(GraphDatabaseSettings.auth_enabled, false)
+                // The official image's NEO4J_dbms_security_procedures_allowlist=graphauthz.* and /plugins.
+                .setConfig(GraphDatabaseSettings.plugin_dir, home.resolve("plugins"))
+                .setConfig(GraphDatabaseSettings.procedure_allowlist, List.of(PROCEDURE_ALLOWLIST))
                 // Modest memory footprint for a dev/test box.
                 .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(256))
                 // (Transaction state is kept on heap by default in 5.x.)

@@ -25,6 +25,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const POM = path.join(REPO_ROOT, 'neo4j', 'pom.xml');
 const LAUNCHER = path.join(REPO_ROOT, 'neo4j', 'Launcher.java');
+const EXTENSION_DIR = path.join(REPO_ROOT, 'neo4j', 'extension');
+/** The walk extension's jar (neo4j/extension, docs/walk-extension.md), built by buildExtension(). */
+export const EXTENSION_JAR = path.join(EXTENSION_DIR, 'target', 'graph-authz-walk.jar');
+/** What the jar is made of: its sources, its pom, and the Cypher fragments it packages. */
+const EXTENSION_SOURCES = [path.join(EXTENSION_DIR, 'pom.xml'), path.join(EXTENSION_DIR, 'src'), path.join(REPO_ROOT, 'cypher', 'fragments')];
 const STATE_DIR = path.join(REPO_ROOT, '.neo4j');
 const HOST = '127.0.0.1';
 const READY_MARKER = 'NEO4J_READY';
@@ -176,6 +181,74 @@ export async function resolveClasspath({ log = console.error } = {}) {
   return cp;
 }
 
+/** The newest modification time (ms) of a file or of any file under a directory. */
+function newestMtime(p) {
+  let st;
+  try {
+    st = fs.statSync(p);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = 0;
+  for (const entry of fs.readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  return newest;
+}
+
+/**
+ * Build the walk extension's jar with Maven (`mvn package` of neo4j/extension/pom.xml) when it is
+ * missing or older than any of its sources (neo4j/extension/src, its pom, cypher/fragments);
+ * otherwise nothing runs. Returns the jar's path.
+ */
+export async function buildExtension({ log = console.error } = {}) {
+  let jarTime = 0;
+  try {
+    jarTime = fs.statSync(EXTENSION_JAR).mtimeMs;
+  } catch {
+    // not built yet
+  }
+  if (jarTime > 0 && EXTENSION_SOURCES.every((p) => newestMtime(p) <= jarTime)) return EXTENSION_JAR;
+  log(`[neo4j-local] building the walk extension (mvn package, neo4j/extension)...`);
+  const t0 = Date.now();
+  const mvn = process.env.NEO4J_LOCAL_MVN || (process.platform === 'win32' ? 'mvn.cmd' : 'mvn');
+  let res;
+  try {
+    res = await run(mvn, ['-q', '-B', '-Dstyle.color=never', '-f', path.join(EXTENSION_DIR, 'pom.xml'), 'package'], { cwd: REPO_ROOT });
+  } catch (e) {
+    throw new Error(`[neo4j-local] cannot run Maven ('${mvn}'): ${e.message}. Is Maven installed and on PATH?`);
+  }
+  if (res.code !== 0 || !fs.existsSync(EXTENSION_JAR)) {
+    throw new Error(
+      `[neo4j-local] Maven failed to build the walk extension (exit ${res.code ?? res.signal}):\n` +
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour escapes (ESC [ ... m) from Maven's output
+        res.out.replace(/\x1b\[[0-9;]*m/g, '').trim(),
+    );
+  }
+  // Maven keeps the jar's time when nothing changed in its classes: mark it as new.
+  const now = new Date();
+  fs.utimesSync(EXTENSION_JAR, now, now);
+  log(`[neo4j-local] walk extension built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return EXTENSION_JAR;
+}
+
+/**
+ * The launcher's plugin directory (<dataDir>/plugins, as /plugins in the official image): the
+ * extension's jar copied in, or (withExtension false: a Neo4j without it, like Neo4j Aura) removed.
+ */
+async function preparePlugins(absData, withExtension, log) {
+  const plugins = path.join(absData, 'plugins');
+  await fsp.mkdir(plugins, { recursive: true });
+  const target = path.join(plugins, path.basename(EXTENSION_JAR));
+  if (!withExtension) {
+    await fsp.rm(target, { force: true });
+    return;
+  }
+  const jar = await buildExtension({ log });
+  const tmp = `${target}.${process.pid}.tmp`;
+  await fsp.copyFile(jar, tmp);
+  await fsp.rename(tmp, target);
+}
+
 /** Wait for a process to exit; SIGTERM first, SIGKILL after timeoutMs. */
 async function terminate(pid, child, timeoutMs = STOP_TIMEOUT_MS) {
   const exited = child
@@ -226,6 +299,8 @@ async function terminate(pid, child, timeoutMs = STOP_TIMEOUT_MS) {
  *   .neo4j/neo4j-<port>.out); false (default): child of this process, exits when this process dies
  * @param {string[]} [opts.jvmArgs] replaces the default JVM flags (-Xms256m -Xmx768m, --add-opens...)
  * @param {number} [opts.timeoutMs] startup timeout (default 180 s)
+ * @param {boolean} [opts.extension] load the walk extension from <dataDir>/plugins (default true,
+ *   unless NEO4J_LOCAL_EXTENSION=0): the jar is built first when its sources are newer
  * @returns {Promise<{ uri: string, reused: boolean, stop: () => Promise<void>,
  *   exited?: Promise<{ code: number | null, signal: string | null }> }>}
  */
@@ -236,6 +311,7 @@ export async function startLocalNeo4j({
   detached = false,
   jvmArgs = DEFAULT_JVM_ARGS,
   timeoutMs = START_TIMEOUT_MS,
+  extension = process.env.NEO4J_LOCAL_EXTENSION !== '0',
 } = {}) {
   const uri = boltUri(port);
   const reuse = () => ({ uri, reused: true, stop: async () => {} });
@@ -263,6 +339,7 @@ export async function startLocalNeo4j({
   await fsp.mkdir(STATE_DIR, { recursive: true });
   const absData = path.resolve(dataDir);
   await fsp.mkdir(absData, { recursive: true });
+  await preparePlugins(absData, extension, log);
 
   const javaBin = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
   const args = [...jvmArgs, '-cp', cp, LAUNCHER, String(port), absData];

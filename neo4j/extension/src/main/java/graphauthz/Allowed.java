@@ -1,0 +1,189 @@
+package graphauthz;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.ResourceIterator;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+
+/**
+ * graphauthz.allowed: the rows of cypher/decisions/allowed.cypher (same columns, same meaning),
+ * for a batch of permission questions. Statement: cypher/walk/allowed.cypher.
+ */
+public final class Allowed {
+    static final Label USER = Label.label("User");
+    static final Label INSTANCE = Label.label("Instance");
+    static final Label TENANT = Label.label("Tenant");
+
+    @Context
+    public Transaction tx;
+
+    /** One answer: the `// @row` of cypher/decisions/allowed.cypher. */
+    public static final class Row {
+        public long idx;
+        public boolean allow;
+        public Long validUntil;
+        public boolean depthLimited;
+        public Map<String, Object> explanation;
+    }
+
+    @Procedure(name = "graphauthz.allowed", mode = Mode.READ)
+    @Description("Answers a batch of permission questions [{user, action, type, key?, tenant?}] as cypher/decisions/allowed.cypher does.")
+    public Stream<Row> allowed(@Name("env") String env, @Name("checks") List<Map<String, Object>> checks, @Name("depth") long depth,
+            @Name("defaultTenant") String defaultTenant, @Name("explain") boolean explain, @Name("nowMs") long nowMs) {
+        if (checks == null || checks.isEmpty()) return Stream.empty();
+        List<String> types = new ArrayList<>();
+        for (Map<String, Object> q : checks) types.add(str(q.get("type")));
+        RuleTables rule = RuleTables.read(tx, env, types);
+        Map<String, Node> users = new HashMap<>();
+        List<Row> rows = new ArrayList<>(checks.size());
+        for (int i = 0; i < checks.size(); i++) {
+            rows.add(answer(env, i, checks.get(i), depth, defaultTenant, explain, nowMs, rule, users));
+        }
+        return rows.stream();
+    }
+
+    private Row answer(String env, int idx, Map<String, Object> question, long depth, String defaultTenant, boolean explain, long nowMs,
+            RuleTables rule, Map<String, Node> users) {
+        String resourceType = str(question.get("type"));
+        String action = str(question.get("action"));
+        String questionTenant = str(question.get("tenant"));
+        Node user = user(env, str(question.get("user")), users);
+        Node target = instance(tx, env, resourceType, str(question.get("key")));
+        RuleTables.RolesOnType roles = rule.rolesOn(resourceType);
+        List<String> instanceRolesGranting = granting(roles.instance(), action);
+        List<String> tenantRolesGranting = granting(roles.tenant(), action);
+        String targetTenant = target == null ? null : str(target.getProperty("tenant", null));
+        String tenant = targetTenant != null ? targetTenant : questionTenant != null ? questionTenant : defaultTenant;
+        boolean viable = user != null && (questionTenant == null || questionTenant.equals(tenant));
+
+        // Tenant scope (fragments/rule/tenantScopeGrant).
+        List<String> tenantRolesHeld = new ArrayList<>();
+        List<Long> tenantGrantUntils = new ArrayList<>();
+        if (viable) {
+            for (Relationship grant : user.getRelationships(Direction.OUTGOING, Walk.HAS_TENANT_ROLE)) {
+                Node heldIn = grant.getEndNode();
+                if (!heldIn.hasLabel(TENANT) || !Walk.eq(heldIn.getProperty("env", null), env) || !Walk.eq(heldIn.getProperty("key", null), tenant)) continue;
+                if (!Walk.tenantScopeGrant(grant, tenantRolesGranting, nowMs)) continue;
+                tenantRolesHeld.add((String) grant.getProperty("role"));
+                tenantGrantUntils.add(Walk.asLong(grant.getProperty("expires_at", null)));
+            }
+        }
+        List<Walk.Assignment> directAssignments = Walk.directAssignments(viable ? user : null, nowMs);
+        List<String> heldStates = new ArrayList<>(directAssignments.size());
+        Set<String> directNodes = new HashSet<>();
+        for (Walk.Assignment a : directAssignments) {
+            heldStates.add(a.stateKey());
+            directNodes.add(a.node().getElementId());
+        }
+        Set<String> held = new HashSet<>(heldStates);
+        boolean byTenantRole = !tenantRolesHeld.isEmpty();
+
+        List<Walk.State> startStates = new ArrayList<>();
+        if (!((byTenantRole && !explain) || !viable || target == null)) {
+            String at = explain ? Walk.cat(target.getProperty("resource", null), ":", target.getProperty("key", null)) : null;
+            for (String role : instanceRolesGranting) {
+                startStates.add(new Walk.State(target, role, null, explain ? Walk.cat(at, "#", role) : ""));
+            }
+        }
+        Walk walk = new Walk(rule, nowMs, depth, false, explain, directNodes);
+        Walk.Reached reached = walk.reachableStates(startStates, explain ? Set.of() : held);
+        List<Integer> hits = new ArrayList<>();
+        for (int i = 0; i < reached.states().size(); i++) {
+            if (held.contains(reached.states().get(i).key)) hits.add(i);
+        }
+
+        List<Long> expiries = new ArrayList<>();
+        if (byTenantRole) {
+            expiries.addAll(tenantGrantUntils);
+        } else if (!hits.isEmpty()) {
+            Walk.State first = reached.states().get(hits.get(0));
+            expiries.add(first.until);
+            for (int i = 0; i < heldStates.size(); i++) {
+                if (heldStates.get(i).equals(first.key)) expiries.add(directAssignments.get(i).until());
+            }
+        } else if (rule.anyNoDirectRolesOnObject) {
+            for (Walk.Assignment a : directAssignments) expiries.add(a.until());
+        }
+        Long validUntil = null;
+        for (Long e : expiries) if (e != null && (validUntil == null || e < validUntil)) validUntil = e;
+
+        Row row = new Row();
+        row.idx = idx;
+        row.allow = byTenantRole || !hits.isEmpty();
+        row.validUntil = validUntil;
+        row.depthLimited = !byTenantRole && hits.isEmpty() && reached.depthLimited();
+        if (explain) {
+            Map<String, Object> explanation = new LinkedHashMap<>();
+            explanation.put("user_found", user != null);
+            explanation.put("tenant", tenant);
+            explanation.put("granting_roles", instanceRolesGranting);
+            explanation.put("tenant_role_grant", byTenantRole);
+            explanation.put("searched", !startStates.isEmpty());
+            explanation.put("states_visited", (long) reached.states().size());
+            List<String> paths = new ArrayList<>();
+            Object userKey = user == null ? null : user.getProperty("key", null);
+            for (String role : tenantRolesHeld) paths.add(Walk.cat("user:", userKey, " -", role, "-> tenant:", tenant));
+            for (int i : hits) {
+                Walk.State s = reached.states().get(i);
+                paths.add(Walk.cat("user:", userKey, " -", roleOfKey(s.key), "-> ", s.trail));
+            }
+            explanation.put("paths", paths);
+            row.explanation = explanation;
+        }
+        return row;
+    }
+
+    /** `split(key, '|')[1]` of a state key "<elementId>|<role>". */
+    static String roleOfKey(String key) {
+        int bar = key.indexOf('|');
+        String rest = key.substring(bar + 1);
+        int next = rest.indexOf('|');
+        return next < 0 ? rest : rest.substring(0, next);
+    }
+
+    static List<String> granting(List<RuleTables.Grant> grants, String action) {
+        List<String> out = new ArrayList<>();
+        for (RuleTables.Grant g : grants) if (g.gives(action)) out.add(g.role());
+        return out;
+    }
+
+    private Node user(String env, String key, Map<String, Node> users) {
+        if (env == null || key == null) return null;
+        if (users.containsKey(key)) return users.get(key);
+        Node found = findOne(tx, USER, Map.of("env", env, "key", key));
+        users.put(key, found);
+        return found;
+    }
+
+    static Node instance(Transaction tx, String env, String type, String key) {
+        if (env == null || type == null || key == null) return null;
+        return findOne(tx, INSTANCE, Map.of("env", env, "resource", type, "key", key));
+    }
+
+    static Node findOne(Transaction tx, Label label, Map<String, Object> properties) {
+        try (ResourceIterator<Node> it = tx.findNodes(label, properties)) {
+            return it.hasNext() ? it.next() : null;
+        }
+    }
+
+    static String str(Object value) {
+        return value instanceof String s ? s : null;
+    }
+
+}

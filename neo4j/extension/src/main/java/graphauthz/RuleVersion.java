@@ -1,0 +1,19 @@
+package graphauthz;
+
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.UserFunction;
+
+/**
+ * The version of the rule this jar implements. The service (src/db/walkSelection.ts, RULE_VERSION)
+ * uses the extension only when this answers exactly its own version; otherwise the Cypher walk
+ * answers. Bump both together whenever the rule (docs/graph-model.md, "Decisions") changes.
+ */
+public final class RuleVersion {
+    public static final String VERSION = "1";
+
+    @UserFunction(name = "graphauthz.ruleVersion")
+    @Description("The version of the permission rule the graphauthz walk implements.")
+    public String ruleVersion() {
+        return VERSION;
+    }
+}

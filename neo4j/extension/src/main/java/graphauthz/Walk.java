@@ -1,0 +1,259 @@
+package graphauthz;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.RelationshipType;
+
+/**
+ * The walk of the permission rule (cypher/fragments/reachableStates.cypher), one method per rule step
+ * as the fragments under cypher/fragments/rule/ are, over the core API in the calling transaction.
+ * A state (node, role) reads "role is held (forward) or needed (backward) on the instance node".
+ * Breadth first, each state visited once, at most `depth` hops; one hop past the limit is looked at
+ * only to tell whether the limit cut the search short (`depthLimited`).
+ *
+ * Where Cypher would yield null (a missing property in a string concatenation), the trail is null
+ * too (Walk.cat), so that explanations are the same strings.
+ */
+final class Walk {
+    static final RelationshipType RELATED = RelationshipType.withName("RELATED");
+    static final RelationshipType GROUPS = RelationshipType.withName("GROUPS");
+    static final RelationshipType HAS_ROLE = RelationshipType.withName("HAS_ROLE");
+    static final RelationshipType HAS_TENANT_ROLE = RelationshipType.withName("HAS_TENANT_ROLE");
+
+    /** A state of the walk; `until`: the earliest expires_at on the way to it (null: none). */
+    static final class State {
+        final Node node;
+        final String role;
+        final Long until;
+        final String trail;
+        final String key;
+
+        State(Node node, String role, Long until, String trail) {
+            this.node = node;
+            this.role = role;
+            this.until = until;
+            this.trail = trail;
+            this.key = stateKey(node, role);
+        }
+    }
+
+    /** A user's direct role assignment (fragments/rule/directAssignments). */
+    record Assignment(Node node, String role, Long until) {
+        String stateKey() {
+            return Walk.stateKey(node, role);
+        }
+    }
+
+    /** An edge one hop may follow (fragments/rule/linksOfState). */
+    record Link(Node neighbour, Relationship edge, Node subject, Node object) {}
+
+    /** What a walk reached (fragments/reachableStates' reachedStates, depthLimited). */
+    record Reached(List<State> states, boolean depthLimited) {}
+
+    private final RuleTables rule;
+    private final long nowMs;
+    private final long depth;
+    private final boolean searchForward;
+    private final boolean withTrails;
+    /** elementIds of the nodes the user holds a direct role on ([]: none known). */
+    private final Set<String> directNodes;
+
+    Walk(RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<String> directNodes) {
+        this.rule = rule;
+        this.nowMs = nowMs;
+        this.depth = depth;
+        this.searchForward = searchForward;
+        this.withTrails = withTrails;
+        this.directNodes = directNodes;
+    }
+
+    static String stateKey(Node node, String role) {
+        return node.getElementId() + "|" + role;
+    }
+
+    /** fragments/reachableStates: every state at most `depth` hops from `start`, in visiting order. */
+    Reached reachableStates(List<State> start, Set<String> stopWhenReached) {
+        List<State> states = new ArrayList<>();
+        Set<String> keys = new HashSet<>();
+        int withinLimit = 0;
+        int beyondLimit = 0;
+        boolean stopped = false;
+        List<State> front = List.of();
+        for (long hop = 0; hop <= depth + 1; hop++) {
+            if ((hop > 0 && front.isEmpty()) || stopped) break;
+            List<State> next = new ArrayList<>();
+            List<State> candidates = new ArrayList<>();
+            if (hop == 0) {
+                for (State s : start) expand(s, candidates);
+            } else {
+                for (State state : front) {
+                    for (Link link : linksOfState(state)) {
+                        List<String> roles = link.edge().isType(GROUPS) ? groupStep(state) : derivationStep(state, link);
+                        for (String role : roles) {
+                            expand(new State(link.neighbour(), role, untilThrough(state, link.edge()), hopTrail(state, link)), candidates);
+                        }
+                    }
+                }
+            }
+            for (State candidate : candidates) {
+                if (!keys.add(candidate.key)) continue;
+                next.add(candidate);
+                states.add(candidate);
+                if (hop <= depth) withinLimit++;
+                else beyondLimit++;
+                if (!stopWhenReached.isEmpty() && stopWhenReached.contains(candidate.key)) stopped = true;
+            }
+            front = next;
+        }
+        return new Reached(withinLimit == states.size() ? states : states.subList(0, withinLimit), beyondLimit > 0);
+    }
+
+    /** A candidate, then the states the hierarchy gives at its node (the Cypher's `[state] + hierarchyStep`). */
+    private void expand(State state, List<State> out) {
+        out.add(state);
+        out.addAll(hierarchyStep(state));
+    }
+
+    /** fragments/rule/grantIsLive: an edge whose expires_at (epoch ms) is at or before now grants nothing. */
+    static boolean grantIsLive(Relationship grant, long nowMs) {
+        Object expiresAt = grant.getProperty("expires_at", null);
+        if (expiresAt == null) return true;
+        // A non-numeric expires_at compares as null in Cypher: the edge grants nothing.
+        return expiresAt instanceof Number n && compare(n, nowMs) > 0;
+    }
+
+    private static int compare(Number n, long value) {
+        if (n instanceof Double || n instanceof Float) return Double.compare(n.doubleValue(), value);
+        return Long.compare(n.longValue(), value);
+    }
+
+    /** fragments/rule/linksOfState: the live RELATED and GROUPS edges at the state's node. */
+    List<Link> linksOfState(State state) {
+        List<Link> links = new ArrayList<>();
+        Node node = state.node;
+        Direction direction = searchForward ? Direction.OUTGOING : Direction.INCOMING;
+        for (Relationship grant : node.getRelationships(direction, RELATED, GROUPS)) {
+            if (!grantIsLive(grant, nowMs)) continue;
+            Node neighbour = grant.getOtherNode(node);
+            links.add(searchForward ? new Link(neighbour, grant, node, neighbour) : new Link(neighbour, grant, neighbour, node));
+        }
+        return links;
+    }
+
+    /** fragments/rule/groupStep: a role on a group is the same role on the grouped instance. */
+    List<String> groupStep(State state) {
+        return List.of(state.role);
+    }
+
+    /** fragments/rule/derivationStep: a relationship tuple carries a role across through a derivation. */
+    List<String> derivationStep(State state, Link link) {
+        Object relation = link.edge().getProperty("relation", null);
+        if (!(relation instanceof String)) return List.of();
+        List<RuleTables.Derivation> candidates = rule.derivationsByRelation.get(relation);
+        if (candidates == null) return List.of();
+        Object subjectType = link.subject().getProperty("resource", null);
+        Object objectType = link.object().getProperty("resource", null);
+        List<String> roles = new ArrayList<>(1);
+        Boolean objectIsDirect = null;
+        for (RuleTables.Derivation d : candidates) {
+            if (!eq(d.onResource(), subjectType) || !eq(d.resource(), objectType)) continue;
+            if (!eq(searchForward ? d.fromRole() : d.role(), state.role)) continue;
+            if (d.noDirectRolesOnObject()) {
+                if (objectIsDirect == null) objectIsDirect = directNodes.contains(link.object().getElementId());
+                if (objectIsDirect) continue;
+            }
+            roles.add(searchForward ? d.role() : d.fromRole());
+        }
+        return roles;
+    }
+
+    /** fragments/rule/untilThrough: the earlier of the predecessor's `until` and the edge's expires_at. */
+    static Long untilThrough(State state, Relationship edge) {
+        Long expiresAt = asLong(edge.getProperty("expires_at", null));
+        if (expiresAt == null || (state.until != null && state.until < expiresAt)) return state.until;
+        return expiresAt;
+    }
+
+    /** fragments/rule/hierarchyStep: a state is also the state of each role its role extends (forward) or is extended by (backward). */
+    List<State> hierarchyStep(State state) {
+        List<RuleTables.Hierarchy> entries = rule.hierarchyByRole.get(state.role);
+        if (entries == null) return List.of();
+        Object nodeType = state.node.getProperty("resource", null);
+        if (!(nodeType instanceof String type)) return List.of();
+        RuleTables.Hierarchy entry = null;
+        for (RuleTables.Hierarchy e : entries) {
+            if (type.equals(e.resource()) || (e.resource() == null && !rule.resourceRoleKeys.contains(type + "|" + state.role))) {
+                entry = e;
+                break;
+            }
+        }
+        if (entry == null) return List.of();
+        List<State> implied = new ArrayList<>();
+        for (String other : searchForward ? entry.up() : entry.down()) {
+            if (entry.resource() == null && rule.resourceRoleKeys.contains(type + "|" + other)) continue;
+            implied.add(new State(state.node, other, state.until, extendsTrail(state, type, other)));
+        }
+        return implied;
+    }
+
+    private String hopTrail(State state, Link link) {
+        if (!withTrails) return "";
+        Object relation = link.edge().getProperty("relation", null);
+        String via = relation == null ? "groups" : String.valueOf(relation);
+        Object type = link.neighbour().getProperty("resource", null);
+        Object key = link.neighbour().getProperty("key", null);
+        return searchForward ? cat(state.trail, " -", via, "-> ", type, ":", key) : cat(type, ":", key, " -", via, "-> ", state.trail);
+    }
+
+    private String extendsTrail(State state, String type, String implied) {
+        if (!withTrails) return "";
+        Object key = state.node.getProperty("key", null);
+        String at = cat(type, ":", key);
+        if (searchForward) return cat(state.trail, "#", state.role, " -extends-> ", at, "#", implied);
+        if (at == null || state.trail == null) return null;
+        String rest = state.trail.startsWith(at + "#") ? "" : state.trail.substring(Math.min(at.length(), state.trail.length()));
+        return cat(at, "#", implied, " -extends-> ", at, "#", state.role, rest);
+    }
+
+    /** fragments/rule/directAssignments: the holder's live HAS_ROLE edges. */
+    static List<Assignment> directAssignments(Node holder, long nowMs) {
+        List<Assignment> out = new ArrayList<>();
+        if (holder == null) return out;
+        for (Relationship grant : holder.getRelationships(Direction.OUTGOING, HAS_ROLE)) {
+            if (!grantIsLive(grant, nowMs)) continue;
+            Object role = grant.getProperty("role", null);
+            out.add(new Assignment(grant.getEndNode(), role instanceof String s ? s : null, asLong(grant.getProperty("expires_at", null))));
+        }
+        return out;
+    }
+
+    /** fragments/rule/tenantScopeGrant: a live tenant role assignment whose role gives the action. */
+    static boolean tenantScopeGrant(Relationship grant, List<String> tenantRolesGranting, long nowMs) {
+        Object role = grant.getProperty("role", null);
+        return role instanceof String && tenantRolesGranting.contains(role) && grantIsLive(grant, nowMs);
+    }
+
+    static Long asLong(Object value) {
+        return value instanceof Number n ? n.longValue() : null;
+    }
+
+    static boolean eq(Object a, Object b) {
+        return a != null && a.equals(b);
+    }
+
+    /** Cypher's `+` on strings: null when any part is null. */
+    static String cat(Object... parts) {
+        StringBuilder sb = new StringBuilder();
+        for (Object p : parts) {
+            if (p == null) return null;
+            sb.append(p);
+        }
+        return sb.toString();
+    }
+}

@@ -9,7 +9,9 @@
 #   - Python 3 with the venv .venv-permit holding Permit's official Python SDK, pinned in
 #     test/permit-python/requirements.txt (made again when that file changes);
 #   - the Maven artifacts of Neo4j for the local launcher (unless NEO4J_URI names a Neo4j, or a
-#     Docker engine is there for testcontainers).
+#     Docker engine is there for testcontainers), and the walk extension's jar (neo4j/extension,
+#     `mvn package`, rebuilt only when its sources are newer than the jar), which the launcher and
+#     testcontainers load.
 #
 # Where something is missing and cannot be installed here, it stops with one message naming what
 # is missing and how to get it. It never asks for a password and never skips a suite.
@@ -103,7 +105,9 @@ elif command -v java >/dev/null 2>&1 && command -v mvn >/dev/null 2>&1; then
     say "retrying in 10 s..."
     sleep 10
   done
-  neo4j_line="local launcher (Maven artifacts cached)"
+  node --input-type=module -e "await (await import('./scripts/neo4j-local.mjs')).buildExtension()" ||
+    fail "Maven could not build the walk extension (neo4j/extension/pom.xml): see the lines above."
+  neo4j_line="local launcher (Maven artifacts cached, walk extension built)"
 elif [ -S /var/run/docker.sock ] || [ -n "${DOCKER_HOST:-}" ]; then
   neo4j_line="Docker (testcontainers)"
 else

@@ -48,11 +48,26 @@ function dockerMayAnswer(): boolean {
   return ['/var/run/docker.sock', join(process.env.HOME ?? '', '.docker/run/docker.sock')].some((p) => existsSync(p));
 }
 
+/** The walk extension's procedures, as neo4j/Dockerfile allows them (nothing unrestricted). */
+export const PROCEDURE_ALLOWLIST = 'graphauthz.*';
+
 async function startContainer(opts: ResolveOptions): Promise<ResolvedNeo4j> {
   // testcontainers is a development dependency; production images always set NEO4J_URI.
   const { GenericContainer, Wait } = await import('testcontainers');
+  // The walk extension loads as neo4j/Dockerfile loads it: the jar in /plugins, the allowlist set
+  // (NEO4J_LOCAL_EXTENSION=0: a Neo4j without it, as Neo4j Aura). Without Maven to build it, the
+  // container runs without it and the service answers with the Cypher walk (docs/walk-extension.md).
+  let jar: string | null = null;
+  if (process.env.NEO4J_LOCAL_EXTENSION !== '0') {
+    try {
+      jar = await (await launcherModule(opts)).buildExtension({ log: (msg) => opts.log.info(msg) });
+    } catch (err) {
+      opts.log.warn({ err: (err as Error).message }, 'the walk extension could not be built; Neo4j starts without it');
+    }
+  }
   const container = await new GenericContainer(NEO4J_IMAGE)
-    .withEnvironment({ NEO4J_AUTH: `neo4j/${CONTAINER_PASSWORD}` })
+    .withEnvironment({ NEO4J_AUTH: `neo4j/${CONTAINER_PASSWORD}`, NEO4J_dbms_security_procedures_allowlist: PROCEDURE_ALLOWLIST })
+    .withCopyFilesToContainer(jar ? [{ source: jar, target: '/plugins/graph-authz-walk.jar' }] : [])
     .withExposedPorts(7687)
     .withWaitStrategy(Wait.forLogMessage(/Started\./))
     .withStartupTimeout(180_000)
@@ -68,14 +83,18 @@ interface LauncherModule {
     dataDir: string;
     log?: (msg: string) => void;
   }): Promise<{ uri: string; reused: boolean; stop: () => Promise<void> }>;
+  buildExtension(o: { log?: (msg: string) => void }): Promise<string>;
 }
 
 // TypeScript compiles import() to require() under CommonJS; the launcher is an ES module.
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
 
+async function launcherModule(opts: ResolveOptions): Promise<LauncherModule> {
+  return (await importEsm(`file://${join(opts.repoRoot, 'scripts', 'neo4j-local.mjs')}`)) as LauncherModule;
+}
+
 async function startLauncher(opts: ResolveOptions): Promise<ResolvedNeo4j> {
-  const launcherPath = join(opts.repoRoot, 'scripts', 'neo4j-local.mjs');
-  const mod = (await importEsm(`file://${launcherPath}`)) as LauncherModule;
+  const mod = await launcherModule(opts);
   const started = await mod.startLocalNeo4j({
     port: opts.localPort,
     dataDir: opts.dataDir,

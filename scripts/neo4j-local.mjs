@@ -29,7 +29,11 @@ const EXTENSION_DIR = path.join(REPO_ROOT, 'neo4j', 'extension');
 /** The walk extension's jar (neo4j/extension, docs/walk-extension.md), built by buildExtension(). */
 export const EXTENSION_JAR = path.join(EXTENSION_DIR, 'target', 'graph-authz-walk.jar');
 /** What the jar is made of: its sources, its pom, and the Cypher fragments it packages. */
-const EXTENSION_SOURCES = [path.join(EXTENSION_DIR, 'pom.xml'), path.join(EXTENSION_DIR, 'src'), path.join(REPO_ROOT, 'cypher', 'fragments')];
+const EXTENSION_SOURCES = [
+  path.join(EXTENSION_DIR, 'pom.xml'),
+  path.join(EXTENSION_DIR, 'src'),
+  path.join(REPO_ROOT, 'cypher', 'fragments'),
+];
 const STATE_DIR = path.join(REPO_ROOT, '.neo4j');
 const HOST = '127.0.0.1';
 const READY_MARKER = 'NEO4J_READY';

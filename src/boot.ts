@@ -14,6 +14,7 @@ import { CypherRegistry } from './db/cypherRegistry';
 import { Db } from './db/db';
 import { Replicas } from './db/replicas';
 import { createDriver } from './db/driver';
+import { WalkSelection } from './db/walkSelection';
 import { applyMigrations } from './db/migrate';
 import { resolveOrganization } from './db/organization';
 import { Conflict, Unavailable } from './db/storeErrors';
@@ -63,11 +64,13 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const registry = new CypherRegistry(CYPHER_DIR);
   const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
   const metrics = new Metrics();
+  // Which walk answers decisions (src/db/walkSelection.ts); it watches the transactions for a reconnection.
+  const walk = new WalkSelection(config.walk, log.child({ area: 'walk' }));
   // A routing URI (neo4j://, neo4j+s://) reaches a cluster: reads may go to a secondary.
   const dbOptions = {
     database: config.neo4jDatabase,
     timeoutMs: config.dbTimeoutMs,
-    observer: metrics,
+    observer: { transaction: (...a: Parameters<Metrics['transaction']>) => (metrics.transaction(...a), walk.transaction(...a)) },
     routing: neo4j.uri.startsWith('neo4j'),
   };
   // The ledger of revisions and the replica heartbeats read through a Db of their own (reads bump
@@ -105,6 +108,9 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
       log,
     );
     migrated = true;
+    walk.attach(db);
+    walk.onChange((choice) => metrics.walkChosen(choice));
+    await walk.check('start');
     // The organisation id is ORG_ID or the one kept in the graph (generated at the first start).
     let orgId = '';
     await retryAtStart(async () => (orgId = await resolveOrganization(plainDb, config.orgId)), log);
@@ -115,6 +121,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
       revisions,
       replicas,
       metrics,
+      walk,
       adminKeyHash: hashSecret(admin.key),
       isMigrated: () => migrated,
     });

@@ -7,6 +7,7 @@ import type { Replicas } from './db/replicas';
 import { admissionQueues, admitHeavy } from './http/admission';
 import { BearerAuthenticator } from './http/authenticator';
 import type { RouteDef } from './http/routeTable';
+import type { WalkSelection } from './db/walkSelection';
 import type { Metrics } from './metrics/metrics';
 import { PolicyService } from './areas/policy/service';
 import { PolicyStore } from './areas/policy/store';
@@ -98,6 +99,8 @@ export interface Infrastructure {
   replicas: Replicas;
   /** The Prometheus metrics (GET /metrics); the Db reports its transactions to the same one. */
   metrics: Metrics;
+  /** Which walk answers decisions: the extension or the Cypher walk (src/db/walkSelection.ts). */
+  walk: WalkSelection;
   adminKeyHash: string;
   /** True once migrations are applied; /readyz answers 503 before. */
   isMigrated: () => boolean;
@@ -125,7 +128,7 @@ export function compose(infra: Infrastructure) {
   const conditions = new ConditionsService(conditionsStore);
   const setRules = new SetRules(conditionsStore, config.defaultTenant);
   const decisions = new DecisionService(
-    new DecisionStore(db, rule, admission.checks),
+    new DecisionStore(db, rule, admission.checks, infra.walk),
     config.maxDerivationDepth,
     revisions,
     config.decisionCacheSize,
@@ -193,7 +196,7 @@ export function compose(infra: Infrastructure) {
   let document: unknown;
   const routes: RouteDef[] = admitHeavy(
     bindRouteTables({
-      health: { store: new HealthStore(db), isMigrated: infra.isMigrated },
+      health: { store: new HealthStore(db), isMigrated: infra.isMigrated, walk: () => infra.walk.current },
       provisioning: { svc: provisioning, orgId: config.orgId },
       provisioningUpdates: new ProvisioningUpdates(provisioningStore, provisioning),
       facts,

@@ -24,6 +24,11 @@ export interface Config {
   /** ORG_ID; unset, the service uses the UUID kept in the graph (the app's config always has it). */
   orgId?: string;
   maxDerivationDepth: number;
+  /**
+   * WALK: `auto` answers decisions with the walk extension when Neo4j has it at the service's rule
+   * version, else with the Cypher walk; `cypher` always with the Cypher walk (docs/walk-extension.md).
+   */
+  walk: 'auto' | 'cypher';
   /** The tenant a permission question is asked in when it names neither an instance nor a tenant. */
   defaultTenant: string;
   sessionTtlSeconds: number;
@@ -121,6 +126,7 @@ export const SETTINGS: Setting[] = [
   { env: 'ORG_ID', key: 'orgId', type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' },
   { env: 'DEFAULT_TENANT', key: 'defaultTenant', type: 'string', default: 'default', pattern: '^[^\\u0000-\\u001f]{1,256}$' },
   { env: 'MAX_DERIVATION_DEPTH', key: 'maxDerivationDepth', type: 'integer', default: 25, min: 1, max: 100 },
+  { env: 'WALK', key: 'walk', type: 'string', default: 'auto', enum: ['auto', 'cypher'] },
   { env: 'SESSION_TTL_SECONDS', key: 'sessionTtlSeconds', type: 'integer', default: 86400, min: 60, max: 31536000 },
   { env: 'COOKIE_SECURE', key: 'cookieSecure', type: 'boolean', default: false },
   { env: 'TRUST_PROXY', key: 'trustProxy', type: 'boolean', default: false },

@@ -587,6 +587,16 @@ export interface StatementRows {
   'system/schemaVisualization': { labels: string[]; types: string[] };
   /** cypher/tenantAccess/userTenants.cypher */
   'tenantAccess/userTenants': { key: string; attributes_json: string | null };
+  /** cypher/walk/allowed.cypher */
+  'walk/allowed': { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
+    explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
+                   searched: boolean; states_visited: number; paths: string[] } | null };
+  /** cypher/walk/extensionFunctions.cypher */
+  'walk/extensionFunctions': { names: string[] };
+  /** cypher/walk/extensionProcedures.cypher */
+  'walk/extensionProcedures': { names: string[] };
+  /** cypher/walk/ruleVersion.cypher */
+  'walk/ruleVersion': { version: string };
   /** cypher/webhooks/claimDue.cypher */
   'webhooks/claimDue': { id: string; env: string; event: WebhookEvent; body: string; attempts: number; give_up_at: string;
     url: string; bearer_token: string | null; secret: string };

@@ -67,6 +67,14 @@ const TIMED_OUT = new Set([
   'Neo.TransientError.Transaction.LockClientStopped',
 ]);
 
+/**
+ * A statement called a procedure this Neo4j has not loaded (the walk extension, absent since the
+ * service last checked: a Neo4j restarted without it). src/db/walkSelection.ts then chooses again.
+ */
+export function isMissingProcedure(err: unknown): boolean {
+  return err instanceof Neo4jError && err.code === 'Neo.ClientError.Procedure.ProcedureNotFound';
+}
+
 /** The store error a driver error means, or undefined when it means a bug (a Cypher error, ...). */
 export function storeErrorOf(err: unknown, timeoutMs?: number): StoreError | undefined {
   if (err instanceof StoreError) return err;

@@ -72,6 +72,12 @@ export class Metrics implements TransactionObserver, DecisionObserver {
     labelNames: ['mode', 'error'] as const,
     registers: [this.registry],
   });
+  readonly walkInfo = new Gauge({
+    name: 'authz_walk_info',
+    help: 'The walk answering decisions (1 on the pair in use): walk extension or cypher, and why (docs/walk-extension.md)',
+    labelNames: ['walk', 'reason'] as const,
+    registers: [this.registry],
+  });
   readonly decisionLogDropped = new Counter({
     name: 'authz_decision_log_dropped_total',
     help: 'Sampled decisions not logged: the queue was full, or their batch could not be written',
@@ -108,6 +114,12 @@ export class Metrics implements TransactionObserver, DecisionObserver {
   constructor(opts: { processMetrics?: boolean } = {}) {
     // Node process metrics (CPU, memory, event loop lag), prefixed so they sort with ours.
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'authz_' });
+  }
+
+  /** The walk in use (src/db/walkSelection.ts): 1 on its (walk, reason), the previous pair removed. */
+  walkChosen(choice: { walk: string; reason: string }): void {
+    this.walkInfo.reset();
+    this.walkInfo.set({ walk: choice.walk, reason: choice.reason }, 1);
   }
 
   transaction(mode: string, seconds: number, error?: DbErrorKind): void {

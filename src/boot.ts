@@ -70,7 +70,12 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const dbOptions = {
     database: config.neo4jDatabase,
     timeoutMs: config.dbTimeoutMs,
-    observer: { transaction: (...a: Parameters<Metrics['transaction']>) => (metrics.transaction(...a), walk.transaction(...a)) },
+    observer: {
+      transaction: (...a: Parameters<Metrics['transaction']>) => {
+        metrics.transaction(...a);
+        walk.transaction(...a);
+      },
+    },
     routing: neo4j.uri.startsWith('neo4j'),
   };
   // The ledger of revisions and the replica heartbeats read through a Db of their own (reads bump

@@ -135,7 +135,7 @@ export function compose(infra: Infrastructure) {
     decisionObserver(metrics, decisionLog),
     setRules,
   );
-  const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions, setRules);
+  const listObjects = new ListObjectsService(new ListObjectsStore(db, rule, infra.walk), revisions, setRules);
 
   // Keys, sessions and the authenticator. One gate for API keys and session tokens: the bound on
   // lookups of unknown secrets is global.

@@ -595,6 +595,8 @@ export interface StatementRows {
   'walk/extensionFunctions': { names: string[] };
   /** cypher/walk/extensionProcedures.cypher */
   'walk/extensionProcedures': { names: string[] };
+  /** cypher/walk/listObjects.cypher */
+  'walk/listObjects': { objects: [type: string, key: string, tenant: string][] };
   /** cypher/walk/ruleVersion.cypher */
   'walk/ruleVersion': { version: string };
   /** cypher/webhooks/claimDue.cypher */

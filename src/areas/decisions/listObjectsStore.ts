@@ -1,4 +1,6 @@
 import { type Db, floorOf } from '../../db/db';
+import type { WalkSelection } from '../../db/walkSelection';
+import { viaWalk } from './walkStatements';
 import type { RuleSettings } from './store';
 
 /** An instance on which the user may do the action. */
@@ -15,8 +17,10 @@ export class ListObjectsStore {
   constructor(
     private readonly db: Db,
     private readonly rule: RuleSettings,
+    /** Which walk answers (src/db/walkSelection.ts); none: the Cypher walk. */
+    private readonly walk?: WalkSelection,
   ) {
-    this.q = this.db.statements({ listObjects: 'decisions/listObjects' });
+    this.q = this.db.statements({ listObjects: 'decisions/listObjects', walkListObjects: 'walk/listObjects' });
   }
 
   /** `floor`: the revision of `env` the page must include (a cluster's secondary may lag; Db.readOnce). */
@@ -25,11 +29,9 @@ export class ListObjectsStore {
     p: { user: string; action: string; type: string; tenant: string | null; after: string | null; limit: number },
     floor?: number,
   ): Promise<ListedObject[]> {
-    const [row] = await this.db.readOnce(
-      this.q.listObjects,
-      { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() },
-      'read',
-      floorOf(env, floor),
+    const params = { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() };
+    const [row] = await viaWalk(this.walk, this.q.walkListObjects, this.q.listObjects, (stmt) =>
+      this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
     return (row?.objects ?? []).map(([type, key, tenant]) => ({ type, key, tenant }));
   }

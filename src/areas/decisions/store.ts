@@ -1,9 +1,9 @@
 import { type Db, floorOf } from '../../db/db';
-import { isMissingProcedure } from '../../db/storeErrors';
 import type { WalkSelection } from '../../db/walkSelection';
 import type { StatementRows } from '../../db/statements.generated';
 import type { FairQueue } from '../../util/fairQueue';
 import { QuestionBatcher } from './batcher';
+import { viaWalk } from './walkStatements';
 
 export interface NormalizedCheck {
   user: string;
@@ -113,26 +113,10 @@ export class DecisionStore {
     return row;
   }
 
-  /**
-   * Runs `run` with the extension's statement when the extension answers, else with the Cypher
-   * one. A Neo4j that lost the extension since the last check (restarted without it) answers
-   * ProcedureNotFound: the selection turns to the Cypher walk and the question is asked again.
-   */
-  private async viaWalk<S, R>(extension: S, cypher: S, run: (stmt: S) => Promise<R>): Promise<R> {
-    if (!this.walk?.extension) return run(cypher);
-    try {
-      return await run(extension);
-    } catch (err) {
-      if (!isMissingProcedure(err)) throw err;
-      this.walk.procedureMissing();
-      return run(cypher);
-    }
-  }
-
   private async decide(env: string, checks: NormalizedCheck[], explain: boolean, floor?: number): Promise<Decision[]> {
     if (checks.length === 0) return [];
     const params = { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, nowMs: Date.now() };
-    const rows = await this.viaWalk(this.q.walkAllowed, this.q.allowed, (stmt) =>
+    const rows = await viaWalk(this.walk, this.q.walkAllowed, this.q.allowed, (stmt) =>
       this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));

@@ -1,0 +1,119 @@
+package graphauthz;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.ResourceIterator;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+
+/**
+ * graphauthz.listObjects: the row of cypher/decisions/listObjects.cypher (one page of the $type
+ * instances on which the user may do the action, in key order). Statement: cypher/walk/listObjects.cypher.
+ */
+public final class ListObjects {
+    @Context
+    public Transaction tx;
+
+    /** The `// @row` of cypher/decisions/listObjects.cypher: [[type, key, tenant], ...]. */
+    public static final class Row {
+        public List<List<Object>> objects;
+    }
+
+    @Procedure(name = "graphauthz.listObjects", mode = Mode.READ)
+    @Description("One page of the instances of a type on which a user may do an action, as cypher/decisions/listObjects.cypher answers it.")
+    public Stream<Row> listObjects(@Name("env") String env, @Name("user") String userKey, @Name("action") String action,
+            @Name("type") String type, @Name("tenant") String tenant, @Name("after") String after, @Name("limit") long limit,
+            @Name("depth") long depth, @Name("nowMs") long nowMs) {
+        Row row = new Row();
+        row.objects = new ArrayList<>();
+        Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
+        if (user == null) return Stream.of(row);
+        RuleTables rule = RuleTables.read(tx, env, type == null ? List.of() : List.of(type));
+
+        // fragments/walkFromUser: the forward walk from the user's direct role assignments.
+        List<Walk.Assignment> assignments = Walk.directAssignments(user, nowMs);
+        Set<String> directNodes = new HashSet<>();
+        List<Walk.State> start = new ArrayList<>(assignments.size());
+        for (Walk.Assignment a : assignments) {
+            directNodes.add(a.node().getElementId());
+            start.add(new Walk.State(a.node(), a.role(), a.until(), ""));
+        }
+        Walk.Reached reached = new Walk(rule, nowMs, depth, true, false, directNodes).reachableStates(start, Set.of());
+
+        RuleTables.RolesOnType roles = rule.rolesOn(type);
+        List<String> instanceRolesGranting = Allowed.granting(roles.instance(), action);
+        List<String> tenantRolesGranting = Allowed.granting(roles.tenant(), action);
+
+        // Distinct instances, first seen first (the order is made by key below).
+        Map<String, Node> found = new LinkedHashMap<>();
+        for (Walk.State state : reached.states()) {
+            Node instance = state.node;
+            if (!Walk.eq(instance.getProperty("resource", null), type) || !instanceRolesGranting.contains(state.role)) continue;
+            if (tenant != null && !Walk.eq(instance.getProperty("tenant", null), tenant)) continue;
+            if (!after(instance, after)) continue;
+            found.putIfAbsent(instance.getElementId(), instance);
+        }
+        for (Relationship grant : user.getRelationships(Direction.OUTGOING, Walk.HAS_TENANT_ROLE)) {
+            Node heldIn = grant.getEndNode();
+            if (!heldIn.hasLabel(Allowed.TENANT)) continue;
+            Object tenantKey = heldIn.getProperty("key", null);
+            if (tenant != null && !Walk.eq(tenantKey, tenant)) continue;
+            if (!Walk.tenantScopeGrant(grant, tenantRolesGranting, nowMs) || tenantKey == null) continue;
+            try (ResourceIterator<Node> it = tx.findNodes(Allowed.INSTANCE, Map.of("env", env, "tenant", tenantKey))) {
+                while (it.hasNext()) {
+                    Node instance = it.next();
+                    if (Walk.eq(instance.getProperty("resource", null), type) && after(instance, after)) {
+                        found.putIfAbsent(instance.getElementId(), instance);
+                    }
+                }
+            }
+        }
+        List<Node> page = new ArrayList<>(found.values());
+        page.sort((a, b) -> compareKeys(a.getProperty("key", null), b.getProperty("key", null)));
+        for (Node instance : page.subList(0, (int) Math.max(0, Math.min(limit, page.size())))) {
+            List<Object> object = new ArrayList<>(3);
+            object.add(instance.getProperty("resource", null));
+            object.add(instance.getProperty("key", null));
+            object.add(instance.getProperty("tenant", null));
+            row.objects.add(object);
+        }
+        return Stream.of(row);
+    }
+
+    /** `$after IS NULL OR instance.key > $after`. */
+    private static boolean after(Node instance, String after) {
+        if (after == null) return true;
+        Object key = instance.getProperty("key", null);
+        return key instanceof String k && compareKeys(k, after) > 0;
+    }
+
+    /** Cypher's order of strings (by code point); nulls last. */
+    static int compareKeys(Object a, Object b) {
+        if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1;
+        String x = a.toString();
+        String y = b.toString();
+        int i = 0;
+        int j = 0;
+        while (i < x.length() && j < y.length()) {
+            int cx = x.codePointAt(i);
+            int cy = y.codePointAt(j);
+            if (cx != cy) return Integer.compare(cx, cy);
+            i += Character.charCount(cx);
+            j += Character.charCount(cy);
+        }
+        return Integer.compare(x.length() - i, y.length() - j);
+    }
+}

@@ -26,12 +26,16 @@ export interface OwnNeo4j {
   stop(): Promise<void>;
 }
 
-/** A Neo4j of the calling test's own (not the run's shared one), on `port`, its data in `dataDir`. */
-export async function startOwnNeo4j(port: number, dataDir: string): Promise<OwnNeo4j> {
+/**
+ * A Neo4j of the calling test's own (not the run's shared one), on `port`, its data in `dataDir`;
+ * `extension: false` without the walk extension in its plugins (as a Neo4j that takes none).
+ */
+export async function startOwnNeo4j(port: number, dataDir: string, opts: { extension?: boolean } = {}): Promise<OwnNeo4j> {
+  const env = opts.extension === undefined ? process.env : { ...process.env, NEO4J_LOCAL_EXTENSION: opts.extension ? '1' : '0' };
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
     ['--input-type=module', '-e', CHILD, `file://${LAUNCHER}`, String(port), dataDir],
-    { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+    { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let out = '';
   let err = '';

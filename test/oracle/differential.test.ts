@@ -175,6 +175,12 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+// Run with the walk extension (npm test) and with WALK=cypher (.ci/run): a silent fallback fails here.
+it(`answers with the ${process.env.WALK === 'cypher' ? 'Cypher walk' : 'walk extension'} (docs/walk-extension.md)`, async () => {
+  const ready = await t.call('GET', '/readyz', undefined, { key: null });
+  expect(ready.body.walk).toBe(process.env.WALK === 'cypher' ? 'cypher' : 'extension');
+});
+
 it(`agrees with SpiceDB on ${ONLY === undefined ? COUNT : 1} random graphs (seed ${SEED})`, async () => {
   const indexes = ONLY === undefined ? [...Array(COUNT).keys()] : [ONLY];
   const graphs = indexes.map((i) => generateGraph(SEED, i));

@@ -591,6 +591,8 @@ export interface StatementRows {
   'walk/allowed': { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
     explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
                    searched: boolean; states_visited: number; paths: string[] } | null };
+  /** cypher/walk/authorizedUsers.cypher */
+  'walk/authorizedUsers': { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] };
   /** cypher/walk/extensionFunctions.cypher */
   'walk/extensionFunctions': { names: string[] };
   /** cypher/walk/extensionProcedures.cypher */

@@ -287,9 +287,35 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
       }
     }
   }
+  // authorized users: every object of every graph, both actions; and the type alone in each tenant.
+  const authorized = t.service.db.statement('decisions/authorizedUsers');
+  const authorizedExt = t.service.db.statement('walk/authorizedUsers');
+  let authorizedCompared = 0;
+  let authorizedFound = 0;
+  for (const g of graphs) {
+    const objects = [...g.instances.filter((i) => !i.startsWith('team:')), `doc:${extrasOf(g).resourceGroup.key}`];
+    const asked = [
+      ...objects.map((o) => ({ type: o.split(':')[0], key: o.split(':')[1] as string | null, tenant: null as string | null })),
+      { type: 'doc', key: null, tenant: 't2' },
+    ];
+    for (const q of asked) {
+      for (const action of ['read', 'write']) {
+        for (const depth of [25, 2]) {
+          const params = { env: envId, action, ...q, depth, defaultTenant: 'default', nowMs };
+          const [a] = await t.service.db.readRows(authorized, params);
+          const [b] = await t.service.db.readRows(authorizedExt, params);
+          authorizedCompared++;
+          authorizedFound += a.assignments.length;
+          if (JSON.stringify(a) !== JSON.stringify(b))
+            problems.push(`authorized ${JSON.stringify(params)}\n  cypher ${JSON.stringify(a)}\n  extension ${JSON.stringify(b)}`);
+        }
+      }
+    }
+  }
   expect({ count: problems.length, first: problems.slice(0, 3) }).toEqual({ count: 0, first: [] });
   expect(listed).toBeGreaterThan(lists);
+  expect(authorizedFound).toBeGreaterThan(authorizedCompared);
   console.log(
-    `walk differential: ${lists} lists compared (${listed} objects); ${graphs.length} graphs, ${compared} answers compared (${allowed} allowed, ${limited} depth-limited, ${withUntil} with a validUntil)`,
+    `walk differential: ${authorizedCompared} authorized-users answers compared (${authorizedFound} assignments); ${lists} lists compared (${listed} objects); ${graphs.length} graphs, ${compared} answers compared (${allowed} allowed, ${limited} depth-limited, ${withUntil} with a validUntil)`,
   );
 }, 600_000);

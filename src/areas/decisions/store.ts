@@ -64,6 +64,7 @@ export class DecisionStore {
       allowed: 'decisions/allowed',
       // The same rows from the walk extension (neo4j/extension, docs/walk-extension.md).
       walkAllowed: 'walk/allowed',
+      walkAuthorizedUsers: 'walk/authorizedUsers',
       userPermissions: 'decisions/userPermissions',
       authorizedUsers: 'decisions/authorizedUsers',
     });
@@ -104,11 +105,9 @@ export class DecisionStore {
   }
 
   async authorizedUsers(env: string, q: { action: string; type: string; key: string | null; tenant: string | null }, floor?: number) {
-    const [row] = await this.db.readOnce(
-      this.q.authorizedUsers,
-      { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, nowMs: Date.now() },
-      'read',
-      floorOf(env, floor),
+    const params = { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, nowMs: Date.now() };
+    const [row] = await viaWalk(this.walk, this.q.walkAuthorizedUsers, this.q.authorizedUsers, (stmt) =>
+      this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
     return row;
   }

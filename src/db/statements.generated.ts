@@ -601,6 +601,11 @@ export interface StatementRows {
   'walk/listObjects': { objects: [type: string, key: string, tenant: string][] };
   /** cypher/walk/ruleVersion.cypher */
   'walk/ruleVersion': { version: string };
+  /** cypher/walk/userPermissions.cypher */
+  'walk/userPermissions': {
+    instances: { key: string; tenant: string; type: string; resource_key: string; roles: string[]; permissions: string[] }[];
+    tenants: { key: string; tenant: string; roles: string[]; permissions: string[] }[];
+  };
   /** cypher/webhooks/claimDue.cypher */
   'webhooks/claimDue': { id: string; env: string; event: WebhookEvent; body: string; attempts: number; give_up_at: string;
     url: string; bearer_token: string | null; secret: string };

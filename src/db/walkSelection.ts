@@ -11,7 +11,12 @@ import type { RowOf } from './db';
 export const RULE_VERSION = '1';
 
 /** The extension's procedures the service calls: the extension answers only when all are loaded. */
-export const EXTENSION_PROCEDURES = ['graphauthz.allowed', 'graphauthz.listObjects', 'graphauthz.authorizedUsers'] as const;
+export const EXTENSION_PROCEDURES = [
+  'graphauthz.allowed',
+  'graphauthz.listObjects',
+  'graphauthz.authorizedUsers',
+  'graphauthz.userPermissions',
+] as const;
 
 export type WalkMode = 'auto' | 'cypher';
 export type WalkName = 'extension' | 'cypher';

@@ -312,10 +312,32 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
       }
     }
   }
+  // user-permissions: every user, everything and narrowed (instances compared by key: the service keys them).
+  const perms = t.service.db.statement('decisions/userPermissions');
+  const permsExt = t.service.db.statement('walk/userPermissions');
+  const byKey = (row: { instances: { key: string }[] } | undefined) =>
+    row && { ...row, instances: [...row.instances].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0)) };
+  let permissionViews = 0;
+  for (const g of graphs) {
+    for (const user of [...g.users, `g${g.index}_nobody`]) {
+      for (const [tenants, types] of [
+        [null, null],
+        [['default'], ['doc']],
+        [['t2'], null],
+      ] as const) {
+        const params = { env: envId, user, tenants, types, depth: 25, nowMs };
+        const [a] = await t.service.db.readRows(perms, params);
+        const [b] = await t.service.db.readRows(permsExt, params);
+        permissionViews++;
+        if (JSON.stringify(byKey(a)) !== JSON.stringify(byKey(b)))
+          problems.push(`user-permissions ${JSON.stringify(params)}\n  cypher ${JSON.stringify(a)}\n  extension ${JSON.stringify(b)}`);
+      }
+    }
+  }
   expect({ count: problems.length, first: problems.slice(0, 3) }).toEqual({ count: 0, first: [] });
   expect(listed).toBeGreaterThan(lists);
   expect(authorizedFound).toBeGreaterThan(authorizedCompared);
   console.log(
-    `walk differential: ${authorizedCompared} authorized-users answers compared (${authorizedFound} assignments); ${lists} lists compared (${listed} objects); ${graphs.length} graphs, ${compared} answers compared (${allowed} allowed, ${limited} depth-limited, ${withUntil} with a validUntil)`,
+    `walk differential: ${permissionViews} user-permissions views compared; ${authorizedCompared} authorized-users answers compared (${authorizedFound} assignments); ${lists} lists compared (${listed} objects); ${graphs.length} graphs, ${compared} answers compared (${allowed} allowed, ${limited} depth-limited, ${withUntil} with a validUntil)`,
   );
 }, 600_000);

@@ -65,6 +65,7 @@ export class DecisionStore {
       // The same rows from the walk extension (neo4j/extension, docs/walk-extension.md).
       walkAllowed: 'walk/allowed',
       walkAuthorizedUsers: 'walk/authorizedUsers',
+      walkUserPermissions: 'walk/userPermissions',
       userPermissions: 'decisions/userPermissions',
       authorizedUsers: 'decisions/authorizedUsers',
     });
@@ -95,11 +96,9 @@ export class DecisionStore {
     types: string[] | null,
     floor?: number,
   ): Promise<UserPermissionRows | undefined> {
-    const [row] = await this.db.readOnce(
-      this.q.userPermissions,
-      { env, user, tenants, types, depth: this.rule.maxDepth, nowMs: Date.now() },
-      'read',
-      floorOf(env, floor),
+    const params = { env, user, tenants, types, depth: this.rule.maxDepth, nowMs: Date.now() };
+    const [row] = await viaWalk(this.walk, this.q.walkUserPermissions, this.q.userPermissions, (stmt) =>
+      this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
     return row;
   }

@@ -203,7 +203,7 @@ export function compose(infra: Infrastructure) {
       factsBulk: new FactsBulkService(new FactsBulkStore(db)),
       decisions: { svc: decisions, listing: listObjects },
       tenantAccess: { svc: new TenantAccessService(new TenantAccessStore(db), decisions), auth: authenticator },
-      graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
+      graph: new GraphService(new GraphStore(db, config.maxDerivationDepth, infra.walk)),
       schema: { svc: schema, roles },
       policy: new PolicyService(new PolicyStore(db), elementsStore),
       snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),

@@ -593,6 +593,8 @@ export interface StatementRows {
                    searched: boolean; states_visited: number; paths: string[] } | null };
   /** cypher/walk/authorizedUsers.cypher */
   'walk/authorizedUsers': { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] };
+  /** cypher/walk/effectiveRoles.cypher */
+  'walk/effectiveRoles': { roles: { resource: string; tenant: string; role: string; path: string }[] };
   /** cypher/walk/extensionFunctions.cypher */
   'walk/extensionFunctions': { names: string[] };
   /** cypher/walk/extensionProcedures.cypher */

@@ -317,6 +317,8 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
   const permsExt = t.service.db.statement('walk/userPermissions');
   const byKey = (row: { instances: { key: string }[] } | undefined) =>
     row && { ...row, instances: [...row.instances].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0)) };
+  const effective = t.service.db.statement('graph/effectiveRoles');
+  const effectiveExt = t.service.db.statement('walk/effectiveRoles');
   let permissionViews = 0;
   for (const g of graphs) {
     for (const user of [...g.users, `g${g.index}_nobody`]) {
@@ -326,6 +328,11 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
         [['t2'], null],
       ] as const) {
         const params = { env: envId, user, tenants, types, depth: 25, nowMs };
+        const roleParams = { env: envId, user, tenant: tenants?.[0] ?? null, depth: types ? 2 : 25, nowMs };
+        const [ra] = await t.service.db.readRows(effective, roleParams);
+        const [rb] = await t.service.db.readRows(effectiveExt, roleParams);
+        if (JSON.stringify(ra) !== JSON.stringify(rb))
+          problems.push(`effective roles ${JSON.stringify(roleParams)}\n  cypher ${JSON.stringify(ra)}\n  extension ${JSON.stringify(rb)}`);
         const [a] = await t.service.db.readRows(perms, params);
         const [b] = await t.service.db.readRows(permsExt, params);
         permissionViews++;
@@ -338,6 +345,6 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
   expect(listed).toBeGreaterThan(lists);
   expect(authorizedFound).toBeGreaterThan(authorizedCompared);
   console.log(
-    `walk differential: ${permissionViews} user-permissions views compared; ${authorizedCompared} authorized-users answers compared (${authorizedFound} assignments); ${lists} lists compared (${listed} objects); ${graphs.length} graphs, ${compared} answers compared (${allowed} allowed, ${limited} depth-limited, ${withUntil} with a validUntil)`,
+    `walk differential: ${permissionViews} user-permissions views and effective roles compared; ${authorizedCompared} authorized-users answers compared (${authorizedFound} assignments); ${lists} lists compared (${listed} objects); ${graphs.length} graphs, ${compared} answers compared (${allowed} allowed, ${limited} depth-limited, ${withUntil} with a validUntil)`,
   );
 }, 600_000);

@@ -1,5 +1,7 @@
 import type { Db } from '../../db/db';
 import type { StatementRows } from '../../db/statements.generated';
+import type { WalkSelection } from '../../db/walkSelection';
+import { viaWalk } from '../decisions/walkStatements';
 
 /** The records of graph/neighbourhood and graph/effectiveRoles (their `// @row` headers). */
 export type GraphNode = StatementRows['graph/neighbourhood']['nodes'][number];
@@ -13,10 +15,13 @@ export class GraphStore {
   constructor(
     private readonly db: Db,
     private readonly maxDepth: number,
+    /** Which walk answers (src/db/walkSelection.ts); none: the Cypher walk. */
+    private readonly walk?: WalkSelection,
   ) {
     this.q = this.db.statements({
       neighbourhood: 'graph/neighbourhood',
       effectiveRoles: 'graph/effectiveRoles',
+      walkEffectiveRoles: 'walk/effectiveRoles',
     });
   }
 
@@ -29,7 +34,8 @@ export class GraphStore {
   }
 
   async effectiveRoles(env: string, user: string, tenant: string | null): Promise<EffectiveRole[] | undefined> {
-    const [row] = await this.db.readRows(this.q.effectiveRoles, { env, user, tenant, depth: this.maxDepth, nowMs: Date.now() });
+    const params = { env, user, tenant, depth: this.maxDepth, nowMs: Date.now() };
+    const [row] = await viaWalk(this.walk, this.q.walkEffectiveRoles, this.q.effectiveRoles, (stmt) => this.db.readRows(stmt, params));
     return row?.roles;
   }
 }

@@ -37,7 +37,7 @@ import { decisionObserver } from './areas/decisionLog/observer';
 import { DecisionLogReader } from './areas/decisionLog/reader';
 import { DecisionLogStore } from './areas/decisionLog/store';
 import { ListObjectsService } from './areas/decisions/listObjects';
-import { CypherWalk } from './areas/decisions/cypherWalk';
+import { CypherWalk } from './areas/decisions/walkStore';
 import { DecisionEngine } from './areas/decisions/engine';
 import type { Revisions } from './areas/decisions/revisions';
 import { DecisionService } from './areas/decisions/service';

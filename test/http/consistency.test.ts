@@ -1,4 +1,4 @@
-import { CypherWalk } from '../../src/areas/decisions/cypherWalk';
+import { CypherWalk } from '../../src/areas/decisions/walkStore';
 import { startTestService, type TestService } from '../support/testService';
 import { type Replica, startReplica } from './replica-support';
 

@@ -3,7 +3,7 @@ import type { StatementRows } from '../../db/statements.generated';
 /**
  * The walk: the graph half of every decision (docs/decisions.md). The decision engine
  * (engine.ts) asks it and combines its answers with the set rules; nothing else does. Its one
- * implementation today runs the named Cypher statements (cypherWalk.ts); another backend (a
+ * implementation today runs the named Cypher statements (walkStore.ts); another backend (a
  * Neo4j extension) answers the same methods with the same rows.
  *
  * `floor` everywhere: the revision of the environment the read must include (a cluster's

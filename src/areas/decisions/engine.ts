@@ -22,6 +22,9 @@ export interface Reading {
   rules?: Promise<CompiledRules | null>;
 }
 
+/** Where an operation reads: a request's reading, or the scope and consistency to resolve one from. */
+export type At = Reading | { scope: Scope; consistency?: Consistency };
+
 /** One answer of `decide`. */
 export interface Answer extends Decision {
   /** With `explain`: every set rule on the permission asked, with its sets and conditions (absent: none). */
@@ -112,19 +115,20 @@ export class DecisionEngine {
     return Promise.resolve(scope.revision);
   }
 
-  /** The revision a read of another area that decides access must include (the approvals' reviewers). */
-  floor(r: Reading): number | undefined {
-    return r.floor;
+  /** `at`: a request's reading, or its scope and consistency (then read here, once). */
+  private async readingOf(at: At): Promise<Reading> {
+    return 'cached' in at ? at : this.reading(at.scope, at.consistency);
   }
 
   /**
-   * Answers questions at `r`: allowed when the walk finds a granting path or a set rule grants.
+   * Answers questions at `at`: allowed when the walk finds a granting path or a set rule grants.
    * Without `explain`, from the cache where an entry was computed at `r.rev` (and is still valid:
    * an expiring edge on its path ends it), the rest in one walk; with `explain`, every granting
    * path and every set rule on the permission, never cached.
    */
-  async decide(r: Reading, qs: Question[], opts: { explain?: boolean } = {}): Promise<Answer[]> {
+  async decide(at: At, qs: Question[], opts: { explain?: boolean } = {}): Promise<Answer[]> {
     if (qs.length === 0) return [];
+    const r = await this.readingOf(at);
     if (opts.explain) return this.explained(r, qs);
     const cache = this.cache && r.rev !== undefined ? this.cache : undefined;
     const keys = cache ? qs.map((q) => cacheKey(r.env, q)) : undefined;
@@ -194,9 +198,10 @@ export class DecisionEngine {
   }
 
   /** Lists what the rule allows (see Enumerations), the walk and the set rules combined, at `r`. */
-  async enumerate<Q extends Enumeration>(r: Reading, q: Q): Promise<Enumerations[Q['kind']]['result']> {
+  async enumerate<Q extends Enumeration>(at: At, q: Q): Promise<Enumerations[Q['kind']]['result']> {
     type K = Q['kind'];
     const e: Enumeration = q;
+    const r = await this.readingOf(at);
     switch (e.kind) {
       case 'users':
         return (await this.users(r, e)) as Enumerations[K]['result'];

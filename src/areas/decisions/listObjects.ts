@@ -35,19 +35,21 @@ export class ListObjectsService {
     const fingerprint = fingerprintOf(q);
     const after = q.continuationToken ? afterOf(q.continuationToken, fingerprint) : null;
     const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
-    const r = await this.engine.reading(scope, consistency);
     // One more than the page tells whether another page follows, without a count.
-    const found = await this.engine.enumerate(r, {
-      kind: 'objects',
-      user: q.user,
-      userAttributes: q.userAttributes,
-      action: q.action,
-      type: q.type,
-      tenant: q.tenant,
-      context: q.context,
-      after,
-      limit: pageSize + 1,
-    });
+    const found = await this.engine.enumerate(
+      { scope, consistency },
+      {
+        kind: 'objects',
+        user: q.user,
+        userAttributes: q.userAttributes,
+        action: q.action,
+        type: q.type,
+        tenant: q.tenant,
+        context: q.context,
+        after,
+        limit: pageSize + 1,
+      },
+    );
     const objects = found.slice(0, pageSize);
     const more = found.length > pageSize;
     return { objects, continuation_token: more ? tokenOf(objects[objects.length - 1].key, fingerprint) : null };

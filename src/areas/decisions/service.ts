@@ -56,8 +56,7 @@ export class DecisionService {
     q: Question,
     opts: { explain?: boolean; consistency?: Consistency } = {},
   ): Promise<{ allow: boolean; explanation?: Partial<Explanation>; depthLimited?: true }> {
-    const r = await this.engine.reading(scope, opts.consistency);
-    const [a] = await this.engine.decide(r, [q], { explain: opts.explain });
+    const [a] = await this.engine.decide({ scope, consistency: opts.consistency }, [q], { explain: opts.explain });
     if (!opts.explain) {
       this.observer?.decided(scope.envId, [q], [a.allow]);
       return a.depthLimited
@@ -74,8 +73,7 @@ export class DecisionService {
     qs: Question[],
     consistency?: Consistency,
   ): Promise<{ allow: { allow: boolean }[]; depthLimited?: true }> {
-    const r = await this.engine.reading(scope, consistency);
-    const answers = await this.engine.decide(r, qs);
+    const answers = await this.engine.decide({ scope, consistency }, qs);
     this.observer?.decided(
       scope.envId,
       qs,
@@ -87,8 +85,7 @@ export class DecisionService {
 
   /** Permit's user-permissions: `"type:key"` / `"__tenant:t"` -> {tenant, resource, permissions, roles}. */
   async userPermissions(scope: Scope, q: PermissionsQuery, consistency?: Consistency) {
-    const r = await this.engine.reading(scope, consistency);
-    const { tenants, instances } = await this.engine.enumerate(r, { kind: 'permissions', ...q });
+    const { tenants, instances } = await this.engine.enumerate({ scope, consistency }, { kind: 'permissions', ...q });
     const out: Record<string, unknown> = {};
     for (const t of tenants) {
       out[`__tenant:${t.tenant}`] = {
@@ -115,8 +112,7 @@ export class DecisionService {
     q: UsersQuery,
     consistency?: Consistency,
   ): Promise<{ resource: string; tenant: string; users: Record<string, AuthorizedAssignment[]> }> {
-    const r = await this.engine.reading(scope, consistency);
-    const { tenant, users } = await this.engine.enumerate(r, { kind: 'users', ...q });
+    const { tenant, users } = await this.engine.enumerate({ scope, consistency }, { kind: 'users', ...q });
     return { resource: q.key === null ? `${q.type}:*` : `${q.type}:${q.key}`, tenant, users };
   }
 

@@ -31,7 +31,7 @@ export class GraphService {
   }
 
   async effectiveRoles(scope: Scope, user: string, tenant?: string) {
-    const roles = await this.engine.enumerate(await this.engine.reading(scope), { kind: 'roles', user, tenant: tenant ?? null });
+    const roles = await this.engine.enumerate({ scope }, { kind: 'roles', user, tenant: tenant ?? null });
     if (roles === undefined) throw notFound('User', user);
     return { user, roles };
   }

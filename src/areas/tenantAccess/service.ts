@@ -20,13 +20,14 @@ export class TenantAccessService {
   constructor(private readonly engine: DecisionEngine) {}
 
   async userTenants(scope: Scope, asker: Asker, consistency?: Consistency): Promise<TenantView[]> {
-    const r = await this.engine.reading(scope, consistency);
-    return (await this.engine.enumerate(r, { kind: 'userTenants', user: asker.user })).map(viewOf);
+    return (await this.engine.enumerate({ scope, consistency }, { kind: 'userTenants', user: asker.user })).map(viewOf);
   }
 
   async allowedTenants(scope: Scope, question: Question, consistency?: Consistency) {
-    const r = await this.engine.reading(scope, consistency);
-    const answer = (await this.engine.enumerate(r, { kind: 'tenants', question })).map((t) => ({ allow: true, tenant: viewOf(t) }));
+    const answer = (await this.engine.enumerate({ scope, consistency }, { kind: 'tenants', question })).map((t) => ({
+      allow: true,
+      tenant: viewOf(t),
+    }));
     // `allowedTenants`: the name permitio 2.7.6's checkAllTenants reads (Permit's PDP answers allowed_tenants).
     return { allowed_tenants: answer, allowedTenants: answer };
   }

@@ -36,5 +36,12 @@ it(`every endpoint answers each question as /allowed does, on ${COUNT} random wo
   }
   // The worlds are large enough to compare many answers, and some must be allowed only by set rules.
   expect(compared).toBeGreaterThan(1000);
-  expect(problems.slice(0, 20)).toEqual([]);
+  // At most 5 of each kind of problem, so that every kind shows.
+  const shown = new Map<string, string[]>();
+  for (const p of problems) {
+    const kind = p.split(' ')[2];
+    const list = shown.get(kind) ?? [];
+    if (list.length < 5) shown.set(kind, [...list, p]);
+  }
+  expect([...shown.values()].flat()).toEqual([]);
 }, 600_000);

@@ -211,7 +211,9 @@ export async function checkLists(t: TestService, env: string, w: AgreementWorld,
       const perms = await t.ok('POST', `${base}/user-permissions`, { user: u.key, ...sent });
       for (const d of w.docs) {
         for (const action of ['read', 'write']) {
-          const ours = ((perms[`doc:${d.key}`]?.permissions ?? []) as string[]).includes(`doc:${action}`);
+          // Permit's shape: what a tenant role gives is listed under its tenant (`__tenant:t`), not per instance.
+          const given = [...(perms[`doc:${d.key}`]?.permissions ?? []), ...(perms[`__tenant:${w.tenantOf[d.key]}`]?.permissions ?? [])];
+          const ours = given.includes(`doc:${action}`);
           out.compared++;
           if (ours !== allowed.get(keyOf(u.key, action, d.key))) {
             out.problems.push(`user-permissions ${u.key} doc:${d.key} ${action} ${JSON.stringify(sent)}: ${ours}, /allowed ${!ours}`);

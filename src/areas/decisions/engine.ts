@@ -224,7 +224,11 @@ export class DecisionEngine {
    * attributes overlaid by the ones sent.
    */
   private async users(r: Reading, q: UsersQuery): Promise<Enumerations['users']['result']> {
-    const { tenant, assignments } = await this.walk.authorizedUsers(r.env, q, r.floor);
+    const { tenant, assignments } = await this.walk.authorizedUsers(
+      r.env,
+      { action: q.action, type: q.type, key: q.key, tenant: q.tenant },
+      r.floor,
+    );
     // Null prototype: a user keyed `constructor` or `__proto__` is a plain key here.
     const users: Record<string, AuthorizedAssignment[]> = Object.create(null);
     for (const a of assignments) (users[a.user] ??= []).push(a);

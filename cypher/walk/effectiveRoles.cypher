@@ -1,5 +1,5 @@
 // @row { roles: { resource: string; tenant: string; role: string; path: string }[] }
-// cypher/graph/effectiveRoles.cypher answered by the walk extension (graphauthz.effectiveRoles,
+// cypher/decisions/effectiveRoles.cypher answered by the walk extension (graphauthz.effectiveRoles,
 // neo4j/extension): the same parameters, the same row.
 CALL graphauthz.effectiveRoles($env, $user, $tenant, $depth, $nowMs)
   YIELD roles

@@ -317,7 +317,7 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
   const permsExt = t.service.db.statement('walk/userPermissions');
   const byKey = (row: { instances: { key: string }[] } | undefined) =>
     row && { ...row, instances: [...row.instances].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0)) };
-  const effective = t.service.db.statement('graph/effectiveRoles');
+  const effective = t.service.db.statement('decisions/effectiveRoles');
   const effectiveExt = t.service.db.statement('walk/effectiveRoles');
   let permissionViews = 0;
   for (const g of graphs) {

@@ -19,7 +19,7 @@ import org.neo4j.procedure.Name;
 import org.neo4j.procedure.Procedure;
 
 /**
- * graphauthz.effectiveRoles: the row of cypher/graph/effectiveRoles.cypher (each role a user holds
+ * graphauthz.effectiveRoles: the row of cypher/decisions/effectiveRoles.cypher (each role a user holds
  * on each instance, with the path that grants it): the forward walk with trails; the user's tenant
  * roles (and those they extend) are read with the statement's own text (TENANTS). No row for an
  * unknown user. Statement: cypher/walk/effectiveRoles.cypher.
@@ -28,7 +28,7 @@ public final class EffectiveRoles {
     @Context
     public Transaction tx;
 
-    /** The `// @row` of cypher/graph/effectiveRoles.cypher. */
+    /** The `// @row` of cypher/decisions/effectiveRoles.cypher. */
     public static final class Row {
         public List<Map<String, Object>> roles;
     }
@@ -48,7 +48,7 @@ public final class EffectiveRoles {
             + "       AS roles";
 
     @Procedure(name = "graphauthz.effectiveRoles", mode = Mode.READ)
-    @Description("Each role a user holds on each instance with the path that grants it, as cypher/graph/effectiveRoles.cypher answers it.")
+    @Description("Each role a user holds on each instance with the path that grants it, as cypher/decisions/effectiveRoles.cypher answers it.")
     @SuppressWarnings("unchecked")
     public Stream<Row> effectiveRoles(@Name("env") String env, @Name("user") String userKey, @Name("tenant") String tenant,
             @Name("depth") long depth, @Name("nowMs") long nowMs) {

@@ -181,6 +181,12 @@ function checksOf(g: Graph): Check[] {
   return out;
 }
 
+/** JSON with each object's keys sorted: a map's key order means nothing (Cypher's maps have none). */
+const canon = (value: unknown): string =>
+  JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
+
 type Row = {
   idx: number;
   allow: boolean;
@@ -270,7 +276,7 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
             const [b] = await t.service.db.readRows(listExt, params);
             lists++;
             listed += a.objects.length;
-            if (JSON.stringify(a) !== JSON.stringify(b))
+            if (canon(a) !== canon(b))
               problems.push(`list ${JSON.stringify(params)}
   cypher ${JSON.stringify(a)}
   extension ${JSON.stringify(b)}`);
@@ -278,7 +284,7 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
             const page = { ...params, after: a.objects[0][1], limit: 2, depth: 2 };
             const [pa] = await t.service.db.readRows(list, page);
             const [pb] = await t.service.db.readRows(listExt, page);
-            if (JSON.stringify(pa) !== JSON.stringify(pb))
+            if (canon(pa) !== canon(pb))
               problems.push(`page ${JSON.stringify(page)}
   cypher ${JSON.stringify(pa)}
   extension ${JSON.stringify(pb)}`);
@@ -306,7 +312,7 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
           const [b] = await t.service.db.readRows(authorizedExt, params);
           authorizedCompared++;
           authorizedFound += a.assignments.length;
-          if (JSON.stringify(a) !== JSON.stringify(b))
+          if (canon(a) !== canon(b))
             problems.push(`authorized ${JSON.stringify(params)}\n  cypher ${JSON.stringify(a)}\n  extension ${JSON.stringify(b)}`);
         }
       }
@@ -331,12 +337,12 @@ it(`the extension's allowed answers as the Cypher statement on ${COUNT} random g
         const roleParams = { env: envId, user, tenant: tenants?.[0] ?? null, depth: types ? 2 : 25, nowMs };
         const [ra] = await t.service.db.readRows(effective, roleParams);
         const [rb] = await t.service.db.readRows(effectiveExt, roleParams);
-        if (JSON.stringify(ra) !== JSON.stringify(rb))
+        if (canon(ra) !== canon(rb))
           problems.push(`effective roles ${JSON.stringify(roleParams)}\n  cypher ${JSON.stringify(ra)}\n  extension ${JSON.stringify(rb)}`);
         const [a] = await t.service.db.readRows(perms, params);
         const [b] = await t.service.db.readRows(permsExt, params);
         permissionViews++;
-        if (JSON.stringify(byKey(a)) !== JSON.stringify(byKey(b)))
+        if (canon(byKey(a)) !== canon(byKey(b)))
           problems.push(`user-permissions ${JSON.stringify(params)}\n  cypher ${JSON.stringify(a)}\n  extension ${JSON.stringify(b)}`);
       }
     }

@@ -210,7 +210,7 @@ it('the service answers with the walk extension (a silent fallback to Cypher fai
   expect({ walk: ready.body.walk, reason: ready.body.walk_reason }).toEqual({ walk: 'extension', reason: 'version_matches' });
 });
 
-it(`the extension's allowed answers as the Cypher statement on ${COUNT} random graphs (seed ${SEED})`, async () => {
+it(`the extension's statements answer as the Cypher ones on ${COUNT} random graphs (seed ${SEED})`, async () => {
   const graphs = Array.from({ length: COUNT }, (_, i) => generateGraph(SEED, i));
   await loadSchema();
   // The statements take the environment's id, as the decision store passes it.

@@ -505,9 +505,14 @@ async def projects_and_environments(r: Run, org: Permit) -> None:
     await r.call("api.environments.get_by_id", lambda: en.get_by_id(p_id, e_id), lambda x: eq(x.key, "stage", "key"))
     await r.call("api.environments.update", lambda: en.update(key, "stage", {"name": "Staging"}), lambda x: eq(x.name, "Staging", "name"))
     await r.call("api.environments.list", lambda: en.list(key), lambda x: eq(keys_of(x), ["stage"], "keys"))
-    # Permit's APIKeyRead of an environment's key, here the environment the test made a key for
-    # (an environment created through the API has none until one is made). We answer it without
-    # its secret (shown once, at creation); if one is answered, it must work.
+    # Permit's APIKeyRead of an environment's key: every environment has one from its creation,
+    # answered without a secret (a secret is answered once, by the call that makes it).
+    stage_ids = (p_id, e_id)
+    await r.call("api.environments.get_api_key", lambda: en.get_api_key(key, "stage"),
+                 lambda x: eq((str(x.project_id), str(x.environment_id), x.secret, x.name), (*stage_ids, None, "Environment key"),
+                              "project_id, environment_id, secret, name"))
+    # And the environment the test made a key for: its own key comes first. If a secret is
+    # answered, it must work.
     home_p, home_e = os.environ.get("PERMIT_PROJECT", ""), os.environ.get("PERMIT_ENV", "")
     home = await r.call("api.environments.get", lambda: en.get(home_p, home_e), lambda x: eq(x.key, home_e, "key"))
     home_ids = (str(home.project_id), str(home.id)) if home else ("missing", "missing")

@@ -110,7 +110,9 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     auth: 'env',
     adminOnly: true,
     tag,
-    summary: "The environment's key (Permit's APIKeyRead): its oldest key, without the secret (secrets are shown once, at creation)",
+    summary:
+      "The environment's key (Permit's APIKeyRead): the one made with the environment (its oldest key), never with a secret; " +
+      'POST /v2/api-key/{key_id}/rotate-secret gives it a secret, shown once',
     schemas: { params: s.projEnvParams, response: s.apiKey },
     handler: (r, { svc }) => svc.environmentKey(r.scope),
   }),

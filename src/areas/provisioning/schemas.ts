@@ -37,7 +37,7 @@ export const apiKey = obj(
   {
     id: str(),
     name: nullable(str()),
-    prefix: str(),
+    prefix: nullable(str()),
     object_type: str({ enum: ['env'] }),
     owner_type: str({ enum: ['member'] }),
     access_level: accessLevel,

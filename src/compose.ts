@@ -8,6 +8,7 @@ import { admissionQueues, admitHeavy } from './http/admission';
 import { BearerAuthenticator } from './http/authenticator';
 import type { RouteDef } from './http/routeTable';
 import type { Metrics } from './metrics/metrics';
+import { EnvironmentCopier } from './areas/policy/environmentCopy';
 import { PolicyService } from './areas/policy/service';
 import { PolicyStore } from './areas/policy/store';
 import { SnapshotService } from './areas/snapshots/service';
@@ -190,6 +191,7 @@ export function compose(infra: Infrastructure) {
 
   // Every route table bound to what its handlers use (src/routeTables.ts); the heavy ones admitted
   // per environment under a global bound.
+  const policy = new PolicyService(new PolicyStore(db), elementsStore);
   let document: unknown;
   const routes: RouteDef[] = admitHeavy(
     bindRouteTables({
@@ -202,7 +204,8 @@ export function compose(infra: Infrastructure) {
       tenantAccess: { svc: new TenantAccessService(new TenantAccessStore(db), decisions), auth: authenticator },
       graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
       schema: { svc: schema, roles },
-      policy: new PolicyService(new PolicyStore(db), elementsStore),
+      policy,
+      environmentCopy: new EnvironmentCopier(policy, provisioning, config.orgId),
       snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),
       conditions,
       roleExtras: {

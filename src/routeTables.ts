@@ -18,6 +18,7 @@ import { groupsRoutes } from './areas/groups/routes';
 import { healthRoutes } from './areas/health/routes';
 import { metaRoutes } from './areas/meta/routes';
 import { metricsRoutes } from './areas/metrics/routes';
+import { environmentCopyRoutes } from './areas/policy/copyRoutes';
 import { policyRoutes } from './areas/policy/routes';
 import { provisioningRoutes } from './areas/provisioning/routes';
 import { provisioningUpdateRoutes } from './areas/provisioning/updateRoutes';
@@ -46,6 +47,7 @@ export const routeTables = {
   graph: graphRoutes,
   schema: schemaRoutes,
   policy: policyRoutes,
+  environmentCopy: environmentCopyRoutes,
   snapshots: snapshotRoutes,
   roleExtras: roleExtrasRoutes,
   conditions: conditionsRoutes,

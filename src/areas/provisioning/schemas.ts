@@ -1,5 +1,5 @@
 import { ACCESS_LEVELS } from '../../auth/types';
-import { arr, envelope, idOrKey, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
+import { arr, bool, envelope, idOrKey, int, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
 
 export const projectCreate = obj({ key: schemaKey(), name: str({ minLength: 1, maxLength: 256 }), description: str({ maxLength: 4096 }) }, [
   'key',
@@ -31,6 +31,27 @@ export const environment = obj(
     updated_at: timestamp(),
   },
   ['id', 'key', 'name', 'project_id'],
+);
+/** Permit's EnvironmentStats: the environment, its PDP configs (none here) and EnvironmentStatistics. */
+export const environmentStats = obj(
+  {
+    ...environment.properties,
+    pdp_configs: arr(obj({})),
+    stats: obj(
+      {
+        roles: int(),
+        users: int(),
+        policies: int(),
+        resources: int(),
+        tenants: int(),
+        has_decision_logs: bool(),
+        members: arr(obj({})),
+        mau: int(),
+      },
+      ['roles', 'users', 'policies', 'resources', 'tenants', 'has_decision_logs', 'members', 'mau'],
+    ),
+  },
+  ['id', 'key', 'name', 'project_id', 'pdp_configs', 'stats'],
 );
 export const accessLevel = str({ enum: ACCESS_LEVELS });
 export const apiKey = obj(

@@ -115,6 +115,18 @@ export class ProvisioningService {
     if (!(await this.store.deleteEnvironment(project.id, envRef))) throw notFound('Environment', envRef);
   }
 
+  /**
+   * Permit's EnvironmentStats: the environment (EnvironmentRead) with `pdp_configs` (none: there
+   * is no separate PDP here) and `stats`, from counts the graph keeps. `members` is empty (no
+   * organisation members here: keys, not members) and `mau` 0 (monthly active users are not
+   * counted: decisions are sampled into the decision log, not counted per user).
+   */
+  async environmentStats(scope: Scope) {
+    const env = await this.getEnvironment(scope.projectId, scope.envId);
+    const counts = await this.store.environmentStats(scope.envId);
+    return { ...env, pdp_configs: [], stats: { ...counts, members: [], mau: 0 } };
+  }
+
   /** Returns the secret once; only its digest is stored. */
   async createApiKey(scope: Scope, input: { name?: string; access_level?: AccessLevel }) {
     const secret = newSecret(KEY_PREFIX);

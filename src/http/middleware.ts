@@ -17,12 +17,12 @@ export const SPEC_REQUEST_ID_MAX = 1024;
 
 /**
  * The request id on a route of another specification (AuthZEN: "the PDP MUST include the same
- * identifier in the response"): the incoming `x-request-id` exactly as Node read it, when it is
- * 1..SPEC_REQUEST_ID_MAX characters that a header value may hold (tab, visible ASCII, space and
- * the Latin-1 range, as Node writes them back byte for byte); else a new one.
+ * identifier in the response"): the incoming `x-request-id` exactly as sent, when it is
+ * 1..SPEC_REQUEST_ID_MAX characters of visible ASCII, space or tab (what a header value holds
+ * without obsolete bytes, written back byte for byte); else a new one.
  */
 export function specRequestIdOf(incoming: string | undefined): string {
-  return incoming && incoming.length <= SPEC_REQUEST_ID_MAX && /^[\t\x20-\x7e\x80-\xff]+$/.test(incoming) ? incoming : randomUUID();
+  return incoming && incoming.length <= SPEC_REQUEST_ID_MAX && /^[\t\x20-\x7e]+$/.test(incoming) ? incoming : randomUUID();
 }
 
 /** Request id on every log line: taken from `x-request-id` when sane, else new. */

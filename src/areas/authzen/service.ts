@@ -45,16 +45,20 @@ export function contextOf(context: Bag | undefined, action: Action): Bag {
 const tenantOf = (resource: SearchedEntity): string | null =>
   typeof resource.properties?.tenant === 'string' ? resource.properties.tenant : null;
 
-/** The resource of a question: by key when an id is given, else the type alone. */
-function resourceOf(resource: SearchedEntity): Question['resource'] {
-  return { type: resource.type, key: resource.id ?? null, tenant: tenantOf(resource), attributes: resource.properties ?? null };
-}
+/** The user of a question: its key, and the properties sent as attributes overlaying the stored ones. */
+const askerOf = (subject: Entity) => ({ user: subject.id, userAttributes: subject.properties ?? null });
 
-const userOf = (subject: Entity) => ({ key: subject.id, attributes: subject.properties ?? null });
+/** The resource part of a question: by key when an id is given, else the type alone; the properties as its attributes. */
+const resourceOf = (resource: SearchedEntity) => ({
+  type: resource.type,
+  key: resource.id ?? null,
+  tenant: tenantOf(resource),
+  resourceAttributes: resource.properties ?? null,
+});
 
 /** The question of one evaluation. */
 export function questionOf(subject: Entity, action: Action, resource: Entity, context?: Bag): Question {
-  return { user: userOf(subject), action: action.name, resource: resourceOf(resource), context: contextOf(context, action) };
+  return { ...askerOf(subject), action: action.name, ...resourceOf(resource), context: contextOf(context, action) };
 }
 
 const unknownSubjectType = (type: string): Decision => ({
@@ -174,7 +178,7 @@ export class AuthzenService {
       q.subject.type === USER_TYPE
         ? await this.decisions.subjects(scope, {
             action: q.action.name,
-            resource: resourceOf(q.resource),
+            ...resourceOf(q.resource),
             context: contextOf(q.context, q.action),
           })
         : [];
@@ -186,7 +190,7 @@ export class AuthzenService {
   async resources(scope: Scope, q: StaticOf<typeof s.resourceSearchQuery>) {
     if (q.subject.type !== USER_TYPE) return { page: { next_token: '', count: 0 }, results: [] };
     const { keys, next } = await this.decisions.resources(scope, {
-      user: userOf(q.subject),
+      ...askerOf(q.subject),
       action: q.action.name,
       type: q.resource.type,
       tenant: tenantOf(q.resource),
@@ -202,7 +206,7 @@ export class AuthzenService {
     const request = { subject: q.subject, resource: q.resource, context: q.context ?? null };
     const names =
       q.subject.type === USER_TYPE
-        ? await this.decisions.actions(scope, { user: userOf(q.subject), resource: resourceOf(q.resource), context: q.context ?? {} })
+        ? await this.decisions.actions(scope, { ...askerOf(q.subject), ...resourceOf(q.resource), context: q.context ?? {} })
         : [];
     const { page, shown } = pageOf(names, request, q.page);
     return { page, results: shown.map((name) => ({ name })) };

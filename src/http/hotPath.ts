@@ -107,7 +107,7 @@ export function hotPath(
     } as unknown as Context;
     let status: number;
     let payload: unknown;
-    let plain: string | undefined;
+    let errorText: string | undefined;
     try {
       // Who first, then what: the body is read only for a caller that may call the route.
       const who: Partial<Req> = await deps.auth.authenticate(ctx, found.route, found.params);
@@ -150,12 +150,12 @@ export function hotPath(
       // Another specification's route answers its errors as it says (src/http/middleware.ts).
       const out = found.route.specWire ? specErrorAnswer(err, log()) : errorAnswer(err, log());
       status = out.status;
-      if ('text' in out) plain = out.text;
+      if ('text' in out) errorText = out.text;
       else payload = out.body;
       Object.assign(headers, out.headers);
     }
-    const json = plain ?? JSON.stringify(payload);
-    headers['content-type'] = plain === undefined ? 'application/json; charset=utf-8' : SPEC_ERROR_TYPE;
+    const json = errorText ?? JSON.stringify(payload);
+    headers['content-type'] = errorText === undefined ? 'application/json; charset=utf-8' : SPEC_ERROR_TYPE;
     headers['content-length'] = String(Buffer.byteLength(json));
     res.writeHead(status, headers);
     res.end(json);

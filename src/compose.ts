@@ -26,6 +26,8 @@ import { AssignmentsStore } from './areas/assignments/store';
 import { TuplesService } from './areas/assignments/tuplesService';
 import { AuditService } from './areas/audit/service';
 import { AuditStore } from './areas/audit/store';
+import { AuthzenDecisions } from './areas/authzen/decisions';
+import { AuthzenService } from './areas/authzen/service';
 import { RetentionSweeper } from './areas/changes/retention';
 import { RetentionStore } from './areas/changes/retentionStore';
 import { ChangesService } from './areas/changes/service';
@@ -224,6 +226,10 @@ export function compose(infra: Infrastructure) {
       audit: new AuditService(new AuditStore(db)),
       decisionLog: new DecisionLogReader(decisionLogStore),
       metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
+      authzen: {
+        svc: new AuthzenService(new AuthzenDecisions(engine, decisions, listObjects, schema)),
+        publicBaseUrl: config.publicBaseUrl,
+      },
       meta: { document: () => (document ??= servedDocument()) },
     }),
     admission.heavy,

@@ -5,6 +5,7 @@ import { accessRequestRoutes } from './areas/accessRequests/routes';
 import { approvalRoutes } from './areas/approvals/routes';
 import { assignmentRoutes } from './areas/assignments/routes';
 import { auditRoutes } from './areas/audit/routes';
+import { authzenRoutes } from './areas/authzen/routes';
 import { changesRoutes } from './areas/changes/routes';
 import { conditionsRoutes } from './areas/conditions/routes';
 import { consoleRoutes } from './areas/console/routes';
@@ -64,6 +65,7 @@ export const routeTables = {
   audit: auditRoutes,
   decisionLog: decisionLogRoutes,
   metrics: metricsRoutes,
+  authzen: authzenRoutes,
   // Last: the document describes every route above.
   meta: metaRoutes,
 };

@@ -9,6 +9,7 @@ import { BearerAuthenticator } from './http/authenticator';
 import type { RouteDef } from './http/routeTable';
 import type { WalkSelection } from './db/walkSelection';
 import type { Metrics } from './metrics/metrics';
+import { EnvironmentCopier } from './areas/policy/environmentCopy';
 import { PolicyService } from './areas/policy/service';
 import { PolicyStore } from './areas/policy/store';
 import { SnapshotService } from './areas/snapshots/service';
@@ -26,6 +27,8 @@ import { AssignmentsStore } from './areas/assignments/store';
 import { TuplesService } from './areas/assignments/tuplesService';
 import { AuditService } from './areas/audit/service';
 import { AuditStore } from './areas/audit/store';
+import { AuthzenDecisions } from './areas/authzen/decisions';
+import { AuthzenService } from './areas/authzen/service';
 import { RetentionSweeper } from './areas/changes/retention';
 import { RetentionStore } from './areas/changes/retentionStore';
 import { ChangesService } from './areas/changes/service';
@@ -195,6 +198,7 @@ export function compose(infra: Infrastructure) {
 
   // Every route table bound to what its handlers use (src/routeTables.ts); the heavy ones admitted
   // per environment under a global bound.
+  const policy = new PolicyService(new PolicyStore(db), elementsStore);
   let document: unknown;
   const routes: RouteDef[] = admitHeavy(
     bindRouteTables({
@@ -207,7 +211,8 @@ export function compose(infra: Infrastructure) {
       tenantAccess: { svc: new TenantAccessService(engine), auth: authenticator },
       graph: new GraphService(new GraphStore(db), engine),
       schema: { svc: schema, roles },
-      policy: new PolicyService(new PolicyStore(db), elementsStore),
+      policy,
+      environmentCopy: new EnvironmentCopier(policy, provisioning, config.orgId),
       snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),
       conditions,
       roleExtras: {
@@ -230,6 +235,10 @@ export function compose(infra: Infrastructure) {
       audit: new AuditService(new AuditStore(db)),
       decisionLog: new DecisionLogReader(decisionLogStore),
       metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
+      authzen: {
+        svc: new AuthzenService(new AuthzenDecisions(engine, decisions, listObjects, schema)),
+        publicBaseUrl: config.publicBaseUrl,
+      },
       meta: { document: () => (document ??= servedDocument()) },
     }),
     admission.heavy,

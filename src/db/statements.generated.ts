@@ -81,6 +81,22 @@ export interface StatementRows {
       expires_at: number | null;
     }[];
   };
+  /** cypher/assignments/recordsByIds.cypher */
+  'assignments/recordsByIds': {
+    records: {
+      id: string;
+      key: string;
+      name: string | null;
+      description: string | null;
+      email: string | null;
+      first_name: string | null;
+      last_name: string | null;
+      attributes_json: string | null;
+      permissions: string[] | null;
+      resource: string | null;
+      tenant: string | null;
+    }[];
+  };
   /** cypher/assignments/resolveAssignments.cypher */
   'assignments/resolveAssignments': { idx: number; userExists: boolean; tenantExists: boolean; instanceExists: boolean; instanceTenant: string | null;
     tenantRoleExists: boolean; resourceRoleExists: boolean };
@@ -423,6 +439,8 @@ export interface StatementRows {
   'provisioning/ensureProject': { project: ProjectNode };
   /** cypher/provisioning/envOfApiKey.cypher */
   'provisioning/envOfApiKey': { envId: string };
+  /** cypher/provisioning/environmentStats.cypher */
+  'provisioning/environmentStats': { roles: number; users: number; policies: number; resources: number; tenants: number; has_decision_logs: boolean };
   /** cypher/provisioning/getEnvironment.cypher */
   'provisioning/getEnvironment': { environment: EnvironmentNode };
   /** cypher/provisioning/getProject.cypher */
@@ -515,6 +533,8 @@ export interface StatementRows {
   'schema/getResourceRole': { role: ResourceRoleNode };
   /** cypher/schema/getRole.cypher */
   'schema/getRole': { role: RoleNode };
+  /** cypher/schema/instanceRelationships.cypher */
+  'schema/instanceRelationships': { relationships: { instance: string; subject: string; relation: string; object: string }[] };
   /** cypher/schema/invalidPermissions.cypher */
   'schema/invalidPermissions': { invalid: string[] };
   /** cypher/schema/listInstances.cypher */

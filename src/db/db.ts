@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import neo4j, { type Driver, type ManagedTransaction, type Session, type Transaction } from 'neo4j-driver';
 import type { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
@@ -44,6 +45,23 @@ export interface ChangeLog {
    * its new revision, the others (security events that move no revision) without one.
    */
   record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void>;
+}
+
+/**
+ * The revisions the write transactions of one piece of work (an HTTP request) produced, by
+ * environment: each transaction's bump, the highest kept (`producedRevisions`).
+ */
+const produced = new AsyncLocalStorage<Map<string, number>>();
+
+/**
+ * Runs `fn` and answers, beside its result, the revision each environment was moved to by the
+ * write transactions `fn` committed (the last of them, when several): the revision that holds
+ * the work, no later one (the `X-Authz-Revision` of a write, src/http/routeTable.ts).
+ */
+export async function producedRevisions<T>(fn: () => Promise<T>): Promise<{ out: T; revisions: Map<string, number> }> {
+  const revisions = new Map<string, number>();
+  const out = await produced.run(revisions, fn);
+  return { out, revisions };
 }
 
 /** A read must include every write to environment `env` up to its revision `revision` (Db.readOnce). */
@@ -441,7 +459,12 @@ export class Db {
         timedOut = true;
         return new Unavailable('timeout', this.timeoutMs);
       });
-      for (const [envId, rev] of bumped) if (rev !== undefined) this.opts.revisions?.learn(envId, rev);
+      const mine = produced.getStore();
+      for (const [envId, rev] of bumped) {
+        if (rev === undefined) continue;
+        this.opts.revisions?.learn(envId, rev);
+        if (mine && rev > (mine.get(envId) ?? 0)) mine.set(envId, rev);
+      }
     } catch (err) {
       const storeErr = storeErrorOf(err, this.timeoutMs);
       failure = errorKindOf(storeErr);

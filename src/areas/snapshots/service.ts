@@ -10,7 +10,7 @@ import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
 import type { SnapshotStore } from './store';
 
-/** Rows written per transaction of an import (each bound by DB_TIMEOUT_MS). */
+/** Rows written per transaction of an import (each bound by ADMIN_TIMEOUT_MS). */
 export const IMPORT_BATCH = 5000;
 /** Records removed per transaction when a failed import is discarded. */
 const DISCARD_BATCH = 10_000;

@@ -203,7 +203,7 @@ export function compose(infra: Infrastructure) {
       graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
       schema: { svc: schema, roles },
       policy: new PolicyService(new PolicyStore(db), elementsStore),
-      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),
+      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.exportHoldMs),
       conditions,
       roleExtras: {
         svc: schema,

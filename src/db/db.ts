@@ -419,12 +419,20 @@ export class Db {
    * caller has not taken them (backpressure), so no statement's answer is held whole. Its statements
    * run one after the other in the same transaction. Opening it is bound by DB_TIMEOUT_MS; the
    * whole is not (an export of a large environment takes longer): the caller closes it.
+   * `hold`: a write transaction (on the leader) whose statements may also take locks (a statement
+   * declaring `@invalidates none` and `@changes none`), never committed: closing rolls it back and
+   * frees them; the server ends it after `hold.timeoutMs`.
    */
-  async openReadStream(fetchSize = 2000): Promise<ReadStream> {
-    const session = this.driver.session({ defaultAccessMode: neo4j.session.READ, database: this.opts.database, fetchSize });
+  async openReadStream(fetchSize = 2000, hold?: { timeoutMs: number }): Promise<ReadStream> {
+    const session = this.driver.session({
+      defaultAccessMode: hold ? neo4j.session.WRITE : neo4j.session.READ,
+      database: this.opts.database,
+      fetchSize,
+    });
     let tx: Transaction;
     try {
-      tx = await withDeadline(session.beginTransaction(), this.timeoutMs, () => this.timeout());
+      const begin = hold ? session.beginTransaction({ timeout: hold.timeoutMs }) : session.beginTransaction();
+      tx = await withDeadline(begin, this.timeoutMs, () => this.timeout());
     } catch (err) {
       void closeQuietly(session);
       throw this.storeError(err) ?? err;
@@ -433,7 +441,11 @@ export class Db {
     let closed = false;
     const stream: ReadStream = {
       async *rows<R extends object>(stmt: Statement<R>, params: Params): AsyncGenerator<R> {
-        if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; a read stream runs reads only`);
+        // Held (an export holding its environment's writers): a lock statement, which moves no
+        // revision and records no change, and is rolled back with the rest.
+        if (stmt.writes && !(hold && stmt.invalidates === null && stmt.changes === null)) {
+          throw new Error(`Cypher "${stmt.name}" writes; a read stream runs reads only (and locks, when held)`);
+        }
         try {
           for await (const record of tx.run(stmt.text, withIntegers(params))) yield record.toObject() as R;
         } catch (err) {

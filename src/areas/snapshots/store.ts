@@ -16,7 +16,7 @@ export class SnapshotStore {
   constructor(db: Db) {
     this.db = db.admin();
     this.q = db.statements({
-      revision: 'revisions/readRevision',
+      holdWriters: 'export/holdWriters',
       nodes: 'export/nodes',
       relationships: 'export/relationships',
       begin: 'import/begin',
@@ -28,9 +28,13 @@ export class SnapshotStore {
     });
   }
 
-  /** One read transaction for a whole export, pulled as the response is written. */
-  openRead(): Promise<ReadStream> {
-    return this.db.openReadStream();
+  /**
+   * One transaction for a whole export, on the leader, that may hold the environment's writers
+   * (cypher/export/holdWriters.cypher) for at most `holdMs` (the server ends it then): rows
+   * pulled 10,000 at a time.
+   */
+  openHeld(holdMs: number): Promise<ReadStream> {
+    return this.db.openReadStream(10_000, { timeoutMs: holdMs });
   }
 
   async begin(env: string, importId: string): Promise<{ state: 'started' | 'not_empty' | 'importing'; stale: boolean }> {

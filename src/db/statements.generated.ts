@@ -15,16 +15,12 @@ export interface StatementRows {
   'approvals/ensureInstance': { tenant: string };
   /** cypher/approvals/getApproval.cypher */
   'approvals/getApproval': { approval: ApprovalNode };
-  /** cypher/approvals/holdsTenantRole.cypher */
-  'approvals/holdsTenantRole': { holds: boolean };
   /** cypher/approvals/instanceTenant.cypher */
   'approvals/instanceTenant': { tenant: string };
   /** cypher/approvals/listApprovals.cypher */
   'approvals/listApprovals': { total: number; data: ApprovalItemNode[] };
   /** cypher/approvals/lockRequesterRecentRequests.cypher */
   'approvals/lockRequesterRecentRequests': { recent: number; oldest: string | null };
-  /** cypher/approvals/mayReviewInstances.cypher */
-  'approvals/mayReviewInstances': { may: boolean };
   /** cypher/approvals/reviewCandidates.cypher */
   'approvals/reviewCandidates': { resource: string; instance: string };
   /** cypher/approvals/setReviewerComment.cypher */
@@ -217,13 +213,23 @@ export interface StatementRows {
                    searched: boolean; states_visited: number; paths: string[] } | null };
   /** cypher/decisions/authorizedUsers.cypher */
   'decisions/authorizedUsers': { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] };
+  /** cypher/decisions/candidateTenants.cypher */
+  'decisions/candidateTenants': { key: string; attributes_json: string | null };
+  /** cypher/decisions/effectiveRoles.cypher */
+  'decisions/effectiveRoles': { roles: { resource: string; tenant: string; role: string; path: string }[] };
+  /** cypher/decisions/holdsTenantRole.cypher */
+  'decisions/holdsTenantRole': { holds: boolean };
   /** cypher/decisions/listObjects.cypher */
   'decisions/listObjects': { objects: [type: string, key: string, tenant: string][] };
+  /** cypher/decisions/mayGrantIn.cypher */
+  'decisions/mayGrantIn': { may: boolean };
   /** cypher/decisions/userPermissions.cypher */
   'decisions/userPermissions': {
     instances: { key: string; tenant: string; type: string; resource_key: string; roles: string[]; permissions: string[] }[];
     tenants: { key: string; tenant: string; roles: string[]; permissions: string[] }[];
   };
+  /** cypher/decisions/userTenants.cypher */
+  'decisions/userTenants': { key: string; attributes_json: string | null };
   /** cypher/elements/createConfig.cypher */
   'elements/createConfig': { config: ElementsConfigNode };
   /** cypher/elements/deleteConfig.cypher */
@@ -302,8 +308,6 @@ export interface StatementRows {
   'facts/updateTenant': { tenant: TenantNode; before: TenantNode; after: TenantNode };
   /** cypher/facts/updateUser.cypher */
   'facts/updateUser': { key: string; before: UserNode; after: UserNode };
-  /** cypher/graph/effectiveRoles.cypher */
-  'graph/effectiveRoles': { roles: { resource: string; tenant: string; role: string; path: string }[] };
   /** cypher/graph/neighbourhood.cypher */
   'graph/neighbourhood': {
     found: boolean; truncated: boolean;
@@ -587,8 +591,6 @@ export interface StatementRows {
   'system/recordMigration': never;
   /** cypher/system/schemaVisualization.cypher */
   'system/schemaVisualization': { labels: string[]; types: string[] };
-  /** cypher/tenantAccess/userTenants.cypher */
-  'tenantAccess/userTenants': { key: string; attributes_json: string | null };
   /** cypher/webhooks/claimDue.cypher */
   'webhooks/claimDue': { id: string; env: string; event: WebhookEvent; body: string; attempts: number; give_up_at: string;
     url: string; bearer_token: string | null; secret: string };

@@ -67,6 +67,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const dbOptions = {
     database: config.neo4jDatabase,
     timeoutMs: config.dbTimeoutMs,
+    adminTimeoutMs: config.adminTimeoutMs,
     observer: metrics,
     routing: neo4j.uri.startsWith('neo4j'),
   };

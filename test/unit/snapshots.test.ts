@@ -8,19 +8,23 @@ import type { SnapshotStore } from '../../src/areas/snapshots/store';
  * The export's one-revision rule and the import's line checks (CONTRACT section 16), without a
  * database: the export holds its environment's writers (cypher/export/holdWriters.cypher), reads
  * its rows at the revision that statement answers, names it in the header and the end line, and
- * lets the writers go (the transaction is closed) whatever happens; past EXPORT_HOLD_MS it answers
- * 503 before any line. An import line may only create the records an export holds.
+ * lets the writers go (the transaction is closed) whatever happens; an environment that takes longer
+ * than EXPORT_HOLD_MS to read is exported again without holding its writers, its revision checked at
+ * the end. An import line may only create the records an export holds.
  */
 const scope: Scope = { orgId: 'o', projectId: 'p', projectKey: 'proj', envId: 'e', envKey: 'env' };
 const stmt = (name: string) => ({ name, text: '', writes: false, invalidates: null, changes: null }) as Statement;
 
-function storeWith(revision: number, o: { nodes?: number; slowMs?: number; fail?: Error } = {}) {
-  const q = { holdWriters: stmt('holdWriters'), nodes: stmt('nodes'), relationships: stmt('relationships') };
+function storeWith(revision: number, o: { nodes?: number; slowMs?: number; fail?: Error; movedTo?: number } = {}) {
+  const q = { holdWriters: stmt('holdWriters'), revision: stmt('revision'), nodes: stmt('nodes'), relationships: stmt('relationships') };
+  let revisionReads = 0;
   const log: string[] = [];
   const stream: ReadStream = {
     async *rows(s: Statement) {
       log.push(s.name);
       if (s === q.holdWriters) yield { revision } as never;
+      // The streamed export reads the revision first and last: `movedTo` is what a write made it meanwhile.
+      if (s === q.revision) yield { revision: revisionReads++ === 0 ? revision : (o.movedTo ?? revision) } as never;
       if (s === q.nodes) {
         for (let i = 0; i < (o.nodes ?? 1); i++) {
           if (o.slowMs) await new Promise((r) => setTimeout(r, o.slowMs));
@@ -36,7 +40,7 @@ function storeWith(revision: number, o: { nodes?: number; slowMs?: number; fail?
     },
     close: async () => void log.push('close'),
   };
-  return { store: { q, openHeld: async () => stream } as unknown as SnapshotStore, log };
+  return { store: { q, openHeld: async () => stream, openRead: async () => ((o.slowMs = 0), stream) } as unknown as SnapshotStore, log };
 }
 
 async function linesOf(store: SnapshotStore, holdMs = 1000) {
@@ -59,10 +63,22 @@ describe('export', () => {
     expect(log).toEqual(['holdWriters', 'nodes', 'relationships', 'close']);
   });
 
-  it('answers 503 naming EXPORT_HOLD_MS, and lets the writers go, when the environment takes longer to read', async () => {
+  it('lets the writers go past EXPORT_HOLD_MS, then streams the environment without holding them, at one revision', async () => {
     const { store, log } = storeWith(7, { nodes: 200, slowMs: 1 });
-    await expect(linesOf(store, 20)).rejects.toMatchObject({ status: 503, message: expect.stringContaining('EXPORT_HOLD_MS') });
+    const lines = await linesOf(store, 20);
+    expect(log.slice(0, 2)).toEqual(['holdWriters', 'nodes']);
+    // The held read was closed before the streamed one began.
+    expect(log.indexOf('close')).toBeLessThan(log.indexOf('revision'));
+    expect(lines[0]).toMatchObject({ type: 'header', revision: 7 });
+    expect(lines.at(-1)).toEqual({ type: 'end', revision: 7, nodes: 200, relationships: 1 });
     expect(log.at(-1)).toBe('close');
+  });
+
+  it('ends a streamed export with an error line, not the end line, when a write moved the revision meanwhile', async () => {
+    const { store } = storeWith(7, { nodes: 200, slowMs: 1, movedTo: 8 });
+    const lines = await linesOf(store, 20);
+    expect(lines.at(-1)).toMatchObject({ type: 'error', message: expect.stringContaining('revision 7, then 8') });
+    expect(lines.some((l) => l.type === 'end')).toBe(false);
   });
 
   it('lets the writers go when the read fails', async () => {

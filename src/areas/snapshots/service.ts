@@ -61,7 +61,20 @@ export class SnapshotService {
     private readonly exportHoldMs: number,
   ) {}
 
+  /**
+   * The environment at exactly one revision while writes go on (held), or, when it cannot be read
+   * within EXPORT_HOLD_MS, streamed without holding its writers (the revision checked at the end).
+   */
   async exportStream(scope: Scope): Promise<Readable> {
+    try {
+      return await this.heldExport(scope);
+    } catch (err) {
+      if (!(err instanceof TooLargeToHold)) throw err;
+      return this.streamedExport(scope);
+    }
+  }
+
+  private async heldExport(scope: Scope): Promise<Readable> {
     const q = this.store.q;
     const stream = await this.store.openHeld(this.exportHoldMs);
     const chunks: string[] = [];
@@ -89,7 +102,7 @@ export class SnapshotService {
         if (chunk.length >= CHUNK_CHARS) {
           chunks.push(chunk);
           chunk = '';
-          if (Date.now() - heldSince > this.exportHoldMs) throw tooLargeToHold(this.exportHoldMs);
+          if (Date.now() - heldSince > this.exportHoldMs) throw new TooLargeToHold();
         }
       };
       for await (const row of stream.rows(q.nodes, { env: scope.envId })) {
@@ -101,17 +114,84 @@ export class SnapshotService {
         add(JSON.stringify({ type: 'relationship', rel: row.type, from: row.from, to: row.to, props: plainProps(row.props) }));
         relationships++;
       }
-      if (Date.now() - heldSince > this.exportHoldMs) throw tooLargeToHold(this.exportHoldMs);
+      if (Date.now() - heldSince > this.exportHoldMs) throw new TooLargeToHold();
       chunks.push(`${chunk}${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`);
     } catch (err) {
       // The server ends the transaction at the bound (a timeout): the same answer.
-      if (err instanceof Unavailable && err.reason === 'timeout') throw tooLargeToHold(this.exportHoldMs);
+      if (err instanceof Unavailable && err.reason === 'timeout') throw new TooLargeToHold();
       throw err;
     } finally {
       // Rolled back: nothing was changed, and the environment's writers go on.
       await stream.close();
     }
     return Readable.from(chunks, { objectMode: false, highWaterMark: CHUNK_CHARS });
+  }
+
+  /**
+   * An environment too large to read within EXPORT_HOLD_MS: one read transaction, its rows pulled
+   * as the response is written (the service holds a chunk, never the environment), its writers
+   * not held. The revision is read first and again last in the same transaction: an unchanged one
+   * means every line was read at that one revision; a changed one ends the stream with an error
+   * line instead of the end line (an import refuses it): export again at a time of fewer writes.
+   */
+  private async streamedExport(scope: Scope): Promise<Readable> {
+    const stream = await this.store.openRead();
+    let revision: number;
+    try {
+      revision = Number((await stream.one(this.store.q.revision, { envId: scope.envId }))?.revision ?? 0);
+    } catch (err) {
+      await stream.close();
+      throw err;
+    }
+    const header = {
+      type: 'header',
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      revision,
+      project: { id: scope.projectId, key: scope.projectKey },
+      environment: { id: scope.envId, key: scope.envKey },
+      exported_at: new Date().toISOString(),
+    };
+    const q = this.store.q;
+    async function* lines(): AsyncGenerator<string> {
+      let chunk = `${JSON.stringify(header)}\n`;
+      let nodes = 0;
+      let relationships = 0;
+      try {
+        for await (const row of stream.rows(q.nodes, { env: scope.envId })) {
+          const props = plainProps(row.props);
+          chunk += `${JSON.stringify({ type: 'node', kind: kindOf(row.labels, props), labels: row.labels, props })}\n`;
+          nodes++;
+          if (chunk.length >= CHUNK_CHARS) {
+            yield chunk;
+            chunk = '';
+          }
+        }
+        for await (const row of stream.rows(q.relationships, { env: scope.envId })) {
+          chunk += `${JSON.stringify({ type: 'relationship', rel: row.type, from: row.from, to: row.to, props: plainProps(row.props) })}\n`;
+          relationships++;
+          if (chunk.length >= CHUNK_CHARS) {
+            yield chunk;
+            chunk = '';
+          }
+        }
+        const last = Number((await stream.one(q.revision, { envId: scope.envId }))?.revision ?? 0);
+        chunk +=
+          last === revision
+            ? `${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`
+            : `${JSON.stringify({ type: 'error', message: `the environment changed while it was exported (revision ${revision}, then ${last}); it is too large to hold its writers within EXPORT_HOLD_MS: raise it, or export at a time of fewer writes` })}\n`;
+      } catch (err) {
+        // The answer has started: a failure is its last line (an import refuses a stream without the end line).
+        chunk += `${JSON.stringify({ type: 'error', message: err instanceof Error ? err.message : String(err) })}\n`;
+      } finally {
+        await stream.close();
+      }
+      yield chunk;
+    }
+    const readable = Readable.from(lines(), { objectMode: false, highWaterMark: CHUNK_CHARS });
+    // A client gone before the first line was pulled never runs the generator's `finally`.
+    readable.once('close', () => void stream.close());
+    return readable;
   }
 
   async import(scope: Scope, req: IncomingMessage, log?: Logger): Promise<ImportSummary> {
@@ -255,12 +335,8 @@ export class SnapshotService {
 const bodyTooLarge = (limit: number) =>
   new AppError(413, 'INVALID_INPUT', `The import is larger than ${limit} bytes, the limit IMPORT_MAX_BYTES sets.`);
 
-/** 503: the environment could not be read within EXPORT_HOLD_MS; its writers went on, nothing was answered. */
-const tooLargeToHold = (ms: number) =>
-  unavailable(
-    `The environment could not be read within ${ms} ms, the longest an export holds its writers (EXPORT_HOLD_MS); its writes went on. Raise EXPORT_HOLD_MS (below DB_TIMEOUT_MS) or export at a time of fewer writes.`,
-    5,
-  );
+/** The environment could not be read within EXPORT_HOLD_MS: its writers went on; the export is streamed without holding them. */
+class TooLargeToHold extends Error {}
 
 const unavailableForExport = (why: string) => invalidState(`The export stopped: ${why}.`);
 

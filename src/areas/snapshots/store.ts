@@ -17,6 +17,7 @@ export class SnapshotStore {
     this.db = db.admin();
     this.q = db.statements({
       holdWriters: 'export/holdWriters',
+      revision: 'revisions/readRevision',
       nodes: 'export/nodes',
       relationships: 'export/relationships',
       begin: 'import/begin',
@@ -35,6 +36,11 @@ export class SnapshotStore {
    */
   openHeld(holdMs: number): Promise<ReadStream> {
     return this.db.openReadStream(10_000, { timeoutMs: holdMs });
+  }
+
+  /** One read transaction for a whole export that holds no writer (the environment too large to hold): rows pulled as needed. */
+  openRead(): Promise<ReadStream> {
+    return this.db.openReadStream();
   }
 
   async begin(env: string, importId: string): Promise<{ state: 'started' | 'not_empty' | 'importing'; stale: boolean }> {

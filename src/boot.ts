@@ -70,6 +70,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
   const dbOptions = {
     database: config.neo4jDatabase,
     timeoutMs: config.dbTimeoutMs,
+    adminTimeoutMs: config.adminTimeoutMs,
     observer: {
       transaction: (...a: Parameters<Metrics['transaction']>) => {
         metrics.transaction(...a);

@@ -213,7 +213,7 @@ export function compose(infra: Infrastructure) {
       schema: { svc: schema, roles },
       policy,
       environmentCopy: new EnvironmentCopier(policy, provisioning, config.orgId),
-      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),
+      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.exportHoldMs),
       conditions,
       roleExtras: {
         svc: schema,

@@ -17,6 +17,10 @@ export interface Config {
   neo4jLocalPort: number;
   /** Upper bound for driver waits, so an unreachable database answers 503 quickly instead of hanging. */
   dbTimeoutMs: number;
+  /** The deadline of admin operations (policy apply and plan, import batches, prunes, deletes of environments and projects). */
+  adminTimeoutMs: number;
+  /** The longest an export holds its environment's writers while it reads it (below dbTimeoutMs). */
+  exportHoldMs: number;
   adminApiKey?: string;
   dataDir: string;
   bootstrapProject: string;
@@ -123,6 +127,8 @@ export const SETTINGS: Setting[] = [
   { env: 'NEO4J_DATABASE', key: 'neo4jDatabase', type: 'string' },
   { env: 'NEO4J_LOCAL_PORT', key: 'neo4jLocalPort', type: 'integer', default: 7687, min: 1, max: 65535 },
   { env: 'DB_TIMEOUT_MS', key: 'dbTimeoutMs', type: 'integer', default: 4000, min: 100, max: 60000 },
+  { env: 'ADMIN_TIMEOUT_MS', key: 'adminTimeoutMs', type: 'integer', default: 60000, min: 100, max: 600000 },
+  { env: 'EXPORT_HOLD_MS', key: 'exportHoldMs', type: 'integer', default: 2000, min: 10, max: 60000 },
   { env: 'ADMIN_API_KEY', key: 'adminApiKey', type: 'string', pattern: '^\\S{16,}$' },
   { env: 'DATA_DIR', key: 'dataDir', type: 'string', default: '.neo4j' },
   { env: 'BOOTSTRAP_PROJECT', key: 'bootstrapProject', type: 'string', default: 'default', pattern: '^[A-Za-z0-9_\\-]{1,128}$' },
@@ -239,6 +245,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   cfg.shutdownDrainMs ??= Math.max(25_000, 2 * (cfg.dbTimeoutMs as number) + 5_000);
   if ((cfg.shutdownDrainMs as number) <= (cfg.dbTimeoutMs as number)) {
     throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)})`);
+  }
+  if ((cfg.exportHoldMs as number) >= (cfg.dbTimeoutMs as number)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  EXPORT_HOLD_MS: must be less than DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)}): a write held that long would time out`,
+    );
+  }
+  if ((cfg.adminTimeoutMs as number) < (cfg.dbTimeoutMs as number)) {
+    throw new ConfigError(`Invalid configuration:\n  ADMIN_TIMEOUT_MS: must be at least DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)})`);
   }
   if ((cfg.bulkBodyLimitBytes as number) < (cfg.bodyLimitBytes as number)) {
     throw new ConfigError(

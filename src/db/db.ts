@@ -1,6 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import neo4j, { type Driver, type ManagedTransaction, type Session, type Transaction } from 'neo4j-driver';
 import type { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
+import { withAnswerDeadline } from './driver';
 import { Conflict, Duplicate, NotFound, type StoreError, storeErrorOf, Unavailable } from './storeErrors';
 import type { StatementRows } from './statements.generated';
 import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
@@ -44,6 +46,23 @@ export interface ChangeLog {
    * its new revision, the others (security events that move no revision) without one.
    */
   record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void>;
+}
+
+/**
+ * The revisions the write transactions of one piece of work (an HTTP request) produced, by
+ * environment: each transaction's bump, the highest kept (`producedRevisions`).
+ */
+const produced = new AsyncLocalStorage<Map<string, number>>();
+
+/**
+ * Runs `fn` and answers, beside its result, the revision each environment was moved to by the
+ * write transactions `fn` committed (the last of them, when several): the revision that holds
+ * the work, no later one (the `X-Authz-Revision` of a write, src/http/routeTable.ts).
+ */
+export async function producedRevisions<T>(fn: () => Promise<T>): Promise<{ out: T; revisions: Map<string, number> }> {
+  const revisions = new Map<string, number>();
+  const out = await produced.run(revisions, fn);
+  return { out, revisions };
 }
 
 /** A read must include every write to environment `env` up to its revision `revision` (Db.readOnce). */
@@ -169,6 +188,13 @@ export interface DbOptions {
   database?: string;
   /** DB_TIMEOUT_MS: every call gives up after it (client side, hung server included). */
   timeoutMs: number;
+  /**
+   * ADMIN_TIMEOUT_MS: the deadline of the Db `admin()` answers (policy apply and plan, import
+   * batches, prunes, deletes of environments and projects); unset: timeoutMs.
+   */
+  adminTimeoutMs?: number;
+  /** The setting that set `timeoutMs`, named by a timeout's error (default DB_TIMEOUT_MS). */
+  timeoutSetting?: string;
   /** Told the revisions committed writes move environments to. */
   revisions?: RevisionListener;
   /** Records each write's change events in its transaction (the changes feed). */
@@ -211,6 +237,7 @@ export class Db {
   private readonly bumpRevision: Statement<RowOf<'revisions/bumpRevision'>>;
   private readonly readRevision: Statement<RowOf<'revisions/readRevision'>>;
   private readonly timeoutMs: number;
+  private adminDb?: Db;
 
   constructor(
     readonly driver: Driver,
@@ -220,6 +247,41 @@ export class Db {
     this.timeoutMs = opts.timeoutMs;
     this.bumpRevision = this.statement('revisions/bumpRevision');
     this.readRevision = this.statement('revisions/readRevision');
+  }
+
+  /**
+   * The same door under the deadline of admin operations (ADMIN_TIMEOUT_MS) instead of a
+   * decision's (DB_TIMEOUT_MS): the server-side transaction timeout, the client-side deadline and
+   * the channel's (src/db/driver.ts) all take it. Each call is still one transaction: at the
+   * deadline it is rolled back whole.
+   */
+  admin(): Db {
+    if (this.isAdmin) return this;
+    this.adminDb ??= new Db(this.driver, this.registry, {
+      ...this.opts,
+      timeoutMs: this.opts.adminTimeoutMs ?? this.timeoutMs,
+      timeoutSetting: 'ADMIN_TIMEOUT_MS',
+    });
+    return this.adminDb;
+  }
+
+  /** A store error of `err`, naming this Db's deadline when it timed out. */
+  private storeError(err: unknown): StoreError | undefined {
+    return storeErrorOf(err, this.timeoutMs, this.opts.timeoutSetting);
+  }
+
+  /** The timeout of this Db, as a store error. */
+  private timeout(): Unavailable {
+    return new Unavailable('timeout', this.timeoutMs, undefined, this.opts.timeoutSetting);
+  }
+
+  /** Runs `fn` under this Db's channel deadline (a different one than the process's for `admin()`). */
+  private deadlined<T>(fn: () => Promise<T>): Promise<T> {
+    return this.isAdmin ? withAnswerDeadline(this.timeoutMs, fn) : fn();
+  }
+
+  private get isAdmin(): boolean {
+    return this.opts.timeoutSetting === 'ADMIN_TIMEOUT_MS';
   }
 
   /** Reads may be served by a secondary that lags the leader (a routing URI). */
@@ -293,7 +355,7 @@ export class Db {
         } catch (err) {
           // Like the driver's transaction retries: backing off, within half the deadline.
           if (!neo4j.isRetriableError(err) || Date.now() + pause - started > this.timeoutMs / 2) {
-            const storeErr = storeErrorOf(err, this.timeoutMs);
+            const storeErr = this.storeError(err);
             failure = errorKindOf(storeErr);
             throw storeErr ?? err;
           }
@@ -331,15 +393,17 @@ export class Db {
       // the CPU of a check); a store error carries none anyway, so none is captured here.
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
-      let run: ReturnType<typeof session.run>;
+      let run: Promise<Awaited<ReturnType<typeof session.run>>>;
       try {
-        run = session.run(stmt.text, withIntegers(params), { timeout: this.timeoutMs });
+        const go = () => session.run(stmt.text, withIntegers(params), { timeout: this.timeoutMs });
+        // The decision path (no admin deadline) makes no closure's promise more than before.
+        run = this.isAdmin ? this.deadlined(async () => go()) : Promise.resolve(go());
       } finally {
         Error.stackTraceLimit = limit;
       }
-      const result = await withDeadline(Promise.resolve(run), ms, () => {
+      const result = await withDeadline(run, ms, () => {
         timedOut = true;
-        return new Unavailable('timeout', this.timeoutMs);
+        return this.timeout();
       });
       return result.records.map((r) => r.toObject() as Row);
     } finally {
@@ -355,25 +419,37 @@ export class Db {
    * caller has not taken them (backpressure), so no statement's answer is held whole. Its statements
    * run one after the other in the same transaction. Opening it is bound by DB_TIMEOUT_MS; the
    * whole is not (an export of a large environment takes longer): the caller closes it.
+   * `hold`: a write transaction (on the leader) whose statements may also take locks (a statement
+   * declaring `@invalidates none` and `@changes none`), never committed: closing rolls it back and
+   * frees them; the server ends it after `hold.timeoutMs`.
    */
-  async openReadStream(fetchSize = 2000): Promise<ReadStream> {
-    const session = this.driver.session({ defaultAccessMode: neo4j.session.READ, database: this.opts.database, fetchSize });
+  async openReadStream(fetchSize = 2000, hold?: { timeoutMs: number }): Promise<ReadStream> {
+    const session = this.driver.session({
+      defaultAccessMode: hold ? neo4j.session.WRITE : neo4j.session.READ,
+      database: this.opts.database,
+      fetchSize,
+    });
     let tx: Transaction;
     try {
-      tx = await withDeadline(session.beginTransaction(), this.timeoutMs, () => new Unavailable('timeout', this.timeoutMs));
+      const begin = hold ? session.beginTransaction({ timeout: hold.timeoutMs }) : session.beginTransaction();
+      tx = await withDeadline(begin, this.timeoutMs, () => this.timeout());
     } catch (err) {
       void closeQuietly(session);
-      throw storeErrorOf(err, this.timeoutMs) ?? err;
+      throw this.storeError(err) ?? err;
     }
-    const timeoutMs = this.timeoutMs;
+    const storeError = (err: unknown) => this.storeError(err);
     let closed = false;
     const stream: ReadStream = {
       async *rows<R extends object>(stmt: Statement<R>, params: Params): AsyncGenerator<R> {
-        if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; a read stream runs reads only`);
+        // Held (an export holding its environment's writers): a lock statement, which moves no
+        // revision and records no change, and is rolled back with the rest.
+        if (stmt.writes && !(hold && stmt.invalidates === null && stmt.changes === null)) {
+          throw new Error(`Cypher "${stmt.name}" writes; a read stream runs reads only (and locks, when held)`);
+        }
         try {
           for await (const record of tx.run(stmt.text, withIntegers(params))) yield record.toObject() as R;
         } catch (err) {
-          throw storeErrorOf(err, timeoutMs) ?? err;
+          throw storeError(err) ?? err;
         }
       },
       async one<R extends object>(stmt: Statement<R>, params: Params): Promise<R | undefined> {
@@ -431,7 +507,7 @@ export class Db {
     };
     // The server also drops the transaction at the deadline, so a slow query does not linger there.
     const config = { timeout: this.timeoutMs };
-    const run = mode === 'read' ? session.executeRead(work, config) : session.executeWrite(work, config);
+    const run = this.deadlined(() => (mode === 'read' ? session.executeRead(work, config) : session.executeWrite(work, config)));
     let timedOut = false;
     const started = process.hrtime.bigint();
     let failure: DbErrorKind | undefined;
@@ -439,11 +515,16 @@ export class Db {
     try {
       out = await withDeadline(run, this.timeoutMs, () => {
         timedOut = true;
-        return new Unavailable('timeout', this.timeoutMs);
+        return this.timeout();
       });
-      for (const [envId, rev] of bumped) if (rev !== undefined) this.opts.revisions?.learn(envId, rev);
+      const mine = produced.getStore();
+      for (const [envId, rev] of bumped) {
+        if (rev === undefined) continue;
+        this.opts.revisions?.learn(envId, rev);
+        if (mine && rev > (mine.get(envId) ?? 0)) mine.set(envId, rev);
+      }
     } catch (err) {
-      const storeErr = storeErrorOf(err, this.timeoutMs);
+      const storeErr = this.storeError(err);
       failure = errorKindOf(storeErr);
       throw storeErr ?? err;
     } finally {

@@ -25,7 +25,8 @@ interface ChannelLike {
 
 /** The deadline of the channels of this process (the smallest asked for, when several drivers). */
 let channelDeadlineMs = Infinity;
-const noAnswerDeadline = new AsyncLocalStorage<true>();
+/** The channel deadline of the work running now, when not the process's (Infinity: none). */
+const answerDeadline = new AsyncLocalStorage<number>();
 
 /**
  * Runs `fn` without the channel deadline: for schema migrations, whose index population may
@@ -33,7 +34,16 @@ const noAnswerDeadline = new AsyncLocalStorage<true>();
  * without its constraint) when their connection is cut. Their caller watches the server instead.
  */
 export function withoutAnswerDeadline<T>(fn: () => Promise<T>): Promise<T> {
-  return noAnswerDeadline.run(true, fn);
+  return answerDeadline.run(Infinity, fn);
+}
+
+/**
+ * Runs `fn` with a channel deadline of `ms` instead of the process's (DB_TIMEOUT_MS): for admin
+ * operations under their own deadline (ADMIN_TIMEOUT_MS, src/db/db.ts `Db.admin`), whose single
+ * statement (a prune, an environment's delete) may send nothing back for longer than a check may.
+ */
+export function withAnswerDeadline<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  return answerDeadline.run(ms, fn);
 }
 
 /**
@@ -59,11 +69,12 @@ function enableChannelDeadline(ms: number): void {
   proto.write = function (this: ChannelLike, buffer: unknown) {
     const socket = this._conn;
     if (!timers.has(socket)) socket.on('data', () => disarm(socket));
-    if (!timers.get(socket) && !noAnswerDeadline.getStore()) {
+    const ms = answerDeadline.getStore() ?? channelDeadlineMs;
+    if (!timers.get(socket) && ms !== Infinity) {
       const timer = setTimeout(() => {
         timers.set(socket, null);
-        socket.destroy(new Error(`Neo4j sent nothing back within ${channelDeadlineMs} ms`));
-      }, channelDeadlineMs);
+        socket.destroy(new Error(`Neo4j sent nothing back within ${ms} ms`));
+      }, ms);
       timer.unref();
       timers.set(socket, timer);
     }

@@ -280,6 +280,8 @@ export interface StatementRows {
   };
   /** cypher/expiry/environmentsWithExpired.cypher */
   'expiry/environmentsWithExpired': { env: string };
+  /** cypher/export/holdWriters.cypher */
+  'export/holdWriters': { revision: number };
   /** cypher/export/nodes.cypher */
   'export/nodes': { labels: string[]; props: Record<string, unknown> };
   /** cypher/export/relationships.cypher */

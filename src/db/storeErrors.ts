@@ -47,6 +47,8 @@ export class Unavailable extends StoreError {
     readonly reason: UnavailableReason,
     readonly timeoutMs?: number,
     options?: { cause?: unknown },
+    /** The setting that set the deadline (DB_TIMEOUT_MS; ADMIN_TIMEOUT_MS for admin operations). */
+    readonly timeoutSetting = 'DB_TIMEOUT_MS',
   ) {
     super(`database ${reason}`, options);
   }
@@ -76,13 +78,13 @@ export function isMissingProcedure(err: unknown): boolean {
 }
 
 /** The store error a driver error means, or undefined when it means a bug (a Cypher error, ...). */
-export function storeErrorOf(err: unknown, timeoutMs?: number): StoreError | undefined {
+export function storeErrorOf(err: unknown, timeoutMs?: number, timeoutSetting?: string): StoreError | undefined {
   if (err instanceof StoreError) return err;
   if (!(err instanceof Neo4jError)) return undefined;
   const code = err.code ?? '';
   if (code === 'Neo.ClientError.Schema.ConstraintValidationFailed') return new Duplicate(undefined, undefined, { cause: err });
   if (UNREACHABLE.has(code)) return new Unavailable('unreachable', undefined, { cause: err });
-  if (TIMED_OUT.has(code)) return new Unavailable('timeout', timeoutMs, { cause: err });
+  if (TIMED_OUT.has(code)) return new Unavailable('timeout', timeoutMs, { cause: err }, timeoutSetting);
   if (code.startsWith('Neo.TransientError.Transaction.')) return new Conflict('concurrent writes conflicted', { cause: err });
   // A node or edge the statement had found was deleted by a concurrent transaction before it was read.
   if (code === 'Neo.ClientError.Statement.EntityNotFound')
@@ -133,7 +135,7 @@ export function publicError(err: unknown): AppError | undefined {
   if (e instanceof Unavailable) {
     if (e.reason === 'timeout') {
       return unavailable(
-        `The graph database did not answer within ${e.timeoutMs ?? 'the configured'} ms (DB_TIMEOUT_MS); retry later. A write may or may not have been applied.`,
+        `The graph database did not answer within ${e.timeoutMs ?? 'the configured'} ms (${e.timeoutSetting}); retry later. A write may or may not have been applied.`,
         5,
       );
     }

@@ -6,13 +6,16 @@ import { FairQueue } from '../util/fairQueue';
 /**
  * Fair share between environments (CONTRACT section 15): two admission queues, one for the
  * checks' batched queries (src/areas/decisions/batcher.ts) and one for heavy questions (routes
- * marked `heavy`). Each admits at most its per-environment bound of one environment under its
- * global bound, hands freed slots to environments in turn, and refuses with 429 after
- * ADMISSION_WAIT_MS (or at once when ADMISSION_QUEUE_PER_ENV already wait); refusals are counted
- * by environment in `authz_admission_refused_total`.
+ * marked `heavy`). Each is work-conserving (src/util/fairQueue.ts): an environment alone may use
+ * every slot of its global bound; the per-environment bound bites only when other environments
+ * wait (freed slots go to those under it, in turn). A caller waits; it is refused with 429 after
+ * ADMISSION_WAIT_MS only while another environment runs or waits (or at once when
+ * ADMISSION_QUEUE_PER_ENV of its environment already wait); refusals are counted by environment
+ * in `authz_admission_refused_total`.
  */
 export function admissionQueues(config: Config, metrics: Metrics): { checks: FairQueue; heavy: FairQueue } {
-  const common = { maxWaitMs: config.admissionWaitMs, maxQueuedPerEnv: config.admissionQueuePerEnv };
+  // Work-conserving: an environment alone on a queue uses every slot and is not refused for waiting.
+  const common = { maxWaitMs: config.admissionWaitMs, maxQueuedPerEnv: config.admissionQueuePerEnv, waitAlone: true };
   return {
     checks: new FairQueue({
       ...common,

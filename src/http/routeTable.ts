@@ -7,6 +7,7 @@ import { badRequest, type ErrorDetail, invalidInput } from '../errors';
 import type { Principal, Scope, Session } from '../auth/types';
 import type { JsonSchema, ParamsOf, StaticOf } from './schema';
 import { actorOf, runAs } from '../auth/actor';
+import { producedRevisions } from '../db/db';
 
 /**
  * Each API area declares its routes in one table: method, path, who may call it, and the
@@ -222,9 +223,15 @@ export async function answer(
   Object.defineProperty(req, 'log', { get: () => ctx.state.log, enumerable: true });
   // A writing route's changes are recorded with its actor (src/areas/changes); reads skip this.
   const writes = route.method !== 'GET' && !route.readOnly;
-  const result = await (writes ? runAs(actorOf(who), () => route.handler(req)) : route.handler(req));
-  // Each write transaction moved the revision (src/db/db.ts); the token is at least that.
-  const revision = who.scope && writes ? revisionOf?.(who.scope.envId) : undefined;
+  let result: unknown;
+  let revision: number | undefined;
+  if (writes) {
+    const run = await producedRevisions(() => runAs(actorOf(who), () => route.handler(req)));
+    result = run.out;
+    // The revision this write produced (its last transaction's, src/db/db.ts), not a later one
+    // another writer made meanwhile; a write that changed nothing moved none: the revision known now.
+    revision = who.scope ? (run.revisions.get(who.scope.envId) ?? revisionOf?.(who.scope.envId)) : undefined;
+  } else result = await route.handler(req);
   if (revision !== undefined) ctx.set('x-authz-revision', String(revision));
   // A handler may pick the success status (sync: 201 created / 200 replaced) in ctx.state.status.
   return { status: (ctx.state.status as number | undefined) ?? route.status ?? 200, body: result ?? {} };

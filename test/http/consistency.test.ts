@@ -75,3 +75,21 @@ it('rejects a malformed consistency option', async () => {
   const res = await a.call('POST', allowedPath(), { ...question, consistency: { at_least: 'yesterday' } });
   expect(res.status).toBe(422);
 });
+
+it("answers each write's own revision, not a later one made by a concurrent writer", async () => {
+  // Writes sent at once commit in some order; each answer names the revision its transaction
+  // produced: all different, and the changes feed holds that write's event at exactly that revision.
+  const keys = Array.from({ length: 12 }, (_, i) => `exact-${i}`);
+  const answers = await Promise.all(keys.map((key) => a.call('POST', `${facts()}/users`, { key })));
+  const revisions = answers.map((r) => Number(r.headers.get('x-authz-revision')));
+  expect(answers.every((r) => r.status < 300)).toBe(true);
+  expect(new Set(revisions).size).toBe(keys.length);
+  const after = Math.min(...revisions) - 1;
+  const feed = (await a.call('GET', `${facts()}/changes?after_revision=${after}&page_size=1000`)).body.changes as {
+    revision: number;
+    kind: string;
+    key: string;
+  }[];
+  const revisionOf = new Map(feed.filter((c) => c.kind === 'user').map((c) => [c.key, c.revision]));
+  expect(keys.map((key) => revisionOf.get(key))).toEqual(revisions);
+});

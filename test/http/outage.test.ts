@@ -14,6 +14,7 @@ jest.setTimeout(300_000); // two Neo4j starts; about 110 s on 2 busy cores
 // The default; lower values make a cold Neo4j on a busy machine fail its first (planning) queries.
 const DB_TIMEOUT_MS = 4000;
 process.env.DB_TIMEOUT_MS = String(DB_TIMEOUT_MS); // this file's own copy of the environment
+process.env.EXPORT_HOLD_MS = '2000'; // below DB_TIMEOUT_MS, as the configuration requires
 
 const ROOT = resolve(__dirname, '../..');
 const PORT = Number(process.env.OUTAGE_NEO4J_PORT ?? 7711);

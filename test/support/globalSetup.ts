@@ -20,6 +20,9 @@ export default async function globalSetup(): Promise<void> {
   // Every Neo4j call gives up after DB_TIMEOUT_MS (default 4 s). Test files share a busy machine,
   // where a call may take longer without anything being wrong; only the outage test sets it low.
   process.env.DB_TIMEOUT_MS ??= '30000';
+  // An export holds its environment's writers while it reads it, at most EXPORT_HOLD_MS (2 s by
+  // default): a busy machine reads more slowly. Below DB_TIMEOUT_MS (the outage test sets its own).
+  process.env.EXPORT_HOLD_MS ??= '10000';
   // Likewise a question may wait longer for its environment's turn (fair share, CONTRACT section
   // 15) than the default ADMISSION_WAIT_MS; test/http/fair-share.test.ts and the unit tests of the
   // fair queue check the bound itself.

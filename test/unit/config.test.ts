@@ -42,6 +42,13 @@ describe('configuration', () => {
       /SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS/,
     );
   });
+  it('gives admin operations a deadline of their own, never shorter than a decision call', () => {
+    expect(loadConfig({})).toEqual(expect.objectContaining({ dbTimeoutMs: 4000, adminTimeoutMs: 60000 }));
+    expect(loadConfig({ ADMIN_TIMEOUT_MS: '120000' }).adminTimeoutMs).toBe(120000);
+    expect(() => loadConfig({ DB_TIMEOUT_MS: '10000', ADMIN_TIMEOUT_MS: '5000' })).toThrow(
+      /ADMIN_TIMEOUT_MS: must be at least DB_TIMEOUT_MS/,
+    );
+  });
   it('keeps webhooks on public addresses by default; WEBHOOK_ALLOWED_NETWORKS lets internal ones through, WEBHOOK_BLOCKED_NETWORKS wins', () => {
     expect(loadConfig({}).webhookBlockedNetworks.blocks('169.254.169.254')).toBe(true);
     expect(loadConfig({}).webhookBlockedNetworks.blocks('127.0.0.1')).toBe(true);

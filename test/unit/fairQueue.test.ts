@@ -3,7 +3,7 @@ import { FairQueue } from '../../src/util/fairQueue';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-function queue(o: Partial<{ perEnv: number; global: number; maxWaitMs: number; maxQueuedPerEnv: number }> = {}) {
+function queue(o: Partial<{ perEnv: number; global: number; maxWaitMs: number; maxQueuedPerEnv: number; waitAlone: boolean }> = {}) {
   const refused: string[] = [];
   const q = new FairQueue({
     perEnv: 2,
@@ -25,24 +25,67 @@ function take(q: FairQueue, env: string, given: string[], label = env) {
 }
 
 describe('FairQueue (admission per environment, CONTRACT section 15)', () => {
-  it('keeps one environment within its bound and all within the global one', async () => {
-    const { q } = queue({ perEnv: 2, global: 3 });
+  it('lets an environment alone use every slot, refusing nothing up to the global bound', async () => {
+    const { q, refused } = queue({ perEnv: 1, global: 4, maxWaitMs: 20, waitAlone: true });
+    const releases = await Promise.all([1, 2, 3, 4].map(() => q.acquire('a')));
+    expect(q.active('a')).toBe(4);
+    // Past the global bound it waits, and is not refused for waiting while no other environment wants a slot.
+    const fifth = q.acquire('a');
+    await new Promise((r) => setTimeout(r, 80));
+    expect(q.queued('a')).toBe(1);
+    releases[0]();
+    releases.push(await fifth);
+    expect(q.active('a')).toBe(4);
+    expect(refused).toEqual([]);
+    for (const r of releases) r();
+    expect(q.active()).toBe(0);
+  });
+
+  it('bounds a flooding environment to its share once another environment waits', async () => {
+    const { q } = queue({ perEnv: 2, global: 4 });
     const given: string[] = [];
-    const a = [take(q, 'a', given, 'a1'), take(q, 'a', given, 'a2'), take(q, 'a', given, 'a3')];
-    const b = [take(q, 'b', given, 'b1'), take(q, 'b', given, 'b2')];
+    const a = Array.from({ length: 8 }, (_, i) => take(q, 'a', given, `a${i}`));
     await tick();
-    expect(given).toEqual(['a1', 'a2', 'b1']);
-    expect(q.active('a')).toBe(2);
-    expect(q.active()).toBe(3);
-    expect(q.queued()).toBe(2);
-    // a1 ends: a3's line came before b2's, so a goes first; then b's turn.
+    expect(given).toEqual(['a0', 'a1', 'a2', 'a3']);
+    const b = [take(q, 'b', given, 'b0'), take(q, 'b', given, 'b1'), take(q, 'b', given, 'b2')];
+    await tick();
+    // Each slot a frees goes to b while b is under its bound, though a asked first.
     (await a[0])();
     await tick();
-    expect(given).toEqual(['a1', 'a2', 'b1', 'a3']);
+    (await a[1])();
+    await tick();
+    expect(given).toEqual(['a0', 'a1', 'a2', 'a3', 'b0', 'b1']);
+    expect([q.active('a'), q.active('b')]).toEqual([2, 2]);
+    // Both at their bound: the next slot goes to whoever runs fewer (then in turn), so neither starves.
+    (await a[2])();
+    await tick();
+    expect(given.at(-1)).toBe('a4');
     (await b[0])();
     await tick();
-    expect(given).toEqual(['a1', 'a2', 'b1', 'a3', 'b2']);
-    for (const r of [a[1], a[2], b[1]]) (await r)();
+    expect(given.at(-1)).toBe('b2');
+    expect([q.active('a'), q.active('b')]).toEqual([2, 2]);
+    // b done: a takes every slot again.
+    for (const r of [b[1], b[2]]) (await r)();
+    await tick();
+    expect(q.active('a')).toBe(4);
+    for (const r of a.slice(3)) {
+      (await r)();
+      await tick();
+    }
+    expect(q.active()).toBe(0);
+  });
+
+  it('refuses a waiting environment past the wait once another environment wants slots (waitAlone)', async () => {
+    const { q, refused } = queue({ perEnv: 1, global: 1, maxWaitMs: 30, waitAlone: true });
+    const held = await q.acquire('a');
+    const a2 = q.acquire('a');
+    await new Promise((r) => setTimeout(r, 60));
+    expect(refused).toEqual([]);
+    const b1 = q.acquire('b');
+    await expect(a2).rejects.toMatchObject({ status: 429 });
+    expect(refused).toEqual(['a:timeout']);
+    held();
+    (await b1)();
     expect(q.active()).toBe(0);
   });
 

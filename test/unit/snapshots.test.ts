@@ -6,34 +6,46 @@ import type { SnapshotStore } from '../../src/areas/snapshots/store';
 
 /**
  * The export's one-revision rule and the import's line checks (CONTRACT section 16), without a
- * database: the export reads the environment's revision before and after its rows, in the same
- * transaction, and ends with an error line (no end line, so no import takes it) when a write
- * landed meanwhile; an import line may only create the records an export holds.
+ * database: the export holds its environment's writers (cypher/export/holdWriters.cypher), reads
+ * its rows at the revision that statement answers, names it in the header and the end line, and
+ * lets the writers go (the transaction is closed) whatever happens; an environment that takes longer
+ * than EXPORT_HOLD_MS to read is exported again without holding its writers, its revision checked at
+ * the end. An import line may only create the records an export holds.
  */
 const scope: Scope = { orgId: 'o', projectId: 'p', projectKey: 'proj', envId: 'e', envKey: 'env' };
 const stmt = (name: string) => ({ name, text: '', writes: false, invalidates: null, changes: null }) as Statement;
 
-function storeWith(revisions: number[]): SnapshotStore {
-  const q = { revision: stmt('revision'), nodes: stmt('nodes'), relationships: stmt('relationships') };
-  let reads = 0;
+function storeWith(revision: number, o: { nodes?: number; slowMs?: number; fail?: Error; movedTo?: number } = {}) {
+  const q = { holdWriters: stmt('holdWriters'), revision: stmt('revision'), nodes: stmt('nodes'), relationships: stmt('relationships') };
+  let revisionReads = 0;
+  const log: string[] = [];
   const stream: ReadStream = {
     async *rows(s: Statement) {
-      if (s === q.revision) yield { revision: revisions[Math.min(reads++, revisions.length - 1)] } as never;
-      if (s === q.nodes) yield { labels: ['User'], props: { id: 'u1', key: 'ann', env: null } } as never;
-      if (s === q.relationships) yield { type: 'HAS_TENANT_ROLE', from: 'u1', to: 't1', props: { role: 'admin' } } as never;
+      log.push(s.name);
+      if (s === q.holdWriters) yield { revision } as never;
+      // The streamed export reads the revision first and last: `movedTo` is what a write made it meanwhile.
+      if (s === q.revision) yield { revision: revisionReads++ === 0 ? revision : (o.movedTo ?? revision) } as never;
+      if (s === q.nodes) {
+        for (let i = 0; i < (o.nodes ?? 1); i++) {
+          if (o.slowMs) await new Promise((r) => setTimeout(r, o.slowMs));
+          yield { labels: ['User'], props: { id: `u${i}`, key: `ann${i}`, env: null, pad: 'x'.repeat(2000) } } as never;
+        }
+        if (o.fail) throw o.fail;
+      }
+      if (s === q.relationships) yield { type: 'HAS_TENANT_ROLE', from: 'u0', to: 't1', props: { role: 'admin' } } as never;
     },
     async one(s: Statement, p: Record<string, unknown>) {
       for await (const r of stream.rows(s, p)) return r as never;
       return undefined;
     },
-    close: async () => undefined,
+    close: async () => void log.push('close'),
   };
-  return { q, openRead: async () => stream } as unknown as SnapshotStore;
+  return { store: { q, openHeld: async () => stream, openRead: async () => ((o.slowMs = 0), stream) } as unknown as SnapshotStore, log };
 }
 
-async function linesOf(revisions: number[]) {
+async function linesOf(store: SnapshotStore, holdMs = 1000) {
   let text = '';
-  for await (const chunk of await new SnapshotService(storeWith(revisions), 1024).exportStream(scope)) text += chunk;
+  for await (const chunk of await new SnapshotService(store, 1024, holdMs).exportStream(scope)) text += chunk;
   return text
     .trim()
     .split('\n')
@@ -41,19 +53,38 @@ async function linesOf(revisions: number[]) {
 }
 
 describe('export', () => {
-  it('ends with the end line when the revision is the same before and after', async () => {
-    const lines = await linesOf([7, 7]);
+  it('reads at the revision it holds, names it in the header and the end line, and lets the writers go before answering', async () => {
+    const { store, log } = storeWith(7);
+    const lines = await linesOf(store);
     expect(lines.map((l) => l.type)).toEqual(['header', 'node', 'relationship', 'end']);
     expect(lines[0]).toMatchObject({ revision: 7, environment: { id: 'e', key: 'env' } });
-    expect(lines[1]).toEqual({ type: 'node', kind: 'user', labels: ['User'], props: { id: 'u1', key: 'ann' } });
+    expect(lines[1]).toMatchObject({ type: 'node', kind: 'user', labels: ['User'], props: { id: 'u0', key: 'ann0' } });
     expect(lines[3]).toEqual({ type: 'end', revision: 7, nodes: 1, relationships: 1 });
+    expect(log).toEqual(['holdWriters', 'nodes', 'relationships', 'close']);
   });
 
-  it('ends with an error line, and no end line, when a write moved the revision meanwhile', async () => {
-    const lines = await linesOf([7, 8]);
-    expect(lines.map((l) => l.type)).toEqual(['header', 'node', 'relationship', 'error']);
-    expect(lines[3].message).toContain('changed while it was exported (revision 7, then 8)');
-    expect(() => parseLine(JSON.stringify(lines[3]), 4)).toThrow(/export again/);
+  it('lets the writers go past EXPORT_HOLD_MS, then streams the environment without holding them, at one revision', async () => {
+    const { store, log } = storeWith(7, { nodes: 200, slowMs: 1 });
+    const lines = await linesOf(store, 20);
+    expect(log.slice(0, 2)).toEqual(['holdWriters', 'nodes']);
+    // The held read was closed before the streamed one began.
+    expect(log.indexOf('close')).toBeLessThan(log.indexOf('revision'));
+    expect(lines[0]).toMatchObject({ type: 'header', revision: 7 });
+    expect(lines.at(-1)).toEqual({ type: 'end', revision: 7, nodes: 200, relationships: 1 });
+    expect(log.at(-1)).toBe('close');
+  });
+
+  it('ends a streamed export with an error line, not the end line, when a write moved the revision meanwhile', async () => {
+    const { store } = storeWith(7, { nodes: 200, slowMs: 1, movedTo: 8 });
+    const lines = await linesOf(store, 20);
+    expect(lines.at(-1)).toMatchObject({ type: 'error', message: expect.stringContaining('revision 7, then 8') });
+    expect(lines.some((l) => l.type === 'end')).toBe(false);
+  });
+
+  it('lets the writers go when the read fails', async () => {
+    const { store, log } = storeWith(7, { fail: new Error('boom') });
+    await expect(linesOf(store)).rejects.toThrow('boom');
+    expect(log.at(-1)).toBe('close');
   });
 });
 

@@ -42,11 +42,13 @@ export class PolicyStore {
     });
   }
 
+  /** A plan: one read transaction under the admin deadline (ADMIN_TIMEOUT_MS), not a decision's. */
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.db.read(fn);
+    return this.db.admin().read(fn);
   }
+  /** An apply (and its prune): one write transaction under the admin deadline (ADMIN_TIMEOUT_MS). */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.db.write(fn);
+    return this.db.admin().write(fn);
   }
 
   async readSchema(tx: Tx, env: string): Promise<SchemaRows> {

@@ -74,9 +74,12 @@ export class ProvisioningStore implements KeyLookup {
     return keyed(row?.project);
   }
 
-  /** Announced: every replica stops using its copy of the project's keys before the answer (src/db/db.ts commit wait). */
+  /**
+   * Announced: every replica stops using its copy of the project's keys before the answer (src/db/db.ts commit wait).
+   * One transaction under the admin deadline (ADMIN_TIMEOUT_MS): a large project takes longer than a decision may.
+   */
   async deleteProject(ref: string): Promise<boolean> {
-    return this.db.write(async (tx) => {
+    return this.db.admin().write(async (tx) => {
       const row = await tx.one(this.q.deleteProject, { ref });
       tx.announce();
       return (row?.deleted ?? 0) > 0;
@@ -105,9 +108,9 @@ export class ProvisioningStore implements KeyLookup {
     return keyed(row?.environment);
   }
 
-  /** Announced, as deleteProject. */
+  /** Announced, and under the admin deadline, as deleteProject. */
   async deleteEnvironment(projectId: string, ref: string): Promise<boolean> {
-    return this.db.write(async (tx) => {
+    return this.db.admin().write(async (tx) => {
       const row = await tx.one(this.q.deleteEnvironment, { projectId, ref });
       tx.announce();
       return (row?.deleted ?? 0) > 0;

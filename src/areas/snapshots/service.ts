@@ -4,13 +4,13 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from 'pino';
 import type { Scope } from '../../auth/types';
-import { Duplicate } from '../../db/storeErrors';
-import { AppError, badRequest, invalidState } from '../../errors';
+import { Duplicate, Unavailable } from '../../db/storeErrors';
+import { AppError, badRequest, invalidState, unavailable } from '../../errors';
 import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
 import type { SnapshotStore } from './store';
 
-/** Rows written per transaction of an import (each bound by DB_TIMEOUT_MS). */
+/** Rows written per transaction of an import (each bound by ADMIN_TIMEOUT_MS). */
 export const IMPORT_BATCH = 5000;
 /** Records removed per transaction when a failed import is discarded. */
 const DISCARD_BATCH = 10_000;
@@ -29,12 +29,18 @@ export interface ImportSummary {
 /**
  * Export and import of an environment (CONTRACT section 16).
  *
- * Export: one read transaction, its rows pulled as the response is written (the response's
- * backpressure stops the pulling), so the service holds a chunk of lines, never the environment.
- * The environment's revision is read first and again last in the same transaction: every write
- * to an environment moves its revision in the transaction that makes it, so an unchanged revision
- * means every line was read at that one revision (Neo4j reads are read-committed, not snapshots).
- * A changed one ends the stream with an error line instead of the end line; export again.
+ * Export: exactly one revision, while writes go on. One transaction (on the leader) first takes
+ * the environment's write lock (cypher/export/holdWriters.cypher) and reads its revision R: every
+ * write to an environment moves its revision in its own transaction, taking that lock, so from
+ * then on no write of it commits. Every write that produced a revision up to R has committed, and
+ * is read (Neo4j reads committed data); every later one waits at its revision's bump, its changes
+ * uncommitted and unseen. The rows are read into the service (a chunk of lines at a time, held
+ * until the end), the transaction is rolled back (it changed nothing), and the writers go on;
+ * only then is the answer streamed, its header and end line naming R. Writers wait at most
+ * EXPORT_HOLD_MS (below DB_TIMEOUT_MS, so a held write never times out): an environment that takes
+ * longer to read answers 503 before any line, and its writers lose nothing but that wait. The
+ * cost: writers wait for the read of the environment (not for the client's download), and the
+ * service holds the export's lines while it answers (about the size of the file).
  *
  * Import: only into an empty environment. The environment is marked as importing in one small
  * transaction (cypher/import/begin.cypher): from then on every request to it but this import
@@ -51,9 +57,84 @@ export class SnapshotService {
   constructor(
     private readonly store: SnapshotStore,
     private readonly importMaxBytes: number,
+    /** EXPORT_HOLD_MS: the longest an export holds its environment's writers. */
+    private readonly exportHoldMs: number,
   ) {}
 
+  /**
+   * The environment at exactly one revision while writes go on (held), or, when it cannot be read
+   * within EXPORT_HOLD_MS, streamed without holding its writers (the revision checked at the end).
+   */
   async exportStream(scope: Scope): Promise<Readable> {
+    try {
+      return await this.heldExport(scope);
+    } catch (err) {
+      if (!(err instanceof TooLargeToHold)) throw err;
+      return this.streamedExport(scope);
+    }
+  }
+
+  private async heldExport(scope: Scope): Promise<Readable> {
+    const q = this.store.q;
+    const stream = await this.store.openHeld(this.exportHoldMs);
+    const chunks: string[] = [];
+    let revision: number;
+    let nodes = 0;
+    let relationships = 0;
+    try {
+      // From here until the rollback below, no write to the environment commits: each waits at its revision's bump.
+      const heldSince = Date.now();
+      const row = await stream.one(q.holdWriters, { envId: scope.envId });
+      if (!row) throw unavailableForExport('the environment was deleted while it was exported');
+      revision = Number(row.revision);
+      const header = {
+        type: 'header',
+        format: EXPORT_FORMAT,
+        version: EXPORT_VERSION,
+        revision,
+        project: { id: scope.projectId, key: scope.projectKey },
+        environment: { id: scope.envId, key: scope.envKey },
+        exported_at: new Date().toISOString(),
+      };
+      let chunk = `${JSON.stringify(header)}\n`;
+      const add = (line: string) => {
+        chunk += `${line}\n`;
+        if (chunk.length >= CHUNK_CHARS) {
+          chunks.push(chunk);
+          chunk = '';
+          if (Date.now() - heldSince > this.exportHoldMs) throw new TooLargeToHold();
+        }
+      };
+      for await (const row of stream.rows(q.nodes, { env: scope.envId })) {
+        const props = plainProps(row.props);
+        add(JSON.stringify({ type: 'node', kind: kindOf(row.labels, props), labels: row.labels, props }));
+        nodes++;
+      }
+      for await (const row of stream.rows(q.relationships, { env: scope.envId })) {
+        add(JSON.stringify({ type: 'relationship', rel: row.type, from: row.from, to: row.to, props: plainProps(row.props) }));
+        relationships++;
+      }
+      if (Date.now() - heldSince > this.exportHoldMs) throw new TooLargeToHold();
+      chunks.push(`${chunk}${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`);
+    } catch (err) {
+      // The server ends the transaction at the bound (a timeout): the same answer.
+      if (err instanceof Unavailable && err.reason === 'timeout') throw new TooLargeToHold();
+      throw err;
+    } finally {
+      // Rolled back: nothing was changed, and the environment's writers go on.
+      await stream.close();
+    }
+    return Readable.from(chunks, { objectMode: false, highWaterMark: CHUNK_CHARS });
+  }
+
+  /**
+   * An environment too large to read within EXPORT_HOLD_MS: one read transaction, its rows pulled
+   * as the response is written (the service holds a chunk, never the environment), its writers
+   * not held. The revision is read first and again last in the same transaction: an unchanged one
+   * means every line was read at that one revision; a changed one ends the stream with an error
+   * line instead of the end line (an import refuses it): export again at a time of fewer writes.
+   */
+  private async streamedExport(scope: Scope): Promise<Readable> {
     const stream = await this.store.openRead();
     let revision: number;
     try {
@@ -98,7 +179,7 @@ export class SnapshotService {
         chunk +=
           last === revision
             ? `${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`
-            : `${JSON.stringify({ type: 'error', message: `the environment changed while it was exported (revision ${revision}, then ${last})` })}\n`;
+            : `${JSON.stringify({ type: 'error', message: `the environment changed while it was exported (revision ${revision}, then ${last}); it is too large to hold its writers within EXPORT_HOLD_MS: raise it, or export at a time of fewer writes` })}\n`;
       } catch (err) {
         // The answer has started: a failure is its last line (an import refuses a stream without the end line).
         chunk += `${JSON.stringify({ type: 'error', message: err instanceof Error ? err.message : String(err) })}\n`;
@@ -253,6 +334,11 @@ export class SnapshotService {
 /** 413, as the body limits answer (src/http/bodies.ts), naming IMPORT_MAX_BYTES. */
 const bodyTooLarge = (limit: number) =>
   new AppError(413, 'INVALID_INPUT', `The import is larger than ${limit} bytes, the limit IMPORT_MAX_BYTES sets.`);
+
+/** The environment could not be read within EXPORT_HOLD_MS: its writers went on; the export is streamed without holding them. */
+class TooLargeToHold extends Error {}
+
+const unavailableForExport = (why: string) => invalidState(`The export stopped: ${why}.`);
 
 const abandoned = () =>
   new AppError(409, 'INVALID_STATE', 'The import was taken over by another (its lease ran out while it waited); nothing of it was kept.');

@@ -4,12 +4,19 @@ import type { NodeRow, RelationshipRow } from './format';
 /** How long an import holds its environment without writing a batch before another may take it over. */
 export const IMPORT_LEASE_MS = 120_000;
 
-/** Export and import of an environment's records (cypher/export, cypher/import). */
+/**
+ * Export and import of an environment's records (cypher/export, cypher/import). Every transaction
+ * of an import (its start, each batch, its end, a discard) runs under the admin deadline
+ * (ADMIN_TIMEOUT_MS), not a decision's.
+ */
 export class SnapshotStore {
   readonly q;
+  private readonly db: Db;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
+    this.db = db.admin();
     this.q = db.statements({
+      holdWriters: 'export/holdWriters',
       revision: 'revisions/readRevision',
       nodes: 'export/nodes',
       relationships: 'export/relationships',
@@ -22,7 +29,16 @@ export class SnapshotStore {
     });
   }
 
-  /** One read transaction for a whole export, pulled as the response is written. */
+  /**
+   * One transaction for a whole export, on the leader, that may hold the environment's writers
+   * (cypher/export/holdWriters.cypher) for at most `holdMs` (the server ends it then): rows
+   * pulled 10,000 at a time.
+   */
+  openHeld(holdMs: number): Promise<ReadStream> {
+    return this.db.openReadStream(10_000, { timeoutMs: holdMs });
+  }
+
+  /** One read transaction for a whole export that holds no writer (the environment too large to hold): rows pulled as needed. */
   openRead(): Promise<ReadStream> {
     return this.db.openReadStream();
   }
@@ -36,7 +52,7 @@ export class SnapshotStore {
     });
   }
 
-  /** One batch, its own transaction (bound by DB_TIMEOUT_MS); answers how many were created (0: the import is no longer the environment's). */
+  /** One batch, its own transaction (bound by ADMIN_TIMEOUT_MS); answers how many were created (0: the import is no longer the environment's). */
   async createNodes(env: string, importId: string, rows: NodeRow[]): Promise<number> {
     const [row] = await this.db.writeRows(this.q.createNodes, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS });
     return row?.created ?? 0;

@@ -6,7 +6,8 @@
 // client process's CPU share, the server's, Neo4j's and the box's idle share, and a round whose client
 // had no idle CPU says it is not a figure (docs/benchmarks.md, "The floor and the client").
 //   npm run build && node bench/cachedPath.mjs
-//   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=.cache/prof' node bench/cachedPath.mjs   (profile the service)
+//   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=.cache/prof' BENCH_MARKS=1 node bench/cachedPath.mjs   (profile the service;
+//     each row prints its window, for `node bench/profileTop.mjs <profile> 40 --between=<from>-<to>`)
 //   BENCH_CASE=denied node bench/cachedPath.mjs   (another case of bench/dataset.mjs; default 'direct role')
 //   BENCH_MAIN=<dir>/dist/src/main.js node bench/cachedPath.mjs   (another build, e.g. the version before)
 //   BENCH_CLIENTS=2 BENCH_CONCURRENCY=16 BENCH_REQUESTS=20000 BENCH_ROUNDS=3   (the defaults)
@@ -48,7 +49,12 @@ try {
       body: { user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) },
       expect: `"allow":${expected[i]}`,
     }));
-  const floorPost = qs.map((q) => ({ method: 'POST', path: '/', headers: auth, body: { user: q.user, action: q.action, resource: q.resource } }));
+  const floorPost = qs.map((q) => ({
+    method: 'POST',
+    path: '/',
+    headers: auth,
+    body: { user: q.user, action: q.action, resource: q.resource },
+  }));
   const floorGet = [{ method: 'GET', path: '/healthz' }];
   const healthz = [{ method: 'GET', path: '/healthz', expect: '"status":"ok"' }];
 
@@ -68,9 +74,11 @@ try {
   const results = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
   for (let r = 0; r < rounds; r++) {
     for (const [name, row] of Object.entries(rows)) {
+      const from = process.hrtime.bigint() / 1000n; // µs of the monotonic clock a --cpu-prof profile's times use
       const out = await row.client.run(row.reqs, perRound, { serverPid: row.pid, otherPids: row.others });
       results[name].push(out);
-      console.log(`round ${r + 1} ${name.padEnd(16)} ${describeRound(out)}`);
+      const marks = process.env.BENCH_MARKS ? ` [profile window ${from}-${process.hrtime.bigint() / 1000n}]` : '';
+      console.log(`round ${r + 1} ${name.padEnd(16)} ${describeRound(out)}${marks}`);
     }
   }
   await toFloor.close();
@@ -95,7 +103,12 @@ try {
     if (notFigures) line += `; ${notFigures} of ${rs.length} rounds NOT FIGURES (a client without idle CPU, or errors)`;
     console.log(line);
   }
-  console.log(`load average at the end: ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average at the end: ${(await import('node:os'))
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await ours.stop();
 }

@@ -59,7 +59,10 @@ export async function floodClient({ port, host = '127.0.0.1', processes = 2, con
   const workers = [];
   for (let i = 0; i < processes; i++) {
     const sockets = Math.floor(connections / processes) + (i < connections % processes ? 1 : 0);
-    const w = fork(fileURLToPath(import.meta.url), ['worker'], { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const w = fork(fileURLToPath(import.meta.url), ['worker'], {
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     workers.push({ w, sockets });
   }
   const ask = (w, msg) =>

@@ -1,10 +1,14 @@
 // Reads a V8 CPU profile (`node --cpu-prof`, e.g. the service's under bench/cachedPath.mjs) and
 // prints the functions with the most self time and the most inclusive time, as shares of the
 // busy samples (idle and GC shown apart), and optionally the inclusive share of named functions.
-//   node bench/profileTop.mjs <file.cpuprofile> [top=30] [name ...]
+//   node bench/profileTop.mjs <file.cpuprofile> [top=30] [name ...] [--between=<from>-<to>]
 import { readFileSync } from 'node:fs';
 
-const [file, topArg, ...names] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const between = args.find((a) => a.startsWith('--between='));
+const [file, topArg, ...names] = args.filter((a) => a !== between);
+// --between=<from>-<to>: only the samples in that window (µs of the monotonic clock, as bench/cachedPath.mjs prints with BENCH_MARKS).
+const [from, to] = between ? between.slice('--between='.length).split('-').map(Number) : [-Infinity, Infinity];
 if (!file) throw new Error('usage: node bench/profileTop.mjs <file.cpuprofile> [top] [function name ...]');
 const top = Number(topArg ?? 30);
 const prof = JSON.parse(readFileSync(file, 'utf8'));
@@ -12,7 +16,10 @@ const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const self = new Map();
+let at = prof.startTime;
 for (let i = 0; i < prof.samples.length; i++) {
+  at += prof.timeDeltas[i] ?? 0;
+  if (at < from || at > to) continue;
   const id = prof.samples[i];
   self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0));
 }

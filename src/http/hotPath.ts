@@ -13,15 +13,16 @@ const PROTO_KEY =
 
 /**
  * The permission questions' own door, in front of koa (routes marked `hot`: single and bulk
- * checks, list-objects). A repeated check answered from the decision cache spent most of its CPU
- * in the koa chain (context objects, compose, body parser, router, method check; list-objects
- * 13 % of its service CPU: docs/benchmarks.md); this path reads the JSON body itself and goes
- * straight to `answer` (src/http/routeTable.ts), the same authentication, schemas and handler as
- * the koa route, with the same request id, log line, metrics and error bodies. Anything it does
- * not expect (another method or path, a query string, a body that is not declared JSON with a
- * length, or longer than the route's limit) goes to koa untouched. As on koa's chain, the caller is
- * authenticated before the body is read (CONTRACT section 15), and a body nested deeper than the
- * depth bound answers 422.
+ * checks, list-objects; and `GET /healthz`, the probe a load balancer asks as often). A repeated
+ * check answered from the decision cache spent most of its CPU in the koa chain (context objects,
+ * compose, body parser, router, method check; list-objects 13 % of its service CPU:
+ * docs/benchmarks.md); this path reads the JSON body itself and goes straight to `answer`
+ * (src/http/routeTable.ts), the same authentication, schemas and handler as the koa route, with
+ * the same request id, log line, metrics and error bodies. Anything it does not expect (another
+ * method or path, a query string, a POST body that is not declared JSON with a length, or longer
+ * than the route's limit, a GET with a body) goes to koa untouched. As on koa's chain, the caller
+ * is authenticated before the body is read (CONTRACT section 15), and a body nested deeper than
+ * the depth bound answers 422.
  */
 export function hotPath(
   routes: RouteDef[],
@@ -30,6 +31,11 @@ export function hotPath(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const byPath = new Map<string, RouteDef>();
   const templates: { route: RouteDef; template: string; re: RegExp; names: string[] }[] = [];
+  /** Hot GET routes: paths without parameters only (`/healthz`). */
+  const gets = new Map<string, RouteDef>();
+  for (const route of routes.filter((r) => r.hot && r.method === 'GET')) {
+    for (const template of Array.isArray(route.path) ? route.path : [route.path]) if (!template.includes(':')) gets.set(template, route);
+  }
   for (const route of routes.filter((r) => r.hot && r.method === 'POST')) {
     for (const template of Array.isArray(route.path) ? route.path : [route.path]) {
       const names = [...template.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
@@ -59,6 +65,20 @@ export function hotPath(
   };
 
   return (req, res) => {
+    if (req.method === 'GET') {
+      // No body (a GET with one is koa's to answer), no query string: the route as declared.
+      const route =
+        req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0) ? gets.get(req.url!) : undefined;
+      if (!route) return koa(req, res);
+      void serve(
+        { route, template: req.url!, params: {} },
+        performance.now(),
+        requestIdOf(req.headers['x-request-id'] as string | undefined),
+        req,
+        res,
+      );
+      return;
+    }
     const length = Number(req.headers['content-length']);
     const type = req.headers['content-type'] ?? '';
     // A compressed body (Content-Encoding) is koa's to inflate or refuse (415).
@@ -109,42 +129,18 @@ export function hotPath(
     try {
       // Who first, then what: the body is read only for a caller that may call the route.
       const who: Partial<Req> = await deps.auth.authenticate(ctx, found.route, found.params);
-      let raw: Buffer;
-      try {
-        raw = await bodyOf(req, res);
-      } catch {
-        res.destroy();
-        return;
-      }
-      if (nestsDeeperThan(raw, deps.bounds.depth)) throw bodyTooDeep(deps.bounds.depth);
-      // Refused as koa-bodyparser refuses it (strict: an object or an array), with the same answer (toAppError).
-      const parseFailed = Object.assign(new Error('invalid JSON'), { type: 'entity.parse.failed' });
-      let body: unknown;
-      try {
-        const text = raw.toString('utf8');
-        // koa's parser (co-body, bourne) refuses a `__proto__` key anywhere: so does this door
-        // (the reviver, slower, only for a body that may hold one).
-        body = PROTO_KEY.test(text)
-          ? JSON.parse(text, (key, value: unknown) => {
-              if (key === '__proto__') throw parseFailed;
-              return value;
-            })
-          : JSON.parse(text);
-      } catch {
-        throw parseFailed;
-      }
-      if (typeof body !== 'object' || body === null) throw parseFailed;
       const out = await answer(
         found.route,
         deps.auth,
         deps.revisionOf,
         ctx,
-        { params: found.params, query: {}, headers: req.headers, body },
+        { params: found.params, query: {}, headers: req.headers, body: req.method === 'GET' ? undefined : await jsonBody(req, res) },
         who,
       );
       status = out.status;
       payload = out.body;
     } catch (err) {
+      if (err === CLOSED) return;
       const out = errorAnswer(err, log());
       status = out.status;
       payload = out.body;
@@ -156,8 +152,43 @@ export function hotPath(
     res.writeHead(status, headers);
     res.end(json);
     const seconds = (performance.now() - arrivedAt) / 1000;
-    observeRequest(deps.metrics, 'POST', found.template, status, seconds, headers['x-authz-depth-limited']);
+    observeRequest(deps.metrics, req.method!, found.template, status, seconds, headers['x-authz-depth-limited']);
+    // One line a request, with the request id (no child logger made for it: src/http/middleware.ts writes the same line).
     if (deps.log.isLevelEnabled('info'))
-      log().info({ method: 'POST', path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      deps.log.info({ reqId, method: req.method, path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+  }
+
+  /** The JSON body of an authenticated caller; throws the contract's errors, or CLOSED when the request went away. */
+  async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    let raw: Buffer;
+    try {
+      raw = await bodyOf(req, res);
+    } catch {
+      res.destroy();
+      throw CLOSED;
+    }
+    if (nestsDeeperThan(raw, deps.bounds.depth)) throw bodyTooDeep(deps.bounds.depth);
+    let body: unknown;
+    try {
+      const text = raw.toString('utf8');
+      // koa's parser (co-body, bourne) refuses a `__proto__` key anywhere: so does this door
+      // (the reviver, slower, only for a body that may hold one).
+      body = PROTO_KEY.test(text)
+        ? JSON.parse(text, (key, value: unknown) => {
+            if (key === '__proto__') throw parseFailed;
+            return value;
+          })
+        : JSON.parse(text);
+    } catch {
+      throw parseFailed;
+    }
+    if (typeof body !== 'object' || body === null) throw parseFailed;
+    return body;
   }
 }
+
+/** Refused as koa-bodyparser refuses it (strict: an object or an array), with the same answer (toAppError); made only on failure (an Error takes a stack trace). */
+const parseFailed = () => Object.assign(new Error('invalid JSON'), { type: 'entity.parse.failed' });
+
+/** Thrown when the request closed before its body was read: nothing is answered. */
+const CLOSED = Symbol('closed');

@@ -11,21 +11,33 @@ export function requestIdOf(incoming: string | undefined): string {
   return incoming && /^[A-Za-z0-9_.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
 }
 
-/** Request id on every log line: taken from `x-request-id` when sane, else new. */
+/**
+ * Request id on every log line: taken from `x-request-id` when sane, else new. The request's child
+ * logger (`ctx.state.log`) is made when something logs (most requests log only their one line,
+ * written here with the id and no child), so a request at a level that writes nothing makes none.
+ */
 export function requestContext(log: Logger) {
   return async (ctx: Context, next: Next) => {
     // The instant the request arrived: what it is answered from must include every write acknowledged before it.
     ctx.state.arrivedAt = performance.now();
     const reqId = requestIdOf(ctx.get('x-request-id'));
     ctx.state.reqId = reqId;
-    ctx.state.log = log.child({ reqId });
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      get: () => (child ??= log.child({ reqId })),
+      set: (l: Logger) => (child = l),
+      enumerable: true,
+      configurable: true,
+    });
     ctx.set('x-request-id', reqId);
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     try {
       await next();
     } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      if (log.isLevelEnabled('info')) {
+        const ms = performance.now() - started;
+        log.info({ reqId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      }
     }
   };
 }

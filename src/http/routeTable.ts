@@ -61,8 +61,9 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   /** Only the admin key may call it (key management, the admin graph): environment keys answer 403. */
   adminOnly?: boolean;
   /**
-   * A permission question asked at a high rate: also served by the hot path in front of koa
-   * (src/http/hotPath.ts), with the same authentication, validation and handler (`answer` below).
+   * A permission question asked at a high rate (or a GET without parameters asked as often: the
+   * liveness probe): also served by the hot path in front of koa (src/http/hotPath.ts), with the
+   * same authentication, validation and handler (`answer` below).
    */
   hot?: boolean;
   /**

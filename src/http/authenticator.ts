@@ -150,7 +150,8 @@ export class BearerAuthenticator implements Authenticator {
     if (route.auth === 'env') {
       const { proj_id: proj, env_id: env } = params;
       const row = (await this.rowFor(
-        JSON.stringify([hash, proj, env]),
+        // The digest is 64 hex digits and the project's key is length-prefixed: no two (key, project, environment) share an id.
+        `${hash}${proj.length}:${proj}/${env}`,
         hash,
         isAdmin,
         arrivedAt(ctx),

@@ -192,14 +192,14 @@ export function hotPath(
       // (the reviver, slower, only for a body that may hold one).
       body = PROTO_KEY.test(text)
         ? JSON.parse(text, (key, value: unknown) => {
-            if (key === '__proto__') throw parseFailed;
+            if (key === '__proto__') throw parseFailed();
             return value;
           })
         : JSON.parse(text);
     } catch {
-      throw parseFailed;
+      throw parseFailed();
     }
-    if (typeof body !== 'object' || body === null) throw parseFailed;
+    if (typeof body !== 'object' || body === null) throw parseFailed();
     return body;
   }
 }

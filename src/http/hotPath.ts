@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { observeRequest } from './httpMetrics';
 import type { Metrics } from '../metrics/metrics';
-import { errorAnswer, requestIdOf } from './middleware';
+import { errorAnswer, requestIdOf, SPEC_ERROR_TYPE, specErrorAnswer, specRequestIdOf } from './middleware';
 import { type BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
 import { answer, type Authenticator, type Req, type RevisionOf, type RouteDef } from './routeTable';
 
@@ -73,13 +73,7 @@ export function hotPath(
       const route =
         req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0) ? gets.get(req.url!) : undefined;
       if (!route) return koa(req, res);
-      void serve(
-        { route, template: req.url!, params: {} },
-        performance.now(),
-        requestIdOf(req.headers['x-request-id'] as string | undefined),
-        req,
-        res,
-      );
+      void serve({ route, template: req.url!, params: {} }, performance.now(), idOf(route, req), req, res);
       return;
     }
     const length = Number(req.headers['content-length']);
@@ -92,7 +86,7 @@ export function hotPath(
         : undefined;
     // Longer than the route's limit: koa answers 413 (after the credentials), as it does every other refusal of a body.
     if (!found || length > limits.get(found.route)!) return koa(req, res);
-    void serve(found, performance.now(), requestIdOf(req.headers['x-request-id'] as string | undefined), req, res);
+    void serve(found, performance.now(), idOf(found.route, req), req, res);
   };
 
   /**
@@ -143,6 +137,7 @@ export function hotPath(
     } as unknown as Context;
     let status: number;
     let payload: unknown;
+    let errorText: string | undefined;
     try {
       // Who first, then what: the body is read only for a caller that may call the route.
       const who: Partial<Req> = await deps.auth.authenticate(ctx, found.route, found.params);
@@ -158,13 +153,15 @@ export function hotPath(
       payload = out.body;
     } catch (err) {
       if (err === CLOSED) return;
-      const out = errorAnswer(err, log());
+      // Another specification's route answers its errors as it says (src/http/middleware.ts).
+      const out = found.route.specWire ? specErrorAnswer(err, log()) : errorAnswer(err, log());
       status = out.status;
-      payload = out.body;
+      if ('text' in out) errorText = out.text;
+      else payload = out.body;
       Object.assign(headers, out.headers);
     }
-    const json = JSON.stringify(payload);
-    headers['content-type'] = 'application/json; charset=utf-8';
+    const json = errorText ?? JSON.stringify(payload);
+    headers['content-type'] = errorText === undefined ? 'application/json; charset=utf-8' : SPEC_ERROR_TYPE;
     headers['content-length'] = String(Buffer.byteLength(json));
     res.writeHead(status, headers);
     res.end(json);
@@ -203,6 +200,12 @@ export function hotPath(
     return body;
   }
 }
+
+/** The request's id: another specification's route echoes what was sent (src/http/middleware.ts). */
+const idOf = (route: RouteDef, req: IncomingMessage): string => {
+  const incoming = req.headers['x-request-id'] as string | undefined;
+  return route.specWire ? specRequestIdOf(incoming) : requestIdOf(incoming);
+};
 
 /** Refused as koa-bodyparser refuses it (strict: an object or an array), with the same answer (toAppError); made only on failure (an Error takes a stack trace). */
 const parseFailed = () => Object.assign(new Error('invalid JSON'), { type: 'entity.parse.failed' });

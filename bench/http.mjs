@@ -1,5 +1,11 @@
 // A small keep-alive HTTP/JSON client and a closed-loop load runner with latency figures.
+// The client (node:http, http.Agent) costs about what a bare server costs a request: a floor measured
+// with it is the client's ceiling, not the server's (`measure` says so: `clientCore`, `clientBound`).
+// The floor and the rows compared with it: bench/flood.mjs, several client processes of raw sockets.
 import http from 'node:http';
+
+/** A measuring process at or above this share of one core had no idle CPU: what it measured is its own ceiling. */
+export const CLIENT_BUSY = 0.9;
 
 export function client(baseUrl, token, connections = 16) {
   const url = new URL(baseUrl);
@@ -48,6 +54,7 @@ export function client(baseUrl, token, connections = 16) {
 export async function measure(items, concurrency, work) {
   const latencies = new Array(items.length);
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -60,9 +67,27 @@ export async function measure(items, concurrency, work) {
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpu0);
+  // This process's CPU share while it measured (the client's own, and whatever else the bench does meanwhile).
+  const clientCore = (cpu.user + cpu.system) / 1e6 / seconds;
   const sorted = [...latencies].sort((a, b) => a - b);
   const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-  return { count: items.length, seconds, perSecond: items.length / seconds, p50: pct(50), p99: pct(99) };
+  return {
+    count: items.length,
+    seconds,
+    perSecond: items.length / seconds,
+    p50: pct(50),
+    p99: pct(99),
+    clientCore,
+    clientBound: clientCore >= CLIENT_BUSY,
+  };
+}
+
+/** A note for a printed figure: the client's CPU share, and that the figure is not one when the client had no idle CPU. */
+export function clientNote(r) {
+  return r.clientBound
+    ? `client at ${r.clientCore.toFixed(2)} core: the client's ceiling, NOT A FIGURE of the server`
+    : `client at ${r.clientCore.toFixed(2)} core`;
 }
 
 export async function inBatches(items, size, concurrency, fn) {

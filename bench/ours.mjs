@@ -64,6 +64,8 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
     base,
     project,
     adminKey,
+    /** The environment key `bench/bench` of `api` (for clients of their own, bench/flood.mjs). */
+    secret,
     api: client(base, secret, concurrency),
     pid: service.pid,
     neoPid,

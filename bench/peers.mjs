@@ -9,7 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { buildConditions, buildDataset, buildQuestions } from './dataset.mjs';
-import { client, measure } from './http.mjs';
+import { client, clientNote, measure } from './http.mjs';
 import { oursAdapter, root, startOurs } from './ours.mjs';
 import { memOf, startServer, treeRssMb } from './proc.mjs';
 import { exportAndImport } from './restore.mjs';
@@ -153,7 +153,7 @@ async function main() {
     `dataset: ${facts} facts (${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups); ${perCase} questions a case, ${concurrency} in flight, ${loaders} loaders`,
   );
   const floor = await measureFloor();
-  log(`HTTP floor: ${floor.perSecond.toFixed(0)} req/s`);
+  log(`HTTP floor: ${floor.perSecond.toFixed(0)} req/s (${clientNote(floor)})`);
   const results = {};
   const versions = {};
   {
@@ -208,6 +208,7 @@ async function main() {
     p99: Math.max(floor.p99, floorAfter.p99),
     before: floor.perSecond,
     after: floorAfter.perSecond,
+    notes: `${clientNote(floor)} at the start, ${clientNote(floorAfter)} at the end`,
   };
   printTable(results, mean, versions);
 }
@@ -248,7 +249,7 @@ function printTable(results, floor, versions) {
     console.log(`| ${title} | ${cell(o, op99)} | ${cells.join(' | ')} | ${perSec ? ratio(o, floor.perSecond) : ''} |`);
   }
   console.log(
-    `\nHTTP floor (bare node:http answering 'ok', own process, same client): ${n(floor.perSecond)} req/s (${n(floor.before)} at the start, ${n(floor.after)} at the end), p99 ${floor.p99.toFixed(1)} ms`,
+    `\nHTTP floor (bare node:http answering 'ok', own process, same client): ${n(floor.perSecond)} req/s (${n(floor.before)} at the start, ${n(floor.after)} at the end), p99 ${floor.p99.toFixed(1)} ms; ${floor.notes}`,
   );
   if (results.ours.list) console.log(`list-objects: ${results.ours.list.objects.toFixed(0)} objects per list on average`);
   const ruledQs = conditionCase.filter((q) => q.byRule).length;

@@ -6,7 +6,7 @@
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildDataset, buildQuestions } from './dataset.mjs';
-import { client, measure } from './http.mjs';
+import { client, clientNote, measure } from './http.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
 import { cpuSeconds, memOf, startServer } from './proc.mjs';
 
@@ -121,7 +121,7 @@ async function main() {
       }
     }
     console.log(
-      `\nHTTP floor (bare node:http answering 'ok', own process, same client): ${fmt(floor, 0)} req/s (${fmt(floorBefore.perSecond, 0)} at the start, ${fmt(floorAfter.perSecond, 0)} at the end)`,
+      `\nHTTP floor (bare node:http answering 'ok', own process, same client): ${fmt(floor, 0)} req/s (${fmt(floorBefore.perSecond, 0)} at the start, ${clientNote(floorBefore)}; ${fmt(floorAfter.perSecond, 0)} at the end, ${clientNote(floorAfter)})`,
     );
     const ratios = Object.keys(consistent).map((name) => `${name} ${fmt(consistent[name].perSecond / cached[name].perSecond, 2)}`);
     console.log(`\ndefault / minimize_latency cached checks/s: ${ratios.join(', ')}`);

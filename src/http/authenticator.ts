@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { SecretGate } from '../auth/secretGate';
-import { digestsEqual, hashSecret } from '../auth/secrets';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   SESSION_COOKIE,
   type AccessLevel,
@@ -69,7 +69,8 @@ export interface AuthenticatorParts {
 
 export class BearerAuthenticator implements Authenticator {
   private readonly store: KeyLookup;
-  private readonly adminKeyHash: string;
+  /** The admin key's SHA-256 digest, raw: compared in constant time with each request's (no hex decoding a request). */
+  private readonly adminDigest: Buffer;
   private readonly orgId: string;
   private readonly freshness?: Freshness;
   private readonly gate?: SecretGate;
@@ -81,7 +82,7 @@ export class BearerAuthenticator implements Authenticator {
 
   constructor(parts: AuthenticatorParts) {
     this.store = parts.keys;
-    this.adminKeyHash = parts.adminKeyHash;
+    this.adminDigest = Buffer.from(parts.adminKeyHash, 'hex');
     this.orgId = parts.orgId;
     this.freshness = parts.freshness;
     this.gate = parts.gate;
@@ -140,14 +141,17 @@ export class BearerAuthenticator implements Authenticator {
     }
     const secret = bearerOf(ctx);
     if (!secret) throw unauthorized();
-    const hash = hashSecret(secret);
-    const isAdmin = digestsEqual(hash, this.adminKeyHash);
+    // The same digest as hashSecret (src/auth/secrets.ts), taken once raw for the comparison and in hex for the lookups.
+    const digest = createHash('sha256').update(secret, 'utf8').digest();
+    const isAdmin = digest.length === this.adminDigest.length && timingSafeEqual(digest, this.adminDigest);
+    const hash = digest.toString('hex');
     if (!isAdmin && this.gate?.failedRecently(hash)) throw unauthorized('The API key is unknown or revoked.');
 
     if (route.auth === 'env') {
       const { proj_id: proj, env_id: env } = params;
       const row = (await this.rowFor(
-        JSON.stringify([hash, proj, env]),
+        // The digest is 64 hex digits and the project's key is length-prefixed: no two (key, project, environment) share an id.
+        `${hash}${proj.length}:${proj}/${env}`,
         hash,
         isAdmin,
         arrivedAt(ctx),

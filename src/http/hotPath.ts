@@ -13,15 +13,16 @@ const PROTO_KEY =
 
 /**
  * The permission questions' own door, in front of koa (routes marked `hot`: single and bulk
- * checks, list-objects). A repeated check answered from the decision cache spent most of its CPU
- * in the koa chain (context objects, compose, body parser, router, method check; list-objects
- * 13 % of its service CPU: docs/benchmarks.md); this path reads the JSON body itself and goes
- * straight to `answer` (src/http/routeTable.ts), the same authentication, schemas and handler as
- * the koa route, with the same request id, log line, metrics and error bodies. Anything it does
- * not expect (another method or path, a query string, a body that is not declared JSON with a
- * length, or longer than the route's limit) goes to koa untouched. As on koa's chain, the caller is
- * authenticated before the body is read (CONTRACT section 15), and a body nested deeper than the
- * depth bound answers 422.
+ * checks, list-objects; and `GET /healthz`, the probe a load balancer asks as often). A repeated
+ * check answered from the decision cache spent most of its CPU in the koa chain (context objects,
+ * compose, body parser, router, method check; list-objects 13 % of its service CPU:
+ * docs/benchmarks.md); this path reads the JSON body itself and goes straight to `answer`
+ * (src/http/routeTable.ts), the same authentication, schemas and handler as the koa route, with
+ * the same request id, log line, metrics and error bodies. Anything it does not expect (another
+ * method or path, a query string, a POST body that is not declared JSON with a length, or longer
+ * than the route's limit, a GET with a body) goes to koa untouched. As on koa's chain, the caller
+ * is authenticated before the body is read (CONTRACT section 15), and a body nested deeper than
+ * the depth bound answers 422.
  */
 export function hotPath(
   routes: RouteDef[],
@@ -30,6 +31,11 @@ export function hotPath(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const byPath = new Map<string, RouteDef>();
   const templates: { route: RouteDef; template: string; re: RegExp; names: string[] }[] = [];
+  /** Hot GET routes: paths without parameters only (`/healthz`). */
+  const gets = new Map<string, RouteDef>();
+  for (const route of routes.filter((r) => r.hot && r.method === 'GET')) {
+    for (const template of Array.isArray(route.path) ? route.path : [route.path]) if (!template.includes(':')) gets.set(template, route);
+  }
   for (const route of routes.filter((r) => r.hot && r.method === 'POST')) {
     for (const template of Array.isArray(route.path) ? route.path : [route.path]) {
       const names = [...template.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
@@ -37,6 +43,9 @@ export function hotPath(
       else templates.push({ route, template, names, re: new RegExp(`^${template.replace(/:[A-Za-z_]+/g, '([^/]+)')}$`) });
     }
   }
+
+  /** Each hot route's body limit, worked out once (not a split of its path a request). */
+  const limits = new Map(routes.filter((r) => r.hot).map((r) => [r, bodyLimitOf(r, deps.bounds)]));
 
   /** The route and its decoded path parameters, or undefined (koa then answers, 404 and 405 included). */
   const match = (path: string): { route: RouteDef; template: string; params: Record<string, string> } | undefined => {
@@ -59,6 +68,14 @@ export function hotPath(
   };
 
   return (req, res) => {
+    if (req.method === 'GET') {
+      // No body (a GET with one is koa's to answer), no query string: the route as declared.
+      const route =
+        req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0) ? gets.get(req.url!) : undefined;
+      if (!route) return koa(req, res);
+      void serve({ route, template: req.url!, params: {} }, performance.now(), idOf(route, req), req, res);
+      return;
+    }
     const length = Number(req.headers['content-length']);
     const type = req.headers['content-type'] ?? '';
     // A compressed body (Content-Encoding) is koa's to inflate or refuse (415).
@@ -68,20 +85,33 @@ export function hotPath(
         ? match(req.url!)
         : undefined;
     // Longer than the route's limit: koa answers 413 (after the credentials), as it does every other refusal of a body.
-    if (!found || length > bodyLimitOf(found.route, deps.bounds)) return koa(req, res);
-    const incomingId = req.headers['x-request-id'] as string | undefined;
-    void serve(found, performance.now(), found.route.specWire ? specRequestIdOf(incomingId) : requestIdOf(incomingId), req, res);
+    if (!found || length > limits.get(found.route)!) return koa(req, res);
+    void serve(found, performance.now(), idOf(found.route, req), req, res);
   };
 
-  /** The body, read whole (Node holds it to its declared length, within the route's limit: checked above). */
+  /**
+   * The body, read whole (Node holds it to its declared length, within the route's limit: checked
+   * above). Rejects with CLOSED when the request closes first. Node emits 'close' on every request
+   * once its answer is done: nothing is made then for a body that was read (an Error takes a stack
+   * trace: it was a tenth of the hot path's own CPU).
+   */
   function bodyOf(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
     continueIfExpected(req, res);
     return new Promise((ok, fail) => {
       const chunks: Buffer[] = [];
+      let settled = false;
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => ok(Buffer.concat(chunks)));
-      req.on('error', fail);
-      req.on('close', () => fail(new Error('the request closed before its body was read')));
+      req.once('end', () => {
+        settled = true;
+        ok(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      });
+      req.once('error', () => {
+        settled = true;
+        fail(CLOSED);
+      });
+      req.once('close', () => {
+        if (!settled) fail(CLOSED);
+      });
     });
   }
 
@@ -111,42 +141,18 @@ export function hotPath(
     try {
       // Who first, then what: the body is read only for a caller that may call the route.
       const who: Partial<Req> = await deps.auth.authenticate(ctx, found.route, found.params);
-      let raw: Buffer;
-      try {
-        raw = await bodyOf(req, res);
-      } catch {
-        res.destroy();
-        return;
-      }
-      if (nestsDeeperThan(raw, deps.bounds.depth)) throw bodyTooDeep(deps.bounds.depth);
-      // Refused as koa-bodyparser refuses it (strict: an object or an array), with the same answer (toAppError).
-      const parseFailed = Object.assign(new Error('invalid JSON'), { type: 'entity.parse.failed' });
-      let body: unknown;
-      try {
-        const text = raw.toString('utf8');
-        // koa's parser (co-body, bourne) refuses a `__proto__` key anywhere: so does this door
-        // (the reviver, slower, only for a body that may hold one).
-        body = PROTO_KEY.test(text)
-          ? JSON.parse(text, (key, value: unknown) => {
-              if (key === '__proto__') throw parseFailed;
-              return value;
-            })
-          : JSON.parse(text);
-      } catch {
-        throw parseFailed;
-      }
-      if (typeof body !== 'object' || body === null) throw parseFailed;
       const out = await answer(
         found.route,
         deps.auth,
         deps.revisionOf,
         ctx,
-        { params: found.params, query: {}, headers: req.headers, body },
+        { params: found.params, query: {}, headers: req.headers, body: req.method === 'GET' ? undefined : await jsonBody(req, res) },
         who,
       );
       status = out.status;
       payload = out.body;
     } catch (err) {
+      if (err === CLOSED) return;
       // Another specification's route answers its errors as it says (src/http/middleware.ts).
       const out = found.route.specWire ? specErrorAnswer(err, log()) : errorAnswer(err, log());
       status = out.status;
@@ -160,8 +166,49 @@ export function hotPath(
     res.writeHead(status, headers);
     res.end(json);
     const seconds = (performance.now() - arrivedAt) / 1000;
-    observeRequest(deps.metrics, 'POST', found.template, status, seconds, headers['x-authz-depth-limited']);
+    observeRequest(deps.metrics, req.method!, found.template, status, seconds, headers['x-authz-depth-limited']);
+    // One line a request, with the request id (no child logger made for it: src/http/middleware.ts writes the same line).
     if (deps.log.isLevelEnabled('info'))
-      log().info({ method: 'POST', path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      deps.log.info({ reqId, method: req.method, path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+  }
+
+  /** The JSON body of an authenticated caller; throws the contract's errors, or CLOSED when the request went away. */
+  async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    let raw: Buffer;
+    try {
+      raw = await bodyOf(req, res);
+    } catch {
+      res.destroy();
+      throw CLOSED;
+    }
+    if (nestsDeeperThan(raw, deps.bounds.depth)) throw bodyTooDeep(deps.bounds.depth);
+    let body: unknown;
+    try {
+      const text = raw.toString('utf8');
+      // koa's parser (co-body, bourne) refuses a `__proto__` key anywhere: so does this door
+      // (the reviver, slower, only for a body that may hold one).
+      body = PROTO_KEY.test(text)
+        ? JSON.parse(text, (key, value: unknown) => {
+            if (key === '__proto__') throw parseFailed();
+            return value;
+          })
+        : JSON.parse(text);
+    } catch {
+      throw parseFailed();
+    }
+    if (typeof body !== 'object' || body === null) throw parseFailed();
+    return body;
   }
 }
+
+/** The request's id: another specification's route echoes what was sent (src/http/middleware.ts). */
+const idOf = (route: RouteDef, req: IncomingMessage): string => {
+  const incoming = req.headers['x-request-id'] as string | undefined;
+  return route.specWire ? specRequestIdOf(incoming) : requestIdOf(incoming);
+};
+
+/** Refused as koa-bodyparser refuses it (strict: an object or an array), with the same answer (toAppError); made only on failure (an Error takes a stack trace). */
+const parseFailed = () => Object.assign(new Error('invalid JSON'), { type: 'entity.parse.failed' });
+
+/** Thrown when the request closed before its body was read: nothing is answered. */
+const CLOSED = Symbol('closed');

@@ -25,21 +25,37 @@ export function specRequestIdOf(incoming: string | undefined): string {
   return incoming && incoming.length <= SPEC_REQUEST_ID_MAX && /^[\t\x20-\x7e]+$/.test(incoming) ? incoming : randomUUID();
 }
 
-/** Request id on every log line: taken from `x-request-id` when sane, else new. */
+/**
+ * Request id on every log line: taken from `x-request-id` when sane, else new. The request's child
+ * logger (`ctx.state.log`) is made when something logs (most requests log only their one line,
+ * written here with the id and no child), so a request at a level that writes nothing makes none.
+ */
 export function requestContext(log: Logger) {
   return async (ctx: Context, next: Next) => {
     // The instant the request arrived: what it is answered from must include every write acknowledged before it.
     ctx.state.arrivedAt = performance.now();
     const reqId = requestIdOf(ctx.get('x-request-id'));
     ctx.state.reqId = reqId;
-    ctx.state.log = log.child({ reqId });
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      // The id at the first log (a route of another specification may replace it first: src/http/credentialsFirst.ts).
+      get: () => (child ??= log.child({ reqId: ctx.state.reqId })),
+      set: (l: Logger) => (child = l),
+      enumerable: true,
+      configurable: true,
+    });
     ctx.set('x-request-id', reqId);
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     try {
       await next();
     } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      if (log.isLevelEnabled('info')) {
+        const ms = performance.now() - started;
+        log.info(
+          { reqId: ctx.state.reqId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
+          'request',
+        );
+      }
     }
   };
 }

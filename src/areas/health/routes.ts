@@ -20,6 +20,8 @@ export const healthRoutes: RouteSpec<HealthDeps>[] = [
     method: 'GET',
     path: '/healthz',
     auth: 'public',
+    // Asked by every load balancer and orchestrator probe: served in front of koa (src/http/hotPath.ts).
+    hot: true,
     tag,
     summary: 'The process is up',
     schemas: { response: obj({ status: str() }) },

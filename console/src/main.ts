@@ -1,9 +1,9 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the console reads the API's JSON answers without their types
 import { adminKey, allPages, allowedPath, api, enc, facts, graphPath, itemsOf, schema, scope } from './api';
 import { $, clear, el, errorText } from './dom';
 import { GraphView, type Neighbourhood, parsePath } from './graph';
 import { showApprovals, showGroupTree, showNode } from './panels';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 let view: GraphView;
 let focus: { ref: string; kind: string } | null = null;
 

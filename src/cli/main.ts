@@ -29,7 +29,7 @@ const note = (line: string): void => void process.stderr.write(`${line}\n`);
 function connect(g: Globals): Api {
   // GRAPH_AUTHZ_KEY is read here, not as an option default, so that --help never prints a secret.
   const key = g.key ?? process.env.GRAPH_AUTHZ_KEY;
-  if (!key) throw new CliError('no API key: pass --key or set AUTHZ_KEY', 2);
+  if (!key) throw new CliError('no API key: pass --key or set AUTHZ_KEY (or GRAPH_AUTHZ_KEY)', 2);
   return new Api(g.url, key);
 }
 

@@ -60,7 +60,7 @@ export const floorOf = (env: string, floor: number | undefined): RevisionFloor |
  * A statement bound to its name; created at boot so a missing file fails early. `R` is the type
  * of its rows (its `// @row` header): the runners answer `R[]`, so stores read typed rows.
  */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
+// biome-ignore lint/correctness/noUnusedVariables: `R` is only carried, for the runners to infer the rows' type
 export interface Statement<R extends object = Row> {
   name: string;
   text: string;

@@ -24,7 +24,7 @@ export interface RouteSchemas {
   response?: JsonSchema;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+// biome-ignore lint/suspicious/noExplicitAny: a route without a schema for a part admits any value there
 export interface Req<B = any, Q = any, P = any, H = any> {
   params: P;
   query: Q;
@@ -92,7 +92,7 @@ export type RouteInfo = Omit<RouteDef, 'handler'>;
 
 /**
  * A route as its area declares it: data that can be read without building any service (the
- * OpenAPI document, src/openapiDocument.ts), and a handler that is given the area's services
+ * OpenAPI document, `servedDocument` in src/routeTables.ts), and a handler that is given the area's services
  * `D` as its second argument once the composition root binds the table (`bindRoutes`).
  */
 export interface RouteSpec<D = unknown, S extends RouteSchemas = RouteSchemas> extends Omit<RouteDef<S>, 'handler'> {

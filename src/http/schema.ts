@@ -30,10 +30,12 @@ export type { Static, TSchema };
 /** The TypeBox type of a schema: its own when built by these helpers, else `any`. */
 export type Typed<S> = S extends TSchema ? S : TAny;
 /** The value type a schema admits (`any` for an untyped literal). */
-export type StaticOf<S> = S extends TSchema ? Static<S> : any; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a schema written as a bare literal has no derived type
+export type StaticOf<S> = S extends TSchema ? Static<S> : any;
 
 /** The `{name: schema}` map of path parameters as the type of the params object. */
-export type ParamsOf<P> = P extends undefined ? any : { [K in keyof P]: StaticOf<P[K]> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a route without path parameters admits any params object
+export type ParamsOf<P> = P extends undefined ? any : { [K in keyof P]: StaticOf<P[K]> };
 
 // `__proto__` is refused: schema keys become the keys of JSON maps (a resource's actions, roles,
 // attributes), and a body holding that key is refused already (src/http/hotPath.ts, bodyParser).

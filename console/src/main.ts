@@ -127,7 +127,7 @@ async function pick(ref: string, kind: string): Promise<void> {
   if (kind === 'instance') $<HTMLInputElement>('why-resource').value = ref;
 }
 
-/** The set rules on the permission asked (CONTRACT section 17): each rule, its sets, and each condition with the value found. */
+/** The set rules on the permission asked (docs/behaviour.md section 17): each rule, its sets, and each condition with the value found. */
 interface ConditionView {
   attribute: string;
   operator: string;

@@ -1,7 +1,7 @@
 /**
  * The command's HTTP client: every call goes through the service's public API with the same
- * Bearer key as any client. Failures become `CliError`s carrying the exit code the contract
- * gives them (section 16): 1 for a refused change, 2 for bad usage (no service at the URL,
+ * Bearer key as any client. Failures become `CliError`s carrying the exit code
+ * docs/behaviour.md section 16 gives them: 1 for a refused change, 2 for bad usage (no service at the URL,
  * a key that is not accepted, a project or environment that does not exist).
  */
 export class CliError extends Error {

@@ -10,7 +10,7 @@ import { copyBetween, exportTo, importFrom } from './snapshot';
 import { type FileResult, runTestFile } from './testFile';
 
 /**
- * `graph-authz`: policy as code, tests as files, export and import (CONTRACT section 16).
+ * `graph-authz`: policy as code, tests as files, export and import (docs/behaviour.md section 16).
  * Talks to a deployment over its HTTP API. Exit codes: 0 success, 1 a failed assertion or a
  * refused change, 2 bad usage (unknown command or option, unreadable file, unreachable service,
  * a key the service does not accept).

@@ -350,7 +350,7 @@ export class Db {
   }
 
   /**
-   * One read transaction whose rows are pulled as the caller consumes them (an export, CONTRACT
+   * One read transaction whose rows are pulled as the caller consumes them (an export, docs/behaviour.md
    * section 16): the driver fetches `fetchSize` records at a time and stops pulling while the
    * caller has not taken them (backpressure), so no statement's answer is held whole. Its statements
    * run one after the other in the same transaction. Opening it is bound by DB_TIMEOUT_MS; the

@@ -4,7 +4,7 @@ import type { Metrics } from '../metrics/metrics';
 import { FairQueue } from '../util/fairQueue';
 
 /**
- * Fair share between environments (CONTRACT section 15): two admission queues, one for the
+ * Fair share between environments (docs/behaviour.md section 15): two admission queues, one for the
  * checks' batched queries (src/areas/decisions/batcher.ts) and one for heavy questions (routes
  * marked `heavy`). Each admits at most its per-environment bound of one environment under its
  * global bound, hands freed slots to environments in turn, and refuses with 429 after

@@ -20,7 +20,7 @@ const PROTO_KEY =
  * the koa route, with the same request id, log line, metrics and error bodies. Anything it does
  * not expect (another method or path, a query string, a body that is not declared JSON with a
  * length, or longer than the route's limit) goes to koa untouched. As on koa's chain, the caller is
- * authenticated before the body is read (CONTRACT section 15), and a body nested deeper than the
+ * authenticated before the body is read (docs/behaviour.md section 15), and a body nested deeper than the
  * depth bound answers 422.
  */
 export function hotPath(

@@ -30,7 +30,7 @@ export function requestContext(log: Logger) {
   };
 }
 
-/** Turns anything thrown into the contract's error body (CONTRACT section 1). */
+/** Turns anything thrown into the error body of docs/behaviour.md section 1 (docs/behaviour.md section 1). */
 export function toAppError(err: unknown): AppError {
   const mapped = publicError(err);
   if (mapped) return mapped;
@@ -46,7 +46,7 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'UNEXPECTED_ERROR', 'Something went wrong on our side; the error id is in the log.');
 }
 
-/** The answer to a failed request: status, the contract's error body, and headers (503 and 429: Retry-After). Logs a 5xx. */
+/** The answer to a failed request: status, the error body of docs/behaviour.md section 1, and headers (503 and 429: Retry-After). Logs a 5xx. */
 export function errorAnswer(err: unknown, log: Logger | undefined): { status: number; body: ErrorBody; headers: Record<string, string> } {
   const appErr = toAppError(err);
   const id = randomUUID();

@@ -149,7 +149,7 @@ export const ERROR_SCHEMA = {
   },
 };
 
-/** The errors a route can answer besides `default` (CONTRACT section 1), all with the error body. */
+/** The errors a route can answer besides `default` (docs/behaviour.md section 1), all with the error body. */
 function errorResponsesOf(auth: AuthMode): Obj {
   const codes = auth === 'public' ? ['400', '404', '422', '503'] : ['400', '401', '403', '404', '409', '422', '429', '503'];
   return Object.fromEntries(codes.map((c) => [c, { $ref: '#/components/responses/Error' }]));
@@ -288,7 +288,7 @@ export function buildOpenApi(routes: readonly RouteInfo[], info: OpenApiInfo = {
       schemas: { Error: ERROR_SCHEMA },
       responses: {
         Error: {
-          description: 'Error (CONTRACT section 1)',
+          description: 'Error (docs/behaviour.md section 1)',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
       },

@@ -68,7 +68,7 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   /**
    * Costs the graph far more than a check (explain, list-objects, user-permissions, authorized
    * users, bulk writes, the admin graph): admitted per environment under a global bound, fair
-   * between environments (src/http/admission.ts, CONTRACT section 15). A function decides per request.
+   * between environments (src/http/admission.ts, docs/behaviour.md section 15). A function decides per request.
    */
   heavy?: boolean | ((req: Req) => boolean);
   /**
@@ -117,7 +117,7 @@ export function bindRoutes<D>(table: readonly RouteSpec<D>[], deps: D): RouteDef
 export type DepsOf<T> = T extends readonly RouteSpec<infer D>[] ? D : never;
 
 export interface Authenticator {
-  /** Resolves the caller for the route's auth mode; throws 401/403/404 as the contract says. */
+  /** Resolves the caller for the route's auth mode; throws 401/403/404 as docs/behaviour.md says. */
   authenticate(ctx: Context, route: RouteDef, params: Record<string, string>): Promise<Partial<Req>>;
 }
 
@@ -189,7 +189,7 @@ export interface RouteInput {
 
 /**
  * One request through its route: authentication, the schemas, the handler (with the actor of a
- * write), the revision header. Answers the status and the body; throws the contract's errors.
+ * write), the revision header. Answers the status and the body; throws the errors of docs/behaviour.md section 1.
  * `ctx` is koa's context, or the hot path's stand-in with the same `get`, `set`, `path` and `state`.
  */
 export async function answer(

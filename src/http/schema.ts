@@ -17,7 +17,7 @@ import type {
 
 /**
  * Small builders for JSON Schemas, so route tables stay short. Objects reject unknown
- * fields unless told otherwise (CONTRACT section 1: unknown fields are rejected).
+ * fields unless told otherwise (docs/behaviour.md section 1: unknown fields are rejected).
  *
  * The values are plain JSON Schemas (what ajv validates and the OpenAPI document shows); their
  * TypeScript types are TypeBox's, so `Static<typeof schema>` (and a handler's `r.body`, see
@@ -109,7 +109,7 @@ export const PAGING_QUERY = {
 export const envelope = <S extends JsonSchema>(item: S) =>
   obj({ data: arr(item), total_count: int(), page_count: int() }, ['data', 'total_count', 'page_count']);
 
-/** A list Permit answers as a plain array, or as the envelope when asked `include_total_count=true` (CONTRACT section 14). */
+/** A list Permit answers as a plain array, or as the envelope when asked `include_total_count=true` (docs/behaviour.md section 14). */
 export const arrayOrEnvelope = <S extends JsonSchema>(item: S) =>
   typed<TUnion<[TArray<Typed<S>>, ReturnType<typeof envelope<S>>]>>({ anyOf: [arr(item), envelope(item)] });
 

@@ -1,7 +1,7 @@
 import { tooManyRequests } from '../errors';
 
 /**
- * Admission of expensive work, fair between environments (CONTRACT section 15, "Fair share").
+ * Admission of expensive work, fair between environments (docs/behaviour.md section 15, "Fair share").
  * At most `perEnv` units of one environment and `global` units in all run at once. Past that a
  * caller waits in its environment's line; a freed slot goes to the environments with waiting
  * work in turn (round robin), not to whoever came first, so one environment's flood waits behind

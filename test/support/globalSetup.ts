@@ -20,7 +20,7 @@ export default async function globalSetup(): Promise<void> {
   // Every Neo4j call gives up after DB_TIMEOUT_MS (default 4 s). Test files share a busy machine,
   // where a call may take longer without anything being wrong; only the outage test sets it low.
   process.env.DB_TIMEOUT_MS ??= '30000';
-  // Likewise a question may wait longer for its environment's turn (fair share, CONTRACT section
+  // Likewise a question may wait longer for its environment's turn (fair share, docs/behaviour.md section
   // 15) than the default ADMISSION_WAIT_MS; test/http/fair-share.test.ts and the unit tests of the
   // fair queue check the bound itself.
   process.env.ADMISSION_WAIT_MS ??= '30000';

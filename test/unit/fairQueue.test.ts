@@ -24,7 +24,7 @@ function take(q: FairQueue, env: string, given: string[], label = env) {
   });
 }
 
-describe('FairQueue (admission per environment, CONTRACT section 15)', () => {
+describe('FairQueue (admission per environment, docs/behaviour.md section 15)', () => {
   it('keeps one environment within its bound and all within the global one', async () => {
     const { q } = queue({ perEnv: 2, global: 3 });
     const given: string[] = [];

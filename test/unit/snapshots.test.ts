@@ -5,7 +5,7 @@ import { SnapshotService } from '../../src/areas/snapshots/service';
 import type { SnapshotStore } from '../../src/areas/snapshots/store';
 
 /**
- * The export's one-revision rule and the import's line checks (CONTRACT section 16), without a
+ * The export's one-revision rule and the import's line checks (docs/behaviour.md section 16), without a
  * database: the export reads the environment's revision before and after its rows, in the same
  * transaction, and ends with an error line (no end line, so no import takes it) when a write
  * landed meanwhile; an import line may only create the records an export holds.

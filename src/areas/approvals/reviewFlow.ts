@@ -47,7 +47,7 @@ export interface FlowKind {
 const EVENT_OF: Record<ApprovalStatus, WebhookEvent> = { approved: 'approved', deny: 'denied', cancel: 'canceled' };
 
 /**
- * The review flow shared by operation approvals and access requests (CONTRACT sections 7, 11):
+ * The review flow shared by operation approvals and access requests (docs/behaviour.md sections 7, 11):
  * every call works in the session's tenant; a reviewer of a request holds a LEVEL_1/LEVEL_2 role
  * of the config in its tenant, or is allowed `review` on its instance (directly, through groups or
  * derivations). Others see their own requests only. Answers are stored nodes; views are the callers'.
@@ -75,7 +75,7 @@ export class ReviewFlow {
     if (
       !everything &&
       ((await this.store.mayReviewInstances(scope.envId, user, place.tenant, await this.decisions.floor(scope))) ||
-        // A `review` a set rule grants makes a reviewer too (CONTRACT section 17).
+        // A `review` a set rule grants makes a reviewer too (docs/behaviour.md section 17).
         (await this.decisions.rulesMayGrant(scope, 'review')))
     ) {
       const candidates = await this.store.reviewCandidates(place, user, filter);

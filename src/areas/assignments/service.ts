@@ -30,7 +30,7 @@ export function splitRef(ref: string, path: string): { type: string; key: string
 export class RoleAssignmentsService {
   constructor(private readonly store: AssignmentsStore) {}
 
-  /** Permit's RoleAssignmentRead (CONTRACT section 14), plus `expires_at`. */
+  /** Permit's RoleAssignmentRead (docs/behaviour.md section 14), plus `expires_at`. */
   view = (scope: Scope, a: AssignmentRow) => ({
     id: a.id,
     user: a.user,

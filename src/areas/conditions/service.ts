@@ -63,7 +63,7 @@ export type ConditionSetPatch = Static<typeof setUpdate>;
 export type SetRuleInput = Static<typeof ruleBody>;
 export type RuleFilter = Pick<Static<typeof ruleListQuery>, 'user_set' | 'permission' | 'resource_set'>;
 
-/** Attribute schemas, condition sets and set rules (CONTRACT section 17). */
+/** Attribute schemas, condition sets and set rules (docs/behaviour.md section 17). */
 export class ConditionsService {
   constructor(private readonly store: ConditionsStore) {}
 

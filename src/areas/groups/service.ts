@@ -23,7 +23,7 @@ import type {
 export const DEFAULT_GROUP_TYPE = 'group';
 export const MEMBER_ROLE = 'member';
 export const GROUP_RELATION = 'group';
-/** One relation per group type, resource and role keeps a group's grant exact (CONTRACT section 4). */
+/** One relation per group type, resource and role keeps a group's grant exact (docs/behaviour.md section 4). */
 export const roleRelation = (type: string, role: string) => `${type}_${role}_group`;
 
 /** A group as its create schema admits it (POST and each bulk operation). */
@@ -38,7 +38,7 @@ export type GroupAssignment = Static<typeof groupAssignment>;
 export type GroupFilter = Pick<Static<typeof listQuery>, 'tenant' | 'resource' | 'search'>;
 
 /**
- * Groups (CONTRACT section 4): a group is an instance of its group type; roles given to it
+ * Groups (docs/behaviour.md section 4): a group is an instance of its group type; roles given to it
  * reach its members through automatic relations, derivations and tuples (docs/graph-model.md).
  */
 export class GroupsService {

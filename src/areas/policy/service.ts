@@ -34,7 +34,7 @@ interface Planned {
   /** Managed schema as it will be after the apply (the file's elements configs govern their resources). */
   managed: Managed;
   desired: PolicyModel;
-  /** The conditions the file carries, and the graph's (CONTRACT section 17). */
+  /** The conditions the file carries, and the graph's (docs/behaviour.md section 17). */
   conditions: { have: ConditionsModel; want: ConditionsModel };
   changes: Change[];
   used: InUse[];
@@ -57,7 +57,7 @@ const changeKeyOf = (u: InUse) =>
 const kindOf = (u: InUse) => (u.kind === 'resource_role' ? 'resource_role' : u.kind);
 
 /**
- * Policy as code (CONTRACT section 16): the environment's own schema as one document, compared
+ * Policy as code (docs/behaviour.md section 16): the environment's own schema as one document, compared
  * with a policy file (plan) and made equal to it in one transaction (apply).
  */
 export class PolicyService {

@@ -67,7 +67,7 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     tag,
     summary: 'Get an environment',
     schemas: { params: s.projEnvParams, response: s.environment },
-    // Keys, not ids: a reference is a key first (CONTRACT section 8), and the scope's keys name exactly its records.
+    // Keys, not ids: a reference is a key first (docs/behaviour.md section 8), and the scope's keys name exactly its records.
     handler: (r, { svc }) => svc.getEnvironment(r.scope.projectKey, r.scope.envKey),
   }),
   route({
@@ -80,7 +80,7 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     schemas: { params: s.projEnvParams },
     handler: (r, { svc }) => svc.deleteEnvironment(r.params.proj_id, r.params.env_id),
   }),
-  // Key management is the admin's (CONTRACT section 8): a leaked environment key cannot mint
+  // Key management is the admin's (docs/behaviour.md section 8): a leaked environment key cannot mint
   // keys or replace itself before it is revoked.
   // Before the create route: `/v2/api-key/{key_id}/rotate-secret` also fits `/v2/api-key/{proj_id}/{env_id}`.
   route({
@@ -102,7 +102,7 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     schemas: { params: s.projEnvParams, body: s.apiKeyCreate, response: s.apiKey },
     handler: (r, { svc }) => svc.createApiKey(r.scope, r.body),
   }),
-  // CONTRACT section 14: at Permit this path is the environment's key (the SDKs'
+  // docs/behaviour.md section 14: at Permit this path is the environment's key (the SDKs'
   // environments.getApiKey); our list of an environment's keys lives at `.../keys`.
   route({
     method: 'GET',

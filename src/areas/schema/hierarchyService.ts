@@ -14,7 +14,7 @@ export interface RoleAt {
 const what = (resource: string | null) => (resource === null ? 'Role' : roleOf(resource));
 
 /**
- * Role hierarchy (CONTRACT section 10): a role extends other roles of its kind and has their
+ * Role hierarchy (docs/behaviour.md section 10): a role extends other roles of its kind and has their
  * permissions, transitively. Edges that would make a role its own ancestor answer 422.
  */
 export class HierarchyService {

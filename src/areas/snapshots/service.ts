@@ -27,7 +27,7 @@ export interface ImportSummary {
 }
 
 /**
- * Export and import of an environment (CONTRACT section 16).
+ * Export and import of an environment (docs/behaviour.md section 16).
  *
  * Export: one read transaction, its rows pulled as the response is written (the response's
  * backpressure stops the pulling), so the service holds a chunk of lines, never the environment.

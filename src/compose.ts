@@ -8,6 +8,7 @@ import { admissionQueues, admitHeavy } from './http/admission';
 import { BearerAuthenticator } from './http/authenticator';
 import type { RouteDef } from './http/routeTable';
 import type { Metrics } from './metrics/metrics';
+import { EnvironmentCopier } from './areas/policy/environmentCopy';
 import { PolicyService } from './areas/policy/service';
 import { PolicyStore } from './areas/policy/store';
 import { SnapshotService } from './areas/snapshots/service';
@@ -25,6 +26,8 @@ import { AssignmentsStore } from './areas/assignments/store';
 import { TuplesService } from './areas/assignments/tuplesService';
 import { AuditService } from './areas/audit/service';
 import { AuditStore } from './areas/audit/store';
+import { AuthzenDecisions } from './areas/authzen/decisions';
+import { AuthzenService } from './areas/authzen/service';
 import { RetentionSweeper } from './areas/changes/retention';
 import { RetentionStore } from './areas/changes/retentionStore';
 import { ChangesService } from './areas/changes/service';
@@ -37,13 +40,13 @@ import { decisionObserver } from './areas/decisionLog/observer';
 import { DecisionLogReader } from './areas/decisionLog/reader';
 import { DecisionLogStore } from './areas/decisionLog/store';
 import { ListObjectsService } from './areas/decisions/listObjects';
-import { ListObjectsStore } from './areas/decisions/listObjectsStore';
+import { CypherWalk } from './areas/decisions/walkStore';
+import { DecisionEngine } from './areas/decisions/engine';
 import type { Revisions } from './areas/decisions/revisions';
 import { DecisionService } from './areas/decisions/service';
 import { SetRules } from './areas/conditions/rules';
 import { ConditionsService } from './areas/conditions/service';
 import { ConditionsStore } from './areas/conditions/store';
-import { DecisionStore } from './areas/decisions/store';
 import { ElementsService } from './areas/elements/service';
 import { ElementsStore } from './areas/elements/store';
 import { FactsBulkService } from './areas/facts/bulkService';
@@ -74,7 +77,6 @@ import { SchemaStore } from './areas/schema/store';
 import { SessionService } from './areas/sessions/service';
 import { SessionStore } from './areas/sessions/store';
 import { TenantAccessService } from './areas/tenantAccess/service';
-import { TenantAccessStore } from './areas/tenantAccess/store';
 import { WebhookDispatcher } from './areas/webhooks/dispatcher';
 import { WebhookOutbox } from './areas/webhooks/outbox';
 import { WebhookStore } from './areas/webhooks/store';
@@ -124,15 +126,12 @@ export function compose(infra: Infrastructure) {
   const conditionsStore = new ConditionsStore(db);
   const conditions = new ConditionsService(conditionsStore);
   const setRules = new SetRules(conditionsStore, config.defaultTenant);
-  const decisions = new DecisionService(
-    new DecisionStore(db, rule, admission.checks),
-    config.maxDerivationDepth,
-    revisions,
-    config.decisionCacheSize,
-    decisionObserver(metrics, decisionLog),
-    setRules,
-  );
-  const listObjects = new ListObjectsService(new ListObjectsStore(db, rule), revisions, setRules);
+  // The decision engine: the walk (the graph) and the set rules, combined once; every decision
+  // endpoint, the console's effective roles and the approvals' reviewers ask it.
+  const observer = decisionObserver(metrics, decisionLog);
+  const engine = new DecisionEngine(new CypherWalk(db, rule, admission.checks), revisions, setRules, config.decisionCacheSize, observer);
+  const decisions = new DecisionService(engine, config.maxDerivationDepth, observer);
+  const listObjects = new ListObjectsService(engine);
 
   // Keys, sessions and the authenticator. One gate for API keys and session tokens: the bound on
   // lookups of unknown secrets is global.
@@ -180,8 +179,8 @@ export function compose(infra: Infrastructure) {
     log.child({ area: 'webhooks' }),
   );
   const approvalStore = new ApprovalStore(db, config.elementsRequestsPerHour);
-  const approvals = new ApprovalService(approvalStore, elements, decisions, outbox);
-  const accessRequests = new AccessRequestService(new AccessRequestStore(db, approvalStore), approvalStore, elements, decisions, outbox);
+  const approvals = new ApprovalService(approvalStore, elements, engine, outbox);
+  const accessRequests = new AccessRequestService(new AccessRequestStore(db, approvalStore), approvalStore, elements, engine, outbox);
 
   // Background work: expired grants are ignored by every decision at once, the sweep only deletes them later.
   const expirySweep = new ExpirySweep(new ExpiryStore(db));
@@ -190,6 +189,7 @@ export function compose(infra: Infrastructure) {
 
   // Every route table bound to what its handlers use (src/routeTables.ts); the heavy ones admitted
   // per environment under a global bound.
+  const policy = new PolicyService(new PolicyStore(db), elementsStore);
   let document: unknown;
   const routes: RouteDef[] = admitHeavy(
     bindRouteTables({
@@ -199,10 +199,11 @@ export function compose(infra: Infrastructure) {
       facts,
       factsBulk: new FactsBulkService(new FactsBulkStore(db)),
       decisions: { svc: decisions, listing: listObjects },
-      tenantAccess: { svc: new TenantAccessService(new TenantAccessStore(db), decisions), auth: authenticator },
-      graph: new GraphService(new GraphStore(db, config.maxDerivationDepth)),
+      tenantAccess: { svc: new TenantAccessService(engine), auth: authenticator },
+      graph: new GraphService(new GraphStore(db), engine),
       schema: { svc: schema, roles },
-      policy: new PolicyService(new PolicyStore(db), elementsStore),
+      policy,
+      environmentCopy: new EnvironmentCopier(policy, provisioning, config.orgId),
       snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes),
       conditions,
       roleExtras: {
@@ -223,6 +224,10 @@ export function compose(infra: Infrastructure) {
       audit: new AuditService(new AuditStore(db)),
       decisionLog: new DecisionLogReader(decisionLogStore),
       metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
+      authzen: {
+        svc: new AuthzenService(new AuthzenDecisions(engine, decisions, listObjects, schema)),
+        publicBaseUrl: config.publicBaseUrl,
+      },
       meta: { document: () => (document ??= servedDocument()) },
     }),
     admission.heavy,
@@ -280,6 +285,7 @@ export function compose(infra: Infrastructure) {
     authenticator,
     provisioning,
     decisions,
+    engine,
     revisions,
     decisionLog,
     retention,

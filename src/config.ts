@@ -30,6 +30,11 @@ export interface Config {
   cookieSecure: boolean;
   /** Behind a reverse proxy: X-Forwarded-Proto/-Host/-For give ctx.protocol, ctx.origin and ctx.ip. */
   trustProxy: boolean;
+  /**
+   * PUBLIC_BASE_URL: the origin clients reach the service at (`https://authz.example.com`), for the
+   * absolute URLs of the AuthZEN metadata (docs/authzen.md); unset, the request's own origin.
+   */
+  publicBaseUrl?: string;
   decisionCacheSize: number;
   revisionPollMs: number;
   /** Writes are acknowledged this long after commit; replicas answer from revisions read within it (src/areas/decisions/revisions.ts). */
@@ -124,6 +129,8 @@ export const SETTINGS: Setting[] = [
   { env: 'SESSION_TTL_SECONDS', key: 'sessionTtlSeconds', type: 'integer', default: 86400, min: 60, max: 31536000 },
   { env: 'COOKIE_SECURE', key: 'cookieSecure', type: 'boolean', default: false },
   { env: 'TRUST_PROXY', key: 'trustProxy', type: 'boolean', default: false },
+  // An origin: scheme and host (and port), no path, query or fragment; a trailing slash is dropped.
+  { env: 'PUBLIC_BASE_URL', key: 'publicBaseUrl', type: 'string', pattern: '^https?://[A-Za-z0-9.\\-\\[\\]:]+/?$' },
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'DECISION_QUERIES_PER_ENV', key: 'decisionQueriesPerEnv', type: 'integer', default: 3, min: 1, max: 64 },
@@ -216,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       throw new ConfigError(`Invalid configuration:\n  ${name}: ${(err as Error).message}`);
     }
   }
+  if (typeof cfg.publicBaseUrl === 'string') cfg.publicBaseUrl = cfg.publicBaseUrl.replace(/\/$/, '');
   cfg.webhookBlockedNetworks = BlockedNetworks.forWebhooks(cfg.webhookBlockedNetworks as string, cfg.webhookAllowedNetworks as string);
   // A bound per environment above the global one would never be reached.
   cfg.decisionQueriesPerEnv = Math.min(cfg.decisionQueriesPerEnv as number, cfg.decisionQueriesInFlight as number);

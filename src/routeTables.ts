@@ -5,6 +5,7 @@ import { accessRequestRoutes } from './areas/accessRequests/routes';
 import { approvalRoutes } from './areas/approvals/routes';
 import { assignmentRoutes } from './areas/assignments/routes';
 import { auditRoutes } from './areas/audit/routes';
+import { authzenRoutes } from './areas/authzen/routes';
 import { changesRoutes } from './areas/changes/routes';
 import { conditionsRoutes } from './areas/conditions/routes';
 import { consoleRoutes } from './areas/console/routes';
@@ -18,6 +19,7 @@ import { groupsRoutes } from './areas/groups/routes';
 import { healthRoutes } from './areas/health/routes';
 import { metaRoutes } from './areas/meta/routes';
 import { metricsRoutes } from './areas/metrics/routes';
+import { environmentCopyRoutes } from './areas/policy/copyRoutes';
 import { policyRoutes } from './areas/policy/routes';
 import { provisioningRoutes } from './areas/provisioning/routes';
 import { provisioningUpdateRoutes } from './areas/provisioning/updateRoutes';
@@ -46,6 +48,7 @@ export const routeTables = {
   graph: graphRoutes,
   schema: schemaRoutes,
   policy: policyRoutes,
+  environmentCopy: environmentCopyRoutes,
   snapshots: snapshotRoutes,
   roleExtras: roleExtrasRoutes,
   conditions: conditionsRoutes,
@@ -62,6 +65,7 @@ export const routeTables = {
   audit: auditRoutes,
   decisionLog: decisionLogRoutes,
   metrics: metricsRoutes,
+  authzen: authzenRoutes,
   // Last: the document describes every route above.
   meta: metaRoutes,
 };

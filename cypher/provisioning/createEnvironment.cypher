@@ -8,4 +8,6 @@ CREATE (p)-[:HAS_ENV]->(e:Environment {id: $id, project_id: p.id, key: $key, nam
 MERGE (t:Tenant:InEnv {env: e.id, key: 'default'})
   ON CREATE SET t.id = randomUUID(), t.name = 'Default Tenant', t.description = null,
                 t.attributes_json = '{}', t.created_at = $nowIso, t.updated_at = $nowIso
+WITH e
+// #include fragments/environmentKey
 RETURN e {.*} AS environment

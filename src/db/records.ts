@@ -199,7 +199,8 @@ export interface EnvironmentNode {
 export interface ApiKeyNode {
   id: string;
   name?: string | null;
-  prefix: string;
+  /** The first characters of the secret; null on an environment's own key until a rotation gives it a secret. */
+  prefix: string | null;
   /** Absent on keys made before access levels: those are `write` keys. */
   access_level?: 'read' | 'write' | null;
   env_id: string;

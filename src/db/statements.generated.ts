@@ -15,16 +15,12 @@ export interface StatementRows {
   'approvals/ensureInstance': { tenant: string };
   /** cypher/approvals/getApproval.cypher */
   'approvals/getApproval': { approval: ApprovalNode };
-  /** cypher/approvals/holdsTenantRole.cypher */
-  'approvals/holdsTenantRole': { holds: boolean };
   /** cypher/approvals/instanceTenant.cypher */
   'approvals/instanceTenant': { tenant: string };
   /** cypher/approvals/listApprovals.cypher */
   'approvals/listApprovals': { total: number; data: ApprovalItemNode[] };
   /** cypher/approvals/lockRequesterRecentRequests.cypher */
   'approvals/lockRequesterRecentRequests': { recent: number; oldest: string | null };
-  /** cypher/approvals/mayReviewInstances.cypher */
-  'approvals/mayReviewInstances': { may: boolean };
   /** cypher/approvals/reviewCandidates.cypher */
   'approvals/reviewCandidates': { resource: string; instance: string };
   /** cypher/approvals/setReviewerComment.cypher */
@@ -83,6 +79,22 @@ export interface StatementRows {
       created_at: string | null;
       /** Epoch ms; null: never expires. */
       expires_at: number | null;
+    }[];
+  };
+  /** cypher/assignments/recordsByIds.cypher */
+  'assignments/recordsByIds': {
+    records: {
+      id: string;
+      key: string;
+      name: string | null;
+      description: string | null;
+      email: string | null;
+      first_name: string | null;
+      last_name: string | null;
+      attributes_json: string | null;
+      permissions: string[] | null;
+      resource: string | null;
+      tenant: string | null;
     }[];
   };
   /** cypher/assignments/resolveAssignments.cypher */
@@ -217,13 +229,23 @@ export interface StatementRows {
                    searched: boolean; states_visited: number; paths: string[] } | null };
   /** cypher/decisions/authorizedUsers.cypher */
   'decisions/authorizedUsers': { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] };
+  /** cypher/decisions/candidateTenants.cypher */
+  'decisions/candidateTenants': { key: string; attributes_json: string | null };
+  /** cypher/decisions/effectiveRoles.cypher */
+  'decisions/effectiveRoles': { roles: { resource: string; tenant: string; role: string; path: string }[] };
+  /** cypher/decisions/holdsTenantRole.cypher */
+  'decisions/holdsTenantRole': { holds: boolean };
   /** cypher/decisions/listObjects.cypher */
   'decisions/listObjects': { objects: [type: string, key: string, tenant: string][] };
+  /** cypher/decisions/mayGrantIn.cypher */
+  'decisions/mayGrantIn': { may: boolean };
   /** cypher/decisions/userPermissions.cypher */
   'decisions/userPermissions': {
     instances: { key: string; tenant: string; type: string; resource_key: string; roles: string[]; permissions: string[] }[];
     tenants: { key: string; tenant: string; roles: string[]; permissions: string[] }[];
   };
+  /** cypher/decisions/userTenants.cypher */
+  'decisions/userTenants': { key: string; attributes_json: string | null };
   /** cypher/elements/createConfig.cypher */
   'elements/createConfig': { config: ElementsConfigNode };
   /** cypher/elements/deleteConfig.cypher */
@@ -300,8 +322,6 @@ export interface StatementRows {
   'facts/updateTenant': { tenant: TenantNode; before: TenantNode; after: TenantNode };
   /** cypher/facts/updateUser.cypher */
   'facts/updateUser': { key: string; before: UserNode; after: UserNode };
-  /** cypher/graph/effectiveRoles.cypher */
-  'graph/effectiveRoles': { roles: { resource: string; tenant: string; role: string; path: string }[] };
   /** cypher/graph/neighbourhood.cypher */
   'graph/neighbourhood': {
     found: boolean; truncated: boolean;
@@ -419,6 +439,8 @@ export interface StatementRows {
   'provisioning/ensureProject': { project: ProjectNode };
   /** cypher/provisioning/envOfApiKey.cypher */
   'provisioning/envOfApiKey': { envId: string };
+  /** cypher/provisioning/environmentStats.cypher */
+  'provisioning/environmentStats': { roles: number; users: number; policies: number; resources: number; tenants: number; has_decision_logs: boolean };
   /** cypher/provisioning/getEnvironment.cypher */
   'provisioning/getEnvironment': { environment: EnvironmentNode };
   /** cypher/provisioning/getProject.cypher */
@@ -511,6 +533,8 @@ export interface StatementRows {
   'schema/getResourceRole': { role: ResourceRoleNode };
   /** cypher/schema/getRole.cypher */
   'schema/getRole': { role: RoleNode };
+  /** cypher/schema/instanceRelationships.cypher */
+  'schema/instanceRelationships': { relationships: { instance: string; subject: string; relation: string; object: string }[] };
   /** cypher/schema/invalidPermissions.cypher */
   'schema/invalidPermissions': { invalid: string[] };
   /** cypher/schema/listInstances.cypher */
@@ -589,8 +613,6 @@ export interface StatementRows {
   'system/recordMigration': never;
   /** cypher/system/schemaVisualization.cypher */
   'system/schemaVisualization': { labels: string[]; types: string[] };
-  /** cypher/tenantAccess/userTenants.cypher */
-  'tenantAccess/userTenants': { key: string; attributes_json: string | null };
   /** cypher/webhooks/claimDue.cypher */
   'webhooks/claimDue': { id: string; env: string; event: WebhookEvent; body: string; attempts: number; give_up_at: string;
     url: string; bearer_token: string | null; secret: string };

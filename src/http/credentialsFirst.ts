@@ -2,7 +2,9 @@ import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { type BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
+import type { Logger } from 'pino';
 import { unrouted } from './methods';
+import { specRequestIdOf } from './middleware';
 import { type Authenticator, routeOf } from './routeTable';
 
 /**
@@ -19,6 +21,15 @@ export function credentialsFirst(router: Router, auth: Authenticator) {
     if (!layer || !route) throw unrouted(router, ctx);
     const params = layer.params(ctx.path, layer.captures(ctx.path), {}) as Record<string, string>;
     ctx.state.route = route;
+    // Another specification's route echoes the request id as sent (AuthZEN), not only a sane one.
+    if (route.specWire) {
+      const reqId = specRequestIdOf(ctx.get('x-request-id'));
+      if (reqId !== ctx.state.reqId) {
+        ctx.state.reqId = reqId;
+        ctx.state.log = (ctx.state.log as Logger).child({ reqId });
+        ctx.set('x-request-id', reqId);
+      }
+    }
     // The route's label in the request metrics (the router sets the same once it runs).
     (ctx as { _matchedRoute?: string | RegExp })._matchedRoute = layer.path;
     ctx.state.who = await auth.authenticate(ctx, route, params);

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { observeRequest } from './httpMetrics';
 import type { Metrics } from '../metrics/metrics';
-import { errorAnswer, requestIdOf } from './middleware';
+import { errorAnswer, requestIdOf, SPEC_ERROR_TYPE, specErrorAnswer, specRequestIdOf } from './middleware';
 import { type BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
 import { answer, type Authenticator, type Req, type RevisionOf, type RouteDef } from './routeTable';
 
@@ -69,7 +69,8 @@ export function hotPath(
         : undefined;
     // Longer than the route's limit: koa answers 413 (after the credentials), as it does every other refusal of a body.
     if (!found || length > bodyLimitOf(found.route, deps.bounds)) return koa(req, res);
-    void serve(found, performance.now(), requestIdOf(req.headers['x-request-id'] as string | undefined), req, res);
+    const incomingId = req.headers['x-request-id'] as string | undefined;
+    void serve(found, performance.now(), found.route.specWire ? specRequestIdOf(incomingId) : requestIdOf(incomingId), req, res);
   };
 
   /** The body, read whole (Node holds it to its declared length, within the route's limit: checked above). */
@@ -106,6 +107,7 @@ export function hotPath(
     } as unknown as Context;
     let status: number;
     let payload: unknown;
+    let errorText: string | undefined;
     try {
       // Who first, then what: the body is read only for a caller that may call the route.
       const who: Partial<Req> = await deps.auth.authenticate(ctx, found.route, found.params);
@@ -145,13 +147,15 @@ export function hotPath(
       status = out.status;
       payload = out.body;
     } catch (err) {
-      const out = errorAnswer(err, log());
+      // Another specification's route answers its errors as it says (src/http/middleware.ts).
+      const out = found.route.specWire ? specErrorAnswer(err, log()) : errorAnswer(err, log());
       status = out.status;
-      payload = out.body;
+      if ('text' in out) errorText = out.text;
+      else payload = out.body;
       Object.assign(headers, out.headers);
     }
-    const json = JSON.stringify(payload);
-    headers['content-type'] = 'application/json; charset=utf-8';
+    const json = errorText ?? JSON.stringify(payload);
+    headers['content-type'] = errorText === undefined ? 'application/json; charset=utf-8' : SPEC_ERROR_TYPE;
     headers['content-length'] = String(Buffer.byteLength(json));
     res.writeHead(status, headers);
     res.end(json);

@@ -4,11 +4,25 @@ import type { Logger } from 'pino';
 import { publicError } from '../db/storeErrors';
 import { AppError, type ErrorBody } from '../errors';
 import { bodyTooLarge } from './bodies';
+import type { RouteDef } from './routeTable';
 import { MAX_BODY_BYTES } from './schema';
 
 /** The request's id: its `x-request-id` when sane, else a new one. */
 export function requestIdOf(incoming: string | undefined): string {
   return incoming && /^[A-Za-z0-9_.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+}
+
+/** Longest request id a specification's route echoes (`specWire`, src/http/routeTable.ts); a longer one is replaced. */
+export const SPEC_REQUEST_ID_MAX = 1024;
+
+/**
+ * The request id on a route of another specification (AuthZEN: "the PDP MUST include the same
+ * identifier in the response"): the incoming `x-request-id` exactly as sent, when it is
+ * 1..SPEC_REQUEST_ID_MAX characters of visible ASCII, space or tab (what a header value holds
+ * without obsolete bytes, written back byte for byte); else a new one.
+ */
+export function specRequestIdOf(incoming: string | undefined): string {
+  return incoming && incoming.length <= SPEC_REQUEST_ID_MAX && /^[\t\x20-\x7e]+$/.test(incoming) ? incoming : randomUUID();
 }
 
 /** Request id on every log line: taken from `x-request-id` when sane, else new. */
@@ -30,7 +44,19 @@ export function requestContext(log: Logger) {
   };
 }
 
-/** Turns anything thrown into the error body of docs/behaviour.md section 1 (docs/behaviour.md section 1). */
+/**
+ * The answer to a failed request on a route of another specification (`specWire`): its status
+ * (a schema violation, 422 in docs/behaviour.md, is the specification's 400 Bad Request), and the
+ * message alone as `text/plain` (AuthZEN: "An error message string"); the error id is logged.
+ */
+export function specErrorAnswer(err: unknown, log: Logger | undefined): { status: number; text: string; headers: Record<string, string> } {
+  const out = errorAnswer(err, log);
+  return { status: out.status === 422 ? 400 : out.status, text: out.body.message, headers: out.headers };
+}
+
+export const SPEC_ERROR_TYPE = 'text/plain; charset=utf-8';
+
+/** Turns anything thrown into the error body (docs/behaviour.md section 1). */
 export function toAppError(err: unknown): AppError {
   const mapped = publicError(err);
   if (mapped) return mapped;
@@ -64,6 +90,14 @@ export function errorHandler() {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw Object.assign(new Error('not found'), { status: 404 });
     } catch (err) {
+      if ((ctx.state.route as RouteDef | undefined)?.specWire) {
+        const out = specErrorAnswer(err, ctx.state.log as Logger | undefined);
+        ctx.status = out.status;
+        ctx.type = SPEC_ERROR_TYPE;
+        ctx.body = out.text;
+        for (const [name, value] of Object.entries(out.headers)) ctx.set(name, value);
+        return;
+      }
       const out = errorAnswer(err, ctx.state.log as Logger | undefined);
       ctx.status = out.status;
       ctx.body = out.body;

@@ -149,8 +149,15 @@ export const ERROR_SCHEMA = {
   },
 };
 
-/** The errors a route can answer besides `default` (docs/behaviour.md section 1), all with the error body. */
-function errorResponsesOf(auth: AuthMode): Obj {
+/**
+ * The errors a route can answer besides `default` (docs/behaviour.md section 1), all with the error body;
+ * a route of another specification (`specWire`: AuthZEN) answers its message as text, and 400 where docs/behaviour.md says 422.
+ */
+function errorResponsesOf(auth: AuthMode, specWire = false): Obj {
+  if (specWire) {
+    const codes = auth === 'public' ? ['404', '503'] : ['400', '401', '403', '413', '429', '503'];
+    return Object.fromEntries(codes.map((c) => [c, { $ref: '#/components/responses/PlainError' }]));
+  }
   const codes = auth === 'public' ? ['400', '404', '422', '503'] : ['400', '401', '403', '404', '409', '422', '429', '503'];
   return Object.fromEntries(codes.map((c) => [c, { $ref: '#/components/responses/Error' }]));
 }
@@ -250,8 +257,8 @@ export function buildOpenApi(routes: readonly RouteInfo[], info: OpenApiInfo = {
         responses: {
           [status]: success,
           ...(route.alsoStatus ? { [String(route.alsoStatus)]: success } : {}),
-          ...errorResponsesOf(route.auth),
-          default: { $ref: '#/components/responses/Error' },
+          ...errorResponsesOf(route.auth, route.specWire),
+          default: { $ref: `#/components/responses/${route.specWire ? 'PlainError' : 'Error'}` },
         },
       };
       if (route.schemas.body) {
@@ -290,6 +297,10 @@ export function buildOpenApi(routes: readonly RouteInfo[], info: OpenApiInfo = {
         Error: {
           description: 'Error (docs/behaviour.md section 1)',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+        PlainError: {
+          description: 'Error of an AuthZEN endpoint (docs/authzen.md): the message alone, as its specification says',
+          content: { 'text/plain': { schema: { type: 'string', minLength: 1 } } },
         },
       },
     },

@@ -84,6 +84,13 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   streamsBody?: boolean;
   /** Served while an import fills the environment (the import itself); every other route of it answers 503 then. */
   duringImport?: boolean;
+  /**
+   * The route is another specification's endpoint (the AuthZEN API, docs/authzen.md), whose wire
+   * rules win over docs/behaviour.md's: an error answers its status with the message alone as
+   * `text/plain` (a request that does not match the schema answers 400, not 422), and the
+   * response echoes the request's `X-Request-ID` as sent (`specRequestIdOf`, src/http/middleware.ts).
+   */
+  specWire?: boolean;
   handler: (req: ReqOf<S>) => Promise<unknown>;
 }
 

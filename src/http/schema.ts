@@ -113,6 +113,9 @@ export const envelope = <S extends JsonSchema>(item: S) =>
 export const arrayOrEnvelope = <S extends JsonSchema>(item: S) =>
   typed<TUnion<[TArray<Typed<S>>, ReturnType<typeof envelope<S>>]>>({ anyOf: [arr(item), envelope(item)] });
 
+/** One of two shapes (a list answering Permit's detailed models on `detailed=true`). */
+export const either = <A extends JsonSchema, B extends JsonSchema>(a: A, b: B) => typed<TUnion<[Typed<A>, Typed<B>]>>({ anyOf: [a, b] });
+
 /** Permit's `include_total_count`: true answers the envelope `{data, total_count, page_count}` instead of the array. */
 export const INCLUDE_TOTAL_COUNT = { include_total_count: bool() };
 

@@ -151,9 +151,12 @@ describe('role assignments', () => {
       page_count: 1,
       data: onG1,
     });
-    const detailed = await t.call('GET', `${facts()}/role_assignments?detailed=true`);
-    expectError(detailed, 422, 'INVALID_INPUT');
-    expect(detailed.body.message).toMatch(/detailed/);
+    // detailed=true (Permit's RoleAssignmentDetailedRead) takes the same filters and the envelope.
+    const detailed = await ok('GET', `${facts()}/role_assignments?user=bob&detailed=true&include_total_count=true`);
+    expect([detailed.total_count, detailed.data.map((a: any) => [a.user.key, a.role.key, a.resource_instance?.key])]).toEqual([
+      1,
+      [['bob', 'editor', 'g1']],
+    ]);
     expectError(await t.call('GET', `${facts()}/role_assignments?resource_instance=g1`), 422, 'INVALID_INPUT');
     await ok('DELETE', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', resource_instance: 'doc:g1' }, 204);
     expect(await ok('GET', `${facts()}/role_assignments?resource_instance=doc:g1`)).toEqual([]);
@@ -235,13 +238,19 @@ describe('relationship tuples', () => {
         updated_at: tup.created_at,
       }),
     );
-    // Permit's subject_type / object_type filters; detailed=true is refused, naming it.
+    // Permit's subject_type / object_type filters; detailed=true adds the records (driven through the Python SDK).
     expect(await ok('GET', `${facts()}/relationship_tuples?subject_type=folder&object_type=doc&relation=parent`)).toEqual([tup]);
     expect(await ok('GET', `${facts()}/relationship_tuples?subject_type=doc`)).toEqual([]);
     expect(await ok('GET', `${facts()}/relationship_tuples?subject=folder:f1&subject_type=doc`)).toEqual([]);
-    const detailed = await t.call('GET', `${facts()}/relationship_tuples?detailed=true`);
-    expectError(detailed, 422, 'INVALID_INPUT');
-    expect(detailed.body.message).toMatch(/detailed/);
+    const detailed = await ok('GET', `${facts()}/relationship_tuples?subject_type=folder&detailed=true`);
+    expect(detailed).toEqual([
+      {
+        ...tup,
+        subject_details: expect.objectContaining({ key: 'f1', resource: 'folder' }),
+        relation_details: expect.objectContaining({ key: 'parent' }),
+        object_details: expect.objectContaining({ key: 'd1', resource: 'doc' }),
+      },
+    ]);
     await ok('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }, 204);
     expectError(
       await t.call('DELETE', `${facts()}/relationship_tuples`, { subject: 'folder:f1', relation: 'parent', object: 'doc:d1' }),

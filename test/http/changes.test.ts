@@ -11,7 +11,9 @@ const feed = () => `/v2/facts/${w.t.proj}/${w.t.env}/changes`;
 
 beforeAll(async () => {
   w = await buildWorld();
-  keyId = (await ok(w.t, 'GET', `/v2/api-key/${w.t.proj}/${w.t.env}/keys`)).data[0].id;
+  // The test's key (the environment's own key, made with it, is listed first).
+  const listed = (await ok(w.t, 'GET', `/v2/api-key/${w.t.proj}/${w.t.env}/keys`)).data;
+  keyId = listed.find((k: { prefix: string | null }) => k.prefix === w.t.envKey.slice(0, 10)).id;
 });
 afterAll(async () => w?.t.close());
 

@@ -1,4 +1,5 @@
 import { SetRules } from '../../src/areas/conditions/rules';
+import { questionOf } from '../../src/areas/decisions/question';
 import { startTestService, type TestService } from '../support/testService';
 
 /** Conditions (docs/behaviour.md section 17): attribute schemas, condition sets, set rules, and every decision endpoint with them. */
@@ -251,14 +252,17 @@ describe('set rules in decisions', () => {
         ['ada', true],
       ] as const) {
         latest.mockClear();
-        expect((await decisions.allowed(scope, { user, action: 'read', resource: doc('spec') })).allow).toBe(allow);
+        expect((await decisions.allowed(scope, questionOf({ user, action: 'read', resource: doc('spec') }))).allow).toBe(allow);
         expect(latest).toHaveBeenCalledTimes(1);
       }
       latest.mockClear();
-      const bulk = await decisions.allowedBulk(scope, [
-        { user: 'bob', action: 'read', resource: doc('spec') },
-        { user: 'ada', action: 'read', resource: doc('spec') },
-      ]);
+      const bulk = await decisions.allowedBulk(
+        scope,
+        [
+          { user: 'bob', action: 'read', resource: doc('spec') },
+          { user: 'ada', action: 'read', resource: doc('spec') },
+        ].map(questionOf),
+      );
       expect(bulk.allow).toEqual([{ allow: false }, { allow: true }]);
       expect(latest).toHaveBeenCalledTimes(1);
     } finally {

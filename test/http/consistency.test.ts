@@ -1,4 +1,4 @@
-import { DecisionStore } from '../../src/areas/decisions/store';
+import { CypherWalk } from '../../src/areas/decisions/walkStore';
 import { startTestService, type TestService } from '../support/testService';
 import { type Replica, startReplica } from './replica-support';
 
@@ -55,7 +55,7 @@ it('honours the token and fully_consistent on another replica', async () => {
 
 it('a fully_consistent question always traverses, and its answer serves the next default questions until a write', async () => {
   await a.call('POST', `${facts()}/role_assignments`, assignment);
-  const traversals = jest.spyOn(DecisionStore.prototype, 'allowed');
+  const traversals = jest.spyOn(CypherWalk.prototype, 'check');
   try {
     const strict = { ...question, consistency: 'fully_consistent' };
     expect((await a.call('POST', allowedPath(), strict)).body.allow).toBe(true);

@@ -99,6 +99,40 @@ describe('authentication and provisioning', () => {
     expectError(await t.call('GET', `${facts()}/tenants`, undefined, { key: created.body.secret }), 401, 'UNAUTHORIZED');
   });
 
+  it('every environment has a key from its creation (the bootstrap one too), without a secret until a rotation gives it one', async () => {
+    const env = `k${Date.now().toString(36)}`;
+    const made = await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: env, name: env });
+    const own = await t.ok('GET', `/v2/api-key/${t.proj}/${env}`);
+    expect(own).toEqual(
+      expect.objectContaining({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        environment_id: made.id,
+        name: 'Environment key',
+        prefix: null,
+      }),
+    );
+    expect(own.secret).toBeUndefined();
+    const listed = (await t.ok('GET', `/v2/api-key/${t.proj}/${env}/keys`)).data;
+    expect(listed.map((k: any) => k.id)).toEqual([own.id]);
+    // No secret works for it: the marker in place of a digest equals no SHA-256 digest.
+    expectError(await t.call('GET', `/v2/facts/${t.proj}/${env}/tenants`, undefined, { key: 'no-secret:anything' }), 401, 'UNAUTHORIZED');
+    // A rotation gives it a secret, answered once, that works in that environment.
+    const rotated = await t.ok('POST', `/v2/api-key/${own.id}/rotate-secret`);
+    expect(rotated.id).toBe(own.id);
+    const tenants = await t.call('GET', `/v2/facts/${t.proj}/${env}/tenants`, undefined, { key: rotated.secret });
+    expect([tenants.status, tenants.body.map((x: any) => x.key)]).toEqual([200, ['default']]);
+    const after = await t.ok('GET', `/v2/api-key/${t.proj}/${env}`);
+    expect([after.id, after.prefix, after.secret]).toEqual([own.id, rotated.secret.slice(0, 10), undefined]);
+    // The bootstrap environment has one too.
+    expect((await t.ok('GET', '/v2/api-key/default/dev')).project_id).toBe((await t.ok('GET', '/v2/projects/default')).id);
+    // Each key revoked: the 404 says how to make one.
+    await t.ok('DELETE', `/v2/api-key/${t.proj}/${env}/${own.id}`, undefined, 204);
+    const none = await t.call('GET', `/v2/api-key/${t.proj}/${env}`);
+    expectError(none, 404, 'NOT_FOUND');
+    expect(none.body.message).toMatch(/POST \/v2\/api-key\/\{proj_id\}\/\{env_id\}/);
+    await t.ok('DELETE', `/v2/projects/${t.proj}/envs/${env}`, undefined, 204);
+  });
+
   it('answers 404 for an unknown project with the admin key', async () => {
     expectError(await t.call('GET', '/v2/facts/no-such-project/dev/tenants'), 404, 'NOT_FOUND');
   });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { readMigrations } from '../../src/db/migrate';
 import { runCypher, startTestService, type TestService } from '../support/testService';
 
@@ -131,3 +132,42 @@ it('a graph written by 91c0a63 answers UUID ids and the UUID organisation after 
     ).allow,
   ).toBe(true);
 }, 120_000);
+
+it('environments an older version made without a key get one from V0012 (once), without a secret; a keyed one keeps its keys', async () => {
+  const now = new Date(Date.now() - 60_000).toISOString();
+  // As affa786's createEnvironment and createApiKey wrote them: an environment without a key,
+  // and one with the key an admin made (a digest and its prefix).
+  await cypher(
+    `
+    MATCH (p:Project {key: $proj})
+    CREATE (p)-[:HAS_ENV]->(:Environment {id: randomUUID(), project_id: p.id, key: 'keyless', name: 'Keyless', description: null,
+                                          created_at: $now, updated_at: $now})
+    CREATE (p)-[:HAS_ENV]->(e:Environment {id: randomUUID(), project_id: p.id, key: 'keyed', name: 'Keyed', description: null,
+                                           created_at: $now, updated_at: $now})
+    CREATE (e)-[:HAS_KEY]->(:ApiKey {id: randomUUID(), hash: $hash, prefix: 'authz_abcd', name: 'ci', access_level: 'read',
+                                     env_id: e.id, project_id: p.id, created_at: $now})`,
+    { proj: t.proj, now, hash: randomUUID().replace(/-/g, '').padEnd(64, '0') },
+  );
+  const [v12] = readMigrations(join(__dirname, '..', '..', 'cypher', 'migrations')).filter((m) => m.version === 12);
+  const keysOf = async (env: string) =>
+    (await t.ok('GET', `/v2/api-key/${t.proj}/${env}/keys`)).data.map((k: any) => [k.name, k.prefix, k.access_level]);
+  expect(await keysOf('keyless')).toEqual([]);
+  for (const s of v12.statements) await cypher(s);
+  const made = await t.ok('GET', `/v2/api-key/${t.proj}/keyless`);
+  for (const s of v12.statements) await cypher(s);
+  expect(await keysOf('keyless')).toEqual([['Environment key', null, 'write']]);
+  expect(await keysOf('keyed')).toEqual([['ci', 'authz_abcd', 'read']]);
+  expect(made).toEqual(
+    expect.objectContaining({
+      id: expect.stringMatching(UUID),
+      environment_id: (await t.ok('GET', `/v2/projects/${t.proj}/envs/keyless`)).id,
+      created_at: now,
+      prefix: null,
+    }),
+  );
+  expect(made.secret).toBeUndefined();
+  expect((await t.ok('GET', `/v2/api-key/${t.proj}/keyed`)).name).toBe('ci');
+  // The marker in place of a digest is no digest: the key authenticates nothing until rotated.
+  const [row] = await cypher('MATCH (k:ApiKey {id: $id}) RETURN k.hash AS hash', { id: made.id });
+  expect(row.hash).not.toMatch(/^[0-9a-f]{64}$/);
+}, 60_000);

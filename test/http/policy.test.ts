@@ -451,3 +451,27 @@ describe('elements configs in policy files', () => {
     for (const r of ['repo', 'wiki']) expect(await schemaOf(dst, r)).toEqual(await schemaOf(src, r));
   });
 });
+
+describe("Permit's environment copy (POST /v2/projects/{p}/envs/{e}/copy), on the policy apply", () => {
+  it('copies the schema objects with their derivations; refuses a target named twice, the source itself, and removes a new environment the copy could not fill', async () => {
+    const src = `cs${Date.now().toString(36)}`;
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: src, name: src });
+    await t.ok('PUT', policyPath(src), policy);
+    const copy = (body: unknown) => t.call('POST', `/v2/projects/${t.proj}/envs/${src}/copy`, body);
+    const made = await copy({ target_env: { new: { key: `${src}-b`, name: 'B' } } });
+    expect([made.status, made.body.key]).toEqual([200, `${src}-b`]);
+    const copied = await t.ok('GET', policyPath(`${src}-b`));
+    expect(copied.resources.doc.derivations).toEqual(policy.resources.doc.derivations);
+    expect(Object.keys(copied.roles).sort()).toEqual(['admin', 'editor']);
+    expect((await t.ok('GET', `/v2/projects/${t.proj}/envs/${src}-b/stats`)).stats).toMatchObject({ resources: 3, roles: 5, tenants: 1 });
+    const both = await copy({ target_env: { existing: `${src}-b`, new: { key: 'x', name: 'x' } } });
+    expect([both.status, both.body.error_code]).toEqual([422, 'INVALID_INPUT']);
+    expect((await copy({ target_env: { existing: src } })).status).toBe(422);
+    expect((await copy({ target_env: { existing: 'nope' } })).status).toBe(404);
+    // Tenant roles without the resources their permissions name: the apply refuses, and the new environment is not left behind.
+    const partial = await copy({ target_env: { new: { key: `${src}-c`, name: 'C' } }, scope: { resources: { include: ['folder'] } } });
+    expect([partial.status, partial.body.error_code]).toEqual([422, 'INVALID_INPUT']);
+    expect((await t.call('GET', `/v2/projects/${t.proj}/envs/${src}-c`)).status).toBe(404);
+    for (const env of [src, `${src}-b`]) await t.ok('DELETE', `/v2/projects/${t.proj}/envs/${env}`, undefined, 204);
+  });
+});

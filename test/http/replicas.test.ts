@@ -1,4 +1,4 @@
-import { DecisionStore } from '../../src/areas/decisions/store';
+import { CypherWalk } from '../../src/areas/decisions/walkStore';
 import { startTestService, type TestService } from '../support/testService';
 import { type Replica, startReplica } from './replica-support';
 
@@ -70,7 +70,7 @@ it('holds for questions that arrive together while B reads the revision, and for
 it('still answers unchanged questions from the cache, and serves bounded staleness only to an explicit minimize_latency', async () => {
   await ok('PUT', `${schema()}/groups/eng/users/ann`, { tenant: 'default' });
   expect((await onB('', question)).body.allow).toBe(true);
-  const traversals = jest.spyOn(DecisionStore.prototype, 'allowed');
+  const traversals = jest.spyOn(CypherWalk.prototype, 'check');
   try {
     expect((await onB('', question)).body.allow).toBe(true);
     expect(traversals).not.toHaveBeenCalled(); // same revision: the cached answer, no traversal

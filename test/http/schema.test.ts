@@ -343,13 +343,12 @@ describe('resource instances', () => {
     const p2 = await ok('GET', `${facts()}/resource_instances?tenant=globex&resource=file&per_page=2&page=2`);
     expect(p2.map((i: any) => i.key)).toEqual(['l2', 'l3']);
     expect(await ok('GET', `${facts()}/resource_instances?tenant=globex&resource=file&per_page=2&page=3`)).toEqual([]);
-    // Permit's other filters: search, detailed=false; detailed=true is a shape we do not answer: 422 naming it.
+    // Permit's other filters: search, detailed=false; detailed=true adds `relationships` (driven through the Python SDK).
     expect((await ok('GET', `${facts()}/resource_instances?resource=file&search=l3&detailed=false`)).map((i: any) => i.key)).toEqual([
       'l3',
     ]);
-    const detailed = await t.call('GET', `${facts()}/resource_instances?detailed=true`);
-    expectError(detailed, 422, 'INVALID_INPUT');
-    expect(detailed.body.message).toMatch(/detailed/);
+    const detailed = await ok('GET', `${facts()}/resource_instances?resource=file&search=l3&detailed=true`);
+    expect(detailed.map((i: any) => [i.key, i.relationships])).toEqual([['l3', []]]);
     const patched = await ok('PATCH', `${facts()}/resource_instances/file:l1`, { attributes: { secret: true } });
     expect(patched.attributes).toEqual({ secret: true });
     await ok('DELETE', `${facts()}/resource_instances/file:l1`, undefined, 204);

@@ -51,6 +51,30 @@ def eq(got: Any, want: Any, what: str) -> None:
     expect(got == want, f"{what}: expected {want!r}, got {got!r}")
 
 
+async def raw(method: str, path: str, model: Any, body: Any = None, token: str = "") -> Any:
+    """A call no pinned SDK makes, over HTTP with Permit's documented shape; the answer is parsed
+    with the SDK's own model (`permit.api.models`), the judge of the shape."""
+    import urllib.error
+    import urllib.request
+
+    def go() -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(URL + path, data=data, method=method, headers={
+            "Authorization": f"Bearer {token or ENV_TOKEN}", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as res:
+                text = res.read().decode()
+        except urllib.error.HTTPError as e:
+            raise Failed(f"{method} {path}: {e.code} {e.read().decode()[:300]}") from None
+        return json.loads(text) if text else None
+
+    answer = await asyncio.to_thread(go)
+    if model is None:
+        return answer
+    # `[Model]`: a list of them.
+    return [model[0].parse_obj(x) for x in answer] if isinstance(model, list) else model.parse_obj(answer)
+
+
 def keys_of(items: Any) -> List[str]:
     return sorted(getattr(x, "key") for x in items)
 
@@ -84,6 +108,19 @@ class Run:
                 eq(e.status_code, 404, "status after delete")
                 return
             raise Failed("still there after delete")
+
+        await self.call(name, attempt)
+
+    async def refused(self, name: str, fn: Callable[[], Awaitable[Any]], status: int) -> None:
+        """The call must fail with this status."""
+
+        async def attempt() -> None:
+            try:
+                await fn()
+            except PermitApiError as e:
+                eq(e.status_code, status, "status")
+                return
+            raise Failed(f"answered, where {status} was expected")
 
         await self.call(name, attempt)
 
@@ -333,6 +370,21 @@ async def full(r: Run, permit: Permit, org: Permit) -> None:
                  lambda x: eq((x.subject, x.relation, x.object), ("folder:root", "parent", "doc:notes"), "tuple"))
     await r.call("check", lambda: permit.check("sam", "read", {"type": "doc", "key": "notes", "tenant": "acme"}), lambda x: eq(x, True, "viewer derived through the parent folder"))
     await r.call("api.relationship_tuples.list", lambda: rt.list(object_key="doc:notes"), lambda x: eq([(t.subject, t.relation) for t in x], [("folder:root", "parent")], "tuples"))
+    # detailed=true: Permit's detailed models. resource_instances.list takes detailed_key (the SDK
+    # parses ResourceInstanceRead and keeps `relationships`); the other two lists have no SDK
+    # argument here: raw HTTP, parsed with the SDK's RoleAssignmentDetailedRead and
+    # RelationshipTupleDetailedRead.
+    await r.call("api.resource_instances.list", lambda: ri.list(resource_key="doc", detailed_key=True),
+                 lambda x: eq([(i.key, getattr(i, "relationships", None)) for i in x if i.key == "notes"],
+                              [("notes", [{"subject": "folder:root", "relation": "parent", "object": "doc:notes"}])], "detailed instances"))
+    from permit.api.models import RelationshipTupleDetailedRead, RoleAssignmentDetailedRead
+    facts = f"/v2/facts/{os.environ.get('PERMIT_PROJECT', '')}/{os.environ.get('PERMIT_ENV', '')}"
+    await r.call("GET .../relationship_tuples?detailed=true", lambda: raw("GET", f"{facts}/relationship_tuples?object=doc:notes&detailed=true", [RelationshipTupleDetailedRead]),
+                 lambda x: eq([(t.subject_details.key, t.subject_details.resource, t.relation_details.key, t.object_details.key, t.object_details.tenant) for t in x],
+                              [("root", "folder", "parent", "notes", "acme")], "detailed tuples"))
+    await r.call("GET .../role_assignments?detailed=true", lambda: raw("GET", f"{facts}/role_assignments?user=ana&detailed=true", [RoleAssignmentDetailedRead]),
+                 lambda x: eq(sorted((a.user.key, a.user.email, a.role.key, a.tenant.key, a.resource_instance.key if a.resource_instance else None) for a in x),
+                              [("ana", "ana@x.io", "editor", "acme", "readme"), ("ana", "ana@x.io", "reader", "globex", None)], "detailed assignments"))
     await r.call("api.relationship_tuples.delete", lambda: rt.delete({"subject": "folder:root", "relation": "parent", "object": "doc:notes"}))
     await r.call("check", lambda: permit.check("sam", "read", {"type": "doc", "key": "notes", "tenant": "acme"}), lambda x: eq(x, False, "after the tuple's delete"))
     await r.call("api.relationship_tuples.bulk_create", lambda: rt.bulk_create([
@@ -505,9 +557,14 @@ async def projects_and_environments(r: Run, org: Permit) -> None:
     await r.call("api.environments.get_by_id", lambda: en.get_by_id(p_id, e_id), lambda x: eq(x.key, "stage", "key"))
     await r.call("api.environments.update", lambda: en.update(key, "stage", {"name": "Staging"}), lambda x: eq(x.name, "Staging", "name"))
     await r.call("api.environments.list", lambda: en.list(key), lambda x: eq(keys_of(x), ["stage"], "keys"))
-    # Permit's APIKeyRead of an environment's key, here the environment the test made a key for
-    # (an environment created through the API has none until one is made). We answer it without
-    # its secret (shown once, at creation); if one is answered, it must work.
+    # Permit's APIKeyRead of an environment's key: every environment has one from its creation,
+    # answered without a secret (a secret is answered once, by the call that makes it).
+    stage_ids = (p_id, e_id)
+    await r.call("api.environments.get_api_key", lambda: en.get_api_key(key, "stage"),
+                 lambda x: eq((str(x.project_id), str(x.environment_id), x.secret, x.name), (*stage_ids, None, "Environment key"),
+                              "project_id, environment_id, secret, name"))
+    # And the environment the test made a key for: its own key comes first. If a secret is
+    # answered, it must work.
     home_p, home_e = os.environ.get("PERMIT_PROJECT", ""), os.environ.get("PERMIT_ENV", "")
     home = await r.call("api.environments.get", lambda: en.get(home_p, home_e), lambda x: eq(x.key, home_e, "key"))
     home_ids = (str(home.project_id), str(home.id)) if home else ("missing", "missing")
@@ -516,6 +573,28 @@ async def projects_and_environments(r: Run, org: Permit) -> None:
     if key_read is not None and key_read.secret:
         keyed = Permit(pdp=URL, api_url=URL, token=key_read.secret)
         await r.call("api.tenants.list", lambda: keyed.api.tenants.list(), lambda x: expect("acme" in keys_of(x), f"tenants {keys_of(x)}"))
+    # Statistics and Permit's copy of schema objects, between two environments of this project.
+    admin = lambda method, path, body=None: raw(method, path, None, body, ORG_TOKEN)  # noqa: E731
+    await r.call("api.environments.create", lambda: en.create(key, {"key": "src", "name": "Source"}), lambda x: eq(x.key, "src", "key"))
+    await r.call("POST .../resources (src)", lambda: admin("POST", f"/v2/schema/{key}/src/resources",
+                 {"key": "doc", "name": "Doc", "actions": {"read": {}, "write": {}}, "roles": {"reader": {"name": "Reader", "permissions": ["read"]}}}))
+    await r.call("POST .../roles (src)", lambda: admin("POST", f"/v2/schema/{key}/src/roles", {"key": "viewer", "name": "Viewer", "permissions": ["doc:read", "doc:write"]}))
+    stat = lambda x: (x.stats.resources, x.stats.roles, x.stats.policies, x.stats.tenants, x.stats.users, x.stats.has_decision_logs, x.stats.mau)  # noqa: E731
+    await r.call("api.environments.get_stats", lambda: en.get_stats(key, "src"),
+                 lambda x: (eq(x.key, "src", "key"), eq(stat(x), (1, 2, 3, 1, 0, False, 0), "stats (resources, roles, policies, tenants, users, logs, mau)")))
+    await r.call("api.environments.copy", lambda: en.copy(key, "src", {"target_env": {"new": {"key": "dst", "name": "Copy"}}}),
+                 lambda x: eq((x.key, x.name), ("dst", "Copy"), "the new environment"))
+    await r.call("api.environments.get_stats", lambda: en.get_stats(key, "dst"), lambda x: eq(stat(x), (1, 2, 3, 1, 0, False, 0), "copied stats"))
+    # The target changed: a copy that fails on conflicts changes nothing (409); overwrite replaces.
+    await r.call("PATCH .../roles/viewer (dst)", lambda: admin("PATCH", f"/v2/schema/{key}/dst/roles/viewer", {"permissions": ["doc:read"]}))
+    await r.refused("api.environments.copy", lambda: en.copy(key, "src", {"target_env": {"existing": "dst"}, "conflict_strategy": "fail"}), 409)
+    await r.call("api.environments.get_stats", lambda: en.get_stats(key, "dst"), lambda x: eq(x.stats.policies, 2, "policies after the refused copy"))
+    await r.call("api.environments.copy", lambda: en.copy(key, "src", {"target_env": {"existing": "dst"}, "conflict_strategy": "overwrite",
+                                                                       "scope": {"roles": {"include": ["view*"]}, "resources": {"exclude": ["*"]}}}),
+                 lambda x: eq(x.key, "dst", "key"))
+    await r.call("api.environments.get_stats", lambda: en.get_stats(key, "dst"), lambda x: eq(x.stats.policies, 3, "policies after the overwrite"))
+    for gone in ("src", "dst"):
+        await r.call("api.environments.delete", lambda: en.delete(key, gone))
     await r.call("api.environments.delete", lambda: en.delete(key, "stage"))
     await r.gone("api.environments.get", lambda: en.get(key, "stage"))
     r.area = "projects"

@@ -22,11 +22,6 @@ export const UNSERVED: Record<string, { methods: string[]; reason: string }> = {
     reason:
       "Permit's elements user invitations (email invites into Permit's hosted elements) are not part of our elements (docs/behaviour.md section 7)",
   },
-  'api.environments': {
-    methods: ['copy', 'get_stats'],
-    reason:
-      "Permit's environment copy and statistics: copying is `graph-authz copy` / export-import (docs/behaviour.md section 16), statistics have no endpoint",
-  },
 };
 
 export const unservedMethods = (): string[] =>

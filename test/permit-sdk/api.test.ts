@@ -181,6 +181,20 @@ describe('facts and decisions', () => {
     const assigned: any = await permit.api.users.getAssignedRoles({ user: 'ana', tenant: 'acme' });
     // permitio sends include_total_count=false: the plain array, as Permit answers it.
     expect(assigned.map((a: any) => a.role)).toEqual(['writer']);
+    // detailed: Permit's RoleAssignmentDetailedRead, the records and not only their keys.
+    const detailed: any = await permit.api.roleAssignments.list({ user: 'ana', detailed: true });
+    expect(
+      detailed
+        .map((a: any) => [a.user.key, a.user.email, a.user.first_name, a.role.key, a.tenant.key, a.tenant.name, a.tenant.attributes])
+        .sort((a: any, b: any) => a[4].localeCompare(b[4])),
+    ).toEqual([
+      ['ana', 'ana@x.io', 'Ana', 'writer', 'acme', 'Acme', { plan: 'gold' }],
+      ['ana', 'ana@x.io', 'Ana', 'reader', 'globex', expect.any(String), {}],
+    ]);
+    const mine: any = await permit.api.users.getAssignedRoles({ user: 'ana', tenant: 'acme', detailed: true });
+    expect(mine.map((a: any) => [a.role.key, a.role.permissions.length > 0, a.user.id, a.resource_instance])).toEqual([
+      ['writer', true, (await permit.api.users.get('ana')).id, undefined],
+    ]);
     await permit.api.relationshipTuples.create({ subject: 'folder:root', relation: 'parent', object: 'doc:readme', tenant: 'acme' });
     expect((await permit.api.relationshipTuples.list({ tenant: 'acme' } as never)) as any).toBeTruthy();
 
@@ -271,6 +285,28 @@ describe('projects and environments (organization-level key)', () => {
     expect((await org.api.environments.get(key, 'stage')).id).toBe(e.id);
     expect((await org.api.environments.update(key, 'stage', { name: 'Staging' })).name).toBe('Staging');
     expect(keys(await org.api.environments.list({ projectKey: key }))).toEqual(['stage']);
+    // The environment's own key, made with it, answered without a secret.
+    const own = await org.api.environments.getApiKey(key, 'stage');
+    expect([own.environment_id, own.name, own.secret]).toEqual([e.id, 'Environment key', undefined]);
+    // Statistics, and Permit's copy of schema objects into a new environment.
+    const schema = `/v2/schema/${key}/stage`;
+    await t.ok('POST', `${schema}/resources`, {
+      key: 'doc',
+      name: 'Doc',
+      actions: { read: {} },
+      roles: { reader: { name: 'R', permissions: ['read'] } },
+    });
+    expect((await org.api.environments.getStats(key, 'stage')).stats).toMatchObject({
+      resources: 1,
+      roles: 1,
+      policies: 1,
+      tenants: 1,
+      users: 0,
+    });
+    const copied = await org.api.environments.copy(key, 'stage', { target_env: { new: { key: 'prod', name: 'Prod' } } });
+    expect(copied.key).toBe('prod');
+    expect((await org.api.environments.getStats(key, 'prod')).stats).toMatchObject({ resources: 1, roles: 1, policies: 1 });
+    await org.api.environments.delete(key, 'prod');
     await org.api.environments.delete(key, 'stage');
     await org.api.projects.delete(key);
     await expect(org.api.projects.get(key)).rejects.toThrow();

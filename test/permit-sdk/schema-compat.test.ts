@@ -151,6 +151,17 @@ describe('derivation conditions', () => {
         .status,
     ).toBe(422);
   });
+
+  it("POST sets them as PUT does (Permit's Java SDK sends POST)", async () => {
+    const path = `${schema}/resources/folder/roles/viewer/implicit_grants/conditions`;
+    expect(await t.ok('POST', path, { no_direct_roles_on_object: true })).toEqual({ no_direct_roles_on_object: true });
+    expect((await t.ok('GET', `${schema}/resources/folder/roles/viewer`)).granted_to.when).toEqual({ no_direct_roles_on_object: true });
+    expect(await t.ok('POST', path, { no_direct_roles_on_object: false })).toEqual({ no_direct_roles_on_object: false });
+    expect((await t.ok('GET', `${schema}/resources/folder/roles/viewer`)).granted_to.when).toBeUndefined();
+    const bad = await t.call('POST', path, { no_direct_roles_on_object: 'yes' });
+    expect([bad.status, bad.body.error_code]).toEqual([422, 'INVALID_INPUT']);
+    expect((await t.call('POST', `${schema}/resources/folder/roles/ghost/implicit_grants/conditions`, {})).status).toBe(404);
+  });
 });
 
 describe('hierarchy under concurrency', () => {

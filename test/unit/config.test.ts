@@ -27,6 +27,13 @@ describe('configuration', () => {
     }
     expect(() => loadConfig({ NEO4J_URI: 'http://x' })).toThrow(/NEO4J_URI/);
   });
+  it('takes PUBLIC_BASE_URL as an origin (its trailing slash dropped), and refuses a path, query or other scheme', () => {
+    expect(loadConfig({}).publicBaseUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://authz.example.com/' }).publicBaseUrl).toBe('https://authz.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://[::1]:8080' }).publicBaseUrl).toBe('http://[::1]:8080');
+    for (const bad of ['https://authz.example.com/pdp', 'https://authz.example.com?x=1', 'ftp://authz.example.com', 'authz.example.com'])
+      expect(() => loadConfig({ PUBLIC_BASE_URL: bad })).toThrow(/PUBLIC_BASE_URL/);
+  });
   it('drains on SIGTERM for longer than a Neo4j call may take, and refuses a shorter drain', () => {
     expect(loadConfig({}).shutdownDrainMs).toBe(25000);
     expect(loadConfig({ DB_TIMEOUT_MS: '20000' }).shutdownDrainMs).toBe(45000);

@@ -181,7 +181,7 @@ describe('CypherRegistry', () => {
       'decisions/authorizedUsers',
       'decisions/userPermissions',
       'decisions/listObjects',
-      'graph/effectiveRoles',
+      'decisions/effectiveRoles',
     ]) {
       expect(registry.get(name)).toContain('derivation.no_direct_roles_on_object AND elementId(link.object) IN directNodes');
     }

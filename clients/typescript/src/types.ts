@@ -31,7 +31,7 @@ export type Environment = {
 export type ApiKey = {
   id: string;
   name?: string | null;
-  prefix: string;
+  prefix: string | null;
   object_type?: "env";
   owner_type?: "member";
   access_level?: "write" | "read";

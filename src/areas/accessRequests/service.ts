@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Scope, Session } from '../../auth/types';
 import { AppError, invalidInput, notFound } from '../../errors';
 import { now } from '../../util/time';
-import type { DecisionService } from '../decisions/service';
+import type { DecisionEngine } from '../decisions/engine';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import type { ElementsService } from '../elements/service';
 import { ReviewedRequests } from '../approvals/requests';
@@ -41,7 +41,7 @@ export class AccessRequestService extends ReviewedRequests {
     private readonly store: AccessRequestStore,
     approvals: ApprovalStore,
     elements: ElementsService,
-    decisions: DecisionService,
+    decisions: DecisionEngine,
     outbox: WebhookOutbox,
   ) {
     super(approvals, elements, decisions, outbox, { elementsType: 'access_request', noun: 'Access request' });

@@ -1,7 +1,7 @@
 import type { Scope, Session } from '../../auth/types';
 import { forbidden, invalidInput } from '../../errors';
 import { envelopeOf, type Page } from '../../http/paging';
-import type { DecisionService } from '../decisions/service';
+import type { DecisionEngine } from '../decisions/engine';
 import type { ElementsConfig, ElementsService } from '../elements/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import { type FlowKind, ReviewFlow } from './reviewFlow';
@@ -18,7 +18,7 @@ export abstract class ReviewedRequests {
   constructor(
     store: ApprovalStore,
     elements: ElementsService,
-    decisions: DecisionService,
+    decisions: DecisionEngine,
     outbox: WebhookOutbox,
     kind: Omit<FlowKind, 'view'>,
   ) {

@@ -2,7 +2,8 @@ import type { Scope, Session } from '../../auth/types';
 import { forbidden, invalidInput, invalidState, notFound, tooManyRequests } from '../../errors';
 import type { Page } from '../../http/paging';
 import { now } from '../../util/time';
-import type { DecisionService } from '../decisions/service';
+import type { DecisionEngine, Reading } from '../decisions/engine';
+import type { Question } from '../decisions/question';
 import { type ElementsConfig, type ElementsService, REVIEWER_LEVELS } from '../elements/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import type { WebhookEvent } from '../webhooks/store';
@@ -56,7 +57,7 @@ export class ReviewFlow {
   constructor(
     readonly store: ApprovalStore,
     private readonly elements: ElementsService,
-    private readonly decisions: DecisionService,
+    private readonly decisions: DecisionEngine,
     private readonly kind: FlowKind,
     private readonly outbox: WebhookOutbox,
   ) {}
@@ -70,23 +71,21 @@ export class ReviewFlow {
   async list(scope: Scope, session: Session, configRef: string, filter: ApprovalFilter, page: Page) {
     const { config, place } = await this.place(scope, session, configRef);
     const user = session.userKey;
-    const everything = await this.isLevelReviewer(scope, config, user, place.tenant);
+    // One reading of the environment for every question of the listing (docs/consistency.md).
+    const at = await this.decisions.reading(scope);
+    const everything = await this.isLevelReviewer(at, config, user, place.tenant);
     const reviewable: string[] = [];
-    if (
-      !everything &&
-      ((await this.store.mayReviewInstances(scope.envId, user, place.tenant, await this.decisions.floor(scope))) ||
-        // A `review` a set rule grants makes a reviewer too (docs/behaviour.md section 17).
-        (await this.decisions.rulesMayGrant(scope, 'review')))
-    ) {
+    // Without a live grant of the user in the tenant or a set rule granting `review`, every check would deny.
+    if (!everything && (await this.decisions.mayGrantIn(at, user, place.tenant, 'review'))) {
       const candidates = await this.store.reviewCandidates(place, user, filter);
       for (let i = 0; i < candidates.length; i += REVIEW_BATCH) {
         const batch = candidates.slice(i, i + REVIEW_BATCH);
-        const { allow } = await this.decisions.allowedBulk(
-          scope,
-          batch.map((c) => ({ user, action: 'review', resource: { type: c.resource, key: c.instance, tenant: place.tenant } })),
+        const answers = await this.decisions.decide(
+          at,
+          batch.map((c) => reviewQuestion(user, c.resource, c.instance, place.tenant)),
         );
         batch.forEach((c, j) => {
-          if (allow[j].allow) reviewable.push(`${c.resource}:${c.instance}`);
+          if (answers[j].allow) reviewable.push(`${c.resource}:${c.instance}`);
         });
       }
     }
@@ -187,18 +186,31 @@ export class ReviewFlow {
   }
 
   private async isReviewer(scope: Scope, config: ElementsConfig, user: string, a: ApprovalNode): Promise<boolean> {
-    if (await this.isLevelReviewer(scope, config, user, a.tenant)) return true;
+    const at = await this.decisions.reading(scope);
+    if (await this.isLevelReviewer(at, config, user, a.tenant)) return true;
     if (!a.resource_instance) return false;
-    const { allow } = await this.decisions.allowed(scope, {
-      user,
-      action: 'review',
-      resource: { type: a.resource, key: a.resource_instance, tenant: a.tenant },
-    });
-    return allow;
+    const [answer] = await this.decisions.decide(at, [reviewQuestion(user, a.resource, a.resource_instance, a.tenant)]);
+    return answer.allow;
   }
 
-  private async isLevelReviewer(scope: Scope, config: ElementsConfig, user: string, tenant: string): Promise<boolean> {
-    const roles = REVIEWER_LEVELS.flatMap((l) => config.rolesToLevels[l]);
-    return this.store.holdsTenantRole(scope.envId, user, tenant, roles, await this.decisions.floor(scope));
+  private isLevelReviewer(at: Reading, config: ElementsConfig, user: string, tenant: string): Promise<boolean> {
+    return this.decisions.holdsTenantRole(
+      at,
+      user,
+      tenant,
+      REVIEWER_LEVELS.flatMap((l) => config.rolesToLevels[l]),
+    );
   }
 }
+
+/** The question a reviewer of an instance is allowed (`review` on it, in the request's tenant). */
+const reviewQuestion = (user: string, type: string, key: string, tenant: string): Question => ({
+  user,
+  userAttributes: null,
+  action: 'review',
+  type,
+  key,
+  tenant,
+  resourceAttributes: null,
+  context: {},
+});

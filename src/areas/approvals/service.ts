@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope, Session } from '../../auth/types';
 import { now } from '../../util/time';
-import type { DecisionService } from '../decisions/service';
+import type { DecisionEngine } from '../decisions/engine';
 import type { ElementsService } from '../elements/service';
 import type { WebhookOutbox } from '../webhooks/outbox';
 import { ReviewedRequests } from './requests';
@@ -19,7 +19,7 @@ export interface CreateInput {
  * or is allowed `review` on its instance (directly, through groups or derivations).
  */
 export class ApprovalService extends ReviewedRequests {
-  constructor(store: ApprovalStore, elements: ElementsService, decisions: DecisionService, outbox: WebhookOutbox) {
+  constructor(store: ApprovalStore, elements: ElementsService, decisions: DecisionEngine, outbox: WebhookOutbox) {
     super(store, elements, decisions, outbox, { elementsType: 'operation_approval', noun: 'Operation approval' });
   }
 

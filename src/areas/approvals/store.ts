@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Db, floorOf, type Tx } from '../../db/db';
+import type { Db, Tx } from '../../db/db';
 import { NotFound, StoreError } from '../../db/storeErrors';
 import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
@@ -59,8 +59,6 @@ export class ApprovalStore {
     private readonly requestsPerHour = 100,
   ) {
     this.q = this.db.statements({
-      holdsTenantRole: 'approvals/holdsTenantRole',
-      mayReviewInstances: 'approvals/mayReviewInstances',
       ensureInstance: 'approvals/ensureInstance',
       instanceTenant: 'approvals/instanceTenant',
       lockRequester: 'approvals/lockRequesterRecentRequests',
@@ -84,24 +82,6 @@ export class ApprovalStore {
     if (!row || row.recent < this.requestsPerHour || row.oldest === null) return;
     const seconds = Math.max(1, Math.ceil((Date.parse(row.oldest) + HOUR_MS - Date.parse(nowIso)) / 1000));
     throw new RequestLimitReached(this.requestsPerHour, seconds);
-  }
-
-  /** `floor`: the revision of `env` the answer must include (a cluster's secondary may lag; Db.readOnce). */
-  async holdsTenantRole(env: string, user: string, tenant: string, roles: string[], floor?: number): Promise<boolean> {
-    if (!roles.length) return false;
-    const [row] = await this.db.readOnce(
-      this.q.holdsTenantRole,
-      { env, user, tenant, roles, nowMs: Date.now() },
-      'read',
-      floorOf(env, floor),
-    );
-    return row?.holds === true;
-  }
-
-  /** False when no decision could grant the user anything in the tenant (no instance or tenant roles at all). */
-  async mayReviewInstances(env: string, user: string, tenant: string, floor?: number): Promise<boolean> {
-    const [row] = await this.db.readOnce(this.q.mayReviewInstances, { env, user, tenant, nowMs: Date.now() }, 'read', floorOf(env, floor));
-    return row?.may === true;
   }
 
   /**

@@ -37,9 +37,12 @@ export const assignmentRoutes: RouteSpec<{ roles: RoleAssignmentsService; tuples
     path: ra,
     auth: 'env',
     tag,
-    summary: 'List role assignments',
+    summary: "List role assignments (`detailed=true`: Permit's RoleAssignmentDetailedRead)",
     schemas: { params: s.params, query: s.assignmentQuery, response: s.assignmentList },
-    handler: (r, { roles }) => roles.list(r.scope, r.query, paging(r.query), r.query.include_total_count),
+    handler: (r, { roles }) =>
+      r.query.detailed
+        ? roles.listDetailed(r.scope, r.query, paging(r.query), r.query.include_total_count)
+        : roles.list(r.scope, r.query, paging(r.query), r.query.include_total_count),
   }),
   route({
     method: 'POST',
@@ -105,9 +108,10 @@ export const assignmentRoutes: RouteSpec<{ roles: RoleAssignmentsService; tuples
     path: rt,
     auth: 'env',
     tag,
-    summary: 'List relationship tuples',
+    summary: "List relationship tuples (`detailed=true`: Permit's RelationshipTupleDetailedRead)",
     schemas: { params: s.params, query: s.tupleQuery, response: s.tupleList },
-    handler: (r, { tuples }) => tuples.list(r.scope, r.query, paging(r.query)),
+    handler: (r, { tuples }) =>
+      r.query.detailed ? tuples.listDetailed(r.scope, r.query, paging(r.query)) : tuples.list(r.scope, r.query, paging(r.query)),
   }),
   route({
     method: 'POST',

@@ -2,7 +2,9 @@ import {
   arr,
   arrayOrEnvelope,
   bool,
+  either,
   factKey,
+  freeObject,
   INCLUDE_TOTAL_COUNT,
   int,
   MAX_BULK_ITEMS,
@@ -33,8 +35,8 @@ export const userRole = obj(
 );
 // Permit's filters (docs/behaviour.md section 14): `user`, `role`, `tenant` may repeat (any of them);
 // `resource` (instances of that type), `resource_instance` ("type:key" or the instance's id);
-// `include_total_count=true` answers the envelope; `detailed=true` (RoleAssignmentDetailedRead) is
-// refused with 422, `detailed=false` is the plain shape.
+// `include_total_count=true` answers the envelope; `detailed=true` answers Permit's
+// RoleAssignmentDetailedRead, `detailed=false` the plain shape.
 const keys = () => arr(str({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
 export const assignmentQuery = obj({
   ...PAGING_QUERY,
@@ -56,7 +58,7 @@ const tuples = arr(tuple, { maxItems: MAX_BULK_ITEMS });
 export const tupleBulkCreate = { anyOf: [tuples, obj({ operations: tuples }, ['operations'])] };
 export const tupleBulkDelete = { anyOf: [tuples, obj({ idents: tuples }, ['idents'])] };
 // Permit's filters: `subject_type` / `object_type` (every instance of that type); `detailed=true`
-// (RelationshipTupleDetailedRead) is refused with 422.
+// answers Permit's RelationshipTupleDetailedRead.
 export const tupleQuery = obj({
   ...PAGING_QUERY,
   subject: instanceRef(),
@@ -88,9 +90,43 @@ export const assignmentRead = obj(
   },
   ['id', 'user', 'role', 'tenant', 'user_id', 'role_id', 'tenant_id', 'organization_id', 'project_id', 'environment_id', 'created_at'],
 );
-export const assignmentList = arrayOrEnvelope(assignmentRead);
+/** Permit's RoleAssignmentDetailedRead (`detailed=true`): the role, user, tenant and instance records, not only their keys. */
+const uuid = () => str({ format: 'uuid' });
+export const assignmentDetailed = obj(
+  {
+    id: uuid(),
+    role: obj({ id: uuid(), key: str(), name: str(), permissions: arr(str()) }, ['id', 'key', 'name']),
+    user: obj(
+      { id: uuid(), key: str(), email: nullable(str()), first_name: nullable(str()), last_name: nullable(str()), attributes: freeObject() },
+      ['id', 'key'],
+    ),
+    tenant: obj({ id: uuid(), key: str(), name: str(), attributes: freeObject() }, ['id', 'key', 'name']),
+    resource_instance: obj({ id: uuid(), key: str(), resource: str(), attributes: freeObject() }, ['id', 'key', 'resource']),
+    ...SCOPED_FIELDS,
+    created_at: timestamp(),
+    expires_at: nullable(timestamp()),
+  },
+  ['id', 'role', 'user', 'tenant', 'organization_id', 'project_id', 'environment_id', 'created_at'],
+);
+export const assignmentList = either(arrayOrEnvelope(assignmentRead), arrayOrEnvelope(assignmentDetailed));
 export const assignmentsCreated = obj({ assignments_created: int() }, ['assignments_created']);
 export const assignmentsRemoved = obj({ assignments_removed: int() }, ['assignments_removed']);
+const TUPLE_REQUIRED = [
+  'id',
+  'subject',
+  'relation',
+  'object',
+  'tenant',
+  'subject_id',
+  'relation_id',
+  'object_id',
+  'tenant_id',
+  'organization_id',
+  'project_id',
+  'environment_id',
+  'created_at',
+  'updated_at',
+] as const;
 /** Permit's RelationshipTupleRead, plus our `expires_at`. */
 export const tupleRead = obj(
   {
@@ -108,23 +144,20 @@ export const tupleRead = obj(
     updated_at: timestamp(),
     expires_at: nullable(timestamp()),
   },
-  [
-    'id',
-    'subject',
-    'relation',
-    'object',
-    'tenant',
-    'subject_id',
-    'relation_id',
-    'object_id',
-    'tenant_id',
-    'organization_id',
-    'project_id',
-    'environment_id',
-    'created_at',
-    'updated_at',
-  ],
+  [...TUPLE_REQUIRED],
 );
-export const tupleList = arr(tupleRead);
+/** Permit's ResourceInstanceBlockRead and StrippedRelationBlockRead, in RelationshipTupleDetailedRead. */
+const instanceBlock = obj({ key: str(), tenant: str(), resource: str(), attributes: freeObject() }, ['key', 'tenant', 'resource']);
+/** Permit's RelationshipTupleDetailedRead (`detailed=true`): RelationshipTupleRead with the subject, relation and object records. */
+export const tupleDetailed = obj(
+  {
+    ...tupleRead.properties,
+    subject_details: instanceBlock,
+    relation_details: obj({ key: str(), name: str(), description: nullable(str()) }, ['key', 'name']),
+    object_details: instanceBlock,
+  },
+  [...TUPLE_REQUIRED],
+);
+export const tupleList = either(arr(tupleRead), arr(tupleDetailed));
 export const tuplesCreated = obj({ tuples_created: int() }, ['tuples_created']);
 export const tuplesRemoved = obj({ tuples_removed: int() }, ['tuples_removed']);

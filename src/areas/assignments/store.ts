@@ -11,6 +11,8 @@ export type TupleRefs = StatementRows['assignments/resolveTuples'];
 export type AssignmentRow = StatementRows['assignments/listRoleAssignments']['data'][number];
 /** A tuple as the list answers it (assignments/listTuples), with the ids of what it names (Permit's RelationshipTupleRead). */
 export type TupleRow = StatementRows['assignments/listTuples']['data'][number];
+/** A record read by id for the detailed lists (assignments/recordsByIds). */
+export type RecordById = StatementRows['assignments/recordsByIds']['records'][number];
 /** Filters of the role assignment list: null = any; `users`, `roles`, `tenants` match any of their keys. */
 export interface AssignmentFilter {
   users: string[] | null;
@@ -76,7 +78,16 @@ export class AssignmentsStore {
       deleteTuples: 'assignments/deleteTuples',
       listTuples: 'assignments/listTuples',
       joinTenants: 'assignments/joinTenants',
+      recordsByIds: 'assignments/recordsByIds',
     });
+  }
+
+  /** The environment's records with these ids (users, roles, tenants, instances, relations), by id. */
+  async recordsByIds(env: string, ids: (string | null | undefined)[]): Promise<Map<string, RecordById>> {
+    const wanted = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
+    if (!wanted.length) return new Map();
+    const [row] = await this.db.readRows(this.q.recordsByIds, { env, ids: wanted });
+    return new Map((row?.records ?? []).map((r) => [r.id, r]));
   }
 
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {

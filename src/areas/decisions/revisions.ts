@@ -125,6 +125,11 @@ export class Revisions implements RevisionListener {
     return scope.revision ?? this.latest(scope.envId);
   }
 
+  /** Reads may be served by a cluster's secondary that lags the leader: every read then needs a floor. */
+  get routing(): boolean {
+    return this.store.routing;
+  }
+
   /** The locally known revision (bounded staleness); read from the graph the first time. */
   async current(envId: string): Promise<number> {
     if (!this.byEnv.has(envId)) await this.refresh(envId);

@@ -2,6 +2,7 @@ import { forbidden } from '../../errors';
 import { route, type Req, type RouteSpec } from '../../http/routeTable';
 import { withDepthLimitSignal } from '../../http/depthLimit';
 import type { ListObjectsService } from './listObjects';
+import { askerOf, permissionsQueryOf, plainContextOf, questionOf, strictest, usersQueryOf } from './question';
 import * as s from './schemas';
 import type { DecisionService } from './service';
 
@@ -13,6 +14,29 @@ function envKeyScope(r: Req) {
 
 /** An explained check walks every path and returns them: a heavy question; a plain one goes to the batcher. */
 const explained = (r: Req) => r.query?.explain === true || r.body?.explain === true;
+
+/**
+ * Each handler turns its body into the engine's question (src/areas/decisions/question.ts) here,
+ * once: every decision endpoint takes the same user, resource, attributes, context and consistency.
+ */
+const check = (r: Req, svc: DecisionService, scope = r.scope) =>
+  svc.allowed(scope, questionOf(r.body), { explain: explained(r), consistency: r.body.consistency });
+const bulk = (r: Req, svc: DecisionService, scope = r.scope) =>
+  svc.allowedBulk(scope, r.body.map(questionOf), strictest(r.body.map((b: { consistency?: never }) => b.consistency)));
+const listPage = (r: Req, listing: ListObjectsService, scope = r.scope) =>
+  listing.listObjects(
+    scope,
+    {
+      ...askerOf(r.body.user),
+      action: r.body.action,
+      type: r.body.resource_type,
+      tenant: r.body.tenant ?? null,
+      context: plainContextOf(r.body.context),
+      pageSize: r.body.page_size ?? null,
+      continuationToken: r.body.continuation_token ?? null,
+    },
+    r.body.consistency,
+  );
 
 const tag = 'Decisions';
 const listObjectsSummary = 'Every instance of a type on which the user may do the action (paged, stable order)';
@@ -27,7 +51,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     heavy: explained,
     summary: 'May this user do this action on this resource?',
     schemas: { params: s.params, query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
-    handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.allowed(r.scope, r.body, r.query.explain === true)),
+    handler: async (r, { svc }) => withDepthLimitSignal(r, await check(r, svc)),
   }),
   route({
     method: 'POST',
@@ -38,7 +62,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     tag,
     summary: 'Up to 100 permission questions at once (order kept)',
     schemas: { params: s.params, body: s.bulkQuery, response: s.bulkAnswer },
-    handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.allowedBulk(r.scope, r.body)),
+    handler: async (r, { svc }) => withDepthLimitSignal(r, await bulk(r, svc)),
   }),
   route({
     method: 'POST',
@@ -50,7 +74,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     heavy: explained,
     summary: 'Permit PDP check (environment key)',
     schemas: { query: s.explainQuery, body: s.checkQuery, response: s.checkAnswer },
-    handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.allowed(envKeyScope(r), r.body, r.query.explain === true)),
+    handler: async (r, { svc }) => withDepthLimitSignal(r, await check(r, svc, envKeyScope(r))),
   }),
   route({
     method: 'POST',
@@ -61,7 +85,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     tag,
     summary: 'Permit PDP bulk check (environment key)',
     schemas: { body: s.bulkQuery, response: s.bulkAnswer },
-    handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.allowedBulk(envKeyScope(r), r.body)),
+    handler: async (r, { svc }) => withDepthLimitSignal(r, await bulk(r, svc, envKeyScope(r))),
   }),
   route({
     method: 'POST',
@@ -72,7 +96,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     heavy: true,
     summary: 'Everything a user may do, per instance and tenant',
     schemas: { params: s.params, body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
-    handler: (r, { svc }) => svc.userPermissions(r.scope, r.body),
+    handler: (r, { svc }) => svc.userPermissions(r.scope, permissionsQueryOf(r.body), r.body.consistency),
   }),
   route({
     method: 'POST',
@@ -83,7 +107,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     heavy: true,
     summary: 'Every user allowed an action on a resource, with the granting assignments',
     schemas: { params: s.params, body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
-    handler: (r, { svc }) => svc.authorizedUsers(r.scope, r.body),
+    handler: (r, { svc }) => svc.authorizedUsers(r.scope, usersQueryOf(r.body), r.body.consistency),
   }),
   route({
     method: 'POST',
@@ -94,7 +118,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     heavy: true,
     summary: 'Permit PDP user permissions (environment key)',
     schemas: { body: s.userPermissionsQuery, response: s.userPermissionsAnswer },
-    handler: (r, { svc }) => svc.userPermissions(envKeyScope(r), r.body),
+    handler: (r, { svc }) => svc.userPermissions(envKeyScope(r), permissionsQueryOf(r.body), r.body.consistency),
   }),
   route({
     method: 'POST',
@@ -105,7 +129,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     heavy: true,
     summary: 'Permit PDP authorized users (environment key)',
     schemas: { body: s.authorizedUsersQuery, response: s.authorizedUsersAnswer },
-    handler: (r, { svc }) => svc.authorizedUsers(envKeyScope(r), r.body),
+    handler: (r, { svc }) => svc.authorizedUsers(envKeyScope(r), usersQueryOf(r.body), r.body.consistency),
   }),
   route({
     method: 'POST',
@@ -117,7 +141,7 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     heavy: true,
     summary: listObjectsSummary,
     schemas: { params: s.params, body: s.listObjectsQuery, response: s.listObjectsAnswer },
-    handler: (r, { listing }) => listing.listObjects(r.scope, r.body),
+    handler: (r, { listing }) => listPage(r, listing),
   }),
   route({
     method: 'POST',
@@ -129,6 +153,6 @@ export const decisionRoutes: RouteSpec<{ svc: DecisionService; listing: ListObje
     heavy: true,
     summary: `${listObjectsSummary} (environment key)`,
     schemas: { body: s.listObjectsQuery, response: s.listObjectsAnswer },
-    handler: (r, { listing }) => listing.listObjects(envKeyScope(r), r.body),
+    handler: (r, { listing }) => listPage(r, listing, envKeyScope(r)),
   }),
 ];

@@ -1,10 +1,10 @@
 import { anyObject, arr, bool, factKey, freeObject, int, mapOf, nullable, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
 
-const userRef = {
+export const userRef = {
   oneOf: [
     factKey(),
-    // Permit's SDK sends the whole user object; only `key` matters for the decision.
-    { type: 'object', properties: { key: factKey() }, required: ['key'], additionalProperties: true },
+    // Permit's SDK sends the whole user object: its `key`, and `attributes` that overlay the stored ones.
+    { type: 'object', properties: { key: factKey(), attributes: nullable(anyObject()) }, required: ['key'], additionalProperties: true },
   ],
 };
 /**
@@ -13,7 +13,7 @@ const userRef = {
  * refused (the SDKs add their own, e.g. `context` and `sdk`, and newer ones may add more).
  */
 const PDP_LENIENT = { additionalProperties: true };
-const resourceRef = {
+export const resourceRef = {
   type: 'object',
   properties: {
     type: str({ minLength: 1, maxLength: 128 }),
@@ -29,7 +29,7 @@ const resourceRef = {
 /** A filter list where null means "not sent" (the Python SDK sends `tenants: null`). */
 const filterList = () => nullable(arr(str(), { maxItems: 1000 }));
 
-const consistency = {
+export const consistency = {
   oneOf: [
     { type: 'string', enum: ['minimize_latency', 'fully_consistent'] },
     obj({ at_least: str({ pattern: '^[0-9]+$' }) }, ['at_least']),
@@ -72,6 +72,7 @@ export const userPermissionsQuery = obj(
     resource_types: filterList(),
     context: nullable(anyObject()),
     sdk: str(),
+    consistency,
   },
   ['user'],
   PDP_LENIENT,
@@ -82,7 +83,7 @@ export const userPermissionsAnswer = mapOf(
   obj({ tenant: tenantRead, resource: nullable(instanceRead), permissions: arr(str()), roles: arr(str()) }, ['tenant', 'permissions']),
 );
 export const authorizedUsersQuery = obj(
-  { action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: nullable(anyObject()), sdk: str() },
+  { action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: nullable(anyObject()), sdk: str(), consistency },
   ['action', 'resource'],
   PDP_LENIENT,
 );
@@ -101,8 +102,7 @@ export const listObjectsQuery = obj(
     tenant: nullable(str({ minLength: 1, maxLength: 256 })),
     page_size: int({ minimum: 1, maximum: 1000 }),
     continuation_token: nullable(str({ minLength: 1, maxLength: 2048 })),
-    context: anyObject(),
-    // Accepted as on checks; every page is read from the graph itself, which satisfies each level.
+    context: nullable(anyObject()),
     consistency,
   },
   ['user', 'action', 'resource_type'],

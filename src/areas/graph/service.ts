@@ -1,12 +1,17 @@
 import type { Scope } from '../../auth/types';
 import { invalidInput, notFound } from '../../errors';
+import type { DecisionEngine } from '../decisions/engine';
 import type { GraphStore } from './store';
 
 export const MAX_GRAPH_NODES = 500;
 
 /** Graph inspection (issue: decisions for real clients, item 2). */
 export class GraphService {
-  constructor(private readonly store: GraphStore) {}
+  constructor(
+    private readonly store: GraphStore,
+    /** Effective roles are the decision engine's `roles` enumeration (the walk from the user). */
+    private readonly engine: DecisionEngine,
+  ) {}
 
   async neighbourhood(scope: Scope, q: { focus?: string; tenant?: string; depth?: number; limit?: number }) {
     let focusType: string | null = null;
@@ -26,7 +31,7 @@ export class GraphService {
   }
 
   async effectiveRoles(scope: Scope, user: string, tenant?: string) {
-    const roles = await this.store.effectiveRoles(scope.envId, user, tenant ?? null);
+    const roles = await this.engine.enumerate({ scope }, { kind: 'roles', user, tenant: tenant ?? null });
     if (roles === undefined) throw notFound('User', user);
     return { user, roles };
   }

@@ -1,23 +1,16 @@
 import type { Db } from '../../db/db';
 import type { StatementRows } from '../../db/statements.generated';
 
-/** The records of graph/neighbourhood and graph/effectiveRoles (their `// @row` headers). */
+/** The records of graph/neighbourhood (its `// @row` header). */
 export type GraphNode = StatementRows['graph/neighbourhood']['nodes'][number];
 export type GraphEdge = StatementRows['graph/neighbourhood']['edges'][number];
-export type EffectiveRole = StatementRows['graph/effectiveRoles']['roles'][number];
 
 /** Read-only views of the stored graph for admins. */
 export class GraphStore {
   private readonly q;
 
-  constructor(
-    private readonly db: Db,
-    private readonly maxDepth: number,
-  ) {
-    this.q = this.db.statements({
-      neighbourhood: 'graph/neighbourhood',
-      effectiveRoles: 'graph/effectiveRoles',
-    });
+  constructor(private readonly db: Db) {
+    this.q = this.db.statements({ neighbourhood: 'graph/neighbourhood' });
   }
 
   async neighbourhood(
@@ -26,10 +19,5 @@ export class GraphStore {
   ) {
     const [row] = await this.db.readRows(this.q.neighbourhood, { env, ...p, nowMs: Date.now() });
     return row;
-  }
-
-  async effectiveRoles(env: string, user: string, tenant: string | null): Promise<EffectiveRole[] | undefined> {
-    const [row] = await this.db.readRows(this.q.effectiveRoles, { env, user, tenant, depth: this.maxDepth, nowMs: Date.now() });
-    return row?.roles;
   }
 }

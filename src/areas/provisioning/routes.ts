@@ -80,6 +80,16 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     schemas: { params: s.projEnvParams },
     handler: (r, { svc }) => svc.deleteEnvironment(r.params.proj_id, r.params.env_id),
   }),
+  route({
+    method: 'GET',
+    path: '/v2/projects/:proj_id/envs/:env_id/stats',
+    auth: 'env',
+    adminOnly: true,
+    tag,
+    summary: "Permit's EnvironmentStats: the environment with counts of its roles, users, policies, resources and tenants",
+    schemas: { params: s.projEnvParams, response: s.environmentStats },
+    handler: (r, { svc }) => svc.environmentStats(r.scope),
+  }),
   // Key management is the admin's (docs/behaviour.md section 8): a leaked environment key cannot mint
   // keys or replace itself before it is revoked.
   // Before the create route: `/v2/api-key/{key_id}/rotate-secret` also fits `/v2/api-key/{proj_id}/{env_id}`.
@@ -110,7 +120,9 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     auth: 'env',
     adminOnly: true,
     tag,
-    summary: "The environment's key (Permit's APIKeyRead): its oldest key, without the secret (secrets are shown once, at creation)",
+    summary:
+      "The environment's key (Permit's APIKeyRead): the one made with the environment (its oldest key), never with a secret; " +
+      'POST /v2/api-key/{key_id}/rotate-secret gives it a secret, shown once',
     schemas: { params: s.projEnvParams, response: s.apiKey },
     handler: (r, { svc }) => svc.environmentKey(r.scope),
   }),

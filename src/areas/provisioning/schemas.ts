@@ -1,5 +1,5 @@
 import { ACCESS_LEVELS } from '../../auth/types';
-import { arr, envelope, idOrKey, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
+import { arr, bool, envelope, idOrKey, int, nullable, obj, PAGING_QUERY, schemaKey, str, timestamp } from '../../http/schema';
 
 export const projectCreate = obj({ key: schemaKey(), name: str({ minLength: 1, maxLength: 256 }), description: str({ maxLength: 4096 }) }, [
   'key',
@@ -32,12 +32,33 @@ export const environment = obj(
   },
   ['id', 'key', 'name', 'project_id'],
 );
+/** Permit's EnvironmentStats: the environment, its PDP configs (none here) and EnvironmentStatistics. */
+export const environmentStats = obj(
+  {
+    ...environment.properties,
+    pdp_configs: arr(obj({})),
+    stats: obj(
+      {
+        roles: int(),
+        users: int(),
+        policies: int(),
+        resources: int(),
+        tenants: int(),
+        has_decision_logs: bool(),
+        members: arr(obj({})),
+        mau: int(),
+      },
+      ['roles', 'users', 'policies', 'resources', 'tenants', 'has_decision_logs', 'members', 'mau'],
+    ),
+  },
+  ['id', 'key', 'name', 'project_id', 'pdp_configs', 'stats'],
+);
 export const accessLevel = str({ enum: ACCESS_LEVELS });
 export const apiKey = obj(
   {
     id: str(),
     name: nullable(str()),
-    prefix: str(),
+    prefix: nullable(str()),
     object_type: str({ enum: ['env'] }),
     owner_type: str({ enum: ['member'] }),
     access_level: accessLevel,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashSecret, newSecret } from '../../auth/secrets';
 import type { AccessLevel, Scope } from '../../auth/types';
-import { notFound } from '../../errors';
+import { AppError, notFound } from '../../errors';
 import { envelopeOf, type Page } from '../../http/paging';
 import { now } from '../../util/time';
 import type { ApiKeyNode, EnvironmentNode, ProjectNode, ProvisioningStore } from './store';
@@ -115,6 +115,18 @@ export class ProvisioningService {
     if (!(await this.store.deleteEnvironment(project.id, envRef))) throw notFound('Environment', envRef);
   }
 
+  /**
+   * Permit's EnvironmentStats: the environment (EnvironmentRead) with `pdp_configs` (none: there
+   * is no separate PDP here) and `stats`, from counts the graph keeps. `members` is empty (no
+   * organisation members here: keys, not members) and `mau` 0 (monthly active users are not
+   * counted: decisions are sampled into the decision log, not counted per user).
+   */
+  async environmentStats(scope: Scope) {
+    const env = await this.getEnvironment(scope.projectId, scope.envId);
+    const counts = await this.store.environmentStats(scope.envId);
+    return { ...env, pdp_configs: [], stats: { ...counts, members: [], mau: 0 } };
+  }
+
   /** Returns the secret once; only its digest is stored. */
   async createApiKey(scope: Scope, input: { name?: string; access_level?: AccessLevel }) {
     const secret = newSecret(KEY_PREFIX);
@@ -144,10 +156,20 @@ export class ProvisioningService {
     created_at: k.created_at,
   });
 
-  /** The environment's key as Permit's `GET /v2/api-key/{proj}/{env}` answers it: here its oldest key, without the secret. */
+  /**
+   * The environment's key as Permit's `GET /v2/api-key/{proj}/{env}` answers it: the key made with
+   * the environment (cypher/fragments/environmentKey.cypher), its oldest, without a secret: that key
+   * has none until a rotation gives it one, and a secret is answered once, by the call that makes it.
+   */
   async environmentKey(scope: Scope) {
     const { data } = await this.store.listApiKeys(scope.envId, { page: 1, perPage: 1, skip: 0 });
-    if (!data.length) throw notFound('API key of environment', scope.envKey);
+    if (!data.length) {
+      throw new AppError(
+        404,
+        'NOT_FOUND',
+        `Environment ${JSON.stringify(scope.envKey)} has no key left (each was revoked): make one with POST /v2/api-key/{proj_id}/{env_id}.`,
+      );
+    }
     return this.keyView(data[0]);
   }
 

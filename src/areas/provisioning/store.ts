@@ -39,6 +39,7 @@ export class ProvisioningStore implements KeyLookup {
       revokeApiKey: 'provisioning/revokeApiKey',
       rotateApiKey: 'provisioning/rotateApiKey',
       envOfApiKey: 'provisioning/envOfApiKey',
+      environmentStats: 'provisioning/environmentStats',
     });
   }
 
@@ -147,6 +148,11 @@ export class ProvisioningStore implements KeyLookup {
     const [row] = await this.db.writeRows(this.q.createApiKey, k);
     if (!row) throw new NotFound('Environment', k.envId);
     return row.key;
+  }
+
+  async environmentStats(env: string) {
+    const [row] = await this.db.readRows(this.q.environmentStats, { env });
+    return row;
   }
 
   async listApiKeys(envId: string, page: Page): Promise<{ total: number; data: ApiKeyNode[] }> {

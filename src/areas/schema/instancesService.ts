@@ -104,6 +104,16 @@ export class InstancesService {
     return data.map((i) => instanceView(scope, i));
   }
 
+  /** `detailed=true`: Permit's ResourceInstanceDetailedRead, each with the tuples naming it as subject or object (one more query per page). */
+  async listInstancesDetailed(scope: Scope, filter: { tenant?: string; resource?: string; search?: string }, page: Page) {
+    const listed = await this.listInstances(scope, filter, page);
+    const relationships = await this.store.relationshipsOf(
+      scope.envId,
+      listed.map((i) => i.id),
+    );
+    return listed.map((i) => ({ ...i, relationships: relationships.get(i.id) ?? [] }));
+  }
+
   async updateInstance(scope: Scope, ref: string, patch: { attributes?: Record<string, unknown> }) {
     const current = await this.getInstance(scope, ref);
     const attributes = attributesJson(patch.attributes) ?? null;

@@ -35,6 +35,7 @@ export class InstancesStore {
       createInstance: 'schema/createInstance',
       getInstance: 'schema/getInstance',
       listInstances: 'schema/listInstances',
+      instanceRelationships: 'schema/instanceRelationships',
       updateInstance: 'schema/updateInstance',
       deleteInstance: 'schema/deleteInstance',
       resolveInstances: 'schema/resolveInstances',
@@ -116,6 +117,15 @@ export class InstancesStore {
 
   async listInstances(env: string, filter: { tenant: string | null; resource: string | null; search: string | null }, page: Page) {
     return listOf(await this.db.readRows(this.q.listInstances, { env, ...filter, skip: page.skip, limit: page.perPage }));
+  }
+
+  /** The tuples naming each instance (by id) as subject or object, oldest first, grouped by the instance's id. */
+  async relationshipsOf(env: string, ids: string[]): Promise<Map<string, { subject: string; relation: string; object: string }[]>> {
+    const by = new Map<string, { subject: string; relation: string; object: string }[]>(ids.map((id) => [id, []]));
+    if (!ids.length) return by;
+    const [row] = await this.db.readRows(this.q.instanceRelationships, { env, ids });
+    for (const { instance, ...t } of row?.relationships ?? []) by.get(instance)?.push(t);
+    return by;
   }
 
   async updateInstance(env: string, resource: string, key: string, attributes: string | null, nowIso: string) {

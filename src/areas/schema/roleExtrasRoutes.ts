@@ -130,6 +130,16 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     schemas: { params: s.resourceRoleParams, body: s.when, response: s.when },
     handler: (r, { extras }) => extras.setConditions(r.scope, r.params.resource, r.params.role, r.body),
   },
+  {
+    // Permit's Java SDK (2.0.0) sends POST where Permit's API documents PUT: the same call.
+    method: 'POST',
+    path: `${res}/roles/:role/implicit_grants/conditions`,
+    auth: 'env',
+    tag,
+    summary: 'Set `when` on every derivation granting this role (the PUT, as POST)',
+    schemas: { params: s.resourceRoleParams, body: s.when, response: s.when },
+    handler: (r, { extras }) => extras.setConditions(r.scope, r.params.resource, r.params.role, r.body),
+  },
 
   {
     method: 'POST',

@@ -1,4 +1,4 @@
-import { paging, refuseFilter } from '../../http/paging';
+import { paging } from '../../http/paging';
 import { route, type RouteSpec } from '../../http/routeTable';
 import { arr, int, MAX_BULK_ITEMS, obj } from '../../http/schema';
 import type { InstancesService } from './instancesService';
@@ -270,11 +270,11 @@ export const instanceRoutes: RouteSpec<InstancesService>[] = [
     path: coll,
     auth: 'env',
     tag: instancesTag,
-    summary: 'List resource instances',
+    summary: "List resource instances (`detailed=true`: Permit's ResourceInstanceDetailedRead)",
     schemas: { params: s.params, query: s.instanceListQuery, response: s.instanceList },
     handler: (r, svc) =>
       r.query.detailed
-        ? refuseFilter('detailed', 'detailed=true (ResourceInstanceDetailedRead) is not served; send detailed=false or leave it out')
+        ? svc.listInstancesDetailed(r.scope, r.query, paging(r.query))
         : svc.listInstances(r.scope, r.query, paging(r.query)),
   }),
   route({

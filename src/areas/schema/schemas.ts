@@ -125,7 +125,7 @@ export const listQuery = obj({ ...PAGING_QUERY, search: str() });
 export const resourceListQuery = obj({ ...PAGING_QUERY, search: str(), include_built_in: bool(), ...INCLUDE_TOTAL_COUNT });
 export const roleListQuery = obj({ ...PAGING_QUERY, search: str(), ...INCLUDE_TOTAL_COUNT });
 export const pagingQuery = obj(PAGING_QUERY);
-/** `detailed=true` (Permit's ResourceInstanceDetailedRead) is refused with 422: we do not answer that shape. */
+/** `detailed=true`: Permit's ResourceInstanceDetailedRead (the instance with `relationships`, the tuples naming it). */
 export const instanceListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str(), resource: str(), detailed: bool() });
 
 const stamp = nullable(timestamp());
@@ -227,7 +227,15 @@ export const resourceRoleList = arr(resourceRole);
 export const roleList = arrayOrEnvelope(role);
 /** Permit answers a resource's relations as `PaginatedResultRelationRead`. */
 export const relationList = envelope(relation);
-export const instanceList = arr(instance);
+/** A listed instance: with `detailed=true`, Permit's ResourceInstanceDetailedRead (`relationships`: the tuples naming it). */
+export const instanceListed = obj(
+  {
+    ...instance.properties,
+    relationships: arr(obj({ subject: str(), relation: str(), object: str() }, ['subject', 'relation', 'object'])),
+  },
+  ['id', 'key', 'resource', 'tenant'],
+);
+export const instanceList = arr(instanceListed);
 export const actionView = obj(
   {
     id: str(),

@@ -3,32 +3,23 @@ import type { Context } from 'koa';
 import type { Scope } from '../../auth/types';
 import { forbidden, invalidInput } from '../../errors';
 import type { Authenticator, Req, RouteDef, RouteSpec } from '../../http/routeTable';
-import { anyObject, arr, bool, factKey, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
+import { anyObject, arr, bool, nullable, obj, PROJ_ENV_PARAMS, str } from '../../http/schema';
+import { askerOf, type QuestionBody, questionOf } from '../decisions/question';
+import { checkQuery, consistency, userRef } from '../decisions/schemas';
 import type { TenantAccessService } from './service';
 
-const userRef = { oneOf: [factKey(), { type: 'object', properties: { key: factKey() }, required: ['key'], additionalProperties: true }] };
-const resourceRef = {
-  type: 'object',
-  properties: {
-    type: str({ minLength: 1, maxLength: 128 }),
-    key: { type: ['string', 'null'], maxLength: 256 },
-    tenant: { type: ['string', 'null'], maxLength: 256 },
-    attributes: anyObject(),
-    context: anyObject(),
-  },
-  required: ['type'],
-  additionalProperties: false,
-};
-const question = { user: userRef, action: str({ minLength: 1, maxLength: 128 }), resource: resourceRef, context: anyObject(), sdk: str() };
-const allTenantsQuery = obj(question, ['user', 'action', 'resource']);
+/** all-tenants takes what `/allowed` takes (docs/decisions.md): one question type for every decision endpoint. */
+const allTenantsQuery = checkQuery;
 /** permitio 2.7.6's checkAllTenants posts `{headers: {Authorization, ...}, params: {user, action, resource, context}}`. */
 const sdk276Query = obj({ headers: { type: 'object', additionalProperties: str() }, params: allTenantsQuery }, ['params']);
 const tenant = obj({ key: str(), attributes: anyObject() });
 const allowedTenant = obj({ allow: bool(), tenant });
 const allTenantsAnswer = obj({ allowed_tenants: arr(allowedTenant), allowedTenants: arr(allowedTenant) });
-const userTenantsQuery = obj({ user: userRef, context: anyObject(), sdk: str() }, ['user']);
+const userTenantsQuery = obj({ user: userRef, context: nullable(anyObject()), sdk: str(), consistency }, ['user'], {
+  additionalProperties: true,
+});
 
-type Question = { user: string | { key: string }; action: string; resource: { type: string; key?: string | null } };
+type Body = QuestionBody & { headers?: Record<string, string>; params?: QuestionBody };
 
 function envKeyScope(r: Req): Scope {
   if (!r.scope) throw forbidden('The Permit PDP paths need an environment key; with the admin key use /v2/allowed/{proj_id}/{env_id}/...');
@@ -42,8 +33,8 @@ const keyRoute = { auth: 'key', method: 'POST', readOnly: true } as RouteDef;
  * The PDP path also takes the key where permitio 2.7.6 puts it, in the body's
  * `headers.Authorization` (that SDK sends no Authorization header on this call).
  */
-async function pdpScope(r: Req, auth: Authenticator): Promise<{ scope: Scope; q: Question }> {
-  const body = r.body as Question & { headers?: Record<string, string>; params?: Question };
+async function pdpScope(r: Req, auth: Authenticator): Promise<{ scope: Scope; q: QuestionBody }> {
+  const body = r.body as Body;
   const header =
     r.ctx.get('authorization') || Object.entries(body.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1] || '';
   const shim = { get: (name: string) => (name.toLowerCase() === 'authorization' ? header : '') } as unknown as Context;
@@ -58,7 +49,7 @@ export interface TenantAccessDeps {
 }
 
 /**
- * `/allowed/all-tenants` and `/user-tenants` (CONTRACT section 10), at the PDP paths (environment
+ * `/allowed/all-tenants` and `/user-tenants` (CONTRACT section 10; docs/decisions.md), at the PDP paths (environment
  * key) and under `/v2/allowed/{proj_id}/{env_id}`.
  */
 export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
@@ -70,7 +61,7 @@ export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
     tag,
     summary: 'The tenants in which the user may do the action on the resource',
     schemas: { params: PROJ_ENV_PARAMS, body: allTenantsQuery, response: allTenantsAnswer },
-    handler: (r, { svc }) => svc.allowedTenants(r.scope, r.body),
+    handler: (r, { svc }) => svc.allowedTenants(r.scope, questionOf(r.body), r.body.consistency),
   },
   {
     method: 'POST',
@@ -86,7 +77,7 @@ export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
     handler: async (r, { svc, auth }) => {
       const { scope, q } = await pdpScope(r, auth);
       if (!q) throw invalidInput('The body needs user, action and resource.');
-      return svc.allowedTenants(scope, q);
+      return svc.allowedTenants(scope, questionOf(q), q.consistency);
     },
   },
   {
@@ -97,7 +88,7 @@ export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
     tag,
     summary: 'The tenants a user belongs to',
     schemas: { params: PROJ_ENV_PARAMS, body: userTenantsQuery, response: arr(tenant) },
-    handler: (r, { svc }) => svc.userTenants(r.scope, r.body.user),
+    handler: (r, { svc }) => svc.userTenants(r.scope, askerOf(r.body.user), r.body.consistency),
   },
   {
     method: 'POST',
@@ -107,6 +98,6 @@ export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
     tag,
     summary: 'Permit PDP user tenants (environment key)',
     schemas: { body: userTenantsQuery, response: arr(tenant) },
-    handler: (r, { svc }) => svc.userTenants(envKeyScope(r), r.body.user),
+    handler: (r, { svc }) => svc.userTenants(envKeyScope(r), askerOf(r.body.user), r.body.consistency),
   },
 ];

@@ -1,52 +1,33 @@
 import type { Scope } from '../../auth/types';
 import { fromJson } from '../../util/json';
-import type { CheckQuery, DecisionService } from '../decisions/service';
-import type { TenantAccessStore } from './store';
+import type { DecisionEngine } from '../decisions/engine';
+import type { Asker, Consistency, Question } from '../decisions/question';
+import type { TenantRow } from '../decisions/walk';
 
 export interface TenantView {
   key: string;
   attributes: Record<string, unknown>;
 }
-export type UserRef = string | { key: string; attributes?: Record<string, unknown> | null };
 
-const keyOf = (u: UserRef) => (typeof u === 'string' ? u : u.key);
-/** One bulk decision call takes at most this many questions (the decisions area's limit). */
-const CHECKS_PER_CALL = 100;
+const viewOf = (r: TenantRow): TenantView => ({ key: r.key, attributes: fromJson(r.attributes_json) });
 
 /**
- * Permit's "which tenants" questions, on top of the decision service: the tenants a user
- * belongs to, and those among them where the user may do an action (one check per tenant,
- * asked in bulk), so the answers are exactly what `/allowed` would say tenant by tenant.
+ * Permit's "which tenants" questions (docs/decisions.md), on the decision engine: the tenants a
+ * user belongs to, and the tenants where a question is allowed (the engine's `tenants`
+ * enumeration: each candidate asked as `/allowed` would ask it, so the answers agree).
  */
 export class TenantAccessService {
-  constructor(
-    private readonly store: TenantAccessStore,
-    private readonly decisions: DecisionService,
-  ) {}
+  constructor(private readonly engine: DecisionEngine) {}
 
-  async userTenants(scope: Scope, user: UserRef): Promise<TenantView[]> {
-    const rows = await this.store.userTenants(scope.envId, keyOf(user));
-    return rows.map((r) => ({ key: r.key, attributes: fromJson(r.attributes_json) }));
+  async userTenants(scope: Scope, asker: Asker, consistency?: Consistency): Promise<TenantView[]> {
+    return (await this.engine.enumerate({ scope, consistency }, { kind: 'userTenants', user: asker.user })).map(viewOf);
   }
 
-  async allowedTenants(
-    scope: Scope,
-    q: { user: UserRef; action: string; resource: { type: string; key?: string | null }; context?: Record<string, unknown> | null },
-  ) {
-    const tenants = await this.userTenants(scope, q.user);
-    const checks: CheckQuery[] = tenants.map((t) => ({
-      // A user object's `attributes` go with it: set rules read them (CONTRACT section 17).
-      user: typeof q.user === 'string' ? q.user : { key: q.user.key, attributes: q.user.attributes ?? null },
-      context: q.context ?? null,
-      action: q.action,
-      resource: { type: q.resource.type, key: q.resource.key ?? null, tenant: t.key },
+  async allowedTenants(scope: Scope, question: Question, consistency?: Consistency) {
+    const answer = (await this.engine.enumerate({ scope, consistency }, { kind: 'tenants', question })).map((t) => ({
+      allow: true,
+      tenant: viewOf(t),
     }));
-    const allowed: boolean[] = [];
-    for (let i = 0; i < checks.length; i += CHECKS_PER_CALL) {
-      const { allow } = await this.decisions.allowedBulk(scope, checks.slice(i, i + CHECKS_PER_CALL));
-      allowed.push(...allow.map((a) => a.allow));
-    }
-    const answer = tenants.filter((_, i) => allowed[i]).map((tenant) => ({ allow: true, tenant }));
     // `allowedTenants`: the name permitio 2.7.6's checkAllTenants reads (Permit's PDP answers allowed_tenants).
     return { allowed_tenants: answer, allowedTenants: answer };
   }

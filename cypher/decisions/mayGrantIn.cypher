@@ -1,6 +1,6 @@
 // @row { may: boolean }
-// Whether the rule could grant the user anything on an instance of the tenant, so that the
-// per-instance `review` checks are worth asking. Derived from the rule's steps: a walk starts
+// Whether the rule could grant the user anything on an instance of the tenant, so that
+// per-instance checks (the approvals' `review`) are worth asking. Derived from the rule's steps: a walk starts
 // only at a live direct role assignment (fragments/rule/directAssignments: held directly, or a
 // group membership; every other step carries a role it already holds), and the only other grant
 // is a live tenant role in the tenant (fragments/rule/tenantScopeGrant). With neither, every

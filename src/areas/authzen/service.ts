@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import type { Scope } from '../../auth/types';
+import { badRequest } from '../../errors';
+import type { StaticOf } from '../../http/schema';
+import type { AuthzenDecisions, Question } from './decisions';
+import type * as s from './schemas';
+
+/**
+ * The AuthZEN Authorization API 1.0 on our decisions (docs/authzen.md): each AuthZEN request is
+ * mapped to the questions of the decision endpoints and asked through `AuthzenDecisions` (the
+ * area's one door to them); the answers are put in the specification's shapes.
+ *
+ * The mapping: a subject `{type: "user", id, properties}` is the user whose key is `id`, its
+ * properties overlaying the stored attributes; a resource `{type, id, properties}` the instance of
+ * that type whose key is `id` with its stored attributes overlaid by the properties (an instance
+ * that is not stored is asked as the type alone, with the properties as its attributes: tenant
+ * roles and set rules decide it); the tenant `resource.properties.tenant`, else the stored
+ * instance's, else the default tenant; the action's name is the action, and its properties are the
+ * context's `action.<property>` (conditions name them `context.action.<property>`); `context` is
+ * the question's context.
+ */
+type Bag = Record<string, unknown>;
+type Entity = { type: string; id: string; properties?: Bag };
+type SearchedEntity = { type: string; id?: string; properties?: Bag };
+type Action = { name: string; properties?: Bag };
+type Decision = { decision: boolean; context?: Bag };
+
+/** The only subject type the service knows: its users. Another type is nobody (deny, empty searches). */
+export const USER_TYPE = 'user';
+
+/** The page size of a search that sends no `page.limit` (or 0), and the largest one it takes. */
+export const DEFAULT_PAGE = 100;
+export const MAX_PAGE = 1000;
+
+const isObject = (v: unknown): v is Bag => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The context of a question: the request's, and the action's properties as `action.<property>`. */
+export function contextOf(context: Bag | undefined, action: Action): Bag {
+  const out: Bag = { ...(context ?? {}) };
+  for (const [k, v] of Object.entries(action.properties ?? {})) out[`action.${k}`] = v;
+  return out;
+}
+
+/** The tenant a resource names (`properties.tenant`, a string), else null: the stored instance's, else the default. */
+const tenantOf = (resource: SearchedEntity): string | null =>
+  typeof resource.properties?.tenant === 'string' ? resource.properties.tenant : null;
+
+/** The user of a question: its key, and the properties sent as attributes overlaying the stored ones. */
+const askerOf = (subject: Entity) => ({ user: subject.id, userAttributes: subject.properties ?? null });
+
+/** The resource part of a question: by key when an id is given, else the type alone; the properties as its attributes. */
+const resourceOf = (resource: SearchedEntity) => ({
+  type: resource.type,
+  key: resource.id ?? null,
+  tenant: tenantOf(resource),
+  resourceAttributes: resource.properties ?? null,
+});
+
+/** The question of one evaluation. */
+export function questionOf(subject: Entity, action: Action, resource: Entity, context?: Bag): Question {
+  return { ...askerOf(subject), action: action.name, ...resourceOf(resource), context: contextOf(context, action) };
+}
+
+const unknownSubjectType = (type: string): Decision => ({
+  decision: false,
+  context: {
+    reason: `Subject type ${JSON.stringify(type)} is unknown: only "${USER_TYPE}" subjects (the environment's users) are decided.`,
+  },
+});
+
+/** Why an evaluation item cannot be asked (it lacks an entity or has a malformed one), or undefined. */
+function itemProblem(subject: unknown, action: unknown, resource: unknown): string | undefined {
+  const str = (v: unknown) => typeof v === 'string' && v.length > 0;
+  const props = (v: Bag) => v.properties === undefined || isObject(v.properties);
+  for (const [field, v] of [
+    ['subject', subject],
+    ['resource', resource],
+  ] as const) {
+    if (v === undefined) return `${field} is required (in the evaluation or at the top level)`;
+    if (!isObject(v) || !str(v.type) || !str(v.id) || !props(v)) return `${field} must be {type, id, properties?} with non-empty strings`;
+  }
+  if (action === undefined) return 'action is required (in the evaluation or at the top level)';
+  if (!isObject(action) || !str(action.name) || !props(action)) return 'action must be {name, properties?} with a non-empty name';
+  return undefined;
+}
+
+/**
+ * Search pages (the specification's opaque tokens): a token resumes the search it was given for
+ * (a digest of the request without its page) after the last result it gave.
+ */
+function fingerprintOf(request: Bag): string {
+  const { page: _page, ...asked } = request;
+  return createHash('sha256').update(JSON.stringify(asked)).digest('base64url').slice(0, 16);
+}
+const tokenOf = (after: string, fingerprint: string) => Buffer.from(JSON.stringify({ a: after, q: fingerprint })).toString('base64url');
+function afterOf(token: string, fingerprint: string): string {
+  let t: unknown;
+  try {
+    t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    t = undefined;
+  }
+  if (!isObject(t) || typeof t.a !== 'string' || typeof t.q !== 'string') throw badRequest('page.token is not a token this endpoint gave.');
+  if (t.q !== fingerprint)
+    throw badRequest('page.token was given for another search: every entity, the context and page.limit must be as in the first request.');
+  return t.a;
+}
+const pageSizeOf = (page: { limit?: number } | undefined) => Math.min(page?.limit || DEFAULT_PAGE, MAX_PAGE);
+
+/** One page of a sorted list of names, after the token's name. */
+function pageOf(names: string[], request: Bag, page: { token?: string; limit?: number } | undefined) {
+  const fingerprint = fingerprintOf({ ...request, limit: page?.limit ?? null });
+  const after = page?.token ? afterOf(page.token, fingerprint) : null;
+  const rest = after === null ? names : names.filter((n) => n > after);
+  const size = pageSizeOf(page);
+  const shown = rest.slice(0, size);
+  const next = rest.length > size ? tokenOf(shown[shown.length - 1], fingerprint) : '';
+  return { page: { next_token: next, count: shown.length, total: names.length }, shown };
+}
+
+export class AuthzenService {
+  constructor(private readonly decisions: AuthzenDecisions) {}
+
+  /** `POST /access/v1/evaluation`: one question. */
+  async evaluation(scope: Scope, q: StaticOf<typeof s.evaluationQuery>): Promise<Decision & { depthLimited?: true }> {
+    if (q.subject.type !== USER_TYPE) return unknownSubjectType(q.subject.type);
+    const { allow, depthLimited } = await this.decisions.decide(scope, [questionOf(q.subject, q.action, q.resource, q.context)]);
+    return depthLimited ? { decision: allow[0], depthLimited } : { decision: allow[0] };
+  }
+
+  /**
+   * `POST /access/v1/evaluations`: the items with the top-level defaults (each key replaces its
+   * default whole), asked in one bulk check, answered in order and cut as the semantic says.
+   * Without items it is the single evaluation of the top-level keys.
+   */
+  async evaluations(
+    scope: Scope,
+    q: StaticOf<typeof s.evaluationsQuery>,
+  ): Promise<{ decision?: boolean; context?: Bag; evaluations?: Decision[]; depthLimited?: true }> {
+    if (!q.evaluations?.length) {
+      const missing = (['subject', 'action', 'resource'] as const).filter((k) => q[k] === undefined);
+      if (missing.length)
+        throw badRequest(`${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} required when the request has no evaluations.`);
+      return this.evaluation(scope, q as StaticOf<typeof s.evaluationQuery>);
+    }
+    const items = q.evaluations.map((e) => {
+      const subject = (e.subject ?? q.subject) as unknown;
+      const action = (e.action ?? q.action) as unknown;
+      const resource = (e.resource ?? q.resource) as unknown;
+      const problem = itemProblem(subject, action, resource);
+      if (problem) return { answer: { decision: false, context: { error: { status: 400, message: problem } } } as Decision };
+      const subj = subject as Entity;
+      if (subj.type !== USER_TYPE) return { answer: unknownSubjectType(subj.type) };
+      return { question: questionOf(subj, action as Action, resource as Entity, (e.context ?? q.context) as Bag | undefined) };
+    });
+    const asked = items.flatMap((i) => (i.question ? [i.question] : []));
+    const { allow, depthLimited } = await this.decisions.decide(scope, asked);
+    let next = 0;
+    const answers = items.map((i) => i.answer ?? { decision: allow[next++] });
+    const semantic = q.options?.evaluations_semantic ?? 'execute_all';
+    const stopAt =
+      semantic === 'deny_on_first_deny'
+        ? answers.findIndex((a) => !a.decision)
+        : semantic === 'permit_on_first_permit'
+          ? answers.findIndex((a) => a.decision)
+          : -1;
+    const evaluations = stopAt < 0 ? answers : answers.slice(0, stopAt + 1);
+    if (stopAt >= 0 && stopAt < answers.length - 1)
+      evaluations[stopAt] = { ...evaluations[stopAt], context: { ...evaluations[stopAt].context, reason: semantic } };
+    return depthLimited ? { evaluations, depthLimited } : { evaluations };
+  }
+
+  /** `POST /access/v1/search/subject`: the users allowed the action on the resource (authorized users), by key. */
+  async subjects(scope: Scope, q: StaticOf<typeof s.subjectSearchQuery>) {
+    // The subject's id (and properties) are not part of the search: the specification says to ignore them.
+    const request = { subject: { type: q.subject.type }, action: q.action, resource: q.resource, context: q.context ?? null };
+    const users =
+      q.subject.type === USER_TYPE
+        ? await this.decisions.subjects(scope, {
+            action: q.action.name,
+            ...resourceOf(q.resource),
+            context: contextOf(q.context, q.action),
+          })
+        : [];
+    const { page, shown } = pageOf(users, request, q.page);
+    return { page, results: shown.map((id) => ({ type: USER_TYPE, id })) };
+  }
+
+  /** `POST /access/v1/search/resource`: the instances of the type the user may act on (list-objects), paged by list-objects. */
+  async resources(scope: Scope, q: StaticOf<typeof s.resourceSearchQuery>) {
+    if (q.subject.type !== USER_TYPE) return { page: { next_token: '', count: 0 }, results: [] };
+    const { keys, next } = await this.decisions.resources(scope, {
+      ...askerOf(q.subject),
+      action: q.action.name,
+      type: q.resource.type,
+      tenant: tenantOf(q.resource),
+      context: contextOf(q.context, q.action),
+      pageSize: pageSizeOf(q.page),
+      token: q.page?.token || null,
+    });
+    return { page: { next_token: next ?? '', count: keys.length }, results: keys.map((id) => ({ type: q.resource.type, id })) };
+  }
+
+  /** `POST /access/v1/search/action`: the actions of the resource's type the user may do on it. */
+  async actions(scope: Scope, q: StaticOf<typeof s.actionSearchQuery>) {
+    const request = { subject: q.subject, resource: q.resource, context: q.context ?? null };
+    const names =
+      q.subject.type === USER_TYPE
+        ? await this.decisions.actions(scope, { ...askerOf(q.subject), ...resourceOf(q.resource), context: q.context ?? {} })
+        : [];
+    const { page, shown } = pageOf(names, request, q.page);
+    return { page, results: shown.map((name) => ({ name })) };
+  }
+
+  /** `GET /.well-known/authzen-configuration`: the absolute URL of each endpoint under `base` (an origin). */
+  metadata(base: string) {
+    return {
+      policy_decision_point: base,
+      access_evaluation_endpoint: `${base}/access/v1/evaluation`,
+      access_evaluations_endpoint: `${base}/access/v1/evaluations`,
+      search_subject_endpoint: `${base}/access/v1/search/subject`,
+      search_resource_endpoint: `${base}/access/v1/search/resource`,
+      search_action_endpoint: `${base}/access/v1/search/action`,
+    };
+  }
+}

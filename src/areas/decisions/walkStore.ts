@@ -1,0 +1,151 @@
+import { type Db, floorOf } from '../../db/db';
+import type { FairQueue } from '../../util/fairQueue';
+import { QuestionBatcher } from './batcher';
+import type {
+  AuthorizedUsersRow,
+  Decision,
+  EffectiveRole,
+  GraphCheck,
+  ListedObject,
+  ObjectsPage,
+  RuleSettings,
+  TenantRow,
+  UserPermissionRows,
+  Walk,
+} from './walk';
+
+/**
+ * The walk as named Cypher statements (cypher/decisions/): the rule's steps are the fragments of
+ * cypher/fragments/rule/, shared by every statement. Plain checks asked at about the same time
+ * share one query (QuestionBatcher).
+ */
+export class CypherWalk implements Walk {
+  private readonly q;
+  private readonly batcher;
+
+  constructor(
+    private readonly db: Db,
+    private readonly rule: RuleSettings,
+    /**
+     * The batches' query slots, fair between environments (DECISION_QUERIES_IN_FLIGHT, _PER_ENV).
+     * Fewer queries in flight make larger batches: less work per question, a little more waiting.
+     */
+    slots: FairQueue,
+  ) {
+    this.q = this.db.statements({
+      allowed: 'decisions/allowed',
+      listObjects: 'decisions/listObjects',
+      userPermissions: 'decisions/userPermissions',
+      authorizedUsers: 'decisions/authorizedUsers',
+      effectiveRoles: 'decisions/effectiveRoles',
+      userTenants: 'decisions/userTenants',
+      candidateTenants: 'decisions/candidateTenants',
+      holdsTenantRole: 'decisions/holdsTenantRole',
+      mayGrantIn: 'decisions/mayGrantIn',
+    });
+    this.batcher = new QuestionBatcher<GraphCheck, Decision>((env, checks, floor) => this.run(env, checks, false, floor), slots, 100);
+  }
+
+  async check(env: string, checks: GraphCheck[], opts: { explain: boolean; floor?: number }): Promise<Decision[]> {
+    if (checks.length === 0) return [];
+    return opts.explain ? this.run(env, checks, true, opts.floor) : this.batcher.ask(env, checks, opts.floor);
+  }
+
+  private async run(env: string, checks: GraphCheck[], explain: boolean, floor?: number): Promise<Decision[]> {
+    if (checks.length === 0) return [];
+    const rows = await this.db.readOnce(
+      this.q.allowed,
+      { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
+    const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
+    for (const row of rows) {
+      out[row.idx] = {
+        allow: row.allow,
+        depthLimited: row.depthLimited,
+        validUntil: row.validUntil,
+        ...(explain && row.explanation ? { trace: row.explanation } : {}),
+      };
+    }
+    return out;
+  }
+
+  async listObjects(env: string, p: ObjectsPage, floor?: number): Promise<ListedObject[]> {
+    const [row] = await this.db.readOnce(
+      this.q.listObjects,
+      { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
+    return (row?.objects ?? []).map(([type, key, tenant]) => ({ type, key, tenant }));
+  }
+
+  async authorizedUsers(
+    env: string,
+    q: { action: string; type: string; key: string | null; tenant: string | null },
+    floor?: number,
+  ): Promise<AuthorizedUsersRow> {
+    const [row] = await this.db.readOnce(
+      this.q.authorizedUsers,
+      { env, ...q, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
+    return row;
+  }
+
+  async userPermissions(
+    env: string,
+    user: string,
+    tenants: string[] | null,
+    types: string[] | null,
+    floor?: number,
+  ): Promise<UserPermissionRows> {
+    const [row] = await this.db.readOnce(
+      this.q.userPermissions,
+      { env, user, tenants, types, depth: this.rule.maxDepth, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
+    return row ?? { instances: [], tenants: [] };
+  }
+
+  async effectiveRoles(env: string, user: string, tenant: string | null, floor?: number): Promise<EffectiveRole[] | undefined> {
+    const [row] = await this.db.readOnce(
+      this.q.effectiveRoles,
+      { env, user, tenant, depth: this.rule.maxDepth, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
+    return row?.roles;
+  }
+
+  userTenants(env: string, user: string, floor?: number): Promise<TenantRow[]> {
+    return this.db.readOnce(this.q.userTenants, { env, user }, 'read', floorOf(env, floor));
+  }
+
+  candidateTenants(
+    env: string,
+    q: { user: string; type: string; key: string | null; everyTenant: boolean },
+    floor?: number,
+  ): Promise<TenantRow[]> {
+    return this.db.readOnce(this.q.candidateTenants, { env, ...q }, 'read', floorOf(env, floor));
+  }
+
+  async holdsTenantRole(env: string, user: string, tenant: string, roles: string[], floor?: number): Promise<boolean> {
+    if (!roles.length) return false;
+    const [row] = await this.db.readOnce(
+      this.q.holdsTenantRole,
+      { env, user, tenant, roles, nowMs: Date.now() },
+      'read',
+      floorOf(env, floor),
+    );
+    return row?.holds === true;
+  }
+
+  async mayGrantIn(env: string, user: string, tenant: string, floor?: number): Promise<boolean> {
+    const [row] = await this.db.readOnce(this.q.mayGrantIn, { env, user, tenant, nowMs: Date.now() }, 'read', floorOf(env, floor));
+    return row?.may === true;
+  }
+}

@@ -1,4 +1,4 @@
-// Conditions (CONTRACT section 17): what a check costs without set rules and with them, in one run.
+// Conditions (docs/behaviour.md section 17): what a check costs without set rules and with them, in one run.
 //  1. "no rules": checks of a graph-decided case in an environment without set rules (each answer
 //     read from the graph: fully_consistent), the cost every environment without ABAC keeps;
 //  2. "rule, denied by the graph": questions the role graph denies and a set rule decides on the

@@ -81,7 +81,7 @@ export function buildQuestions(ds, count = 2000) {
 }
 
 /**
- * The "decided by conditions" case of bench:peers (CONTRACT section 17), over the dataset above:
+ * The "decided by conditions" case of bench:peers (docs/behaviour.md section 17), over the dataset above:
  * attributes on a share of its users (`department`, `clearance`) and repos (`classification`),
  * drawn from a generator of their own (the dataset and its questions stay as they were), and
  * questions whose answers a set rule decides. The rules, as Permit writes them:

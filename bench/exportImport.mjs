@@ -1,4 +1,4 @@
-// Export and import of an environment (CONTRACT section 16) on the bench dataset (bench/dataset.mjs,
+// Export and import of an environment (docs/behaviour.md section 16) on the bench dataset (bench/dataset.mjs,
 // 193,800 facts at BENCH_SCALE=1): `npm run bench:export-import`. The dataset is loaded through the
 // API (as bench/load.mjs does), exported with `graph-authz export` into a file, and imported with
 // `graph-authz import` into a new, empty environment of the same deployment; then the same sample

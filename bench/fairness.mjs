@@ -1,4 +1,4 @@
-// Benchmark: fair share between environments (CONTRACT section 15, issue 29). One environment
+// Benchmark: fair share between environments (docs/behaviour.md section 15, issue 29). One environment
 // floods heavy questions (BENCH_FLOOD in flight, default 32: list-objects of a user with ~2,400
 // objects, and explained checks); another asks plain checks. Prints the plain environment's
 // p50/p99 idle and during the flood, their ratio (target: p99 within 2x), what the flood got

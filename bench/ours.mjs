@@ -233,7 +233,7 @@ export function oursAdapter(api, project) {
       );
       return r.allow.map((a) => a.allow === true);
     },
-    /** Null when this build has no list-objects endpoint (contract section 13). */
+    /** Null when this build has no list-objects endpoint (docs/behaviour.md section 13). */
     async listObjects(user, action) {
       if (!listObjectsServed) return null;
       const keys = [];

@@ -164,7 +164,7 @@ async function main() {
         store: memOf(ours.neoPid()).rssMb,
       }));
       // Our fastest load: an export of the loaded environment imported into an empty one
-      // (graph-authz export / import, CONTRACT section 16), beside each peer's load below.
+      // (graph-authz export / import, docs/behaviour.md section 16), beside each peer's load below.
       const restored = await exportAndImport(ours, ds);
       log(
         `ours: export ${restored.export.seconds.toFixed(1)} s, import ${restored.import.seconds.toFixed(1)} s, ${restored.wrong} answers differ`,

@@ -1,4 +1,4 @@
-// Export and import of an environment through the `graph-authz` command (CONTRACT section 16),
+// Export and import of an environment through the `graph-authz` command (docs/behaviour.md section 16),
 // shared by `npm run bench:export-import` (bench/exportImport.mjs) and `npm run bench:peers`
 // (whose table sets our import beside each peer's load in the same run).
 import { spawn } from 'node:child_process';

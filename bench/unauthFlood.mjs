@@ -1,4 +1,4 @@
-// Benchmark (CONTRACT section 15, "who first, then what"): while `BENCH_FLOOD` clients without a
+// Benchmark (docs/behaviour.md section 15, "who first, then what"): while `BENCH_FLOOD` clients without a
 // key (default 20) each post an 8 MiB body to a path that does not exist, in rounds, `GET /healthz`
 // is polled every 20 ms. Prints the poll's p50/p99/max latency idle and during the flood, the
 // flood's own answers, and the service's RSS before and during. Asserts nothing.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# OpenAPI fuzzing (CONTRACT section 9): schemathesis runs every operation of /v2/openapi.json
+# OpenAPI fuzzing (docs/behaviour.md section 9): schemathesis runs every operation of /v2/openapi.json
 # (fuzzing phase) and its stateful phase (OpenAPI links) against the built service on a real
 # Neo4j, and fails on any server error or any answer that does not match its declared schema.
 # Failures are printed with the curl that reproduces them. The coverage phase is left out: on

@@ -43,7 +43,7 @@ export function createApp({ config, log, metrics, routes, authenticator, revisio
   koa.use(httpMetrics(metrics));
   koa.use(errorHandler());
   const bounds: BodyBounds = { bytes: config.bodyLimitBytes, bulkBytes: config.bulkBodyLimitBytes, depth: config.jsonMaxDepth };
-  // Who first, then what (CONTRACT section 15): route and credentials before any byte of the body.
+  // Who first, then what (docs/behaviour.md section 15): route and credentials before any byte of the body.
   koa.use(credentialsFirst(router, authenticator));
   koa.use(boundedBody(bounds));
   koa.use(methodNotAllowed(router));

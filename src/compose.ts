@@ -71,7 +71,7 @@ import { HierarchyStore } from './areas/schema/hierarchyStore';
 import { InstancesBulkService } from './areas/schema/instancesBulk';
 import { InstancesService } from './areas/schema/instancesService';
 import { InstancesStore } from './areas/schema/instancesStore';
-import { ResourceRoleExtras } from './areas/schema/resourceRoleExtras';
+import { RoleExtrasService } from './areas/schema/roleExtrasService';
 import { RolesService } from './areas/schema/rolesService';
 import { SchemaService } from './areas/schema/service';
 import { SchemaStore } from './areas/schema/store';
@@ -216,10 +216,8 @@ export function compose(infra: Infrastructure) {
       snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.exportHoldMs),
       conditions,
       roleExtras: {
-        svc: schema,
         roles,
-        hierarchy,
-        extras: new ResourceRoleExtras(schemaStore, hierarchy),
+        extras: new RoleExtrasService(schemaStore, hierarchy),
         actions: new ActionsService(schemaStore),
       },
       instances: new InstancesService(instancesStore, schemaStore),

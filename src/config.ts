@@ -82,7 +82,7 @@ export interface Config {
   auditRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may run before their connections are cut; above dbTimeoutMs. */
   shutdownDrainMs: number;
-  /** Largest JSON body of a route (CONTRACT section 15); more answers 413 as soon as it is passed. */
+  /** Largest JSON body of a route (docs/behaviour.md section 15); more answers 413 as soon as it is passed. */
   bodyLimitBytes: number;
   /** Largest JSON body of a bulk route (a path with a `bulk` segment: bulk checks and bulk writes). */
   bulkBodyLimitBytes: number;
@@ -166,7 +166,7 @@ export const SETTINGS: Setting[] = [
   { env: 'AUTH_FAILURE_TTL_MS', key: 'authFailureTtlMs', type: 'integer', default: 30000, min: 0, max: 3600000 },
   { env: 'AUTH_LOOKUPS_IN_FLIGHT', key: 'authLookupsInFlight', type: 'integer', default: 8, min: 1, max: 256 },
   { env: 'AUTH_LOOKUP_WAIT_MS', key: 'authLookupWaitMs', type: 'integer', default: 1000, min: 0, max: 30000 },
-  // At most 15 s (CONTRACT section 15: the gauges are never older than that; see src/areas/metrics/gauges.ts).
+  // At most 15 s (docs/behaviour.md section 15: the gauges are never older than that; see src/areas/metrics/gauges.ts).
   { env: 'METRICS_REFRESH_MS', key: 'metricsRefreshMs', type: 'integer', default: 5000, min: 100, max: 15000 },
   { env: 'WEBHOOK_POLL_MS', key: 'webhookPollMs', type: 'integer', default: 1000, min: 50, max: 600000 },
   { env: 'WEBHOOK_RETRY_BASE_MS', key: 'webhookRetryBaseMs', type: 'integer', default: 5000, min: 10, max: 3600000 },

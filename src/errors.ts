@@ -1,5 +1,5 @@
 /**
- * Public errors (CONTRACT section 1). Domain code throws these; stores throw store errors
+ * Public errors (docs/behaviour.md section 1). Domain code throws these; stores throw store errors
  * (src/db/storeErrors.ts), which `publicError` there maps; one middleware renders them.
  * Anything else becomes UNEXPECTED_ERROR with a generic message.
  */

@@ -1,9 +1,9 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the console reads the API's JSON answers without their types
 import { adminKey, allPages, allowedPath, api, enc, facts, graphPath, itemsOf, schema, scope } from './api';
 import { $, clear, el, errorText } from './dom';
 import { GraphView, type Neighbourhood, parsePath } from './graph';
 import { showApprovals, showGroupTree, showNode } from './panels';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 let view: GraphView;
 let focus: { ref: string; kind: string } | null = null;
 
@@ -127,7 +127,7 @@ async function pick(ref: string, kind: string): Promise<void> {
   if (kind === 'instance') $<HTMLInputElement>('why-resource').value = ref;
 }
 
-/** The set rules on the permission asked (CONTRACT section 17): each rule, its sets, and each condition with the value found. */
+/** The set rules on the permission asked (docs/behaviour.md section 17): each rule, its sets, and each condition with the value found. */
 interface ConditionView {
   attribute: string;
   operator: string;

@@ -1,7 +1,7 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the console reads the API's JSON answers without their types
 import { allowedPath, api, consolePath, enc, facts, graphPath, itemsOf, schema } from './api';
 import { clear, el, errorText } from './dom';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Pick = (ref: string, kind: string) => void;
 
 function table(head: string[], rows: (string | Node)[][]): HTMLElement {

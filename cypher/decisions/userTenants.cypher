@@ -1,5 +1,5 @@
 // @row { key: string; attributes_json: string | null }
-// The tenants a user belongs to (CONTRACT section 3): added to it, or holding a tenant role or an
+// The tenants a user belongs to (docs/behaviour.md section 3): added to it, or holding a tenant role or an
 // instance role there. Each once, by key.
 MATCH (u:User {env: $env, key: $user})
 CALL (u) {

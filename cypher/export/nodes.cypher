@@ -1,5 +1,5 @@
 // @row { labels: string[]; props: Record<string, unknown> }
-// The records of environment $env an export holds (CONTRACT section 16), section after section
+// The records of environment $env an export holds (docs/behaviour.md section 16), section after section
 // (schema, tenants, users, instances and groups, elements configs, approvals and access requests,
 // condition sets and set rules),
 // each streamed as the driver pulls it: no sort, nothing collected (the `IS NOT NULL`s, always

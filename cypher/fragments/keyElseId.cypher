@@ -1,4 +1,4 @@
-// The reference rule (CONTRACT section 8), the one every `{x_id}` path parameter follows: it
+// The reference rule (docs/behaviour.md section 8), the one every `{x_id}` path parameter follows: it
 // names the record whose key equals it, else the record whose id equals it, never both, so a
 // key shaped like another record's id reaches only the record of that key.
 // In: `byKey`, the record in scope whose key equals the reference (keys are unique in their

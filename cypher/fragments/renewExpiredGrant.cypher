@@ -1,7 +1,7 @@
 // The ON MATCH of a grant's MERGE (role assignments, tuples), and the count of what it renewed.
 // In scope: `r`, the grant edge being MERGEd, and `expiresAt`, the end the grant is given now
 // (epoch ms, null: never); $nowIso (ISO 8601) and $nowMs (epoch ms) the instant. An edge past its
-// expires_at grants nothing and is gone for the API (CONTRACT section 11), though the sweep may
+// expires_at grants nothing and is gone for the API (docs/behaviour.md section 11), though the sweep may
 // not have deleted it yet: matched, it is made again, as new (id, created_at, expires_at); an edge
 // without an id (written by a replica of 91c0a63 during an upgrade) gets one. Binds
 // `renewed`, true for such an edge (MERGE's count of created relationships leaves it out).

@@ -8,7 +8,7 @@ MATCH (u:User {env: $env, key: $user})
 MATCH (t:Tenant {env: $env, key: g.tenant})
 MERGE (u)-[m:HAS_ROLE {role: 'member', tenant: g.tenant}]->(g)
   ON CREATE SET m.id = randomUUID(), m.created_at = $nowIso, m.expires_at = toInteger($expires_at)
-  // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
+  // An edge past its expires_at grants nothing and is gone for the API (docs/behaviour.md section 11), though
   // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms). A live
   // one takes the $expires_at given (a later or earlier end); without one it keeps its own.
   ON MATCH SET m.id = CASE WHEN m.expires_at <= $nowMs OR m.id IS NULL THEN randomUUID() ELSE m.id END,

@@ -23,7 +23,7 @@ MERGE (d:Derivation:InEnv {env: $env, resource: $resource, role: $role, on_resou
 MERGE (d)-[:DERIVES]->(rel)
 MERGE (g)-[x:RELATED {relation: $relation}]->(i)
   ON CREATE SET x.id = randomUUID(), x.tenant = g.tenant, x.created_at = $nowIso, x.expires_at = toInteger($expires_at)
-  // An edge past its expires_at grants nothing and is gone for the API (CONTRACT section 11), though
+  // An edge past its expires_at grants nothing and is gone for the API (docs/behaviour.md section 11), though
   // the sweep may not have deleted it yet: it is made again, as new ($nowMs: now, epoch ms). A live
   // one takes the $expires_at given (a later or earlier end); without one it keeps its own.
   ON MATCH SET x.id = CASE WHEN x.expires_at <= $nowMs OR x.id IS NULL THEN randomUUID() ELSE x.id END,

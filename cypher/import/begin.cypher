@@ -1,7 +1,7 @@
 // @invalidates $env
 // @changes none
 // @row { state: 'started' | 'not_empty' | 'importing'; stale: boolean }
-// Starts import $importId into environment $env (CONTRACT section 16), under the environment's
+// Starts import $importId into environment $env (docs/behaviour.md section 16), under the environment's
 // write lock: only into an empty environment (nothing but its untouched `default` tenant), or
 // one whose earlier import was abandoned (its lease, renewed by every batch, ran out: `stale`,
 // whose leftovers the caller removes first). The environment is then marked as importing: every

@@ -5,7 +5,7 @@
 // a resource that no longer exists (the sets narrowing them are over it too), and set rules whose
 // permission names a missing resource or action, whose user set is a missing set or tenant role
 // (is_role), or whose resource set is a missing set. Permit deletes a resource, a role or an
-// action "with all its related data": so are these, one change event each (CONTRACT section 17).
+// action "with all its related data": so are these, one change event each (docs/behaviour.md section 17).
 CALL () {
   MATCH (s:ConditionSet {env: $env}) WHERE s.key IS NOT NULL AND s.type = 'resourceset'
     AND NOT EXISTS { MATCH (:Resource {env: $env, key: s.resource}) }

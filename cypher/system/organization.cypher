@@ -1,7 +1,7 @@
 // @invalidates none
 // @changes none
 // @row { org: string }
-// The organisation id (CONTRACT section 14): ORG_ID when set, else the one kept in the graph,
+// The organisation id (docs/behaviour.md section 14): ORG_ID when set, else the one kept in the graph,
 // generated at the first start. Projects whose org id is not a UUID (91c0a63 wrote "default",
 // or the ORG_ID of then) take it. Idempotent; run at every start (src/db/organization.ts).
 MERGE (o:Organization {singleton: true})

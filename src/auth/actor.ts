@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Principal, Session } from './types';
 
-/** Who made a change (CONTRACT section 12): the admin key, an environment key (its id), a session (its user). */
+/** Who made a change (docs/behaviour.md section 12): the admin key, an environment key (its id), a session (its user). */
 export interface Actor {
   kind: 'admin' | 'env_key' | 'session';
   id: string;

@@ -17,7 +17,7 @@ export interface SecretGateSettings {
 }
 
 /**
- * Keeps unknown secrets from becoming the next flood (CONTRACT section 15), for API keys and
+ * Keeps unknown secrets from becoming the next flood (docs/behaviour.md section 15), for API keys and
  * session tokens alike, by their SHA-256 digest (never the secret):
  * - a digest whose lookup found nothing is refused from memory for AUTH_FAILURE_TTL_MS (a random
  *   256-bit secret that failed does not start to exist later: keys and sessions get new secrets);

@@ -1,5 +1,5 @@
 /**
- * What an environment key may do (CONTRACT section 8): `read` asks permission questions and reads
+ * What an environment key may do (docs/behaviour.md section 8): `read` asks permission questions and reads
  * the schema and facts; `write` also changes them. Key management, the admin graph and the audit
  * log need the admin key whatever the level.
  */
@@ -31,7 +31,7 @@ export const scoped = (scope: Scope) => ({
   environment_id: scope.envId,
 });
 
-/** An elements session opened by the login step (CONTRACT section 6). */
+/** An elements session opened by the login step (docs/behaviour.md section 6). */
 export interface Session {
   id: string;
   userKey: string;
@@ -60,7 +60,7 @@ export interface KeyLookup {
   scopeOfKey(hash: string): Promise<ScopeRow | undefined>;
 }
 
-/** Name of the elements session cookie (CONTRACT section 6). */
+/** Name of the elements session cookie (docs/behaviour.md section 6). */
 export const SESSION_COOKIE = 'authz_session';
 
 /** What a request sends to prove its elements session: the cookie's or the bearer token, and its `element_id` header. */

@@ -1,7 +1,7 @@
 /**
  * The command's HTTP client: every call goes through the service's public API with the same
- * Bearer key as any client. Failures become `CliError`s carrying the exit code the contract
- * gives them (section 16): 1 for a refused change, 2 for bad usage (no service at the URL,
+ * Bearer key as any client. Failures become `CliError`s carrying the exit code
+ * docs/behaviour.md section 16 gives them: 1 for a refused change, 2 for bad usage (no service at the URL,
  * a key that is not accepted, a project or environment that does not exist).
  */
 export class CliError extends Error {
@@ -14,8 +14,8 @@ export class CliError extends Error {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: an answer is JSON whose type the caller names; `any` keeps untyped calls short
 export interface ApiAnswer<T = any> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   status: number;
   body: T;
 }
@@ -39,8 +39,8 @@ export class Api {
   }
 
   /** One request; answers any HTTP status (the caller decides), throws only when the service cannot be reached. */
+  // biome-ignore lint/suspicious/noExplicitAny: an answer is JSON whose type the caller names; `any` keeps untyped calls short
   async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     let res: Response;
     try {
       res = await fetch(this.url.replace(/\/+$/, '') + path, {
@@ -62,8 +62,8 @@ export class Api {
   }
 
   /** A call that must succeed: an error answer becomes a CliError (401/403/404: usage, 2; the rest: refused, 1). */
+  // biome-ignore lint/suspicious/noExplicitAny: an answer is JSON whose type the caller names; `any` keeps untyped calls short
   async ok<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     const res = await this.call<T>(method, path, body);
     if (res.status < 300) return res.body;
     throw errorOf(method, path, res);

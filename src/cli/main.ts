@@ -10,7 +10,7 @@ import { copyBetween, exportTo, importFrom } from './snapshot';
 import { type FileResult, runTestFile } from './testFile';
 
 /**
- * `graph-authz`: policy as code, tests as files, export and import (CONTRACT section 16).
+ * `graph-authz`: policy as code, tests as files, export and import (docs/behaviour.md section 16).
  * Talks to a deployment over its HTTP API. Exit codes: 0 success, 1 a failed assertion or a
  * refused change, 2 bad usage (unknown command or option, unreadable file, unreachable service,
  * a key the service does not accept).
@@ -29,7 +29,7 @@ const note = (line: string): void => void process.stderr.write(`${line}\n`);
 function connect(g: Globals): Api {
   // GRAPH_AUTHZ_KEY is read here, not as an option default, so that --help never prints a secret.
   const key = g.key ?? process.env.GRAPH_AUTHZ_KEY;
-  if (!key) throw new CliError('no API key: pass --key or set AUTHZ_KEY', 2);
+  if (!key) throw new CliError('no API key: pass --key or set AUTHZ_KEY (or GRAPH_AUTHZ_KEY)', 2);
   return new Api(g.url, key);
 }
 

@@ -9,7 +9,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { type Api, CliError, errorOf } from './api';
 
 /**
- * Export, import and copy of an environment (CONTRACT section 16) through the service's streamed
+ * Export, import and copy of an environment (docs/behaviour.md section 16) through the service's streamed
  * endpoints: `GET /v2/export/{p}/{e}` and `POST /v2/import/{p}/{e}` (JSON lines). Both sides
  * stream: the command holds a chunk of the stream at a time, never the file or the environment
  * (`copy` also keeps the map of the records' old ids to their new ones).

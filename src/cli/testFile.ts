@@ -3,11 +3,12 @@ import { type Api, CliError, errorOf } from './api';
 import { readDataFile } from './files';
 
 /**
- * Test files (CONTRACT section 16): a policy (inline, or a path relative to the file) and ordered
+ * Test files (docs/behaviour.md section 16): a policy (inline, or a path relative to the file) and ordered
  * steps: writes, each answering the status it states (any 2xx when it states none), and
  * assertions. docs/policy-as-code.md describes every step with an example.
  */
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a test file is YAML of any shape, checked by its JSON Schema
+type Obj = Record<string, any>;
 
 export interface Failure {
   step: number;
@@ -273,7 +274,7 @@ async function assertCheck(
     ...(q.tenant ? { tenant: q.tenant } : {}),
     ...(q.resource_attributes ? { attributes: q.resource_attributes } : {}),
   };
-  // Conditions (CONTRACT section 17): attributes sent with the question overlay the stored ones; `context` is the question's.
+  // Conditions (docs/behaviour.md section 17): attributes sent with the question overlay the stored ones; `context` is the question's.
   const sent = q.user_attributes !== undefined || q.resource_attributes !== undefined || q.context !== undefined;
   const query = {
     user: q.user_attributes ? { key: q.user, attributes: q.user_attributes } : q.user,

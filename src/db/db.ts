@@ -79,7 +79,7 @@ export const floorOf = (env: string, floor: number | undefined): RevisionFloor |
  * A statement bound to its name; created at boot so a missing file fails early. `R` is the type
  * of its rows (its `// @row` header): the runners answer `R[]`, so stores read typed rows.
  */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
+// biome-ignore lint/correctness/noUnusedVariables: `R` is only carried, for the runners to infer the rows' type
 export interface Statement<R extends object = Row> {
   name: string;
   text: string;
@@ -414,7 +414,7 @@ export class Db {
   }
 
   /**
-   * One read transaction whose rows are pulled as the caller consumes them (an export, CONTRACT
+   * One read transaction whose rows are pulled as the caller consumes them (an export, docs/behaviour.md
    * section 16): the driver fetches `fetchSize` records at a time and stops pulling while the
    * caller has not taken them (backpressure), so no statement's answer is held whole. Its statements
    * run one after the other in the same transaction. Opening it is bound by DB_TIMEOUT_MS; the

@@ -61,7 +61,6 @@ function enableChannelDeadline(ms: number): void {
   const path = require.resolve('neo4j-driver-bolt-connection/lib/channel/node/node-channel', {
     paths: [dirname(require.resolve('neo4j-driver'))],
   });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const proto = (require(path) as { default: { prototype: ChannelLike & { deadlinePatched?: boolean } } }).default.prototype;
   if (proto.deadlinePatched) return;
   const write = proto.write;

@@ -5,7 +5,7 @@ import { now } from '../util/time';
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /**
- * The organisation id (CONTRACT section 14): `ORG_ID` when set, else the UUID kept in the graph
+ * The organisation id (docs/behaviour.md section 14): `ORG_ID` when set, else the UUID kept in the graph
  * (generated at the first start). Projects a previous version wrote with a non-UUID org id
  * ("default") are given it in the same statement.
  */

@@ -224,7 +224,7 @@ export interface InstanceNode extends StoredInstance {
   resource_id: string | null;
   tenant_id: string | null;
 }
-/** A condition set (CONTRACT section 17): `conditions_json` is Permit's condition tree, as text. */
+/** A condition set (docs/behaviour.md section 17): `conditions_json` is Permit's condition tree, as text. */
 export interface ConditionSetNode extends Stamped {
   name: string;
   description: string | null;

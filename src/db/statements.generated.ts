@@ -562,6 +562,10 @@ export interface StatementRows {
   };
   /** cypher/schema/resolveInstances.cypher */
   'schema/resolveInstances': { idx: number; tenantExists: boolean; resourceExists: boolean; existingTenant: string | null };
+  /** cypher/schema/resourceRoleAncestors.cypher */
+  'schema/resourceRoleAncestors': { role: ResourceRoleNode };
+  /** cypher/schema/resourceRoleDescendants.cypher */
+  'schema/resourceRoleDescendants': { role: ResourceRoleNode };
   /** cypher/schema/resourceRoleParentsOf.cypher */
   'schema/resourceRoleParentsOf': { resource: string; key: string; parents: string[] };
   /** cypher/schema/roleAncestors.cypher */

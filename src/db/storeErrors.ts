@@ -3,7 +3,7 @@ import { AppError, notFound, unavailable } from '../errors';
 
 /**
  * The store-error contract. Stores throw these (never public errors, never raw driver errors);
- * `publicError` below is the one place that turns them into the contract's answers.
+ * `publicError` below is the one place that turns them into the answers of docs/behaviour.md section 1.
  * This file is the one place that reads Neo4j error codes (never their message text).
  */
 export abstract class StoreError extends Error {}
@@ -106,7 +106,7 @@ export function duplicateAs(entity: string, key: string) {
 
 /**
  * The one mapping of store errors (and, through `storeErrorOf`, of Neo4j error codes) to the
- * contract's answers. Undefined for anything else (a bug: the caller answers 500).
+ * answers of docs/behaviour.md section 1. Undefined for anything else (a bug: the caller answers 500).
  *
  * A write that kept conflicting with concurrent writes (a deadlock retried until the deadline)
  * is not "unreachable": it answers 503 SERVICE_UNAVAILABLE with `Retry-After: 1` and says that

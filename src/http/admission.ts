@@ -4,7 +4,7 @@ import type { Metrics } from '../metrics/metrics';
 import { FairQueue } from '../util/fairQueue';
 
 /**
- * Fair share between environments (CONTRACT section 15): two admission queues, one for the
+ * Fair share between environments (docs/behaviour.md section 15): two admission queues, one for the
  * checks' batched queries (src/areas/decisions/batcher.ts) and one for heavy questions (routes
  * marked `heavy`). Each is work-conserving (src/util/fairQueue.ts): an environment alone may use
  * every slot of its global bound; the per-environment bound bites only when other environments

@@ -42,7 +42,7 @@ type LookedUp = { row: ScopeRow | undefined; sent: number };
 const KEPT_ROWS = 10_000;
 
 /**
- * Bearer authentication (CONTRACT sections 2 and 8): the admin key, compared in constant time
+ * Bearer authentication (docs/behaviour.md sections 2 and 8): the admin key, compared in constant time
  * through digests, or an environment key looked up by its SHA-256 digest.
  *
  * A revocation or rotation made through any replica refuses the old secret on the next request
@@ -174,7 +174,7 @@ export class BearerAuthenticator implements Authenticator {
 
   private envScope(route: RouteDef, isAdmin: boolean, row: ScopeRow, params: Record<string, string>): Partial<Req> {
     if (!isAdmin && !row.key) throw unauthorized('The API key is unknown or revoked.');
-    // One body whether the other project/environment exists or not (CONTRACT section 15): a key
+    // One body whether the other project/environment exists or not (docs/behaviour.md section 15): a key
     // learns nothing of what lies outside its own scope. The admin key may see everything: a 404.
     if (isAdmin && (!row.project || !row.environment)) throw notFound('Project/environment', `${params.proj_id}/${params.env_id}`);
     if (!isAdmin && (!row.project || !row.environment || row.key!.env_id !== row.environment.id)) throw otherScope();
@@ -184,7 +184,7 @@ export class BearerAuthenticator implements Authenticator {
     return { principal, scope: this.scopeOf(row) };
   }
 
-  /** CONTRACT section 8: admin-only routes refuse every environment key; a `read` key only asks and reads. */
+  /** docs/behaviour.md section 8: admin-only routes refuse every environment key; a `read` key only asks and reads. */
   private checkLevel(route: RouteDef, principal: Principal): void {
     if (principal.kind === 'admin') return;
     if (route.adminOnly) {
@@ -221,7 +221,7 @@ export class BearerAuthenticator implements Authenticator {
 }
 
 /**
- * An environment an import is filling (CONTRACT section 16, src/areas/snapshots) serves only the
+ * An environment an import is filling (docs/behaviour.md section 16, src/areas/snapshots) serves only the
  * import: no question or read sees its staged records, and no write mixes with them, until the
  * import's last small transaction makes them visible (or its failure removes them).
  */

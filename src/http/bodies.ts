@@ -4,7 +4,7 @@ import { AppError, invalidInput } from '../errors';
 import type { RouteDef } from './routeTable';
 
 /**
- * Bodies and their bounds (CONTRACT section 15). A request's credentials are checked before its
+ * Bodies and their bounds (docs/behaviour.md section 15). A request's credentials are checked before its
  * body is read (src/http/credentialsFirst.ts, src/http/hotPath.ts): until then Node holds at most
  * its socket buffers of it. A body is then read only up to its route's limit, counted as it
  * arrives, and a JSON body nested deeper than the depth bound is refused before it is used.

@@ -8,9 +8,9 @@ import { specRequestIdOf } from './middleware';
 import { type Authenticator, routeOf } from './routeTable';
 
 /**
- * Who first, then what (CONTRACT section 15), on koa's chain: before any byte of the body is
+ * Who first, then what (docs/behaviour.md section 15), on koa's chain: before any byte of the body is
  * read, the request's route is found (an unknown path answers 404, a known one under another
- * method 405) and its caller authenticated (401/403 as the contract says); the router's handler
+ * method 405) and its caller authenticated (401/403 as docs/behaviour.md says); the router's handler
  * then uses that authentication (`answer` in routeTable.ts). Until then Node holds at most its
  * socket buffers of the body; a body left unread is not drained past 64 KiB (src/http/bodies.ts).
  */

@@ -1,7 +1,7 @@
 import type { Req } from './routeTable';
 
 /**
- * Answers cut short by MAX_DERIVATION_DEPTH (CONTRACT section 8): the header
+ * Answers cut short by MAX_DERIVATION_DEPTH (docs/behaviour.md section 8): the header
  * `X-Authz-Depth-Limited: true` (which the metrics read: `authz_depth_limited_total`,
  * src/http/httpMetrics.ts and the hot path), a `warn` line, and a process counter for the tests.
  */

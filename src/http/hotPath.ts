@@ -21,7 +21,7 @@ const PROTO_KEY =
  * the same request id, log line, metrics and error bodies. Anything it does not expect (another
  * method or path, a query string, a POST body that is not declared JSON with a length, or longer
  * than the route's limit, a GET with a body) goes to koa untouched. As on koa's chain, the caller
- * is authenticated before the body is read (CONTRACT section 15), and a body nested deeper than
+ * is authenticated before the body is read (docs/behaviour.md section 15), and a body nested deeper than
  * the depth bound answers 422.
  */
 export function hotPath(
@@ -172,7 +172,7 @@ export function hotPath(
       deps.log.info({ reqId, method: req.method, path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
   }
 
-  /** The JSON body of an authenticated caller; throws the contract's errors, or CLOSED when the request went away. */
+  /** The JSON body of an authenticated caller; throws the errors of docs/behaviour.md section 1, or CLOSED when the request went away. */
   async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     let raw: Buffer;
     try {

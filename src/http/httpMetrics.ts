@@ -36,6 +36,6 @@ export function observeRequest(
   depthLimitedHeader: string | undefined,
 ): void {
   metrics.httpDuration.observe({ method, route, status: String(status) }, seconds);
-  // The decision endpoints mark an answer cut at MAX_DERIVATION_DEPTH with this header (CONTRACT section 8).
+  // The decision endpoints mark an answer cut at MAX_DERIVATION_DEPTH with this header (docs/behaviour.md section 8).
   if (depthLimitedHeader === 'true') metrics.depthLimited.inc();
 }

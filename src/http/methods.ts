@@ -3,9 +3,9 @@ import type { Context, Next } from 'koa';
 import { AppError } from '../errors';
 
 /**
- * A request no route serves (CONTRACT section 9): 405 with an `Allow` header when its path is
+ * A request no route serves (docs/behaviour.md section 9): 405 with an `Allow` header when its path is
  * known under other methods (any method, TRACE, OPTIONS and made-up ones included), else 404.
- * Both are the contract's error body, never a 500.
+ * Both are the error body of docs/behaviour.md section 1, never a 500.
  */
 export function unrouted(router: Router, ctx: Context): AppError {
   const allowed = new Set<string>();

@@ -62,7 +62,7 @@ export function requestContext(log: Logger) {
 
 /**
  * The answer to a failed request on a route of another specification (`specWire`): its status
- * (a schema violation, 422 in the contract, is the specification's 400 Bad Request), and the
+ * (a schema violation, 422 in docs/behaviour.md, is the specification's 400 Bad Request), and the
  * message alone as `text/plain` (AuthZEN: "An error message string"); the error id is logged.
  */
 export function specErrorAnswer(err: unknown, log: Logger | undefined): { status: number; text: string; headers: Record<string, string> } {
@@ -72,7 +72,7 @@ export function specErrorAnswer(err: unknown, log: Logger | undefined): { status
 
 export const SPEC_ERROR_TYPE = 'text/plain; charset=utf-8';
 
-/** Turns anything thrown into the contract's error body (CONTRACT section 1). */
+/** Turns anything thrown into the error body (docs/behaviour.md section 1). */
 export function toAppError(err: unknown): AppError {
   const mapped = publicError(err);
   if (mapped) return mapped;
@@ -88,7 +88,7 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'UNEXPECTED_ERROR', 'Something went wrong on our side; the error id is in the log.');
 }
 
-/** The answer to a failed request: status, the contract's error body, and headers (503 and 429: Retry-After). Logs a 5xx. */
+/** The answer to a failed request: status, the error body of docs/behaviour.md section 1, and headers (503 and 429: Retry-After). Logs a 5xx. */
 export function errorAnswer(err: unknown, log: Logger | undefined): { status: number; body: ErrorBody; headers: Record<string, string> } {
   const appErr = toAppError(err);
   const id = randomUUID();

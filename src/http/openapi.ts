@@ -150,8 +150,8 @@ export const ERROR_SCHEMA = {
 };
 
 /**
- * The errors a route can answer besides `default` (CONTRACT section 1), all with the error body;
- * a route of another specification (`specWire`: AuthZEN) answers its message as text, and 400 where the contract says 422.
+ * The errors a route can answer besides `default` (docs/behaviour.md section 1), all with the error body;
+ * a route of another specification (`specWire`: AuthZEN) answers its message as text, and 400 where docs/behaviour.md says 422.
  */
 function errorResponsesOf(auth: AuthMode, specWire = false): Obj {
   if (specWire) {
@@ -295,7 +295,7 @@ export function buildOpenApi(routes: readonly RouteInfo[], info: OpenApiInfo = {
       schemas: { Error: ERROR_SCHEMA },
       responses: {
         Error: {
-          description: 'Error (CONTRACT section 1)',
+          description: 'Error (docs/behaviour.md section 1)',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
         PlainError: {

@@ -26,14 +26,14 @@ export function envelopeOf<T>(data: T[], total: number, p: Page): Envelope<T> {
 }
 
 /**
- * A list's answer (CONTRACT section 14): a plain array where Permit answers one, the envelope when
+ * A list's answer (docs/behaviour.md section 14): a plain array where Permit answers one, the envelope when
  * the request sends `include_total_count=true` (on the endpoints where Permit takes it).
  */
 export function listAnswer<T>(data: T[], total: number, p: Page, withTotal: boolean | undefined): T[] | Envelope<T> {
   return withTotal ? envelopeOf(data, total, p) : data;
 }
 
-/** A filter of Permit's that we cannot apply (CONTRACT section 14): 422 naming it, never silently ignored. */
+/** A filter of Permit's that we cannot apply (docs/behaviour.md section 14): 422 naming it, never silently ignored. */
 export function refuseFilter(name: string, why: string): never {
   throw invalidInput(`The query parameter ${name} is not supported here: ${why}.`, [{ path: `/query/${name}`, message: why }]);
 }

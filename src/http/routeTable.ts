@@ -25,7 +25,7 @@ export interface RouteSchemas {
   response?: JsonSchema;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+// biome-ignore lint/suspicious/noExplicitAny: a route without a schema for a part admits any value there
 export interface Req<B = any, Q = any, P = any, H = any> {
   params: P;
   query: Q;
@@ -70,7 +70,7 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   /**
    * Costs the graph far more than a check (explain, list-objects, user-permissions, authorized
    * users, bulk writes, the admin graph): admitted per environment under a global bound, fair
-   * between environments (src/http/admission.ts, CONTRACT section 15). A function decides per request.
+   * between environments (src/http/admission.ts, docs/behaviour.md section 15). A function decides per request.
    */
   heavy?: boolean | ((req: Req) => boolean);
   /**
@@ -88,7 +88,7 @@ export interface RouteDef<S extends RouteSchemas = RouteSchemas> {
   duringImport?: boolean;
   /**
    * The route is another specification's endpoint (the AuthZEN API, docs/authzen.md), whose wire
-   * rules win over the contract's: an error answers its status with the message alone as
+   * rules win over docs/behaviour.md's: an error answers its status with the message alone as
    * `text/plain` (a request that does not match the schema answers 400, not 422), and the
    * response echoes the request's `X-Request-ID` as sent (`specRequestIdOf`, src/http/middleware.ts).
    */
@@ -101,7 +101,7 @@ export type RouteInfo = Omit<RouteDef, 'handler'>;
 
 /**
  * A route as its area declares it: data that can be read without building any service (the
- * OpenAPI document, src/openapiDocument.ts), and a handler that is given the area's services
+ * OpenAPI document, `servedDocument` in src/routeTables.ts), and a handler that is given the area's services
  * `D` as its second argument once the composition root binds the table (`bindRoutes`).
  */
 export interface RouteSpec<D = unknown, S extends RouteSchemas = RouteSchemas> extends Omit<RouteDef<S>, 'handler'> {
@@ -126,7 +126,7 @@ export function bindRoutes<D>(table: readonly RouteSpec<D>[], deps: D): RouteDef
 export type DepsOf<T> = T extends readonly RouteSpec<infer D>[] ? D : never;
 
 export interface Authenticator {
-  /** Resolves the caller for the route's auth mode; throws 401/403/404 as the contract says. */
+  /** Resolves the caller for the route's auth mode; throws 401/403/404 as docs/behaviour.md says. */
   authenticate(ctx: Context, route: RouteDef, params: Record<string, string>): Promise<Partial<Req>>;
 }
 
@@ -198,7 +198,7 @@ export interface RouteInput {
 
 /**
  * One request through its route: authentication, the schemas, the handler (with the actor of a
- * write), the revision header. Answers the status and the body; throws the contract's errors.
+ * write), the revision header. Answers the status and the body; throws the errors of docs/behaviour.md section 1.
  * `ctx` is koa's context, or the hot path's stand-in with the same `get`, `set`, `path` and `state`.
  */
 export async function answer(

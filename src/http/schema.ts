@@ -17,7 +17,7 @@ import type {
 
 /**
  * Small builders for JSON Schemas, so route tables stay short. Objects reject unknown
- * fields unless told otherwise (CONTRACT section 1: unknown fields are rejected).
+ * fields unless told otherwise (docs/behaviour.md section 1: unknown fields are rejected).
  *
  * The values are plain JSON Schemas (what ajv validates and the OpenAPI document shows); their
  * TypeScript types are TypeBox's, so `Static<typeof schema>` (and a handler's `r.body`, see
@@ -30,10 +30,12 @@ export type { Static, TSchema };
 /** The TypeBox type of a schema: its own when built by these helpers, else `any`. */
 export type Typed<S> = S extends TSchema ? S : TAny;
 /** The value type a schema admits (`any` for an untyped literal). */
-export type StaticOf<S> = S extends TSchema ? Static<S> : any; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a schema written as a bare literal has no derived type
+export type StaticOf<S> = S extends TSchema ? Static<S> : any;
 
 /** The `{name: schema}` map of path parameters as the type of the params object. */
-export type ParamsOf<P> = P extends undefined ? any : { [K in keyof P]: StaticOf<P[K]> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a route without path parameters admits any params object
+export type ParamsOf<P> = P extends undefined ? any : { [K in keyof P]: StaticOf<P[K]> };
 
 // `__proto__` is refused: schema keys become the keys of JSON maps (a resource's actions, roles,
 // attributes), and a body holding that key is refused already (src/http/hotPath.ts, bodyParser).
@@ -107,7 +109,7 @@ export const PAGING_QUERY = {
 export const envelope = <S extends JsonSchema>(item: S) =>
   obj({ data: arr(item), total_count: int(), page_count: int() }, ['data', 'total_count', 'page_count']);
 
-/** A list Permit answers as a plain array, or as the envelope when asked `include_total_count=true` (CONTRACT section 14). */
+/** A list Permit answers as a plain array, or as the envelope when asked `include_total_count=true` (docs/behaviour.md section 14). */
 export const arrayOrEnvelope = <S extends JsonSchema>(item: S) =>
   typed<TUnion<[TArray<Typed<S>>, ReturnType<typeof envelope<S>>]>>({ anyOf: [arr(item), envelope(item)] });
 

@@ -11,7 +11,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /**
  * The service's HTTP server. A request Node cannot read as HTTP (a malformed request line or
  * header, headers past the size limit, a request not received in time) never reaches the app;
- * Node would answer it with a bare status line. Here it gets the contract's error body, like
+ * Node would answer it with a bare status line. Here it gets the error body of docs/behaviour.md section 1, like
  * every other refusal, and the connection is closed.
  */
 export function createHttpServer(

@@ -1,6 +1,6 @@
 import { invalidInput } from '../errors';
 
-/** Largest serialized `attributes` object we keep on a record (CONTRACT section 10). */
+/** Largest serialized `attributes` object we keep on a record (docs/behaviour.md section 10). */
 export const MAX_ATTRIBUTES_BYTES = 16 * 1024;
 
 /**

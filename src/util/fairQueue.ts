@@ -1,7 +1,7 @@
 import { tooManyRequests } from '../errors';
 
 /**
- * Admission of expensive work, fair between environments (CONTRACT section 15, "Fair share"),
+ * Admission of expensive work, fair between environments (docs/behaviour.md section 15, "Fair share"),
  * and work-conserving: at most `global` units run at once, and a free slot is never left idle
  * while someone waits. An environment alone may use every slot; its bound `perEnv` bites only
  * when other environments wait: a freed slot goes first to the waiting environments under their

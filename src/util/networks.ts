@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type Lo
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where a webhook may not go by default (CONTRACT section 15): every address that is not public
+ * Where a webhook may not go by default (docs/behaviour.md section 15): every address that is not public
  * unicast. "This network", RFC 1918, CGNAT, loopback, link-local (the metadata endpoint of AWS,
  * GCP and Azure), IETF protocol and documentation ranges, benchmarking, multicast and reserved;
  * Alibaba's metadata address; IPv6 unique-local (AWS's fd00:ec2::254 included), link-local,

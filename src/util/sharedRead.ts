@@ -7,7 +7,7 @@ interface Slot<V> {
 /**
  * Reads of the same thing that arrive together share one read that starts after each of them
  * arrived, so every caller sees every write committed before it asked (read-your-revoke,
- * CONTRACT section 9), while at most one read per key runs at a time. A caller arriving while a
+ * docs/behaviour.md section 9), while at most one read per key runs at a time. A caller arriving while a
  * read runs joins the next one, which starts when the running one ends: under load one read
  * answers a whole group of callers. When the running read fails, the next one fails with it.
  */

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * `graph-authz export`, `import` and `copy` (CONTRACT section 16) run as processes against the
+ * `graph-authz export`, `import` and `copy` (docs/behaviour.md section 16) run as processes against the
  * test service (bundled from src/cli as in test/cli/graph-authz.test.ts): a snapshot written to
  * a file, restored after the environment was lost (ids kept), copied into another environment
  * of the same deployment (new ids, keys kept), a cut-off file refused; `--version`.

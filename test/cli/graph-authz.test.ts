@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * The `graph-authz` command (CONTRACT section 16) run as a process against the test service:
+ * The `graph-authz` command (docs/behaviour.md section 16) run as a process against the test service:
  * the project's test files (test/policy/*.test.yaml, converted from test/scenarios) are its
  * acceptance test. The command is bundled from src/cli with esbuild into a temporary
  * dist/src/cli/main.js next to a copy of bin/graph-authz.js, so the shim runs as in a checkout.

@@ -3,7 +3,7 @@ import { UNREAD_LINGER_MS } from '../../src/http/bodies';
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * CONTRACT section 15, first half: who first, then what (unknown paths and missing or wrong
+ * docs/behaviour.md section 15, first half: who first, then what (unknown paths and missing or wrong
  * credentials are answered without reading the body), per-route body limits counted as the body
  * arrives, unknown secrets that cannot become a flood, the nesting bound, and one 403 body for
  * another scope. Real HTTP, down to raw sockets where a test must send less (or more) than it

@@ -2,7 +2,7 @@ import { untilBlocked } from '../support/blocked';
 import { assignTenantRole, buildWorld, type Client, expectError, login, ok, type World } from './approvals-support';
 
 /**
- * Access requests (CONTRACT section 11) on the approvals world: config `access` (LEVEL_1 role
+ * Access requests (docs/behaviour.md section 11) on the approvals world: config `access` (LEVEL_1 role
  * `approver`, held by bob) governs `doc`; resource `wiki` has tenant roles `wiki_editor` (read,
  * write) and `wiki_viewer` (read); `doc:report` has the resource role `owner`, and carol holds
  * `_Reviewer_` on it (an instance reviewer, not a LEVEL one).
@@ -149,7 +149,7 @@ describe('access requests', () => {
     for (const x of results.filter((y) => y.status !== 200)) expectError(x, 409, 'INVALID_STATE');
   });
 
-  it('refuses bad requests with the contract errors and writes nothing', async () => {
+  it('refuses bad requests with the errors of docs/behaviour.md section 1 and writes nothing', async () => {
     const before = (await bob.call('GET', '')).body.total_count;
     expectError(await alice.call('POST', '', tenantRequest('nope')), 422, 'INVALID_INPUT');
     expectError(await alice.call('POST', '', tenantRequest('owner')), 422, 'INVALID_INPUT');

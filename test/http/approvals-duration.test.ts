@@ -2,7 +2,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import { buildWorld, type Client, expectError, instances, login, ok, request, type World } from './approvals-support';
 
 /**
- * Time-bound grants (CONTRACT section 11): approve takes `access_duration_seconds` (60..31,536,000);
+ * Time-bound grants (docs/behaviour.md section 11): approve takes `access_duration_seconds` (60..31,536,000);
  * the granted edge carries `expires_at` (epoch ms, docs/graph-model.md), which the decision rule
  * reads, and the approval answers it as `access_expires_at`.
  */

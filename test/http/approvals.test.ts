@@ -134,7 +134,7 @@ describe('who may do what', () => {
     expectError(await alice.call('PUT', `/${a.id}/approve`), 403, 'FORBIDDEN_ACCESS');
   });
 
-  it('makes a reviewer of a user a set rule grants `review` (CONTRACT section 17)', async () => {
+  it('makes a reviewer of a user a set rule grants `review` (docs/behaviour.md section 17)', async () => {
     await ok(w.t, 'POST', `${w.schema}/resource_instances`, { key: 'by-rule', tenant: 'acme', resource: 'doc' });
     const a = (await alice.call('POST', '', request('doc', { resource_instance: 'by-rule' }))).body;
     expectError(await carol.call('GET', `/${a.id}`), 404, 'NOT_FOUND');

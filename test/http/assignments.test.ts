@@ -44,7 +44,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 describe('role assignments', () => {
   it('assigns a tenant role; the user joins the tenant; duplicate 409; unassign 204 then 404', async () => {
     const a = await ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'admin', tenant: 'acme' });
-    // Permit's RoleAssignmentRead (CONTRACT section 14): a UUID id and the ids of the user, role and tenant.
+    // Permit's RoleAssignmentRead (docs/behaviour.md section 14): a UUID id and the ids of the user, role and tenant.
     const user = await ok('GET', `${facts()}/users/alice`);
     expect(a).toEqual(
       expect.objectContaining({
@@ -226,7 +226,7 @@ describe('relationship tuples', () => {
     );
     const list = await ok('GET', `${facts()}/relationship_tuples?object=doc:d1`);
     expect(list).toEqual([tup]);
-    // Permit's RelationshipTupleRead (CONTRACT section 14): a UUID id, the ids of what it names, updated_at.
+    // Permit's RelationshipTupleRead (docs/behaviour.md section 14): a UUID id, the ids of what it names, updated_at.
     expect(tup).toEqual(
       expect.objectContaining({
         id: expect.stringMatching(UUID),

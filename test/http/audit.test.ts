@@ -1,7 +1,7 @@
 import { buildWorld, login, ok, request, type World } from './approvals-support';
 
 /**
- * The audit log (CONTRACT section 12): admin only; key creation and revocation, logins and
+ * The audit log (docs/behaviour.md section 12): admin only; key creation and revocation, logins and
  * logouts, approval transitions and schema changes, each with its actor, filtered and paged.
  */
 let w: World;

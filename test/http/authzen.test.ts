@@ -160,7 +160,7 @@ describe('Basic Core (c-2)', () => {
     const none = await evaluation({ subject: alice, action: read, resource: record1 });
     expect(none.status).toBe(200);
     expect(none.headers.get('x-request-id')).toBeTruthy();
-    // Elsewhere the contract's rule stays: an id outside [A-Za-z0-9_.:-]{1,128} is replaced.
+    // Elsewhere docs/behaviour.md's rule stays: an id outside [A-Za-z0-9_.:-]{1,128} is replaced.
     const v2 = await t.call('GET', '/v2/openapi.json', undefined, { headers: { 'x-request-id': 'req 42' } });
     expect(v2.headers.get('x-request-id')).not.toBe('req 42');
   });

@@ -1,7 +1,7 @@
 import { buildWorld, login, ok, request, type World } from './approvals-support';
 
 /**
- * Every write records its change events in its own transaction (CONTRACT section 12), with the
+ * Every write records its change events in its own transaction (docs/behaviour.md section 12), with the
  * actor that made it; GET .../changes answers them in revision order and resumes exactly after
  * a given revision, with no gap and no duplicate across pages.
  */

@@ -1,7 +1,7 @@
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * Conditions (CONTRACT section 17) when what they name is deleted: a resource type that resource
+ * Conditions (docs/behaviour.md section 17) when what they name is deleted: a resource type that resource
  * sets are over, an action that a set rule's permission names, a tenant role that an is_role rule
  * names, a tenant. As Permit deletes a resource, a role or an action "with all its related data",
  * the sets and rules that name it go in the same transaction, each with its change event; nothing

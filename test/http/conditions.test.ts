@@ -2,7 +2,7 @@ import { SetRules } from '../../src/areas/conditions/rules';
 import { questionOf } from '../../src/areas/decisions/question';
 import { startTestService, type TestService } from '../support/testService';
 
-/** Conditions (CONTRACT section 17): attribute schemas, condition sets, set rules, and every decision endpoint with them. */
+/** Conditions (docs/behaviour.md section 17): attribute schemas, condition sets, set rules, and every decision endpoint with them. */
 let t: TestService;
 const schema = () => `/v2/schema/${t.proj}/${t.env}`;
 const facts = () => `/v2/facts/${t.proj}/${t.env}`;

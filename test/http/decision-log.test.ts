@@ -1,9 +1,9 @@
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * The decision log (CONTRACT section 12): with DECISION_LOG_SAMPLE=1 every decision is logged
+ * The decision log (docs/behaviour.md section 12): with DECISION_LOG_SAMPLE=1 every decision is logged
  * with its answer and reason, off the request path, and read at /v2/decision-log with filters, and
- * at Permit's audit_logs path in Permit's shape (CONTRACT section 14); with the default 0 nothing is logged.
+ * at Permit's audit_logs path in Permit's shape (docs/behaviour.md section 14); with the default 0 nothing is logged.
  */
 let t: TestService;
 let off: TestService;

@@ -2,7 +2,7 @@ import { depthLimitedCount } from '../../src/http/depthLimit';
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * A check that reaches MAX_DERIVATION_DEPTH (25) without an answer says so (CONTRACT section 8):
+ * A check that reaches MAX_DERIVATION_DEPTH (25) without an answer says so (docs/behaviour.md section 8):
  * allow false, `X-Authz-Depth-Limited: true`, `explanation.reason` naming the limit, and the
  * process counter moves. A chain of 30 teams, each a sub-team of the previous one; team t1 owns
  * the repo. A member of t25 is 25 hops away, of t26 26 hops.

@@ -1,7 +1,7 @@
 import { buildWorld, type Client, expectError, instances, login, ok, request, type World } from './approvals-support';
 
 /**
- * End users cannot squat or probe (CONTRACT section 15): an operation approval or an access
+ * End users cannot squat or probe (docs/behaviour.md section 15): an operation approval or an access
  * request naming an instance outside the session's tenant answers one 404 whether the key lives
  * in another tenant or nowhere, creates nothing and moves no revision; an approval naming no
  * instance makes one (UUID key) that a cancel or deny removes again; a user creates at most

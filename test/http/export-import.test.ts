@@ -3,7 +3,7 @@ import { buildWorld, login, ok, request, type World } from './approvals-support'
 import { runCypher, type TestService } from '../support/testService';
 
 /**
- * Export and import of an environment (CONTRACT section 16): GET /v2/export/{p}/{e} streams one
+ * Export and import of an environment (docs/behaviour.md section 16): GET /v2/export/{p}/{e} streams one
  * consistent snapshot as JSON lines; POST /v2/import/{p}/{e} loads it into an empty environment,
  * all or nothing. The source environment holds a scaled-down bench dataset (bench/dataset.mjs:
  * users in chains of nested groups, group grants on repos, direct role assignments), plus tenant
@@ -138,7 +138,7 @@ async function answers(env: string) {
     out[`users:${repo}`] = Object.keys(users.users).sort();
   }
   out['tenant:alice'] = (await ok(t, 'POST', allowed, { user: 'bob', action: 'read', resource: { type: 'doc', tenant: 'acme' } })).allow;
-  // Conditions (CONTRACT section 17): ruler holds no role; only the set rule lets them push to repo5.
+  // Conditions (docs/behaviour.md section 17): ruler holds no role; only the set rule lets them push to repo5.
   for (const repo of ['repo5', 'repo6']) {
     out[`rule:${repo}`] = (
       await ok(t, 'POST', allowed, { user: 'ruler', action: 'push', resource: { type: 'repo', key: repo, tenant: 'default' } })

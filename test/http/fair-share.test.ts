@@ -1,7 +1,7 @@
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * Fair share between environments (CONTRACT section 15): one environment flooding heavy
+ * Fair share between environments (docs/behaviour.md section 15): one environment flooding heavy
  * questions is refused with 429 (Retry-After, the error body) past its bound (here: one running,
  * two waiting; a long wait, so a slow machine makes no check time out: timeouts are unit-tested)
  * while another environment's checks and its own heavy question still answer. Small bounds make the flood

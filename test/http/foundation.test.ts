@@ -32,7 +32,7 @@ describe('authentication and provisioning', () => {
     for (let page = 1; ; page++) {
       const res = await t.call('GET', `/v2/projects?per_page=100&page=${page}`);
       expect(res.status).toBe(200);
-      // A plain array, as Permit answers (CONTRACT section 14): the last page is the short one.
+      // A plain array, as Permit answers (docs/behaviour.md section 14): the last page is the short one.
       keys.push(...res.body.map((p: any) => p.key));
       if (res.body.length < 100) break;
     }
@@ -62,7 +62,7 @@ describe('authentication and provisioning', () => {
     });
     expect(byId.status).toBe(200);
     const adminScope = await t.call('GET', '/v2/api-key/scope');
-    // CONTRACT section 14: a UUID (Permit's SDKs refuse anything else), the same for every caller.
+    // docs/behaviour.md section 14: a UUID (Permit's SDKs refuse anything else), the same for every caller.
     expect(adminScope.body).toEqual({
       organization_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       project_id: null,
@@ -78,7 +78,7 @@ describe('authentication and provisioning', () => {
     const list = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}/keys`);
     expect(list.body.data.map((k: any) => k.id)).toContain(created.body.id);
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
-    // CONTRACT section 14: Permit's meaning of GET /v2/api-key/{proj}/{env}: the environment's key
+    // docs/behaviour.md section 14: Permit's meaning of GET /v2/api-key/{proj}/{env}: the environment's key
     // (its oldest here, the one the test service made), as APIKeyRead, never with its secret.
     const envKey = await t.call('GET', `/v2/api-key/${t.proj}/${t.env}`);
     expect(envKey.status).toBe(200);
@@ -222,7 +222,7 @@ describe('tenants and users', () => {
 
     const added = await t.call('POST', `${facts()}/tenants/acme/users`, { key: 'ann', email: 'ann@acme.test', first_name: 'Ann' });
     expect(added.status).toBe(200);
-    // Permit's UserInTenant items (CONTRACT section 14).
+    // Permit's UserInTenant items (docs/behaviour.md section 14).
     expect(added.body.associated_tenants).toEqual([{ tenant: 'acme', roles: [], status: 'active' }]);
     const tu = await t.call('GET', `${facts()}/tenants/acme/users`);
     expect(tu.body.data.map((u: any) => u.key)).toEqual(['ann']);

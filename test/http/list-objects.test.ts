@@ -1,7 +1,7 @@
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * List-objects (CONTRACT section 13): the instances of a type on which a user may do an action,
+ * List-objects (docs/behaviour.md section 13): the instances of a type on which a user may do an action,
  * each once, in key order, paged with a continuation token; same answers as `allowed`.
  * alice: viewer of r01 and r04 directly, member of team t1 that edits r04..r06, auditor
  * (tenant role, repo:pull) in tenant acme, which holds a01..a03.

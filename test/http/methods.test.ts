@@ -2,8 +2,8 @@ import { connect } from 'node:net';
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * CONTRACT section 9: over every route of the route table, a method the path does not serve
- * answers 405 with an `Allow` header naming the served ones and the contract's error body; an
+ * docs/behaviour.md section 9: over every route of the route table, a method the path does not serve
+ * answers 405 with an `Allow` header naming the served ones and the error body of docs/behaviour.md section 1; an
  * unknown path answers 404; no method (TRACE, OPTIONS, CONNECT, made-up ones) answers 500.
  * Requests go over a raw socket: `fetch` refuses TRACE and CONNECT.
  */

@@ -148,7 +148,7 @@ it('counts write transactions, sessions and approvals', async () => {
   expect(Date.now() / 1000 - value(later, 'authz_metrics_refreshed_timestamp_seconds')).toBeLessThan(15);
 });
 
-it('answers a scrape from memory: scrapes run no Cypher (CONTRACT section 15)', async () => {
+it('answers a scrape from memory: scrapes run no Cypher (docs/behaviour.md section 15)', async () => {
   const gauges = t.service.parts.metricsGauges;
   gauges?.stop(); // the background refresh is the only reader of the gauges; without it, nothing may read
   await gauges?.settled();

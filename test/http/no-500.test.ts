@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../support/testService';
 
 /**
  * No input answers 500: every route of every table gets odd parameters and bodies of the wrong
- * shape, with the admin key and with an environment key; every answer must be a contract error
+ * shape, with the admin key and with an environment key; every answer must be an error body of docs/behaviour.md section 1
  * or a success, never UNEXPECTED_ERROR.
  */
 let t: TestService;
@@ -171,7 +171,7 @@ function raw(bytes: string): Promise<string> {
   });
 }
 
-it('answers a request that is not readable HTTP with the contract error body, not a bare status line', async () => {
+it('answers a request that is not readable HTTP with the error body of docs/behaviour.md section 1, not a bare status line', async () => {
   const cases: [string, number][] = [
     ['GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n', 400],
     ['GET /healthz HTTP/1.1\r\nHost: x\r\nX-Odd: a\u0000b\r\n\r\n', 400],

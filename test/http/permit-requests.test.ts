@@ -1,7 +1,7 @@
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * CONTRACT section 14, the requests Permit's SDKs send: `users/{user}/roles`, filters sent as
+ * docs/behaviour.md section 14, the requests Permit's SDKs send: `users/{user}/roles`, filters sent as
  * null, a resource named by `id`, unknown fields in decision requests, and the login step's
  * answer without `content`.
  */

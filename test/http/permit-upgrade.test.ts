@@ -4,7 +4,7 @@ import { readMigrations } from '../../src/db/migrate';
 import { runCypher, startTestService, type TestService } from '../support/testService';
 
 /**
- * CONTRACT section 14 on an upgraded graph: what 91c0a63 wrote (projects with org_id "default",
+ * docs/behaviour.md section 14 on an upgraded graph: what 91c0a63 wrote (projects with org_id "default",
  * role assignments and tuples as edges without an `id`) answers like a new graph once migrated:
  * V0009 gives every grant edge a UUID (once: running it again changes none), and a start gives the
  * projects the organisation's UUID. The old shapes are written here as 91c0a63's statements wrote

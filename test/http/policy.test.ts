@@ -1,6 +1,6 @@
 import { startTestService, type TestService } from '../support/testService';
 
-/** Policy as code (CONTRACT section 16): PUT/GET /v2/schema/{p}/{e}/policy, plan, the file's JSON Schema. */
+/** Policy as code (docs/behaviour.md section 16): PUT/GET /v2/schema/{p}/{e}/policy, plan, the file's JSON Schema. */
 let t: TestService;
 const policyPath = (env = t.env) => `/v2/schema/${t.proj}/${env}/policy`;
 const revision = async (env = t.env) =>
@@ -208,7 +208,7 @@ describe('policy files', () => {
 });
 
 /**
- * Elements configs in the policy file (CONTRACT sections 7, 16): made, changed and removed by
+ * Elements configs in the policy file (docs/behaviour.md sections 7, 16): made, changed and removed by
  * apply in its one transaction, with their managed approval schema; webhooks left alone.
  */
 describe('elements configs in policy files', () => {

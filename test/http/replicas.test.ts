@@ -3,7 +3,7 @@ import { startTestService, type TestService } from '../support/testService';
 import { type Replica, startReplica } from './replica-support';
 
 /**
- * Read-your-revoke across replicas (CONTRACT section 9): two service instances on one Neo4j.
+ * Read-your-revoke across replicas (docs/behaviour.md section 9): two service instances on one Neo4j.
  * A membership removed through replica A is denied by replica B on its very next request,
  * without a sleep and without a token, although B polls revisions only every 10 minutes and
  * had the allow in its decision cache.

@@ -58,7 +58,7 @@ describe('resources', () => {
     expect(doc.actions.read).toEqual(expect.objectContaining({ key: 'read', name: 'read', description: 'Read it' }));
     expect(doc.relations.parent).toEqual(expect.objectContaining({ resource: 'folder' }));
     expect(doc.roles.viewer.permissions).toEqual(['read']);
-    // Permit's DerivedRoleRuleRead: with the ids of the role required, its resource and the relation (CONTRACT section 14).
+    // Permit's DerivedRoleRuleRead: with the ids of the role required, its resource and the relation (docs/behaviour.md section 14).
     expect(doc.roles.editor.granted_to).toEqual({
       id: doc.roles.editor.id,
       users_with_role: [
@@ -122,7 +122,7 @@ describe('resources', () => {
 
   it('pages resources', async () => {
     for (const k of ['pa', 'pb', 'pc']) await ok('POST', `${schema()}/resources`, { key: k, name: k, actions: {} });
-    // A plain array, as Permit answers; the envelope when asked include_total_count=true (CONTRACT section 14).
+    // A plain array, as Permit answers; the envelope when asked include_total_count=true (docs/behaviour.md section 14).
     const plain = await ok('GET', `${schema()}/resources?search=p&per_page=2&page=1`);
     expect(plain).toHaveLength(2);
     const page = await ok('GET', `${schema()}/resources?search=p&per_page=2&page=1&include_total_count=true`);

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import neo4j from 'neo4j-driver';
 
 /**
- * CONTRACT section 9 (soak and crash): SIGTERM to the built service under load. New connections
+ * docs/behaviour.md section 9 (soak and crash): SIGTERM to the built service under load. New connections
  * are refused at once, an idle keep-alive connection is closed at once, and every request in
  * flight finishes with 2xx even when it takes longer than the old 10-s drain (here: writes
  * queued behind a lock on their environment, held by this test for 12 s, the way writes queue

@@ -1,8 +1,8 @@
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * CONTRACT section 8: key access levels, key management and the admin graph for the admin key
- * only, rotation. Every refusal is the contract's error body.
+ * docs/behaviour.md section 8: key access levels, key management and the admin graph for the admin key
+ * only, rotation. Every refusal is the error body of docs/behaviour.md section 1.
  */
 let t: TestService;
 let readKey: string;

@@ -1,7 +1,7 @@
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * CONTRACT section 8: the login step's redirect_url carries a one-time code (60 s, one use,
+ * docs/behaviour.md section 8: the login step's redirect_url carries a one-time code (60 s, one use,
  * stored hashed so any replica redeems it), never the session token; X-Forwarded-* count only
  * with TRUST_PROXY=true; the session cookie is HttpOnly, SameSite=Lax, and Secure over HTTPS.
  */

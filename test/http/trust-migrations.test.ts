@@ -8,7 +8,7 @@ import { CypherRegistry } from '../../src/db/cypherRegistry';
 import { applyMigrations, MigrationChecksumError } from '../../src/db/migrate';
 
 /**
- * CONTRACT section 8: a migration file whose checksum differs from the recorded one stops the
+ * docs/behaviour.md section 8: a migration file whose checksum differs from the recorded one stops the
  * start with a message naming the file and exit code 2, and nothing is applied. The shared test
  * database has every migration recorded; a changed copy of the migrations is started against it.
  */

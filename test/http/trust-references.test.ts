@@ -1,7 +1,7 @@
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * CONTRACT section 8, one reference rule: a path parameter names the record whose key equals
+ * docs/behaviour.md section 8, one reference rule: a path parameter names the record whose key equals
  * it, else the record whose id equals it. Here one record's key is another's id: every get,
  * update and delete through that reference touches only the keyed record.
  */

@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../support/testService';
 import { type Replica, startReplica } from './replica-support';
 
 /**
- * Two service instances on one Neo4j (CONTRACT section 8): a key revoked or rotated through one
+ * Two service instances on one Neo4j (docs/behaviour.md section 8): a key revoked or rotated through one
  * is refused by the other on its next request (no cache grace), and a bulk question carrying
  * several `at_least` tokens is answered from a state that includes the largest.
  */

@@ -11,7 +11,7 @@ import { runCypher, startTestService, type TestService } from '../support/testSe
 import { buildWorld, type Client, expectError, login, ok, request, type World } from './approvals-support';
 
 /**
- * Webhooks (CONTRACT section 11) against a real HTTP receiver on loopback that fails its first
+ * Webhooks (docs/behaviour.md section 11) against a real HTTP receiver on loopback that fails its first
  * attempts: events come from a durable outbox, signed, retried with backoff, in order per request,
  * and a transition never waits for the receiver.
  */
@@ -287,7 +287,7 @@ describe('webhook configuration', () => {
   });
 });
 
-describe('webhook destinations by default (CONTRACT section 15)', () => {
+describe('webhook destinations by default (docs/behaviour.md section 15)', () => {
   const delivery = (url: string): DueDelivery => ({
     id: `d-${randomUUID()}`,
     env: 'e',

@@ -1,7 +1,7 @@
 import { mulberry32 } from './graphs';
 
 /**
- * Random ABAC worlds for the conditions oracle (CONTRACT section 17): attribute schemas on users
+ * Random ABAC worlds for the conditions oracle (docs/behaviour.md section 17): attribute schemas on users
  * and documents, user sets and resource sets (Permit's condition language: allOf / anyOf / not
  * groups over comparisons of `user.*`, `resource.*` and `context.*` attributes, `parent_id`
  * narrowing), set rules (is_role ones too), three tenant roles beside them (lead extends

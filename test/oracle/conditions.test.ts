@@ -6,7 +6,7 @@ import { startTestService, type TestService } from '../support/testService';
 import { ATTRIBUTES, generateWorld, type Question, type SpiceWorld, spicedbWorld, truthTableWorld, type World } from './conditionWorlds';
 
 /**
- * Conditions oracle (CONTRACT section 17): random ABAC worlds (test/oracle/conditionWorlds.ts:
+ * Conditions oracle (docs/behaviour.md section 17): random ABAC worlds (test/oracle/conditionWorlds.ts:
  * attribute schemas, user sets and resource sets with nested allOf / anyOf / not groups and
  * parent sets, set rules (is_role ones too), tenant roles beside them (one extending another),
  * random attributes with some missing) are

@@ -409,7 +409,7 @@ async def full(r: Run, permit: Permit, org: Permit) -> None:
 
 
 async def abac(r: Run, permit: Permit) -> None:
-    """The ABAC walkthrough (CONTRACT section 17): users with department and clearance, documents with
+    """The ABAC walkthrough (docs/behaviour.md section 17): users with department and clearance, documents with
     classification, the user set "engineering", the resource set "internal docs", a set rule granting
     read, and a second rule (review) that a context attribute decides."""
     r.area = "abac"

@@ -2,7 +2,7 @@ import { startTestService, type TestService } from '../support/testService';
 import { type DriverLine, type DriverRun, failuresOf, runDriver, venvProblem } from './runDriver';
 
 /**
- * CONTRACT section 14: the official Python SDK `permit` 3.0.0 (pinned in requirements.txt,
+ * docs/behaviour.md section 14: the official Python SDK `permit` 3.0.0 (pinned in requirements.txt,
  * installed into .venv-permit by scripts/setup.sh), unmodified, against the real service started
  * with its defaults. test/permit-python/driver.py makes every call and asserts its answer; this
  * file names each failing call under its SDK area.
@@ -20,7 +20,7 @@ export const UNSERVED: Record<string, { methods: string[]; reason: string }> = {
   'api.user_invites': {
     methods: ['approve', 'create', 'delete', 'get', 'list'],
     reason:
-      "Permit's elements user invitations (email invites into Permit's hosted elements) are not part of our elements (CONTRACT section 7)",
+      "Permit's elements user invitations (email invites into Permit's hosted elements) are not part of our elements (docs/behaviour.md section 7)",
   },
 };
 

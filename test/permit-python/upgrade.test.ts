@@ -9,7 +9,7 @@ import { type DriverRun, failuresOf, runDriver, venvProblem } from './runDriver'
 import { FIXTURE_ENV, FIXTURE_PROJECT, writeFixture } from './upgradeFixture';
 
 /**
- * CONTRACT section 14 and the upgrade rule: a graph written by the previous version (91c0a63:
+ * docs/behaviour.md section 14 and the upgrade rule: a graph written by the previous version (91c0a63:
  * org id "default", role assignments and tuples without ids) starts under this version, is
  * migrated, and answers the Python SDK's reads like a new one. The previous version is built from
  * git and run for real against a Neo4j of this test's own; then this version starts on the same

@@ -2,7 +2,7 @@ import { Permit } from 'permitio';
 import { startTestService, type TestService } from '../support/testService';
 
 /**
- * The ABAC walkthrough (CONTRACT section 17) through Permit's official Node SDK `permitio` 2.7.6:
+ * The ABAC walkthrough (docs/behaviour.md section 17) through Permit's official Node SDK `permitio` 2.7.6:
  * users with department and clearance, documents with classification, the user set
  * "engineering", the resource set "internal docs", a set rule granting read, and a second rule
  * (review) that a context attribute decides. Every schema call is the SDK's.

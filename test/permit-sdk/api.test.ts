@@ -11,7 +11,7 @@ let permit: Permit;
 let org: Permit;
 
 const sdk = (token: string) => new Permit({ token, pdp: t.url, apiUrl: t.url, throwOnError: true, log: { level: 'error' } } as never);
-/** Our lists answer the contract's envelope; the SDK hands it through as it came. */
+/** Our lists answer the envelope of docs/behaviour.md section 14; the SDK hands it through as it came. */
 // Permit's lists: a plain array, or a PaginatedResult envelope where Permit answers one (users).
 const keys = (list: any) => (Array.isArray(list) ? list : list.data).map((x: any) => x.key).sort();
 

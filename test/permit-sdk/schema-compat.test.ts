@@ -83,6 +83,13 @@ describe('resource role hierarchy and permissions', () => {
     expect((await t.ok('GET', `${schema}/resources/doc`)).roles.editor.extends).toEqual(['viewer']);
     expect((await t.call('PUT', `${schema}/resources/doc/roles/viewer/parents/editor`)).status).toBe(422);
     expect((await t.ok('GET', `${schema}/resources/doc/roles/viewer/descendants`)).map((r: any) => r.key)).toEqual(['editor']);
+    // Relatives are whole roles, as a GET of each answers them (extends, derivations, resource id).
+    expect(await t.ok('GET', `${schema}/resources/doc/roles/editor/ancestors`)).toEqual([
+      await t.ok('GET', `${schema}/resources/doc/roles/viewer`),
+    ]);
+    expect(await t.ok('GET', `${schema}/resources/doc/roles/viewer/descendants`)).toEqual([
+      await t.ok('GET', `${schema}/resources/doc/roles/editor`),
+    ]);
     // A role of another resource is not a parent here.
     expect((await t.call('PUT', `${schema}/resources/folder/roles/viewer/parents/editor`)).status).toBe(404);
     expect(

@@ -5,7 +5,7 @@ import { startTestService, type TestService } from '../support/testService';
 import { type AccessRequests, type Approvals, AuthzClient, ConflictError, ValidationError } from './sdk';
 
 /**
- * CONTRACT section 11 end to end through the client library: access requests (another role
+ * docs/behaviour.md section 11 end to end through the client library: access requests (another role
  * granted by the reviewer), time-bound approvals (`accessDurationSeconds`), and the webhook
  * events the flows send to a receiver on loopback.
  */

@@ -24,7 +24,7 @@ describe('provisioning with the admin key', () => {
     expect(await admin.api.projects.get(P)).toEqual(p);
     expect(await admin.api.projects.get(p.id)).toEqual(p);
     // The run's Neo4j holds the projects of every test file: check the paging, not the whole list.
-    // A plain array, as Permit answers (CONTRACT section 14).
+    // A plain array, as Permit answers (docs/behaviour.md section 14).
     const projects = await admin.api.projects.list({ per_page: 2 });
     expect(projects).toHaveLength(2);
     const next = await admin.api.projects.list({ per_page: 2, page: 2 });

@@ -32,7 +32,7 @@ beforeAll(async () => {
   await authz.api.tenants.addTenantUser('acme', { key: 'bob' });
   await authz.api.tenants.addTenantUser('other', { key: 'outsider' });
   await authz.api.roleAssignments.assign({ user: 'bob', role: 'approver', tenant: 'acme' });
-  // An approval names only an existing instance of the session's tenant (CONTRACT section 15).
+  // An approval names only an existing instance of the session's tenant (docs/behaviour.md section 15).
   await authz.api.resourceInstances.create({ key: 'report-1', tenant: 'acme', resource: 'doc' });
   const config = await authz.elements.configs.create({
     key: 'ops',

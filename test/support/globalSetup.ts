@@ -23,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
   // An export holds its environment's writers while it reads it, at most EXPORT_HOLD_MS (2 s by
   // default): a busy machine reads more slowly. Below DB_TIMEOUT_MS (the outage test sets its own).
   process.env.EXPORT_HOLD_MS ??= '10000';
-  // Likewise a question may wait longer for its environment's turn (fair share, CONTRACT section
+  // Likewise a question may wait longer for its environment's turn (fair share, docs/behaviour.md section
   // 15) than the default ADMISSION_WAIT_MS; test/http/fair-share.test.ts and the unit tests of the
   // fair queue check the bound itself.
   process.env.ADMISSION_WAIT_MS ??= '30000';

@@ -4,7 +4,7 @@ import { ERROR_SCHEMA } from '../../src/http/openapi';
 import type { RouteDef } from '../../src/http/routeTable';
 
 /**
- * Checks every answer the tests receive against the schema its route declares (CONTRACT
+ * Checks every answer the tests receive against the schema its route declares (docs/behaviour.md
  * section 9), so a response that drifts from `/v2/openapi.json` fails the test that saw it.
  * The route is found as the router finds it: the first of the table whose method and path
  * template match; a success must have the declared status and shape, an error the error body.

@@ -71,7 +71,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     } catch {
       /* not JSON: keep the text */
     }
-    // A drifting answer fails the test that received it (CONTRACT section 9).
+    // A drifting answer fails the test that received it (docs/behaviour.md section 9).
     const problem = checker.problem(method, path, res.status, parsed);
     if (problem) throw new Error(`Response schema violation: ${problem}`);
     return { status: res.status, body: parsed, headers: res.headers };

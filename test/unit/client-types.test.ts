@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { servedDocument } from '../../src/routeTables';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderTypes } = require('../../scripts/gen-client-types.cjs') as { renderTypes: (doc: unknown) => string };
 
 describe('client library types', () => {

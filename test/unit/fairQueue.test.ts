@@ -24,7 +24,7 @@ function take(q: FairQueue, env: string, given: string[], label = env) {
   });
 }
 
-describe('FairQueue (admission per environment, CONTRACT section 15)', () => {
+describe('FairQueue (admission per environment, docs/behaviour.md section 15)', () => {
   it('lets an environment alone use every slot, refusing nothing up to the global bound', async () => {
     const { q, refused } = queue({ perEnv: 1, global: 4, maxWaitMs: 20, waitAlone: true });
     const releases = await Promise.all([1, 2, 3, 4].map(() => q.acquire('a')));

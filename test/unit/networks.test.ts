@@ -40,7 +40,7 @@ describe('BlockedNetworks', () => {
   });
 });
 
-describe('BlockedNetworks.forWebhooks (CONTRACT section 15)', () => {
+describe('BlockedNetworks.forWebhooks (docs/behaviour.md section 15)', () => {
   const policy = BlockedNetworks.forWebhooks('169.254.169.254/32', '');
 
   it('refuses every address that is not public unicast, in every form', () => {

@@ -5,7 +5,7 @@ import { SnapshotService } from '../../src/areas/snapshots/service';
 import type { SnapshotStore } from '../../src/areas/snapshots/store';
 
 /**
- * The export's one-revision rule and the import's line checks (CONTRACT section 16), without a
+ * The export's one-revision rule and the import's line checks (docs/behaviour.md section 16), without a
  * database: the export holds its environment's writers (cypher/export/holdWriters.cypher), reads
  * its rows at the revision that statement answers, names it in the header and the end line, and
  * lets the writers go (the transaction is closed) whatever happens; an environment that takes longer

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderStatementTypes } = require('../../scripts/gen-statement-types.cjs') as {
   renderStatementTypes: (cypherDir: string) => string;
 };

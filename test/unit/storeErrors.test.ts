@@ -22,7 +22,7 @@ describe('store errors', () => {
     expect(storeErrorOf(neo4jError('Neo.ClientError.Statement.SyntaxError'))).toBeUndefined();
   });
 
-  it('maps store errors to the contract once: 409, 404, and 503 with a message that says what happened', () => {
+  it('maps store errors to the errors of docs/behaviour.md once: 409, 404, and 503 with a message that says what happened', () => {
     expect(publicError(new Duplicate('Tenant', 'acme'))).toMatchObject({
       status: 409,
       code: 'DUPLICATE_ENTITY',

@@ -7,7 +7,7 @@ export type AccessRequestFilters = RequestFilters<AccessRequestStatus>;
 
 /**
  * Access requests of one elements config (`elements_type: "access_request"`), as the logged-in
- * user of `session` (CONTRACT section 11): a user asks for a role in their tenant, or on one
+ * user of `session` (docs/behaviour.md section 11): a user asks for a role in their tenant, or on one
  * instance of it; a reviewer approves (possibly another role, possibly for a time), denies; the
  * requester may cancel.
  */

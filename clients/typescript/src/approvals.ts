@@ -52,7 +52,7 @@ export interface ApproveOptions {
   accessDurationSeconds?: number;
 }
 
-/** Operation approvals of one elements config, as the logged-in user of `session` (CONTRACT section 7). */
+/** Operation approvals of one elements config, as the logged-in user of `session` (docs/behaviour.md section 7). */
 export class Approvals extends ElementsRequests<OperationApproval, OperationApprovalItem, 'pending' | ApprovalStatus> {
   protected readonly segment = 'operation_approval';
 

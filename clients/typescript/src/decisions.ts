@@ -72,7 +72,7 @@ const toQuery = (q: CheckQuery) => ({
   ...(q.context ? { context: q.context } : {}),
 });
 
-/** Permission questions: `/v2/allowed/{project}/{env}` (CONTRACT section 5). */
+/** Permission questions: `/v2/allowed/{project}/{env}` (docs/behaviour.md section 5). */
 export class Decisions {
   constructor(private readonly http: Http) {}
 

@@ -86,7 +86,7 @@ export class ElementsConfigsApi {
   }
 }
 
-/** `client.elements`: the server-side login step and elements configs (CONTRACT sections 6 and 7). */
+/** `client.elements`: the server-side login step and elements configs (docs/behaviour.md sections 6 and 7). */
 export class Elements {
   readonly configs: ElementsConfigsApi;
 

@@ -14,7 +14,7 @@ export interface RequestFilters<S extends string> {
 /**
  * What operation approvals and access requests share, as the logged-in user of `session`:
  * every call sends the session cookie and the `element_id` header; reading, listing, the
- * reviewer comment, deny and cancel work alike (CONTRACT sections 7 and 11).
+ * reviewer comment, deny and cancel work alike (docs/behaviour.md sections 7 and 11).
  */
 export abstract class ElementsRequests<R, I, S extends string> {
   protected abstract readonly segment: string;

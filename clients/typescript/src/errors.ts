@@ -4,7 +4,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** The service's error body (CONTRACT section 1). */
+/** The service's error body (docs/behaviour.md section 1). */
 export interface ErrorBody {
   id?: string;
   error_code?: string;
@@ -17,7 +17,7 @@ export interface ErrorBody {
 export class AuthzError extends Error {
   /** HTTP status of the answer. */
   readonly status: number;
-  /** The contract's `error_code` (e.g. `NOT_FOUND`, `DUPLICATE_ENTITY`); `UNEXPECTED_ERROR` when the body had none. */
+  /** The `error_code` of the error body (docs/behaviour.md section 1) (e.g. `NOT_FOUND`, `DUPLICATE_ENTITY`); `UNEXPECTED_ERROR` when the body had none. */
   readonly errorCode: string;
   /** Short human title. */
   readonly title: string | undefined;

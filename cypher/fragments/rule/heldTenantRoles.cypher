@@ -1,4 +1,4 @@
-// Rule step: the tenant roles a user holds, for set rules' is_role (CONTRACT section 17). Each live
+// Rule step: the tenant roles a user holds, for set rules' is_role (docs/behaviour.md section 17). Each live
 // tenant role assignment of the user `u` (fragments/rule/grantIsLive) gives its role in its tenant
 // and every tenant-level role that role extends (fragments/rule/tenantRoleAncestors), as the role
 // graph grants those roles' permissions through EXTENDS.

@@ -1,7 +1,7 @@
 import { envelope, factKey, idOrKey, nullable, obj, PROJ_ENV_PARAMS, schemaKey, str, timestamp } from '../../http/schema';
 import { accessDuration, cancelBody, filters, headers, listHeadersOf, reviewBody } from '../approvals/schemas';
 
-/** Access requests (CONTRACT section 11): the approvals' headers, filters and paging, other statuses. */
+/** Access requests (docs/behaviour.md section 11): the approvals' headers, filters and paging, other statuses. */
 export const STATUSES = ['pending', 'approved', 'denied', 'canceled'] as const;
 const text = str({ maxLength: 4096 });
 

@@ -32,7 +32,7 @@ export interface ApproveInput {
 }
 
 /**
- * Access requests (CONTRACT section 11): a user asks for a role, in their tenant or on one instance
+ * Access requests (docs/behaviour.md section 11): a user asks for a role, in their tenant or on one instance
  * of it; a reviewer (the approvals' rules) approves it, possibly granting another role, and the
  * grant is written in the transition's transaction. The flow is the approvals' own.
  */
@@ -116,7 +116,7 @@ export class AccessRequestService extends ReviewedRequests {
   /**
    * A tenant-wide request needs a tenant role; an instance request a role of its resource (or a
    * tenant role) and an instance of the tenant: one of another tenant answers the same 404 as one
-   * that does not exist (CONTRACT section 15: no oracle of other tenants' instances).
+   * that does not exist (docs/behaviour.md section 15: no oracle of other tenants' instances).
    */
   private async checkRole(scope: Scope, tenant: string, role: string, resource: string | null, instance: string | null, path: string) {
     const t = await this.store.roleTarget(scope.envId, role, resource, instance);

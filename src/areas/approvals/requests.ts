@@ -8,7 +8,7 @@ import { type FlowKind, ReviewFlow } from './reviewFlow';
 import type { ApprovalFilter, ApprovalItemNode, ApprovalNode, ApprovalStore } from './store';
 
 /**
- * What operation approvals and access requests answer alike (CONTRACT sections 7, 11): both are
+ * What operation approvals and access requests answer alike (docs/behaviour.md sections 7, 11): both are
  * requests of one elements config, reviewed by the same flow; each says how it looks on the wire
  * (`view`, `listed`) and what it asks for and grants (its own `create` and review calls).
  */

@@ -48,7 +48,7 @@ export interface FlowKind {
 const EVENT_OF: Record<ApprovalStatus, WebhookEvent> = { approved: 'approved', deny: 'denied', cancel: 'canceled' };
 
 /**
- * The review flow shared by operation approvals and access requests (CONTRACT sections 7, 11):
+ * The review flow shared by operation approvals and access requests (docs/behaviour.md sections 7, 11):
  * every call works in the session's tenant; a reviewer of a request holds a LEVEL_1/LEVEL_2 role
  * of the config in its tenant, or is allowed `review` on its instance (directly, through groups or
  * derivations). Others see their own requests only. Answers are stored nodes; views are the callers'.

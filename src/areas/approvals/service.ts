@@ -14,7 +14,7 @@ export interface CreateInput {
 }
 
 /**
- * Operation approvals (seed 3.2, 4.2; CONTRACT section 7). Every call works in the session's
+ * Operation approvals (seed 3.2, 4.2; docs/behaviour.md section 7). Every call works in the session's
  * tenant. A reviewer of an approval holds a LEVEL_1/LEVEL_2 role of the config in its tenant,
  * or is allowed `review` on its instance (directly, through groups or derivations).
  */

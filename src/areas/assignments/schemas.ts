@@ -33,7 +33,7 @@ export const userRole = obj(
   { role: schemaKey(), tenant: factKey(), resource_instance: instanceRef(), expires_at: str({ maxLength: 64 }) },
   ['role'],
 );
-// Permit's filters (CONTRACT section 14): `user`, `role`, `tenant` may repeat (any of them);
+// Permit's filters (docs/behaviour.md section 14): `user`, `role`, `tenant` may repeat (any of them);
 // `resource` (instances of that type), `resource_instance` ("type:key" or the instance's id);
 // `include_total_count=true` answers the envelope; `detailed=true` answers Permit's
 // RoleAssignmentDetailedRead, `detailed=false` the plain shape.

@@ -40,7 +40,7 @@ export interface AssignmentListFilter {
 export class RoleAssignmentsService {
   constructor(private readonly store: AssignmentsStore) {}
 
-  /** Permit's RoleAssignmentRead (CONTRACT section 14), plus `expires_at`. */
+  /** Permit's RoleAssignmentRead (docs/behaviour.md section 14), plus `expires_at`. */
   view = (scope: Scope, a: AssignmentRow) => ({
     id: a.id,
     user: a.user,

@@ -18,7 +18,7 @@ export type TupleInput = Static<typeof tuple>;
 export class TuplesService {
   constructor(private readonly store: AssignmentsStore) {}
 
-  /** Permit's RelationshipTupleRead (CONTRACT section 14), plus `expires_at`; a tuple is never updated in place. */
+  /** Permit's RelationshipTupleRead (docs/behaviour.md section 14), plus `expires_at`; a tuple is never updated in place. */
   view = (scope: Scope, t: TupleRow) => ({
     id: t.id,
     subject: t.subject,
@@ -132,7 +132,7 @@ export class TuplesService {
       },
       page,
     );
-    // A plain array, as Permit answers (CONTRACT section 14).
+    // A plain array, as Permit answers (docs/behaviour.md section 14).
     return data;
   }
 

@@ -31,7 +31,7 @@ export type AuditEntry = Omit<ChangeEvent, 'revision'> & { revision?: number };
 const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : undefined);
 
 /**
- * The audit log (CONTRACT section 12, admin only): key creation, rotation and revocation, logins
+ * The audit log (docs/behaviour.md section 12, admin only): key creation, rotation and revocation, logins
  * and logouts (their own events), approval transitions and schema changes (a view of the change events).
  */
 export class AuditService {

@@ -1,8 +1,8 @@
 import { arr, bool, freeObject, int, obj, str } from '../../http/schema';
 
 /**
- * The AuthZEN Authorization API 1.0 shapes (docs/authzen.md). The specification wins over the
- * contract on these paths: fields we do not know are ignored (every object is open), a missing or
+ * The AuthZEN Authorization API 1.0 shapes (docs/authzen.md). The specification wins over docs/behaviour.md
+ * on these paths: fields we do not know are ignored (every object is open), a missing or
  * mistyped field answers 400 (the route's `specWire`), and the entities are the specification's.
  */
 const OPEN = { additionalProperties: true };

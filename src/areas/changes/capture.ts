@@ -1,5 +1,5 @@
 /**
- * Change events (CONTRACT section 12) of each write statement, from what the statement declares it
+ * Change events (docs/behaviour.md section 12) of each write statement, from what the statement declares it
  * changes (its `// @changes <kind>:<op>` header, src/db/cypherRegistry.ts), its parameters and its
  * answer, so that no statement has to call anything to be recorded. The conventions:
  *

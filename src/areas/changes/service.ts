@@ -11,7 +11,7 @@ export interface ChangesQuery {
 }
 
 /**
- * The changes feed (CONTRACT section 12): events after a revision, in revision order, never a
+ * The changes feed (docs/behaviour.md section 12): events after a revision, in revision order, never a
  * transaction split across pages; `next_revision` is where the next call resumes (the same
  * `after_revision` again when nothing came).
  */

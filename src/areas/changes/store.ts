@@ -2,7 +2,7 @@ import type { ChangeLog, Db, Params, Row, RowOf, Statement, Tx } from '../../db/
 import { currentActor } from '../../auth/actor';
 import { type ChangeDraft, describeChanges } from './capture';
 
-/** A change event as the feed answers it (CONTRACT section 12). */
+/** A change event as the feed answers it (docs/behaviour.md section 12). */
 export interface ChangeEvent {
   revision: number;
   at: string;

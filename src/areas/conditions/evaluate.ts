@@ -1,5 +1,5 @@
 /**
- * The condition language of Permit's condition sets (CONTRACT section 17), as one pure evaluator:
+ * The condition language of Permit's condition sets (docs/behaviour.md section 17), as one pure evaluator:
  * a condition tree and the attributes of a question in, the result and what each condition found
  * out. No `eval`, no code or Cypher built from condition text: the tree is data, walked here.
  *

@@ -9,7 +9,7 @@ const sets = `${schema}/condition_sets`;
 const rules = '/v2/facts/:proj_id/:env_id/set_rules';
 const tag = 'Conditions';
 
-/** Attribute schemas, condition sets and set rules (CONTRACT section 17, docs/conditions.md). */
+/** Attribute schemas, condition sets and set rules (docs/behaviour.md section 17, docs/conditions.md). */
 export const conditionsRoutes: RouteSpec<ConditionsService>[] = [
   route({
     method: 'POST',

@@ -41,7 +41,7 @@ const parse = (json: string | null | undefined): AttributeBag => {
 };
 
 /**
- * Set rules in decisions (CONTRACT section 17): a rule grants its permission to every user of its
+ * Set rules in decisions (docs/behaviour.md section 17): a rule grants its permission to every user of its
  * user set on every resource of its resource set. The graph part (which users and instances
  * exist, their stored attributes, tenant roles) is read by named statements; the conditions are
  * the evaluator's (src/areas/conditions/evaluate.ts). The rules are kept per environment at the

@@ -27,7 +27,7 @@ export interface StoredSet {
   conditions_json: string;
 }
 
-/** Attribute schemas, condition sets and set rules (CONTRACT section 17), and what the decisions read of them. */
+/** Attribute schemas, condition sets and set rules (docs/behaviour.md section 17), and what the decisions read of them. */
 export class ConditionsStore {
   private readonly q;
 

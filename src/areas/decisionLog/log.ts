@@ -34,7 +34,7 @@ interface Offered {
 }
 
 /**
- * The decision log (CONTRACT section 12): sampled decisions, written off the request path. A check
+ * The decision log (docs/behaviour.md section 12): sampled decisions, written off the request path. A check
  * only pushes onto a bounded in-memory queue; a timer writes everything queued in one write
  * transaction (a batch node per environment and per `batchSize` entries). The number of
  * transactions, not their size, is what the log costs the checks (docs/benchmarks.md: with a

@@ -4,7 +4,7 @@ import { instantFilter } from '../../util/time';
 import { decisionsOf } from './log';
 import type { DecisionLogStore } from './store';
 
-/** What the decision log may be filtered by (CONTRACT section 12). */
+/** What the decision log may be filtered by (docs/behaviour.md section 12). */
 export interface DecisionLogFilters {
   users?: string[];
   resources?: string[];

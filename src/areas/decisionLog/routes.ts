@@ -62,7 +62,7 @@ export const decisionLogRoutes: RouteSpec<DecisionLogReader>[] = [
         paging(r.query),
       ),
   }),
-  // CONTRACT section 14: Permit's meaning of this path (the SDKs' AuditLogsApi.listAuditLogs):
+  // docs/behaviour.md section 14: Permit's meaning of this path (the SDKs' AuditLogsApi.listAuditLogs):
   // PaginatedResultAuditLog, Permit's filters (timestamps in epoch seconds).
   route({
     method: 'GET',

@@ -15,7 +15,7 @@ const POLLS_IN_FLIGHT = 3;
  * What this process knows of each environment's revision. Every write transaction to an
  * environment bumps it in the graph (src/db/db.ts) and tells this process once committed.
  * `latest` reads it from the graph for questions that must see writes acknowledged by any
- * replica (read-your-revoke, CONTRACT section 9); `current` answers the locally known one,
+ * replica (read-your-revoke, docs/behaviour.md section 9); `current` answers the locally known one,
  * refreshed by a poll every REVISION_POLL_MS, for explicit `minimize_latency`.
  *
  * The coherence window (COHERENCE_WINDOW_MS = W) spares most questions that read: every write

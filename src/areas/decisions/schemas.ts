@@ -8,7 +8,7 @@ export const userRef = {
   ],
 };
 /**
- * Decision requests take what Permit's PDP takes (CONTRACT section 14): a resource named by `id`
+ * Decision requests take what Permit's PDP takes (docs/behaviour.md section 14): a resource named by `id`
  * as well as by `key` (Permit's SDKs send either), and fields we do not know are ignored, not
  * refused (the SDKs add their own, e.g. `context` and `sdk`, and newer ones may add more).
  */
@@ -56,7 +56,7 @@ export const explanation = obj({
   granting_roles: arr(str()),
   tenant: str(),
   states_visited: { type: 'integer' },
-  /** The set rules on the permission asked (CONTRACT section 17): each rule, its sets and each condition. */
+  /** The set rules on the permission asked (docs/behaviour.md section 17): each rule, its sets and each condition. */
   set_rules: arr(freeObject()),
 });
 export const checkAnswer = obj({ allow: bool(), explanation }, ['allow']);

@@ -10,7 +10,7 @@ import type { ConfigWrite, GovernedResource, GovernedUpdate } from './store';
  * statements inside its own transaction.
  */
 
-/** The actions an approval flow needs on a governed resource, added when missing (CONTRACT section 7). */
+/** The actions an approval flow needs on a governed resource, added when missing (docs/behaviour.md section 7). */
 export const APPROVAL_ACTIONS: Record<string, { name: string; description: string }> = {
   operate: { name: 'Operate', description: 'Perform the operation governed by operation approvals' },
   review: { name: 'Review', description: 'Review (approve or deny) operation approvals' },

@@ -48,7 +48,7 @@ export function configOf(c: ElementsConfigNode): ElementsConfig {
   };
 }
 
-/** Elements configs (CONTRACT section 7): which resources an approval flow governs, and who reviews. */
+/** Elements configs (docs/behaviour.md section 7): which resources an approval flow governs, and who reviews. */
 export class ElementsService {
   constructor(
     private readonly store: ElementsStore,

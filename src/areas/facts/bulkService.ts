@@ -15,7 +15,7 @@ function noRepeats(keys: string[], what: string) {
 }
 
 /**
- * Permit's `/v2/facts/{p}/{e}/bulk/*` for users and tenants (CONTRACT section 10): bodies
+ * Permit's `/v2/facts/{p}/{e}/bulk/*` for users and tenants (docs/behaviour.md section 10): bodies
  * `{operations: [...]}` / `{idents: [...]}`, each batch one transaction, all or nothing.
  */
 export class FactsBulkService {

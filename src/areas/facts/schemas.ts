@@ -87,6 +87,6 @@ export const listQuery = obj({ ...PAGING_QUERY, search: str() });
 export const userListQuery = obj({ ...PAGING_QUERY, search: str(), tenant: str(), role: str({ minLength: 1, maxLength: 128 }) });
 export const tenantUserListQuery = obj({ ...PAGING_QUERY, search: str(), role: str({ minLength: 1, maxLength: 128 }) });
 export const pagingQuery = obj(PAGING_QUERY);
-/** Permit answers tenants as a plain array; users and a tenant's users as `PaginatedResultUserRead` (CONTRACT section 14). */
+/** Permit answers tenants as a plain array; users and a tenant's users as `PaginatedResultUserRead` (docs/behaviour.md section 14). */
 export const tenantList = arr(tenant);
 export const userList = envelope(user);

@@ -18,7 +18,7 @@ export interface UserInput extends UserFields {
   attributes?: Record<string, unknown>;
 }
 
-/** Tenants and users (CONTRACT section 3): facts every permission question starts from. */
+/** Tenants and users (docs/behaviour.md section 3): facts every permission question starts from. */
 export class FactsService {
   /** `assignments` writes a sync's `role_assignments` in the sync's transaction. */
   constructor(
@@ -78,7 +78,7 @@ export class FactsService {
 
   async listTenants(scope: Scope, search: string | undefined, page: Page) {
     const { data } = await this.store.listTenants(scope.envId, search ?? null, page);
-    // A plain array, as Permit answers (CONTRACT section 14).
+    // A plain array, as Permit answers (docs/behaviour.md section 14).
     return data.map((t) => this.tenantView(scope, t));
   }
 

@@ -10,7 +10,7 @@ const base = '/v2/schema/:proj_id/:env_id';
 const tag = 'Groups';
 const one = `${base}/groups/:group_key`;
 const roles = [`${base}/group/:group_key/roles`, `${one}/roles`];
-/** CONTRACT section 4. Role assignment answers at the seed's `/group/...` and at `/groups/...`. */
+/** docs/behaviour.md section 4. Role assignment answers at the seed's `/group/...` and at `/groups/...`. */
 export const groupsRoutes: RouteSpec<GroupsService>[] = [
   // Before `/groups/:group_key`, which would otherwise take "direct" for a group key.
   ...directGroupRoutes,

@@ -8,42 +8,37 @@ import type { AttachedInstance, GroupRef, GroupRow, GroupsStore, MemberUser } fr
 import { fromJson, toJson } from '../../util/json';
 import { at } from '../../util/bulkItem';
 import { now } from '../../util/time';
+import type { Static } from '../../http/schema';
+import type {
+  groupAssignment,
+  groupCreate,
+  groupInstance,
+  groupRole,
+  groupUpdate,
+  listQuery,
+  membership,
+  membershipRemoval,
+} from './schemas';
 
 export const DEFAULT_GROUP_TYPE = 'group';
 export const MEMBER_ROLE = 'member';
 export const GROUP_RELATION = 'group';
-/** One relation per group type, resource and role keeps a group's grant exact (CONTRACT section 4). */
+/** One relation per group type, resource and role keeps a group's grant exact (docs/behaviour.md section 4). */
 export const roleRelation = (type: string, role: string) => `${type}_${role}_group`;
 
-export interface GroupCreate {
-  group_instance_key: string;
-  group_resource_type_key?: string | null;
-  group_tenant: string;
-  name?: string | null;
-  description?: string | null;
-  attributes?: Record<string, unknown>;
-}
-export interface GroupPatch {
-  name?: string | null;
-  description?: string | null;
-  attributes?: Record<string, unknown>;
-}
-export interface GroupRoleInput {
-  resource: string;
-  resource_instance: string;
-  role: string;
-  tenant: string;
-  /** ISO 8601, in the future: the grant ends then. */
-  expires_at?: string;
-}
-export interface InstanceInput {
-  resource: string;
-  resource_instance: string;
-  tenant: string;
-}
+/** A group as its create schema admits it (POST and each bulk operation). */
+export type GroupCreate = Static<typeof groupCreate>;
+export type GroupPatch = Static<typeof groupUpdate>;
+/** A role on one instance, in the group's tenant; `expires_at` (ISO 8601, in the future) ends the grant. */
+export type GroupRoleInput = Static<typeof groupRole>;
+export type InstanceInput = Static<typeof groupInstance>;
+export type Membership = Static<typeof membership>;
+export type MembershipRemoval = Static<typeof membershipRemoval>;
+export type GroupAssignment = Static<typeof groupAssignment>;
+export type GroupFilter = Pick<Static<typeof listQuery>, 'tenant' | 'resource' | 'search'>;
 
 /**
- * Groups (CONTRACT section 4): a group is an instance of its group type; roles given to it
+ * Groups (docs/behaviour.md section 4): a group is an instance of its group type; roles given to it
  * reach its members through automatic relations, derivations and tuples (docs/graph-model.md).
  */
 export class GroupsService {
@@ -169,7 +164,7 @@ export class GroupsService {
     return this.store.read(async (tx) => this.record(tx, scope, (await this.group(tx, scope, ref)).key));
   }
 
-  async listGroups(scope: Scope, filter: { tenant?: string; resource?: string; search?: string }, page: Page) {
+  async listGroups(scope: Scope, filter: GroupFilter, page: Page) {
     return this.store.read(async (tx) => {
       let tenant: string | null = null;
       if (filter.tenant !== undefined) tenant = (await this.store.resolveTenant(tx, scope.envId, filter.tenant)) ?? filter.tenant;
@@ -268,7 +263,7 @@ export class GroupsService {
 
   // ---- users ----
 
-  async addUser(scope: Scope, ref: string, userRef: string, input: { tenant: string; expires_at?: string }) {
+  async addUser(scope: Scope, ref: string, userRef: string, input: Membership) {
     const expiresAt = expiryOf(input.expires_at, '/body/expires_at');
     return this.store.write(async (tx) => {
       const g = await this.group(tx, scope, ref);
@@ -280,7 +275,7 @@ export class GroupsService {
     });
   }
 
-  async removeUser(scope: Scope, ref: string, userRef: string, input: { tenant?: string }) {
+  async removeUser(scope: Scope, ref: string, userRef: string, input: MembershipRemoval) {
     const [g, user] = await this.store.read(async (tx) => {
       const found = await this.group(tx, scope, ref);
       if (input.tenant !== undefined) await this.sameTenant(tx, scope, found, input.tenant);
@@ -293,7 +288,7 @@ export class GroupsService {
 
   // ---- group to group ----
 
-  async assignGroup(scope: Scope, ref: string, input: { group_instance_key: string }) {
+  async assignGroup(scope: Scope, ref: string, input: GroupAssignment) {
     return this.store.write(async (tx) => {
       const a = await this.group(tx, scope, ref);
       const b = await this.group(tx, scope, input.group_instance_key);
@@ -337,7 +332,7 @@ export class GroupsService {
     });
   }
 
-  async unassignGroup(scope: Scope, ref: string, input: { group_instance_key: string }) {
+  async unassignGroup(scope: Scope, ref: string, input: GroupAssignment) {
     const [a, b] = await this.store.read(
       async (tx) => [await this.group(tx, scope, ref), await this.group(tx, scope, input.group_instance_key)] as const,
     );

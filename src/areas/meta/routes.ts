@@ -3,7 +3,8 @@ import { freeObject, obj, str } from '../../http/schema';
 
 /**
  * `GET /v2/openapi.json`: the OpenAPI 3.0 document of every route, generated from the route
- * tables (src/openapiDocument.ts; the composition root gives it, built once, on the first request).
+ * tables (`servedDocument` in src/routeTables.ts, by src/http/openapi.ts; the composition root
+ * gives it, built once, on the first request).
  */
 const openApiDocument = obj(
   {

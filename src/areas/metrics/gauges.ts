@@ -8,7 +8,7 @@ export interface KnownRevisions {
   known(envId: string): number | undefined;
 }
 
-/** The gauges read from Neo4j are never shown older than this (CONTRACT section 15). */
+/** The gauges read from Neo4j are never shown older than this (docs/behaviour.md section 15). */
 export const GAUGES_MAX_AGE_MS = 15_000;
 
 /**

@@ -10,7 +10,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * `GET /metrics` in the Prometheus text format. Open by default, like most exporters (keep the
  * port off the internet, or scrape through the network only); with METRICS_TOKEN set it asks
  * for `Authorization: Bearer <METRICS_TOKEN>` (Prometheus `authorization` in the scrape config).
- * A scrape runs no Cypher (CONTRACT section 15).
+ * A scrape runs no Cypher (docs/behaviour.md section 15).
  */
 export interface MetricsDeps {
   metrics: Metrics;

@@ -6,7 +6,7 @@ import { canonicalJson, type PolicyModel } from './model';
 import type { Change } from './plan';
 
 /**
- * What a policy file carries of conditions (CONTRACT section 17): the user attributes (the
+ * What a policy file carries of conditions (docs/behaviour.md section 17): the user attributes (the
  * built-in resource `__user`'s), condition sets and set rules. Resource attributes travel in each
  * resource's `attributes`. Compared as canonical values, planned as changes of kinds
  * `user_attributes`, `condition_set` and `set_rule`, written after the schema (./service.ts).

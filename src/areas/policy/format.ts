@@ -5,7 +5,7 @@ import { ELEMENTS_TYPES, LEVELS } from '../elements/schemas';
 import { ATTRIBUTE_TYPES } from '../conditions/schemas';
 
 /**
- * The policy file (CONTRACT section 16): an environment's own schema as one document that
+ * The policy file (docs/behaviour.md section 16): an environment's own schema as one document that
  * teams keep in git. YAML or JSON; this JSON Schema is served at `GET /v2/policy.schema.json`
  * (editors complete and check it) and validates `PUT /v2/schema/{p}/{e}/policy`.
  * docs/policy-as-code.md explains every field with the seed's worked example.
@@ -63,7 +63,7 @@ const tenantRole = obj({
   extends: roleExtends,
 });
 
-/** Conditions (CONTRACT section 17, docs/conditions.md). */
+/** Conditions (docs/behaviour.md section 17, docs/conditions.md). */
 const attributeType = str({ enum: ATTRIBUTE_TYPES });
 const userAttribute = obj({ type: attributeType, description }, ['type']);
 const conditionSet = obj(
@@ -90,7 +90,7 @@ const setRule = obj(
 );
 
 /**
- * Elements configs (CONTRACT sections 7 and 11): an approval flow over resources, and who reviews
+ * Elements configs (docs/behaviour.md sections 7 and 11): an approval flow over resources, and who reviews
  * at which level. Their webhooks are not here (a bearer token and the webhook secret are
  * secrets; files live in git): apply leaves a config's webhook as it is.
  */

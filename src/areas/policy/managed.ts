@@ -2,7 +2,7 @@ import { APPROVAL_ACTIONS, APPROVAL_ROLES } from '../elements/govern';
 import type { PolicyModel, ResourceModel } from './model';
 
 /**
- * Schema the service makes by itself (CONTRACT section 16): never in a policy file, never in a
+ * Schema the service makes by itself (docs/behaviour.md section 16): never in a policy file, never in a
  * plan's difference, never removed by apply.
  *
  * - Built-in resources: keys starting with `__` (Permit's `__user`, ...).

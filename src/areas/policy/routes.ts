@@ -55,7 +55,7 @@ const applyQuery = obj({
 const tag = 'Policy';
 const schemaDoc = policyJsonSchema();
 
-/** Policy as code (CONTRACT section 16): the policy file's JSON Schema, export, plan and apply. */
+/** Policy as code (docs/behaviour.md section 16): the policy file's JSON Schema, export, plan and apply. */
 export const policyRoutes: RouteSpec<PolicyService>[] = [
   route({
     method: 'GET',

@@ -34,7 +34,7 @@ interface Planned {
   /** Managed schema as it will be after the apply (the file's elements configs govern their resources). */
   managed: Managed;
   desired: PolicyModel;
-  /** The conditions the file carries, and the graph's (CONTRACT section 17). */
+  /** The conditions the file carries, and the graph's (docs/behaviour.md section 17). */
   conditions: { have: ConditionsModel; want: ConditionsModel };
   changes: Change[];
   used: InUse[];
@@ -57,7 +57,7 @@ const changeKeyOf = (u: InUse) =>
 const kindOf = (u: InUse) => (u.kind === 'resource_role' ? 'resource_role' : u.kind);
 
 /**
- * Policy as code (CONTRACT section 16): the environment's own schema as one document, compared
+ * Policy as code (docs/behaviour.md section 16): the environment's own schema as one document, compared
  * with a policy file (plan) and made equal to it in one transaction (apply).
  */
 export class PolicyService {
@@ -90,7 +90,7 @@ export class PolicyService {
     return this.store.write(async (tx) => {
       // Nothing differs: nothing is written, not even the lock.
       if (!(await this.planIn(tx, scope, file)).changes.length) return { changed: false, applied: false, changes: [] };
-      await this.store.run(tx, 'lockEnvironment', { env: scope.envId });
+      await this.store.lockEnvironment(tx, { env: scope.envId });
       const planned = await this.planIn(tx, scope, file);
       if (!planned.changes.length) return { changed: false, applied: false, changes: [] };
       if (planned.used.length && !prune) {
@@ -197,12 +197,12 @@ export class PolicyService {
     const graphResource = (key: string) => rows.resources.find((r) => r.key === key);
 
     // Conditions that go: rules first, then sets (children before parents), before the schema they name.
-    for (const c of of('delete', 'set_rule')) await this.store.run(tx, 'deleteSetRule', { env, key: c.key });
+    for (const c of of('delete', 'set_rule')) await this.store.deleteSetRule(tx, { env, key: c.key });
     for (const key of parentsFirst(
       conditions.have.sets,
       of('delete', 'condition_set').map((c) => c.key),
     ).reverse())
-      await this.store.run(tx, 'deleteConditionSet', { env, key });
+      await this.store.deleteConditionSet(tx, { env, key });
 
     // Elements configs that go, with their operation approvals and access requests (as a DELETE of
     // the config through the elements API; the grants approvals made stay, as role assignments).
@@ -210,13 +210,12 @@ export class PolicyService {
       await this.elements.deleteConfigIn(tx, env, rows.configs.find((x) => x.key === c.key)!.id);
 
     for (const c of of('delete', 'derivation')) {
-      await this.store.run(tx, 'deleteDerivation', derivationKey(env, c.resource, derivationOf(modelOfGraph(rows), c)!));
+      await this.store.deleteDerivation(tx, derivationKey(env, c.resource!, derivationOf(modelOfGraph(rows), c)!));
     }
-    for (const c of of('delete', 'relation')) await this.store.run(tx, 'deleteRelation', { env, resource: c.resource, key: c.name });
-    for (const c of of('delete', 'resource_role'))
-      await this.store.run(tx, 'deleteResourceRole', { env, resource: c.resource, key: c.name });
-    for (const c of of('delete', 'role')) await this.store.run(tx, 'deleteRole', { env, key: c.key });
-    for (const c of of('delete', 'resource')) await this.store.run(tx, 'deleteResource', { env, key: c.key });
+    for (const c of of('delete', 'relation')) await this.store.deleteRelation(tx, { env, resource: c.resource!, key: c.name! });
+    for (const c of of('delete', 'resource_role')) await this.store.deleteResourceRole(tx, { env, resource: c.resource!, key: c.name! });
+    for (const c of of('delete', 'role')) await this.store.deleteRole(tx, { env, key: c.key });
+    for (const c of of('delete', 'resource')) await this.store.deleteResource(tx, { env, key: c.key });
 
     // Resources: new ones with their actions; changed ones get their fields and action set (managed actions kept).
     const touched = new Set(
@@ -225,7 +224,7 @@ export class PolicyService {
     for (const c of of('create', 'resource')) {
       const r = desired.resources[c.key];
       const actions = actionsFor(r.actions, {}, []);
-      await this.store.run(tx, 'createResource', {
+      await this.store.createResource(tx, {
         env,
         id: randomUUID(),
         key: c.key,
@@ -242,7 +241,7 @@ export class PolicyService {
       const previous = (g.actions_json ? JSON.parse(g.actions_json) : {}) as Record<string, Record<string, unknown>>;
       const kept = (g.actions ?? []).filter((a) => !Object.hasOwn(r.actions, a) && managed.action(key, a));
       const actions = actionsFor(r.actions, previous, kept);
-      await this.store.run(tx, 'updateResource', {
+      await this.store.updateResource(tx, {
         env,
         key,
         name: r.name,
@@ -256,12 +255,12 @@ export class PolicyService {
     await this.writeConfigs(tx, env, changes, desired, rows, at);
     for (const c of of('create', 'relation')) {
       const subject = desired.resources[c.resource!].relations[c.name!];
-      await this.store.run(tx, 'createRelation', {
+      await this.store.createRelation(tx, {
         env,
-        resource: c.resource,
+        resource: c.resource!,
         id: randomUUID(),
-        key: c.name,
-        name: c.name,
+        key: c.name!,
+        name: c.name!,
         description: null,
         subject_resource: subject,
         nowIso: at,
@@ -271,21 +270,21 @@ export class PolicyService {
       const role = desired.resources[c.resource!].roles[c.name!];
       const fields = {
         env,
-        resource: c.resource,
-        key: c.name,
+        resource: c.resource!,
+        key: c.name!,
         name: role.name,
         description: role.description,
         permissions: role.permissions,
         nowIso: at,
       };
-      if (c.op === 'create') await this.store.run(tx, 'createResourceRole', { ...fields, id: randomUUID() });
-      else await this.store.run(tx, 'updateResourceRole', { ...fields, setDescription: true });
+      if (c.op === 'create') await this.store.createResourceRole(tx, { ...fields, id: randomUUID() });
+      else await this.store.updateResourceRole(tx, { ...fields, setDescription: true });
     }
     for (const c of [...of('create', 'role'), ...of('update', 'role')]) {
       const role = desired.roles[c.key];
       const fields = { env, key: c.key, name: role.name, description: role.description, permissions: role.permissions, nowIso: at };
-      if (c.op === 'create') await this.store.run(tx, 'createRole', { ...fields, id: randomUUID() });
-      else await this.store.run(tx, 'updateRole', { ...fields, setDescription: true });
+      if (c.op === 'create') await this.store.createRole(tx, { ...fields, id: randomUUID() });
+      else await this.store.updateRole(tx, { ...fields, setDescription: true });
     }
     // Hierarchy: roles made or whose `extends` differs get exactly the file's parents (a cycle answers 422).
     for (const c of changes.filter(
@@ -293,9 +292,9 @@ export class PolicyService {
     )) {
       const resource = c.kind === 'role' ? null : c.resource!;
       const role = resource === null ? desired.roles[c.key] : desired.resources[resource].roles[c.name!];
-      await this.store.run(tx, 'clearRoleParents', { env, resource, role: c.name });
+      await this.store.clearRoleParents(tx, { env, resource, role: c.name! });
       for (const parent of role.extends) {
-        const [row] = await this.store.run(tx, 'addRoleParent', { env, resource, role: c.name, parent, nowIso: at });
+        const [row] = await this.store.addRoleParent(tx, { env, resource, role: c.name!, parent, nowIso: at });
         if (row?.cycle !== false) {
           const path = resource === null ? `/body/roles/${c.name}/extends` : `/body/resources/${resource}/roles/${c.name}/extends`;
           throw invalidInput(
@@ -307,9 +306,9 @@ export class PolicyService {
     }
     for (const c of [...of('update', 'derivation'), ...of('create', 'derivation')]) {
       const d = derivationOf(desired, c)!;
-      const key = derivationKey(env, c.resource, d);
-      if (c.op === 'update') await this.store.run(tx, 'deleteDerivation', key);
-      await this.store.run(tx, 'createDerivation', {
+      const key = derivationKey(env, c.resource!, d);
+      if (c.op === 'update') await this.store.deleteDerivation(tx, key);
+      await this.store.createDerivation(tx, {
         ...key,
         no_direct_roles_on_object: d.no_direct_roles_on_object,
         id: randomUUID(),
@@ -353,14 +352,14 @@ export class PolicyService {
       const blocks = Object.fromEntries(
         Object.entries(attrs).map(([k, a]) => [k, { ...a, id: randomUUID(), created_at: at, updated_at: at }]),
       );
-      await this.store.run(tx, 'writeUserAttributes', { env, id: randomUUID(), attributes_json: JSON.stringify(blocks), nowIso: at });
+      await this.store.writeUserAttributes(tx, { env, id: randomUUID(), attributes_json: JSON.stringify(blocks), nowIso: at });
     }
     const made = of('create', 'condition_set').map((c) => c.key);
     const updated = of('update', 'condition_set').map((c) => c.key);
     for (const key of parentsFirst(want.sets, [...made, ...updated])) {
       const s = want.sets[key];
       if (made.includes(key))
-        await this.store.run(tx, 'createConditionSet', {
+        await this.store.createConditionSet(tx, {
           env,
           id: randomUUID(),
           key,
@@ -373,7 +372,7 @@ export class PolicyService {
           nowIso: at,
         });
       else
-        await this.store.run(tx, 'updateConditionSet', {
+        await this.store.updateConditionSet(tx, {
           env,
           key,
           name: s.name,
@@ -387,13 +386,13 @@ export class PolicyService {
     }
     for (const c of of('create', 'set_rule')) {
       const r = want.rules[c.key];
-      await this.store.run(tx, 'createSetRule', { env, id: randomUUID(), key: c.key, ...r, nowIso: at });
+      await this.store.createSetRule(tx, { env, id: randomUUID(), key: c.key, ...r, nowIso: at });
     }
   }
 }
 
 /** The parameters naming one derivation of `resource` in the derivation statements. */
-function derivationKey(env: string, resource: string | undefined, d: NonNullable<ReturnType<typeof derivationOf>>) {
+function derivationKey(env: string, resource: string, d: NonNullable<ReturnType<typeof derivationOf>>) {
   return { env, resource, role: d.role, on_resource: d.on_resource, from_role: d.from_role, relation: d.linked_by_relation };
 }
 

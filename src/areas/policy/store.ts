@@ -1,4 +1,4 @@
-import type { Db, RowsOf, Tx } from '../../db/db';
+import type { Db, Tx } from '../../db/db';
 import type { StatementRows } from '../../db/statements.generated';
 import type { SchemaRows } from './model';
 
@@ -10,7 +10,7 @@ export type InUse = StatementRows['policy/factsInUse']['used'][number];
  * inside the one transaction of an apply (each of those statements also records its change event).
  */
 export class PolicyStore {
-  readonly q;
+  private readonly q;
 
   constructor(private readonly db: Db) {
     this.q = this.db.statements({
@@ -75,9 +75,115 @@ export class PolicyStore {
     return (await tx.one(this.q.factsInUse, { env, ...removed }))?.used ?? [];
   }
 
-  /** Runs one of the named statements with `params` (the policy service picks which). */
-  async run<K extends keyof PolicyStore['q']>(tx: Tx, name: K, params: Record<string, unknown>) {
-    // The rows of the statement named (its `// @row` type), not of any of them.
-    return tx.rows<RowsOf<PolicyStore['q'][K]>>(this.q[name], params);
+  // The writes of an apply, one method a statement: the parameters each statement takes, the
+  // rows its `// @row` header declares.
+
+  /** Holds the environment's policy lock until the transaction ends (one apply at a time). */
+  lockEnvironment(tx: Tx, p: { env: string }) {
+    return tx.rows(this.q.lockEnvironment, p);
+  }
+
+  createResource(tx: Tx, p: Env & Stamped & Described & Actions & { id: string; key: string; attributes_json: string }) {
+    return tx.rows(this.q.createResource, p);
+  }
+  updateResource(tx: Tx, p: Env & Stamped & Described & Actions & { key: string; setDescription: boolean; attributes_json: string }) {
+    return tx.rows(this.q.updateResource, p);
+  }
+  deleteResource(tx: Tx, p: Env & { key: string }) {
+    return tx.rows(this.q.deleteResource, p);
+  }
+
+  createResourceRole(tx: Tx, p: Env & Stamped & Described & { id: string; resource: string; key: string; permissions: string[] }) {
+    return tx.rows(this.q.createResourceRole, p);
+  }
+  updateResourceRole(
+    tx: Tx,
+    p: Env & Stamped & Described & { resource: string; key: string; permissions: string[]; setDescription: boolean },
+  ) {
+    return tx.rows(this.q.updateResourceRole, p);
+  }
+  deleteResourceRole(tx: Tx, p: Env & { resource: string; key: string }) {
+    return tx.rows(this.q.deleteResourceRole, p);
+  }
+
+  createRelation(tx: Tx, p: Env & Stamped & Described & { id: string; resource: string; key: string; subject_resource: string }) {
+    return tx.rows(this.q.createRelation, p);
+  }
+  deleteRelation(tx: Tx, p: Env & { resource: string; key: string }) {
+    return tx.rows(this.q.deleteRelation, p);
+  }
+
+  createDerivation(tx: Tx, p: DerivationParams & Stamped & { id: string; no_direct_roles_on_object: boolean }) {
+    return tx.rows(this.q.createDerivation, p);
+  }
+  deleteDerivation(tx: Tx, p: DerivationParams) {
+    return tx.rows(this.q.deleteDerivation, p);
+  }
+
+  createRole(tx: Tx, p: Env & Stamped & Described & { id: string; key: string; permissions: string[] }) {
+    return tx.rows(this.q.createRole, p);
+  }
+  updateRole(tx: Tx, p: Env & Stamped & Described & { key: string; permissions: string[]; setDescription: boolean }) {
+    return tx.rows(this.q.updateRole, p);
+  }
+  deleteRole(tx: Tx, p: Env & { key: string }) {
+    return tx.rows(this.q.deleteRole, p);
+  }
+
+  /** `resource` null: a tenant role's parents; else the parents of a role of that resource. */
+  clearRoleParents(tx: Tx, p: Env & { resource: string | null; role: string }) {
+    return tx.rows(this.q.clearRoleParents, p);
+  }
+  /** Its row says `cycle: true` (nothing written) when the edge would close a cycle. */
+  addRoleParent(tx: Tx, p: Env & Stamped & { resource: string | null; role: string; parent: string }) {
+    return tx.rows(this.q.addRoleParent, p);
+  }
+
+  writeUserAttributes(tx: Tx, p: Env & Stamped & { id: string; attributes_json: string }) {
+    return tx.rows(this.q.writeUserAttributes, p);
+  }
+  createConditionSet(
+    tx: Tx,
+    p: Env &
+      Stamped &
+      Described & { id: string; key: string; type: string; resource: string | null; parent: string | null; conditions_json: string },
+  ) {
+    return tx.rows(this.q.createConditionSet, p);
+  }
+  updateConditionSet(
+    tx: Tx,
+    p: Env &
+      Stamped &
+      Described & { key: string; setDescription: boolean; parent: string | null; setParent: boolean; conditions_json: string },
+  ) {
+    return tx.rows(this.q.updateConditionSet, p);
+  }
+  deleteConditionSet(tx: Tx, p: Env & { key: string }) {
+    return tx.rows(this.q.deleteConditionSet, p);
+  }
+  createSetRule(
+    tx: Tx,
+    p: Env &
+      Stamped & {
+        id: string;
+        key: string;
+        user_set: string;
+        permission: string;
+        resource_set: string;
+        is_role: boolean;
+        is_resource: boolean;
+      },
+  ) {
+    return tx.rows(this.q.createSetRule, p);
+  }
+  deleteSetRule(tx: Tx, p: Env & { key: string }) {
+    return tx.rows(this.q.deleteSetRule, p);
   }
 }
+
+type Env = { env: string };
+type Stamped = { nowIso: string };
+type Described = { name: string; description: string | null };
+type Actions = { actions: string[]; actions_json: string };
+/** The fields naming one derivation: the role `role` of `resource` granted from `from_role` on `on_resource` by `relation`. */
+type DerivationParams = Env & { resource: string; role: string; on_resource: string; from_role: string; relation: string };

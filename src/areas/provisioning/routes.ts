@@ -67,7 +67,7 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     tag,
     summary: 'Get an environment',
     schemas: { params: s.projEnvParams, response: s.environment },
-    // Keys, not ids: a reference is a key first (CONTRACT section 8), and the scope's keys name exactly its records.
+    // Keys, not ids: a reference is a key first (docs/behaviour.md section 8), and the scope's keys name exactly its records.
     handler: (r, { svc }) => svc.getEnvironment(r.scope.projectKey, r.scope.envKey),
   }),
   route({
@@ -90,7 +90,7 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     schemas: { params: s.projEnvParams, response: s.environmentStats },
     handler: (r, { svc }) => svc.environmentStats(r.scope),
   }),
-  // Key management is the admin's (CONTRACT section 8): a leaked environment key cannot mint
+  // Key management is the admin's (docs/behaviour.md section 8): a leaked environment key cannot mint
   // keys or replace itself before it is revoked.
   // Before the create route: `/v2/api-key/{key_id}/rotate-secret` also fits `/v2/api-key/{proj_id}/{env_id}`.
   route({
@@ -112,7 +112,7 @@ export const provisioningRoutes: RouteSpec<{ svc: ProvisioningService; orgId: st
     schemas: { params: s.projEnvParams, body: s.apiKeyCreate, response: s.apiKey },
     handler: (r, { svc }) => svc.createApiKey(r.scope, r.body),
   }),
-  // CONTRACT section 14: at Permit this path is the environment's key (the SDKs'
+  // docs/behaviour.md section 14: at Permit this path is the environment's key (the SDKs'
   // environments.getApiKey); our list of an environment's keys lives at `.../keys`.
   route({
     method: 'GET',

@@ -83,7 +83,7 @@ export const projParams = { proj_id: idOrKey() };
 export const projEnvParams = { proj_id: idOrKey(), env_id: idOrKey() };
 export const keyParams = { ...projEnvParams, key_id: str() };
 export const keyIdParams = { key_id: str({ minLength: 1, maxLength: 128 }) };
-/** Permit answers projects and environments as plain arrays (CONTRACT section 14). */
+/** Permit answers projects and environments as plain arrays (docs/behaviour.md section 14). */
 export const projectList = arr(project);
 export const environmentList = arr(environment);
 export const apiKeyList = envelope(apiKey);

@@ -69,7 +69,7 @@ export class ProvisioningService {
 
   async listProjects(page: Page): Promise<ProjectView[]> {
     const { data } = await this.store.listProjects(page);
-    // A plain array, as Permit answers (CONTRACT section 14).
+    // A plain array, as Permit answers (docs/behaviour.md section 14).
     return data.map(this.projectView);
   }
 
@@ -99,7 +99,7 @@ export class ProvisioningService {
   async listEnvironments(projRef: string, page: Page): Promise<EnvironmentView[]> {
     const project = await this.getProject(projRef);
     const { data } = await this.store.listEnvironments(project.id, page);
-    // A plain array, as Permit answers (CONTRACT section 14).
+    // A plain array, as Permit answers (docs/behaviour.md section 14).
     return data.map(this.envView);
   }
 

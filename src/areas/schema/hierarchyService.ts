@@ -14,7 +14,7 @@ export interface RoleAt {
 const what = (resource: string | null) => (resource === null ? 'Role' : roleOf(resource));
 
 /**
- * Role hierarchy (CONTRACT section 10): a role extends other roles of its kind and has their
+ * Role hierarchy (docs/behaviour.md section 10): a role extends other roles of its kind and has their
  * permissions, transitively. Edges that would make a role its own ancestor answer 422.
  */
 export class HierarchyService {
@@ -26,7 +26,7 @@ export class HierarchyService {
   /** The key of the role `ref` (key or id) names; 404 when none. */
   async resolve(tx: Tx, scope: Scope, resource: string | null, ref: string): Promise<string> {
     if (resource === null) {
-      const role = await this.schema.getRole(scope.envId, ref);
+      const role = await this.schema.getRole(scope.envId, ref, tx);
       if (!role) throw notFound('Role', ref);
       return role.key;
     }
@@ -91,7 +91,13 @@ export class HierarchyService {
     }));
   }
 
-  async relatives(scope: Scope, resource: string | null, key: string, which: 'ancestors' | 'descendants') {
-    return this.store.relatives(scope.envId, resource, key, which);
+  /** The tenant roles `key` extends (ancestors) or that extend it (descendants), transitively. */
+  async relatives(tx: Tx, scope: Scope, key: string, which: 'ancestors' | 'descendants') {
+    return this.store.relatives(tx, scope.envId, key, which);
+  }
+
+  /** As `relatives`, for the roles of one resource (whole records, one statement). */
+  async resourceRelatives(tx: Tx, scope: Scope, resource: string, key: string, which: 'ancestors' | 'descendants') {
+    return this.store.resourceRelatives(tx, scope.envId, resource, key, which);
   }
 }

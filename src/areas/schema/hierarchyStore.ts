@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../db/db';
-import type { RoleNode } from './store';
+import type { ResourceRoleNode, RoleNode } from './store';
 
 /**
  * Role hierarchy edges `(role)-[:EXTENDS]->(parent)` between tenant roles (`resource` null) or
@@ -17,6 +17,8 @@ export class HierarchyStore {
       resourceRoleParentsOf: 'schema/resourceRoleParentsOf',
       roleAncestors: 'schema/roleAncestors',
       roleDescendants: 'schema/roleDescendants',
+      resourceRoleAncestors: 'schema/resourceRoleAncestors',
+      resourceRoleDescendants: 'schema/resourceRoleDescendants',
     });
   }
 
@@ -47,8 +49,21 @@ export class HierarchyStore {
     return new Map(rows.map((r) => [`${r.resource}\u0000${r.key}`, r.parents.sort()]));
   }
 
-  async relatives(env: string, resource: string | null, role: string, which: 'ancestors' | 'descendants'): Promise<RoleNode[]> {
+  /** The tenant roles `role` extends (ancestors) or that extend it (descendants), transitively. */
+  async relatives(tx: Tx, env: string, role: string, which: 'ancestors' | 'descendants'): Promise<RoleNode[]> {
     const stmt = which === 'ancestors' ? this.q.roleAncestors : this.q.roleDescendants;
-    return (await this.db.readRows(stmt, { env, resource, role })).map((r) => r.role);
+    return (await tx.rows(stmt, { env, resource: null, role })).map((r) => r.role);
+  }
+
+  /** As `relatives`, for the roles of one resource, read whole (derivations, resource id) in the same statement. */
+  async resourceRelatives(
+    tx: Tx,
+    env: string,
+    resource: string,
+    role: string,
+    which: 'ancestors' | 'descendants',
+  ): Promise<ResourceRoleNode[]> {
+    const stmt = which === 'ancestors' ? this.q.resourceRoleAncestors : this.q.resourceRoleDescendants;
+    return (await tx.rows(stmt, { env, resource, role })).map((r) => r.role);
   }
 }

@@ -100,7 +100,7 @@ export class InstancesService {
       },
       page,
     );
-    // A plain array, as Permit answers (CONTRACT section 14).
+    // A plain array, as Permit answers (docs/behaviour.md section 14).
     return data.map((i) => instanceView(scope, i));
   }
 

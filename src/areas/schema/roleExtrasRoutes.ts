@@ -1,11 +1,8 @@
 import type { RouteSpec } from '../../http/routeTable';
 import type { ActionsService } from './actionsService';
-import type { HierarchyService } from './hierarchyService';
-import type { ResourceRoleExtras } from './resourceRoleExtras';
+import type { RoleExtrasService } from './roleExtrasService';
 import type { RolesService } from './rolesService';
 import * as s from './schemas';
-import type { SchemaService } from './service';
-import { roleView } from './views';
 
 const base = '/v2/schema/:proj_id/:env_id';
 const res = `${base}/resources/:resource`;
@@ -13,16 +10,14 @@ const res = `${base}/resources/:resource`;
 const tag = 'Schema';
 
 export interface RoleExtrasDeps {
-  svc: SchemaService;
   roles: RolesService;
-  hierarchy: HierarchyService;
-  extras: ResourceRoleExtras;
+  extras: RoleExtrasService;
   actions: ActionsService;
 }
 
 /**
  * Permit's role hierarchy (parents, ancestors, descendants), permission assignment, single
- * actions and derivation conditions, for tenant roles and resource roles (CONTRACT section 10).
+ * actions and derivation conditions, for tenant roles and resource roles (docs/behaviour.md section 10).
  */
 export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
   {
@@ -32,11 +27,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     tag,
     summary: 'Make a tenant role extend another (422 on a cycle)',
     schemas: { params: s.roleParentParams, response: s.role },
-    handler: async (r, { roles, hierarchy }) => {
-      const role = await roles.getRole(r.scope, r.params.role);
-      await roles.inTx((tx) => hierarchy.addParent(tx, r.scope, { resource: null, key: role.key }, r.params.parent));
-      return roles.getRole(r.scope, role.key);
-    },
+    handler: (r, { extras }) => extras.addRoleParent(r.scope, r.params.role, r.params.parent),
   },
   {
     method: 'DELETE',
@@ -45,11 +36,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     tag,
     summary: 'Stop a tenant role extending another',
     schemas: { params: s.roleParentParams, response: s.role },
-    handler: async (r, { roles, hierarchy }) => {
-      const role = await roles.getRole(r.scope, r.params.role);
-      await roles.inTx((tx) => hierarchy.removeParent(tx, r.scope, { resource: null, key: role.key }, r.params.parent));
-      return roles.getRole(r.scope, role.key);
-    },
+    handler: (r, { extras }) => extras.removeRoleParent(r.scope, r.params.role, r.params.parent),
   },
   ...(['ancestors', 'descendants'] as const).map(
     (which): RouteSpec<RoleExtrasDeps> => ({
@@ -62,11 +49,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
           ? 'Every tenant role this role extends, transitively'
           : 'Every tenant role that extends this role, transitively',
       schemas: { params: s.roleParams, response: s.roleArray },
-      handler: async (r, { roles, hierarchy }) => {
-        const role = await roles.getRole(r.scope, r.params.role);
-        const views = (await hierarchy.relatives(r.scope, null, role.key, which)).map((n) => roleView(r.scope, n));
-        return hierarchy.withExtends(r.scope, null, views);
-      },
+      handler: (r, { extras }) => extras.roleRelatives(r.scope, r.params.role, which),
     }),
   ),
   {
@@ -95,11 +78,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     tag,
     summary: 'Make a resource role extend another role of the resource (422 on a cycle)',
     schemas: { params: s.resourceRoleParentParams, response: s.resourceRole },
-    handler: async (r, { svc, roles, hierarchy }) => {
-      const role = await svc.getResourceRole(r.scope, r.params.resource, r.params.role);
-      await roles.inTx((tx) => hierarchy.addParent(tx, r.scope, { resource: role.resource, key: role.key }, r.params.parent));
-      return svc.getResourceRole(r.scope, role.resource, role.key);
-    },
+    handler: (r, { extras }) => extras.addResourceRoleParent(r.scope, r.params.resource, r.params.role, r.params.parent),
   },
   {
     method: 'DELETE',
@@ -108,11 +87,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     tag,
     summary: 'Stop a resource role extending another',
     schemas: { params: s.resourceRoleParentParams, response: s.resourceRole },
-    handler: async (r, { svc, roles, hierarchy }) => {
-      const role = await svc.getResourceRole(r.scope, r.params.resource, r.params.role);
-      await roles.inTx((tx) => hierarchy.removeParent(tx, r.scope, { resource: role.resource, key: role.key }, r.params.parent));
-      return svc.getResourceRole(r.scope, role.resource, role.key);
-    },
+    handler: (r, { extras }) => extras.removeResourceRoleParent(r.scope, r.params.resource, r.params.role, r.params.parent),
   },
   ...(['ancestors', 'descendants'] as const).map(
     (which): RouteSpec<RoleExtrasDeps> => ({
@@ -125,11 +100,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
           ? 'Every role of the resource this role extends, transitively'
           : 'Every role of the resource that extends this role, transitively',
       schemas: { params: s.resourceRoleParams, response: s.resourceRoleArray },
-      handler: async (r, { svc, roles, hierarchy }) => {
-        const role = await svc.getResourceRole(r.scope, r.params.resource, r.params.role);
-        const nodes = await hierarchy.relatives(r.scope, role.resource, role.key, which);
-        return Promise.all(nodes.map((n) => svc.getResourceRole(r.scope, role.resource, n.key)));
-      },
+      handler: (r, { extras }) => extras.resourceRoleRelatives(r.scope, r.params.resource, r.params.role, which),
     }),
   ),
   {
@@ -139,7 +110,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     tag,
     summary: 'Add permissions to a resource role',
     schemas: { params: s.resourceRoleParams, body: s.resourceRolePermissionsChange, response: s.resourceRole },
-    handler: (r, { roles, extras }) => extras.changePermissions(r.scope, r.params.resource, r.params.role, r.body.permissions, 'add'),
+    handler: (r, { extras }) => extras.changePermissions(r.scope, r.params.resource, r.params.role, r.body.permissions, 'add'),
   },
   {
     method: 'DELETE',
@@ -148,7 +119,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     tag,
     summary: 'Remove permissions from a resource role',
     schemas: { params: s.resourceRoleParams, body: s.resourceRolePermissionsChange, response: s.resourceRole },
-    handler: (r, { roles, extras }) => extras.changePermissions(r.scope, r.params.resource, r.params.role, r.body.permissions, 'remove'),
+    handler: (r, { extras }) => extras.changePermissions(r.scope, r.params.resource, r.params.role, r.body.permissions, 'remove'),
   },
   {
     method: 'PUT',
@@ -157,7 +128,7 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     tag,
     summary: 'Set `when` on every derivation granting this role',
     schemas: { params: s.resourceRoleParams, body: s.when, response: s.when },
-    handler: (r, { extras, actions }) => extras.setConditions(r.scope, r.params.resource, r.params.role, r.body),
+    handler: (r, { extras }) => extras.setConditions(r.scope, r.params.resource, r.params.role, r.body),
   },
   {
     // Permit's Java SDK (2.0.0) sends POST where Permit's API documents PUT: the same call.

@@ -20,11 +20,6 @@ export class RolesService {
     private readonly hierarchy: HierarchyService,
   ) {}
 
-  /** One write transaction (hierarchy changes made by the routes). */
-  inTx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.store.write(fn);
-  }
-
   async createRole(scope: Scope, input: RoleInput) {
     return this.store.write(async (tx) => {
       const permissions = unique(input.permissions ?? []);
@@ -81,12 +76,16 @@ export class RolesService {
 
   /** Permit's assign / remove permissions: adds to or takes from the role's permission set. */
   async changePermissions(scope: Scope, ref: string, permissions: string[], change: 'add' | 'remove') {
-    const current = await this.getRole(scope, ref);
-    await this.store.write(async (tx) => {
+    return this.store.write(async (tx) => {
+      const current = await this.store.getRole(scope.envId, ref, tx);
+      if (!current) throw notFound('Role', ref);
       if (change === 'add') await this.checkPermissions(tx, scope, unique(permissions));
       await this.store.changeRolePermissions(tx, scope.envId, null, current.key, permissions, change);
+      const role = await this.store.getRole(scope.envId, current.key, tx);
+      // A delete committed meanwhile leaves nothing to read back (mustResource's rule).
+      if (!role) throw notFound('Role', ref);
+      return (await this.hierarchy.withExtends(scope, null, [roleView(scope, role)], tx))[0];
     });
-    return this.getRole(scope, current.key);
   }
 
   async deleteRole(scope: Scope, ref: string) {

@@ -218,7 +218,7 @@ export const instance = obj(
   },
   ['id', 'key', 'resource', 'tenant'],
 );
-/** Lists (CONTRACT section 14): plain arrays as Permit answers, the envelope on `include_total_count=true` where Permit takes it. */
+/** Lists (docs/behaviour.md section 14): plain arrays as Permit answers, the envelope on `include_total_count=true` where Permit takes it. */
 export const resourceList = arrayOrEnvelope(resource);
 /** Ancestors / descendants of a role (Permit answers plain arrays there). */
 export const roleArray = arr(role);

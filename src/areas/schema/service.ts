@@ -45,7 +45,7 @@ export type RelationInput = Static<typeof relationCreate>;
 /**
  * Checks a change of a resource's whole attribute map (`after` null: the resource is deleted) in
  * the write's transaction; the conditions area refuses one that takes or retypes attributes its
- * condition sets use (CONTRACT section 17).
+ * condition sets use (docs/behaviour.md section 17).
  */
 export type AttributeGuard = (
   tx: Tx,
@@ -55,7 +55,7 @@ export type AttributeGuard = (
   after: string | null,
 ) => Promise<void>;
 
-/** Resources with their actions, roles, relations and role derivations (CONTRACT section 3). */
+/** Resources with their actions, roles, relations and role derivations (docs/behaviour.md section 3). */
 export class SchemaService {
   constructor(
     private readonly store: SchemaStore,
@@ -226,7 +226,7 @@ export class SchemaService {
   async listResourceRoles(scope: Scope, resourceRef: string, page: Page) {
     const resource = await this.store.read((tx) => this.store.mustResource(tx, scope.envId, resourceRef));
     const { data } = await this.store.listResourceRoles(scope.envId, resource.key, page);
-    // A plain array, as Permit answers (CONTRACT section 14).
+    // A plain array, as Permit answers (docs/behaviour.md section 14).
     return this.hierarchy.withExtends(
       scope,
       resource.key,

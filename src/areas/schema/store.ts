@@ -78,8 +78,8 @@ export class SchemaStore {
   }
 
   /** Sets `when` (`no_direct_roles_on_object`) on every rule that grants the resource role. */
-  async setDerivationConditions(env: string, resource: string, role: string, noDirectRolesOnObject: boolean): Promise<void> {
-    await this.db.writeRows(this.q.setDerivationConditions, { env, resource, role, no_direct_roles_on_object: noDirectRolesOnObject });
+  async setDerivationConditions(tx: Tx, env: string, resource: string, role: string, noDirectRolesOnObject: boolean): Promise<void> {
+    await tx.rows(this.q.setDerivationConditions, { env, resource, role, no_direct_roles_on_object: noDirectRolesOnObject });
   }
 
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -239,8 +239,9 @@ export class SchemaStore {
     // One row always (a CREATE).
     return row!.role;
   }
-  async getRole(env: string, ref: string): Promise<RoleNode | undefined> {
-    const [row] = await this.db.readRows(this.q.getRole, { env, ref });
+  /** The tenant role, in `tx` when given (else a read of its own). */
+  async getRole(env: string, ref: string, tx?: Tx): Promise<RoleNode | undefined> {
+    const [row] = tx ? await tx.rows(this.q.getRole, { env, ref }) : await this.db.readRows(this.q.getRole, { env, ref });
     return keyed(row?.role);
   }
   async listRoles(env: string, search: string | null, page: Page) {

@@ -3,7 +3,7 @@ import * as s from './schemas';
 import type { SessionService } from './service';
 
 const tag = 'Elements sessions';
-/** The login step, its redirect and the end of a session (CONTRACT sections 6 and 8). */
+/** The login step, its redirect and the end of a session (docs/behaviour.md sections 6 and 8). */
 export const sessionRoutes: RouteSpec<SessionService>[] = [
   route({
     method: 'POST',
@@ -24,7 +24,7 @@ export const sessionRoutes: RouteSpec<SessionService>[] = [
       // The token only in this answer to the backend; the URL (for a browser) carries a one-time code.
       const url = `${r.ctx.origin}/v2/auth/login_by_token?code=${encodeURIComponent(code)}`;
       // Permit's fields without `content`: the SDKs build it from redirect_url themselves, and the
-      // Python SDK fails when the answer already has it (CONTRACT section 14).
+      // Python SDK fails when the answer already has it (docs/behaviour.md section 14).
       return {
         redirect_url: url,
         token,

@@ -1,6 +1,6 @@
 import { factKey, idOrKey, obj, str, timestamp } from '../../http/schema';
 
-/** The login step (CONTRACT section 6): `user_id`/`userId` and `tenant_id`/`tenant`. */
+/** The login step (docs/behaviour.md section 6): `user_id`/`userId` and `tenant_id`/`tenant`. */
 export const loginBody = {
   ...obj({ user_id: factKey(), userId: factKey(), tenant_id: factKey(), tenant: factKey() }),
   allOf: [
@@ -17,6 +17,6 @@ export const loginAnswer = obj({
   tenant_id: str(),
   expires_at: timestamp(),
 });
-/** The one-time code of a login step's redirect_url (CONTRACT section 8). */
+/** The one-time code of a login step's redirect_url (docs/behaviour.md section 8). */
 export const codeQuery = obj({ code: str({ minLength: 1, maxLength: 512 }) }, ['code']);
 export const sessionAnswer = obj({ user_id: str(), tenant_id: str(), expires_at: timestamp() });

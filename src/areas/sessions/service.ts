@@ -10,7 +10,7 @@ const TOKEN_PREFIX = 'els';
 const TOKEN_SHAPE = /^els_[A-Za-z0-9_-]{20,100}$/;
 const CODE_PREFIX = 'elc';
 const CODE_SHAPE = /^elc_[A-Za-z0-9_-]{20,100}$/;
-/** A login code is for the browser the login step redirects at once (CONTRACT section 8). */
+/** A login code is for the browser the login step redirects at once (docs/behaviour.md section 8). */
 export const LOGIN_CODE_TTL_SECONDS = 60;
 
 export interface SessionSettings {
@@ -24,7 +24,7 @@ const noSession = () =>
 const badCode = () => unauthorized('The login code is unknown, already used or expired (codes are valid once, for 60 s): log in again.');
 
 /**
- * Elements sessions (CONTRACT sections 6 to 8): opened by the login step, sent back as the
+ * Elements sessions (docs/behaviour.md sections 6 to 8): opened by the login step, sent back as the
  * cookie or as `Authorization: Bearer <element_bearer_token>`, valid for one environment and
  * one tenant until they expire or the user logs out. The login step's redirect_url carries a
  * one-time code, never a session token: a URL ends up in histories, logs and referrers, and a

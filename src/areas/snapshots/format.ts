@@ -2,7 +2,7 @@ import neo4j from 'neo4j-driver';
 import { badRequest } from '../../errors';
 
 /**
- * The export format (CONTRACT section 16): JSON lines (application/x-ndjson), one object a line.
+ * The export format (docs/behaviour.md section 16): JSON lines (application/x-ndjson), one object a line.
  *
  * 1. `{"type":"header","format":"graph-authz-export","version":1,"revision":R,"project":{...},"environment":{...},"exported_at":...}`
  * 2. `{"type":"node","kind":"user","labels":["User"],"props":{"id":...,"key":...}}`, one per record:

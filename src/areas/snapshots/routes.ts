@@ -13,7 +13,7 @@ const summary = obj({ nodes: int({ minimum: 0 }), relationships: int({ minimum: 
 ]);
 
 /**
- * Export and import of an environment (CONTRACT section 16): the admin key only (an export holds
+ * Export and import of an environment (docs/behaviour.md section 16): the admin key only (an export holds
  * approvals' reasons). Both stream: JSON lines (src/areas/snapshots/format.ts).
  */
 export const snapshotRoutes: RouteSpec<SnapshotService>[] = [

@@ -27,7 +27,7 @@ export interface ImportSummary {
 }
 
 /**
- * Export and import of an environment (CONTRACT section 16).
+ * Export and import of an environment (docs/behaviour.md section 16).
  *
  * Export: exactly one revision, while writes go on. One transaction (on the leader) first takes
  * the environment's write lock (cypher/export/holdWriters.cypher) and reads its revision R: every

@@ -27,7 +27,7 @@ function envKeyScope(r: Req): Scope {
 }
 
 const tag = 'Decisions';
-// A question: it needs the `read` level of a key, as every decision path does (CONTRACT section 8).
+// A question: it needs the `read` level of a key, as every decision path does (docs/behaviour.md section 8).
 const keyRoute = { auth: 'key', method: 'POST', readOnly: true } as RouteDef;
 /**
  * The PDP path also takes the key where permitio 2.7.6 puts it, in the body's
@@ -49,7 +49,7 @@ export interface TenantAccessDeps {
 }
 
 /**
- * `/allowed/all-tenants` and `/user-tenants` (CONTRACT section 10; docs/decisions.md), at the PDP paths (environment
+ * `/allowed/all-tenants` and `/user-tenants` (docs/behaviour.md section 10; docs/decisions.md), at the PDP paths (environment
  * key) and under `/v2/allowed/{proj_id}/{env_id}`.
  */
 export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
@@ -71,7 +71,7 @@ export const tenantAccessRoutes: RouteSpec<TenantAccessDeps>[] = [
     tag,
     summary: "Permit PDP all-tenants check (environment key, in the Authorization header or the body's headers.Authorization)",
     // Its key may come in the body, so the body is read before the caller is known: at most
-    // what any unknown caller may make the service read (CONTRACT section 15), 64 KiB.
+    // what any unknown caller may make the service read (docs/behaviour.md section 15), 64 KiB.
     bodyLimitBytes: UNREAD_BODY_BUDGET,
     schemas: { body: { oneOf: [allTenantsQuery, sdk276Query] }, response: allTenantsAnswer },
     handler: async (r, { svc, auth }) => {

@@ -29,7 +29,7 @@ export class RoleAssignmentsApi extends FactsPart {
   async unassign(assignment: RoleAssignmentRemove): Promise<void> {
     return this.http.request('DELETE', await this.at('/role_assignments'), { body: assignment });
   }
-  /** A plain array, as Permit answers (CONTRACT section 14). */
+  /** A plain array, as Permit answers (docs/behaviour.md section 14). */
   async list(params: RoleAssignmentListParams = {}): Promise<RoleAssignment[]> {
     return this.http.request('GET', await this.at('/role_assignments'), { query: { ...params } });
   }

@@ -21,7 +21,7 @@ export class TenantsApi extends FactsPart {
   async create(data: TenantCreate): Promise<Tenant> {
     return this.http.request('POST', await this.at('/tenants'), { body: data });
   }
-  /** A plain array, as Permit answers (CONTRACT section 14). */
+  /** A plain array, as Permit answers (docs/behaviour.md section 14). */
   async list(params: SearchParams = {}): Promise<Tenant[]> {
     return this.http.request('GET', await this.at('/tenants'), { query: { ...params } });
   }

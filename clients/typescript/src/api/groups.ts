@@ -18,7 +18,7 @@ export interface GroupListParams extends PageParams {
 }
 
 /**
- * Groups (CONTRACT section 4): `/v2/schema/{project}/{env}/groups`. A role given to a group
+ * Groups (docs/behaviour.md section 4): `/v2/schema/{project}/{env}/groups`. A role given to a group
  * reaches its members (and the members of groups assigned into it) and its attached instances.
  */
 export class GroupsApi extends SchemaPart {

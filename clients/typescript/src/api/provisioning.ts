@@ -18,7 +18,7 @@ export class ProjectsApi {
   create(data: ProjectCreate): Promise<Project> {
     return this.http.request('POST', '/v2/projects', { body: data });
   }
-  /** A plain array, as Permit answers (CONTRACT section 14). */
+  /** A plain array, as Permit answers (docs/behaviour.md section 14). */
   list(params: PageParams = {}): Promise<Project[]> {
     return this.http.request('GET', '/v2/projects', { query: { ...params } });
   }
@@ -52,7 +52,7 @@ export class EnvironmentsApi {
   }
 }
 
-/** `/v2/api-key/...`: environment keys of the client's scope, or of `at` (admin key: CONTRACT section 8). */
+/** `/v2/api-key/...`: environment keys of the client's scope, or of `at` (admin key: docs/behaviour.md section 8). */
 export class ApiKeysApi {
   constructor(private readonly http: Http) {}
 

@@ -28,7 +28,7 @@ export class ResourcesApi extends SchemaPart {
   async create(data: ResourceCreate): Promise<Resource> {
     return this.http.request('POST', await this.at('/resources'), { body: data });
   }
-  /** A plain array, as Permit answers (CONTRACT section 14). */
+  /** A plain array, as Permit answers (docs/behaviour.md section 14). */
   async list(params: SearchParams = {}): Promise<Resource[]> {
     return this.http.request('GET', await this.at('/resources'), { query: { ...params } });
   }

@@ -4,14 +4,16 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from 'pino';
 import type { Scope } from '../../auth/types';
-import { Duplicate, Unavailable } from '../../db/storeErrors';
-import { AppError, badRequest, invalidState, unavailable } from '../../errors';
+import { Conflict, Duplicate, Unavailable } from '../../db/storeErrors';
+import { AppError, badRequest, invalidState } from '../../errors';
 import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
 import type { SnapshotStore } from './store';
 
 /** Rows written per transaction of an import (each bound by ADMIN_TIMEOUT_MS). */
 export const IMPORT_BATCH = 5000;
+/** Held exports tried before an export is streamed without holding its writers. */
+const HELD_ATTEMPTS = 3;
 /** Records removed per transaction when a failed import is discarded. */
 const DISCARD_BATCH = 10_000;
 /** The longest line an import reads (a record with large attributes); longer answers 400. */
@@ -66,11 +68,15 @@ export class SnapshotService {
    * within EXPORT_HOLD_MS, streamed without holding its writers (the revision checked at the end).
    */
   async exportStream(scope: Scope): Promise<Readable> {
-    try {
-      return await this.heldExport(scope);
-    } catch (err) {
-      if (!(err instanceof TooLargeToHold)) throw err;
-      return this.streamedExport(scope);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.heldExport(scope);
+      } catch (err) {
+        // Taking the writers' lock can deadlock with a writer (Neo4j ends one of the two): try again, then stream.
+        if (err instanceof Conflict && attempt < HELD_ATTEMPTS) continue;
+        if (err instanceof TooLargeToHold || err instanceof Conflict) return this.streamedExport(scope);
+        throw err;
+      }
     }
   }
 
@@ -87,16 +93,7 @@ export class SnapshotService {
       const row = await stream.one(q.holdWriters, { envId: scope.envId });
       if (!row) throw unavailableForExport('the environment was deleted while it was exported');
       revision = Number(row.revision);
-      const header = {
-        type: 'header',
-        format: EXPORT_FORMAT,
-        version: EXPORT_VERSION,
-        revision,
-        project: { id: scope.projectId, key: scope.projectKey },
-        environment: { id: scope.envId, key: scope.envKey },
-        exported_at: new Date().toISOString(),
-      };
-      let chunk = `${JSON.stringify(header)}\n`;
+      let chunk = `${headerLine(scope, revision)}\n`;
       const add = (line: string) => {
         chunk += `${line}\n`;
         if (chunk.length >= CHUNK_CHARS) {
@@ -106,12 +103,11 @@ export class SnapshotService {
         }
       };
       for await (const row of stream.rows(q.nodes, { env: scope.envId })) {
-        const props = plainProps(row.props);
-        add(JSON.stringify({ type: 'node', kind: kindOf(row.labels, props), labels: row.labels, props }));
+        add(nodeLine(row));
         nodes++;
       }
       for await (const row of stream.rows(q.relationships, { env: scope.envId })) {
-        add(JSON.stringify({ type: 'relationship', rel: row.type, from: row.from, to: row.to, props: plainProps(row.props) }));
+        add(relationshipLine(row));
         relationships++;
       }
       if (Date.now() - heldSince > this.exportHoldMs) throw new TooLargeToHold();
@@ -143,24 +139,14 @@ export class SnapshotService {
       await stream.close();
       throw err;
     }
-    const header = {
-      type: 'header',
-      format: EXPORT_FORMAT,
-      version: EXPORT_VERSION,
-      revision,
-      project: { id: scope.projectId, key: scope.projectKey },
-      environment: { id: scope.envId, key: scope.envKey },
-      exported_at: new Date().toISOString(),
-    };
     const q = this.store.q;
     async function* lines(): AsyncGenerator<string> {
-      let chunk = `${JSON.stringify(header)}\n`;
+      let chunk = `${headerLine(scope, revision)}\n`;
       let nodes = 0;
       let relationships = 0;
       try {
         for await (const row of stream.rows(q.nodes, { env: scope.envId })) {
-          const props = plainProps(row.props);
-          chunk += `${JSON.stringify({ type: 'node', kind: kindOf(row.labels, props), labels: row.labels, props })}\n`;
+          chunk += `${nodeLine(row)}\n`;
           nodes++;
           if (chunk.length >= CHUNK_CHARS) {
             yield chunk;
@@ -168,7 +154,7 @@ export class SnapshotService {
           }
         }
         for await (const row of stream.rows(q.relationships, { env: scope.envId })) {
-          chunk += `${JSON.stringify({ type: 'relationship', rel: row.type, from: row.from, to: row.to, props: plainProps(row.props) })}\n`;
+          chunk += `${relationshipLine(row)}\n`;
           relationships++;
           if (chunk.length >= CHUNK_CHARS) {
             yield chunk;
@@ -334,6 +320,24 @@ export class SnapshotService {
 /** 413, as the body limits answer (src/http/bodies.ts), naming IMPORT_MAX_BYTES. */
 const bodyTooLarge = (limit: number) =>
   new AppError(413, 'INVALID_INPUT', `The import is larger than ${limit} bytes, the limit IMPORT_MAX_BYTES sets.`);
+
+/** An export's lines: its header (naming the revision it holds), a record, a link. */
+const headerLine = (scope: Scope, revision: number) =>
+  JSON.stringify({
+    type: 'header',
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    revision,
+    project: { id: scope.projectId, key: scope.projectKey },
+    environment: { id: scope.envId, key: scope.envKey },
+    exported_at: new Date().toISOString(),
+  });
+const nodeLine = (row: { labels: string[]; props: Record<string, unknown> }) => {
+  const props = plainProps(row.props);
+  return JSON.stringify({ type: 'node', kind: kindOf(row.labels, props), labels: row.labels, props });
+};
+const relationshipLine = (row: { type: string; from: string; to: string; props: Record<string, unknown> }) =>
+  JSON.stringify({ type: 'relationship', rel: row.type, from: row.from, to: row.to, props: plainProps(row.props) });
 
 /** The environment could not be read within EXPORT_HOLD_MS: its writers went on; the export is streamed without holding them. */
 class TooLargeToHold extends Error {}

@@ -65,6 +65,8 @@ import { MetricsStore } from './areas/metrics/store';
 import { ProvisioningService } from './areas/provisioning/service';
 import { ProvisioningStore } from './areas/provisioning/store';
 import { ProvisioningUpdates } from './areas/provisioning/updates';
+import { ActionGroupsService } from './areas/schema/actionGroupsService';
+import { ActionGroupsStore } from './areas/schema/actionGroupsStore';
 import { ActionsService } from './areas/schema/actionsService';
 import { HierarchyService } from './areas/schema/hierarchyService';
 import { HierarchyStore } from './areas/schema/hierarchyStore';
@@ -219,6 +221,7 @@ export function compose(infra: Infrastructure) {
         roles,
         extras: new RoleExtrasService(schemaStore, hierarchy),
         actions: new ActionsService(schemaStore),
+        actionGroups: new ActionGroupsService(schemaStore, new ActionGroupsStore(db)),
       },
       instances: new InstancesService(instancesStore, schemaStore),
       instancesBulk: new InstancesBulkService(instancesStore),

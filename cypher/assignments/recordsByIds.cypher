@@ -19,4 +19,5 @@
 // (env, id) index per id.
 UNWIND $ids AS wanted
 MATCH (n:InEnv {env: $env, id: wanted})
-RETURN collect(n {.id, .key, .name, .description, .email, .first_name, .last_name, .attributes_json, .permissions, .resource, .tenant}) AS records
+RETURN collect(n {.id, .key, .name, .description, .email, .first_name, .last_name, .attributes_json,
+                     permissions: coalesce(n.declared_permissions, n.permissions), .resource, .tenant}) AS records

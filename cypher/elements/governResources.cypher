@@ -12,7 +12,10 @@ UNWIND [{key: '_Reviewer_', name: 'Reviewer', action: 'review'}, {key: '_Approve
 MERGE (rr:ResourceRole:InEnv {env: $env, resource: r.key, key: spec.key})
   ON CREATE SET rr.id = randomUUID(), rr.name = spec.name, rr.description = null, rr.permissions = [spec.action],
                 rr.created_at = $nowIso, rr.updated_at = $nowIso
-SET rr.permissions = CASE WHEN spec.action IN coalesce(rr.permissions, []) THEN rr.permissions
+SET rr.declared_permissions = CASE WHEN spec.action IN coalesce(rr.declared_permissions, rr.permissions, [])
+                                   THEN coalesce(rr.declared_permissions, rr.permissions)
+                                   ELSE coalesce(rr.declared_permissions, rr.permissions, []) + spec.action END,
+    rr.permissions = CASE WHEN spec.action IN coalesce(rr.permissions, []) THEN rr.permissions
                           ELSE coalesce(rr.permissions, []) + spec.action END
 MERGE (r)-[:HAS_ROLE]->(rr)
 RETURN count(rr) AS roles

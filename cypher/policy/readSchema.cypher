@@ -25,7 +25,7 @@ CALL () {
   RETURN collect(r {.key, .name, .description, .actions, .actions_json, .attributes_json,
     roles: COLLECT {
       MATCH (rr:ResourceRole {env: $env, resource: r.key})
-      RETURN rr {.key, .name, .description, .permissions,
+      RETURN rr {.key, .name, .description, permissions: coalesce(rr.declared_permissions, rr.permissions),
                  extends: COLLECT { MATCH (rr)-[:EXTENDS]->(p) RETURN p.key ORDER BY p.key }} ORDER BY rr.key
     },
     relations: COLLECT {
@@ -41,7 +41,7 @@ CALL () {
 }
 CALL () {
   MATCH (t:Role {env: $env}) WHERE t.key IS NOT NULL
-  RETURN collect(t {.key, .name, .description, .permissions,
+  RETURN collect(t {.key, .name, .description, permissions: coalesce(t.declared_permissions, t.permissions),
                     extends: COLLECT { MATCH (t)-[:EXTENDS]->(p) RETURN p.key ORDER BY p.key }}) AS roles
 }
 // A group type: a resource with the role `member` that groups are instances of, or that still

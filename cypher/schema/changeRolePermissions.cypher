@@ -8,7 +8,9 @@
 MATCH (r:Role|ResourceRole {env: $env, key: $key})
 WHERE ($resource IS NULL AND r:Role) OR (r:ResourceRole AND r.resource = $resource)
 SET r.updated_at = $nowIso
-WITH r, coalesce(r.permissions, []) AS current
-SET r.permissions = CASE WHEN $add THEN current + [p IN $permissions WHERE NOT p IN current]
-                         ELSE [p IN current WHERE NOT p IN $permissions] END
-RETURN r.key AS key
+WITH r, coalesce(r.declared_permissions, r.permissions, []) AS current
+SET r.declared_permissions = CASE WHEN $add THEN current + [p IN $permissions WHERE NOT p IN current]
+                                  ELSE [p IN current WHERE NOT p IN $permissions] END
+WITH r AS role
+// #include fragments/expandPermissions
+RETURN role.key AS key

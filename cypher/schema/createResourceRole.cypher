@@ -3,6 +3,9 @@
 // @row { key: string }
 MATCH (r:Resource {env: $env, key: $resource})
 CREATE (rr:ResourceRole:InEnv {env: $env, id: $id, resource: r.key, key: $key, name: $name, description: $description,
-                               permissions: $permissions, created_at: $nowIso, updated_at: $nowIso})
+                               declared_permissions: $permissions, permissions: $permissions,
+                               created_at: $nowIso, updated_at: $nowIso})
 CREATE (r)-[:HAS_ROLE]->(rr)
-RETURN rr.key AS key
+WITH rr AS role
+// #include fragments/expandPermissions
+RETURN role.key AS key

@@ -2,5 +2,7 @@
 // @changes role:create
 // @row { role: RoleNode }
 CREATE (t:Role:InEnv {env: $env, id: $id, key: $key, name: $name, description: $description,
-                      permissions: $permissions, created_at: $nowIso, updated_at: $nowIso})
-RETURN t {.*} AS role
+                      declared_permissions: $permissions, permissions: $permissions, created_at: $nowIso, updated_at: $nowIso})
+WITH t AS role
+// #include fragments/expandPermissions
+RETURN role {.*} AS role

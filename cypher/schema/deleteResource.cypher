@@ -2,7 +2,7 @@
 // @changes resource:delete
 // @row { deleted: number; before: ResourceNode | null }
 // Removes the resource and everything that hangs on it: its roles, its relations and the
-// relations whose subject it is, derivations that name it, its instances (with their role
+// relations whose subject it is, its action groups, derivations that name it, its instances (with their role
 // assignments, tuples, group links) and tenant-role permissions on it.
 MATCH (r:Resource {env: $env, key: $key})
 WITH r, r {.*} AS before
@@ -11,7 +11,12 @@ WITH r, r {.*} AS before
 CALL (r) {
   MATCH (t:Role {env: $env})
   WHERE any(p IN coalesce(t.permissions, []) WHERE p STARTS WITH r.key + ':')
-  SET t.permissions = [p IN t.permissions WHERE NOT p STARTS WITH r.key + ':']
+  SET t.permissions = [p IN t.permissions WHERE NOT p STARTS WITH r.key + ':'],
+      t.declared_permissions = [p IN coalesce(t.declared_permissions, []) WHERE NOT p STARTS WITH r.key + ':']
+}
+CALL (r) {
+  MATCH (g:ActionGroup {env: $env, resource: r.key})
+  DETACH DELETE g
 }
 CALL (r) {
   MATCH (d:Derivation {env: $env})

@@ -1,5 +1,5 @@
 // @row { resource: ResourceNode }
-// A resource with its roles (and their derivations) and relations; by the reference rule (key, else id).
+// A resource with its roles (and their derivations), the keys of its action groups and relations; by the reference rule (key, else id).
 OPTIONAL MATCH (byKey:Resource {env: $env, key: $ref})
 OPTIONAL MATCH (byId:Resource {id: $ref}) WHERE byId.env = $env
 // #include fragments/keyElseId
@@ -13,6 +13,7 @@ RETURN r {.*,
       RETURN derivationRecord ORDER BY d.on_resource, d.from_role, d.relation
     }} ORDER BY rr.key
   },
+  action_groups: COLLECT { MATCH (g:ActionGroup {env: $env, resource: r.key}) RETURN g.key ORDER BY g.key },
   relations: COLLECT {
     MATCH (rel:Relation {env: $env, resource: r.key})
     OPTIONAL MATCH (s:Resource {env: $env, key: rel.subject_resource})

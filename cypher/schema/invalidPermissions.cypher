@@ -1,7 +1,7 @@
 // @invalidates none
 // @changes none
 // @row { invalid: string[] }
-// The "<resource>:<action>" pairs of $pairs that name no action of an existing resource, read
+// The "<resource>:<action>" pairs of $pairs that name no action (nor action group) of an existing resource, read
 // under the write lock of each resource named ($resources: distinct and sorted, so that two such
 // checks take their locks in one order), held until the transaction ends: an action removed by a
 // concurrent write (which drops it from every role's permissions) either commits first and is
@@ -15,5 +15,6 @@ CALL () {
 UNWIND $pairs AS p
 OPTIONAL MATCH (r:Resource {env: $env, key: p.resource})
 WITH p, r
-WHERE r IS NULL OR NOT p.action IN coalesce(r.actions, [])
+WHERE r IS NULL OR (NOT p.action IN coalesce(r.actions, [])
+                   AND NOT EXISTS { MATCH (:ActionGroup {env: $env, resource: r.key, key: p.action}) })
 RETURN collect(p.text) AS invalid

@@ -5,6 +5,8 @@ MATCH (rr:ResourceRole {env: $env, resource: $resource, key: $key})
 WITH rr, rr {.*} AS before
 SET rr.name = coalesce($name, rr.name),
     rr.description = CASE WHEN $setDescription THEN $description ELSE rr.description END,
-    rr.permissions = coalesce($permissions, rr.permissions),
+    rr.declared_permissions = coalesce($permissions, rr.declared_permissions, rr.permissions),
     rr.updated_at = $nowIso
-RETURN rr.key AS key, before, rr {.*} AS after
+WITH rr AS role, before
+// #include fragments/expandPermissions
+RETURN role.key AS key, before, role {.*} AS after

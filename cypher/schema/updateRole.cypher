@@ -5,6 +5,8 @@ MATCH (t:Role {env: $env, key: $key})
 WITH t, t {.*} AS before
 SET t.name = coalesce($name, t.name),
     t.description = CASE WHEN $setDescription THEN $description ELSE t.description END,
-    t.permissions = coalesce($permissions, t.permissions),
+    t.declared_permissions = coalesce($permissions, t.declared_permissions, t.permissions),
     t.updated_at = $nowIso
-RETURN t {.*} AS role, before, t {.*} AS after
+WITH t AS role, before
+// #include fragments/expandPermissions
+RETURN role {.*} AS role, before, role {.*} AS after

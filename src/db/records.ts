@@ -62,6 +62,8 @@ export interface ResourceRoleNode extends Stamped {
   name: string;
   description?: string | null;
   permissions?: string[] | null;
+  /** The permissions as written (action groups unexpanded; docs/behaviour.md section 23). */
+  declared_permissions?: string[] | null;
   derivations: DerivationNode[];
 }
 export interface RelationNode extends Stamped {
@@ -79,12 +81,16 @@ export interface ResourceNode extends Stamped {
   actions?: string[] | null;
   actions_json?: string | null;
   roles: ResourceRoleNode[];
+  /** The keys of its action groups (a resource role's permission may name one: docs/behaviour.md section 23). */
+  action_groups?: string[];
   relations: RelationNode[];
 }
 export interface RoleNode extends Stamped {
   name: string;
   description?: string | null;
   permissions?: string[] | null;
+  /** The permissions as written (action groups unexpanded; docs/behaviour.md section 23). */
+  declared_permissions?: string[] | null;
 }
 export interface DerivationRefs {
   relationExists: boolean;
@@ -243,4 +249,13 @@ export interface SetRuleNode extends Stamped {
   resource_set: string;
   is_role: boolean;
   is_resource: boolean;
+}
+/** An action group of a resource (docs/behaviour.md section 23). */
+export interface ActionGroupNode extends Stamped {
+  resource: string;
+  resource_id?: string | null;
+  name: string;
+  description?: string | null;
+  attributes_json?: string | null;
+  actions?: string[] | null;
 }

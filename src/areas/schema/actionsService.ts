@@ -81,6 +81,8 @@ export class ActionsService {
     return this.store.write(async (tx) => {
       const { r, blocks } = await this.resource(tx, scope, resourceRef, true);
       if (Object.hasOwn(blocks, input.key)) throw duplicate(`Action of resource ${JSON.stringify(r.key)}`, input.key);
+      // A permission names an action or an action group by the same text: the two never share a key.
+      if ((r.action_groups ?? []).includes(input.key)) throw duplicate(`Action group of resource ${JSON.stringify(r.key)}`, input.key);
       const now = new Date().toISOString();
       blocks[input.key] = {
         id: randomUUID(),

@@ -1,4 +1,6 @@
+import { paging } from '../../http/paging';
 import type { RouteSpec } from '../../http/routeTable';
+import type { ActionGroupsService } from './actionGroupsService';
 import type { ActionsService } from './actionsService';
 import type { RoleExtrasService } from './roleExtrasService';
 import type { RolesService } from './rolesService';
@@ -13,11 +15,13 @@ export interface RoleExtrasDeps {
   roles: RolesService;
   extras: RoleExtrasService;
   actions: ActionsService;
+  actionGroups: ActionGroupsService;
 }
 
 /**
  * Permit's role hierarchy (parents, ancestors, descendants), permission assignment, single
- * actions and derivation conditions, for tenant roles and resource roles (docs/behaviour.md section 10).
+ * actions, action groups (docs/behaviour.md section 23) and derivation conditions, for tenant roles
+ * and resource roles (docs/behaviour.md section 10).
  */
 export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
   {
@@ -177,5 +181,52 @@ export const roleExtrasRoutes: RouteSpec<RoleExtrasDeps>[] = [
     status: 204,
     schemas: { params: s.actionParams },
     handler: (r, { actions }) => actions.remove(r.scope, r.params.resource, r.params.action),
+  },
+
+  {
+    method: 'GET',
+    path: `${res}/action_groups`,
+    auth: 'env',
+    tag,
+    summary: "List a resource's action groups",
+    schemas: { params: s.resourceParams, query: s.pagingQuery, response: s.actionGroupList },
+    handler: (r, { actionGroups }) => actionGroups.list(r.scope, r.params.resource, paging(r.query)),
+  },
+  {
+    method: 'POST',
+    path: `${res}/action_groups`,
+    auth: 'env',
+    tag,
+    summary: 'Create an action group of a resource (a role given it may do each of its actions)',
+    schemas: { params: s.resourceParams, body: s.actionGroupCreate, response: s.actionGroupView },
+    handler: (r, { actionGroups }) => actionGroups.create(r.scope, r.params.resource, r.body),
+  },
+  {
+    method: 'GET',
+    path: `${res}/action_groups/:group`,
+    auth: 'env',
+    tag,
+    summary: 'Get an action group of a resource',
+    schemas: { params: s.actionGroupParams, response: s.actionGroupView },
+    handler: (r, { actionGroups }) => actionGroups.get(r.scope, r.params.resource, r.params.group),
+  },
+  {
+    method: 'PATCH',
+    path: `${res}/action_groups/:group`,
+    auth: 'env',
+    tag,
+    summary: "Update an action group (given actions replace the group's; roles holding it follow)",
+    schemas: { params: s.actionGroupParams, body: s.actionGroupUpdate, response: s.actionGroupView },
+    handler: (r, { actionGroups }) => actionGroups.update(r.scope, r.params.resource, r.params.group, r.body),
+  },
+  {
+    method: 'DELETE',
+    path: `${res}/action_groups/:group`,
+    auth: 'env',
+    tag,
+    summary: "Delete an action group (and it from every role's permissions)",
+    status: 204,
+    schemas: { params: s.actionGroupParams },
+    handler: (r, { actionGroups }) => actionGroups.remove(r.scope, r.params.resource, r.params.group),
   },
 ];

@@ -2,7 +2,7 @@ import type { Scope } from '../../auth/types';
 import type { Tx } from '../../db/db';
 import { notFound } from '../../errors';
 import type { HierarchyService } from './hierarchyService';
-import { checkPermissions, type When } from './service';
+import { checkPermissions, grantable, type When } from './service';
 import type { SchemaStore } from './store';
 import { resourceRoleView, roleView } from './views';
 
@@ -102,7 +102,7 @@ export class RoleExtrasService {
       const r = await this.store.lockedResource(tx, scope.envId, resourceRef);
       const role = await this.store.mustResourceRole(tx, scope.envId, r.key, ref);
       const permissions = given.map((p) => (p.startsWith(`${r.key}:`) ? p.slice(r.key.length + 1) : p));
-      if (change === 'add') checkPermissions(r.actions ?? [], permissions, r.key, '/body/permissions');
+      if (change === 'add') checkPermissions(grantable(r), permissions, r.key, '/body/permissions');
       await this.store.changeRolePermissions(tx, scope.envId, r.key, role.key, permissions, change);
       return this.resourceRoleWithExtends(tx, scope, r.key, role.key);
     });

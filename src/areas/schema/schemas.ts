@@ -251,3 +251,26 @@ export const actionView = obj(
   ['key', 'name'],
 );
 export const actionList = arr(actionView);
+
+// Action groups (Permit's ResourceActionGroupCreate / Update / Read; docs/behaviour.md section 23).
+const groupActions = arr(schemaKey(), { maxItems: 1000 });
+export const actionGroupCreate = obj(
+  { key: schemaKey(), name, description: nullable(description), attributes, actions: groupActions },
+  ['key', 'name'],
+);
+export const actionGroupUpdate = obj({ name, description: nullable(description), attributes, actions: groupActions });
+export const actionGroupParams = { ...resourceParams, group: idOrKey() };
+export const actionGroupView = obj(
+  {
+    key: str(),
+    name: str(),
+    description: nullable(str()),
+    attributes: freeObject(),
+    actions: arr(str()),
+    id: str(),
+    resource_id: str(),
+    ...stamps,
+  },
+  ['key', 'name', 'actions', 'id', 'resource_id', 'organization_id', 'project_id', 'environment_id', 'created_at', 'updated_at'],
+);
+export const actionGroupList = arr(actionGroupView);

@@ -200,7 +200,7 @@ export class SchemaService {
   async createResourceRole(scope: Scope, resourceRef: string, input: RoleBlock & { key: string; name: string }) {
     return this.store.write(async (tx) => {
       const resource = await this.store.lockedResource(tx, scope.envId, resourceRef);
-      checkPermissions(resource.actions ?? [], input.permissions ?? [], resource.key, '/body/permissions');
+      checkPermissions(grantable(resource), input.permissions ?? [], resource.key, '/body/permissions');
       await this.store.createResourceRole(tx, scope.envId, resource.key, {
         id: randomUUID(),
         key: input.key,
@@ -239,7 +239,7 @@ export class SchemaService {
     return this.store.write(async (tx) => {
       const resource = await this.store.lockedResource(tx, scope.envId, resourceRef);
       const role = await this.store.mustResourceRole(tx, scope.envId, resource.key, ref);
-      if (patch.permissions) checkPermissions(resource.actions ?? [], patch.permissions, resource.key, '/body/permissions');
+      if (patch.permissions) checkPermissions(grantable(resource), patch.permissions, resource.key, '/body/permissions');
       await this.store.updateResourceRole(tx, scope.envId, resource.key, role.key, {
         name: patch.name ?? null,
         description: patch.description,
@@ -410,11 +410,14 @@ function withWhen(block: { users_with_role?: Rule[]; when?: When }): Rule[] {
   return (block.users_with_role ?? []).map((r) => (r.when || !block.when ? r : { ...r, when: block.when }));
 }
 
+/** What a resource role's permission may name: an action of the resource, or one of its action groups. */
+export const grantable = (r: ResourceNode): string[] => [...(r.actions ?? []), ...(r.action_groups ?? [])];
+
 export function checkPermissions(actions: string[], permissions: string[], resource: string, path: string) {
   const details = permissions.flatMap((p, i) =>
     actions.includes(p)
       ? []
-      : [{ path: `${path}/${i}`, message: `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(resource)}` }],
+      : [{ path: `${path}/${i}`, message: `${JSON.stringify(p)} is not an action (nor action group) of resource ${JSON.stringify(resource)}` }],
   );
   if (details.length)
     throw invalidInput(

@@ -56,7 +56,8 @@ export const resourceRoleView = (scope: Scope, rr: ResourceRoleNode, resourceId?
   key: rr.key,
   name: rr.name ?? rr.key,
   description: rr.description ?? null,
-  permissions: rr.permissions ?? [],
+  // As written (docs/behaviour.md section 23): an action group stays a group here.
+  permissions: rr.declared_permissions ?? rr.permissions ?? [],
   granted_to: grantedToView(rr.id, rr.derivations ?? []),
   resource: rr.resource,
   resource_id: resourceId ?? rr.resource_id ?? null,
@@ -109,7 +110,7 @@ export const roleView = (scope: Scope, t: RoleNode) => ({
   key: t.key,
   name: t.name ?? t.key,
   description: t.description ?? null,
-  permissions: t.permissions ?? [],
+  permissions: t.declared_permissions ?? t.permissions ?? [],
   ...scoped(scope),
   created_at: t.created_at ?? null,
   updated_at: t.updated_at ?? null,

@@ -394,6 +394,7 @@ async def full(r: Run, permit: Permit, org: Permit) -> None:
     await r.call("api.relationship_tuples.bulk_delete", lambda: rt.bulk_delete([{"subject": "folder:root", "relation": "parent", "object": "doc:readme"}]))
     await r.call("api.relationship_tuples.list", lambda: rt.list(subject_key="folder:root"), lambda x: eq([t.object for t in x], ["doc:notes"], "tuples"))
 
+    await action_groups(r, permit)
     await pdp(r, permit)
 
     r.area = "elements"
@@ -493,6 +494,58 @@ async def abac(r: Run, permit: Permit) -> None:
                  lambda x: eq([y.permission for y in x], ["document:read"], "rules of engineering"))
     await r.call("api.condition_set_rules.delete", lambda: rules.delete({"user_set": "engineering", "permission": "document:read", "resource_set": "internal-docs"}))
     await r.call("check", lambda: permit.check("eve", "read", doc("design")), lambda x: eq(x, False, "after the rule's delete"))
+
+
+async def action_groups(r: Run, permit: Permit) -> None:
+    """Permit's action groups (docs/behaviour.md section 23): a role given a group may do its actions,
+    and follows the group when its actions change; roles answer their permissions as written."""
+    api = permit.api
+    ag = api.action_groups
+    r.area = "action_groups"
+    sheet = await r.call("api.resources.create", lambda: api.resources.create(
+        {"key": "sheet", "name": "Sheet", "actions": {"view": {}, "comment": {}, "edit": {}, "purge": {}}}))
+    sheet_id = str(sheet.id) if sheet else "missing"
+    group = await r.call("api.action_groups.create", lambda: ag.create("sheet", {"key": "contribute", "name": "Contribute", "description": "see and talk",
+                                                                                  "attributes": {"tier": 1}, "actions": ["view", "comment"]}),
+                         lambda x: (eq((x.key, x.name, x.description, x.attributes, x.actions), ("contribute", "Contribute", "see and talk", {"tier": 1}, ["view", "comment"]), "group"),
+                                    eq(str(x.resource_id), sheet_id, "resource_id")))
+    group_id = str(group.id) if group else "missing"
+    await r.call("api.action_groups.get", lambda: ag.get("sheet", "contribute"), lambda x: eq(str(x.id), group_id, "id"))
+    await r.call("api.action_groups.get_by_key", lambda: ag.get_by_key("sheet", "contribute"), lambda x: eq(x.actions, ["view", "comment"], "actions"))
+    await r.call("api.action_groups.get_by_id", lambda: ag.get_by_id(sheet_id, group_id), lambda x: eq(x.key, "contribute", "key"))
+    await r.call("api.action_groups.create", lambda: ag.create("sheet", {"key": "tmp", "name": "Tmp", "actions": ["purge"]}))
+    await r.call("api.action_groups.list", lambda: ag.list("sheet"), lambda x: eq([g.key for g in x], ["contribute", "tmp"], "keys, oldest first"))
+    await r.refused("api.action_groups.create", lambda: ag.create("sheet", {"key": "bad", "name": "Bad", "actions": ["fly"]}), 422)
+    await r.refused("api.action_groups.create", lambda: ag.create("sheet", {"key": "contribute", "name": "Again"}), 409)
+    await r.call("api.roles.create", lambda: api.roles.create({"key": "sheet-contributor", "name": "Contributor", "permissions": ["sheet:contribute"]}),
+                 lambda x: eq(x.permissions, ["sheet:contribute"], "permissions as written"))
+    await r.call("api.resource_roles.create", lambda: api.resource_roles.create("sheet", {"key": "commenter", "name": "Commenter", "permissions": ["contribute"]}),
+                 lambda x: eq(x.permissions, ["contribute"], "permissions as written"))
+    await r.call("api.users.create", lambda: api.users.create({"key": "gia"}))
+    await r.call("api.users.assign_role", lambda: api.users.assign_role({"user": "gia", "role": "sheet-contributor", "tenant": "acme"}))
+    await r.call("api.users.create", lambda: api.users.create({"key": "hal"}))
+    await r.call("api.resource_instances.create", lambda: api.resource_instances.create({"key": "plan", "tenant": "acme", "resource": "sheet"}))
+    await r.call("api.role_assignments.assign", lambda: api.role_assignments.assign({"user": "hal", "role": "commenter", "tenant": "acme", "resource_instance": "sheet:plan"}))
+    plan = {"type": "sheet", "key": "plan", "tenant": "acme"}
+    await r.call("bulk_check", lambda: permit.bulk_check([
+        {"user": "gia", "action": "comment", "resource": plan}, {"user": "gia", "action": "edit", "resource": plan},
+        {"user": "hal", "action": "view", "resource": plan}, {"user": "hal", "action": "edit", "resource": plan},
+    ]), lambda x: eq(x, [True, False, True, False], "the group's actions, and no other"))
+    await r.call("api.action_groups.update", lambda: ag.update("sheet", "contribute", {"actions": ["view", "comment", "edit"]}),
+                 lambda x: (eq(x.actions, ["view", "comment", "edit"], "actions"), eq(x.description, "see and talk", "description kept")))
+    await r.call("bulk_check", lambda: permit.bulk_check([
+        {"user": "gia", "action": "edit", "resource": plan}, {"user": "hal", "action": "edit", "resource": plan}, {"user": "hal", "action": "purge", "resource": plan},
+    ]), lambda x: eq(x, [True, True, False], "the roles follow the group's new actions"))
+    await r.call("api.roles.get", lambda: api.roles.get("sheet-contributor"), lambda x: eq(x.permissions, ["sheet:contribute"], "still as written"))
+    await r.call("api.action_groups.delete", lambda: ag.delete("sheet", "tmp"))
+    await r.gone("api.action_groups.get", lambda: ag.get("sheet", "tmp"))
+    # A group in use is taken off the roles that hold it, with the actions it gave them.
+    await r.call("api.action_groups.delete", lambda: ag.delete("sheet", "contribute"))
+    await r.call("api.roles.get", lambda: api.roles.get("sheet-contributor"), lambda x: eq(x.permissions, [], "the deleted group's permission"))
+    await r.call("api.resource_roles.get", lambda: api.resource_roles.get("sheet", "commenter"), lambda x: eq(x.permissions, [], "the deleted group's permission"))
+    await r.call("check", lambda: permit.check("gia", "view", plan), lambda x: eq(x, False, "nothing left to give view"))
+    await r.call("api.roles.delete", lambda: api.roles.delete("sheet-contributor"))
+    await r.call("api.resources.delete", lambda: api.resources.delete("sheet"))
 
 
 async def pdp(r: Run, permit: Permit) -> None:

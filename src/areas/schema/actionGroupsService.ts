@@ -48,7 +48,9 @@ export class ActionGroupsService {
   private checkActions(r: ResourceNode, actions: string[]) {
     const known = new Set(r.actions ?? []);
     const details = actions.flatMap((a, i) =>
-      known.has(a) ? [] : [{ path: `/body/actions/${i}`, message: `${JSON.stringify(a)} is no action of resource ${JSON.stringify(r.key)}` }],
+      known.has(a)
+        ? []
+        : [{ path: `/body/actions/${i}`, message: `${JSON.stringify(a)} is no action of resource ${JSON.stringify(r.key)}` }],
     );
     if (details.length) throw invalidInput(`An action group holds actions of its resource ${JSON.stringify(r.key)} only.`, details);
   }

@@ -35,17 +35,18 @@ export class ActionGroupsStore {
 
   async create(tx: Tx, env: string, resource: string, g: ActionGroupFields & { id: string; key: string; name: string }) {
     const row = await unique(
-      () => tx.one(this.q.createActionGroup, {
-      env,
-      resource,
-      id: g.id,
-      key: g.key,
-      name: g.name,
-      description: g.description ?? null,
-      attributes_json: g.attributes_json ?? '{}',
-      actions: g.actions ?? [],
-      nowIso: g.nowIso,
-      }),
+      () =>
+        tx.one(this.q.createActionGroup, {
+          env,
+          resource,
+          id: g.id,
+          key: g.key,
+          name: g.name,
+          description: g.description ?? null,
+          attributes_json: g.attributes_json ?? '{}',
+          actions: g.actions ?? [],
+          nowIso: g.nowIso,
+        }),
       () => new Duplicate(`Action group of resource ${JSON.stringify(resource)}`, g.key),
     );
     return row?.group;

@@ -254,10 +254,10 @@ export const actionList = arr(actionView);
 
 // Action groups (Permit's ResourceActionGroupCreate / Update / Read; docs/behaviour.md section 23).
 const groupActions = arr(schemaKey(), { maxItems: 1000 });
-export const actionGroupCreate = obj(
-  { key: schemaKey(), name, description: nullable(description), attributes, actions: groupActions },
-  ['key', 'name'],
-);
+export const actionGroupCreate = obj({ key: schemaKey(), name, description: nullable(description), attributes, actions: groupActions }, [
+  'key',
+  'name',
+]);
 export const actionGroupUpdate = obj({ name, description: nullable(description), attributes, actions: groupActions });
 export const actionGroupParams = { ...resourceParams, group: idOrKey() };
 export const actionGroupView = obj(

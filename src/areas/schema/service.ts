@@ -417,7 +417,12 @@ export function checkPermissions(actions: string[], permissions: string[], resou
   const details = permissions.flatMap((p, i) =>
     actions.includes(p)
       ? []
-      : [{ path: `${path}/${i}`, message: `${JSON.stringify(p)} is not an action (nor action group) of resource ${JSON.stringify(resource)}` }],
+      : [
+          {
+            path: `${path}/${i}`,
+            message: `${JSON.stringify(p)} is not an action (nor action group) of resource ${JSON.stringify(resource)}`,
+          },
+        ],
   );
   if (details.length)
     throw invalidInput(

@@ -17,7 +17,8 @@ beforeAll(async () => {
       `${schema}/resources/folder/roles/viewer/implicit_grants`,
       { role: 'viewer', on_resource: 'folder', linked_by_relation: 'parent' },
     ],
-    ['POST', `${schema}/roles`, { key: 'admin', name: 'Admin', permissions: ['folder:read'] }],
+    ['POST', `${schema}/resources/folder/action_groups`, { key: 'browse', name: 'Browse', actions: ['read'] }],
+    ['POST', `${schema}/roles`, { key: 'admin', name: 'Admin', permissions: ['folder:read', 'folder:browse'] }],
     ['POST', `${facts}/users`, { key: 'ann' }],
     ['POST', `${facts}/relationship_tuples`, { subject: 'folder:a', relation: 'parent', object: 'folder:b', tenant: 'default' }],
     ['POST', `${facts}/role_assignments`, { user: 'ann', role: 'viewer', tenant: 'default', resource_instance: 'folder:a' }],
@@ -41,7 +42,7 @@ it('documents every label and relationship type of the stored graph', async () =
   const [row] = await db.readRows(db.statement('system/schemaVisualization'), {});
   const labels = (row.labels as string[]).filter((l) => l !== 'InEnv');
   const types = row.types as string[];
-  for (const name of ['User', 'Tenant', 'Instance', 'Group', 'Resource', 'ResourceRole', 'Role', 'Relation', 'Derivation'])
+  for (const name of ['User', 'Tenant', 'Instance', 'Group', 'Resource', 'ResourceRole', 'Role', 'Relation', 'Derivation', 'ActionGroup'])
     expect(labels).toContain(name);
   for (const name of ['HAS_ROLE', 'HAS_TENANT_ROLE', 'IN_TENANT', 'RELATED', 'GROUPS']) expect(types).toContain(name);
   const undocumented = [...labels, ...types].filter((name) => !doc.includes(`\`${name}`) && !doc.includes(`:${name}`));

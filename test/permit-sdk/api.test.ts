@@ -312,3 +312,33 @@ describe('projects and environments (organization-level key)', () => {
     await expect(org.api.projects.get(key)).rejects.toThrow();
   });
 });
+
+describe('action groups (docs/behaviour.md section 23)', () => {
+  it('actionGroups: create, get, getByKey, getById, update, list, delete; a role given a group decides by its actions', async () => {
+    const sheet = await permit.api.resources.create({ key: 'sheet', name: 'Sheet', actions: { view: {}, comment: {}, edit: {} } });
+    const g = await permit.api.actionGroups.create('sheet', { key: 'contribute', name: 'Contribute', actions: ['view', 'comment'] });
+    expect(g).toMatchObject({ key: 'contribute', name: 'Contribute', actions: ['view', 'comment'], resource_id: sheet.id });
+    expect((await permit.api.actionGroups.get('sheet', 'contribute')).id).toBe(g.id);
+    expect((await permit.api.actionGroups.getByKey('sheet', 'contribute')).actions).toEqual(['view', 'comment']);
+    expect((await permit.api.actionGroups.getById(sheet.id, g.id)).key).toBe('contribute');
+    expect((await permit.api.actionGroups.list({ resourceKey: 'sheet' })).map((x) => x.key)).toEqual(['contribute']);
+
+    await permit.api.tenants.create({ key: 'ag-tenant', name: 'AG' });
+    await permit.api.users.create({ key: 'gia' });
+    await permit.api.roles.create({ key: 'contributor', name: 'Contributor', permissions: ['sheet:contribute'] });
+    await permit.api.users.assignRole({ user: 'gia', role: 'contributor', tenant: 'ag-tenant' });
+    const sheetIn = { type: 'sheet', tenant: 'ag-tenant' };
+    expect(await permit.check('gia', 'comment', sheetIn)).toBe(true);
+    expect(await permit.check('gia', 'edit', sheetIn)).toBe(false);
+
+    const updated = await permit.api.actionGroups.update('sheet', 'contribute', { actions: ['view', 'comment', 'edit'] });
+    expect(updated.actions).toEqual(['view', 'comment', 'edit']);
+    expect(await permit.check('gia', 'edit', sheetIn)).toBe(true);
+    expect((await permit.api.roles.get('contributor')).permissions).toEqual(['sheet:contribute']);
+
+    await permit.api.actionGroups.delete('sheet', 'contribute');
+    await expect(permit.api.actionGroups.get('sheet', 'contribute')).rejects.toThrow();
+    expect((await permit.api.roles.get('contributor')).permissions).toEqual([]);
+    expect(await permit.check('gia', 'view', sheetIn)).toBe(false);
+  });
+});

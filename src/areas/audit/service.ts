@@ -13,6 +13,7 @@ export const AUDITED_CHANGE_KINDS = [
   'role_derivation',
   'role_parent',
   'action',
+  'action_group',
   'elements_config',
   'operation_approval',
   'access_request',

@@ -1,6 +1,6 @@
 // @row { labels: string[]; props: Record<string, unknown> }
 // The records of environment $env an export holds (docs/behaviour.md section 16), section after section
-// (schema, tenants, users, instances and groups, elements configs, approvals and access requests,
+// (schema with action groups, tenants, users, instances and groups, elements configs, approvals and access requests,
 // condition sets and set rules),
 // each streamed as the driver pulls it: no sort, nothing collected (the `IS NOT NULL`s, always
 // true, let each section seek its label's (env, ...) index). Never keys, sessions, login
@@ -17,6 +17,8 @@ CALL () {
   MATCH (n:Derivation {env: $env}) RETURN n
   UNION ALL
   MATCH (n:Role {env: $env}) WHERE n.key IS NOT NULL RETURN n
+  UNION ALL
+  MATCH (n:ActionGroup {env: $env}) WHERE n.resource IS NOT NULL AND n.key IS NOT NULL RETURN n
   UNION ALL
   MATCH (n:Tenant {env: $env}) WHERE n.key IS NOT NULL RETURN n
   UNION ALL

@@ -49,7 +49,9 @@ async function loadBench(env: string) {
   const schema = envPath('schema', env);
   await ok(t, 'POST', `${schema}/resources`, { key: 'repo', name: 'Repository', actions: { push: {}, pull: {} } });
   await ok(t, 'POST', `${schema}/resources/repo/roles`, { key: 'editor', name: 'Editor', permissions: ['push', 'pull'] });
-  await ok(t, 'POST', `${schema}/resources/repo/roles`, { key: 'viewer', name: 'Viewer', permissions: ['pull'] });
+  // The viewer's one permission is an action group (docs/behaviour.md section 23): it travels with the export.
+  await ok(t, 'POST', `${schema}/resources/repo/action_groups`, { key: 'fetch', name: 'Fetch', actions: ['pull'] });
+  await ok(t, 'POST', `${schema}/resources/repo/roles`, { key: 'viewer', name: 'Viewer', permissions: ['fetch'] });
   await ok(t, 'POST', `${facts}/users/bulk`, { operations: userKeys.map((key) => ({ key })) });
   await ok(t, 'POST', `${facts}/resource_instances/bulk`, {
     operations: repoKeys.map((key) => ({ key, resource: 'repo', tenant: 'default' })),
@@ -267,6 +269,7 @@ describe('export', () => {
       'relation',
       'derivation',
       'role',
+      'action_group',
       'tenant',
       'user',
       'resource_instance',
@@ -381,6 +384,9 @@ describe('import', () => {
     expect(res.body).toMatchObject({ nodes: end.nodes, relationships: end.relationships });
 
     expect(await answers(env)).toEqual(before.answers);
+    const fetchGroup = await ok(t, 'GET', `${envPath('schema', env)}/resources/repo/action_groups/fetch`);
+    expect(fetchGroup.actions).toEqual(['pull']);
+    expect((await ok(t, 'GET', `${envPath('schema', env)}/resources/repo/roles/viewer`)).permissions).toEqual(['fetch']);
     // One change event tells the feed's readers that the environment was filled (not one per record).
     const feed = await ok(t, 'GET', `${envPath('facts', env)}/changes?after_revision=0&page_size=1000`);
     const imported = feed.changes.filter((c: { kind: string }) => c.kind === 'environment_import');

@@ -171,3 +171,44 @@ it('environments an older version made without a key get one from V0012 (once), 
   const [row] = await cypher('MATCH (k:ApiKey {id: $id}) RETURN k.hash AS hash', { id: made.id });
   expect(row.hash).not.toMatch(/^[0-9a-f]{64}$/);
 }, 60_000);
+
+it('roles an older version wrote (permissions only) get their permissions as written from V0013 (once), and then take action groups', async () => {
+  const scope = (await t.call('GET', '/v2/api-key/scope', undefined, { key: t.envKey })).body;
+  const env = scope.environment_id;
+  const now = new Date().toISOString();
+  // As b36309c's createRole and createResourceRole wrote them: `permissions`, no `declared_permissions`.
+  await cypher(
+    `
+    MATCH (r:Resource {env: $env, key: 'doc'})
+    CREATE (:Role:InEnv {env: $env, id: randomUUID(), key: 'legacy', name: 'Legacy', description: null,
+                         permissions: ['doc:read'], created_at: $now, updated_at: $now})
+    CREATE (r)-[:HAS_ROLE]->(:ResourceRole:InEnv {env: $env, id: randomUUID(), resource: 'doc', key: 'legacy-viewer', name: 'LV',
+                                                  description: null, permissions: ['read'], created_at: $now, updated_at: $now})`,
+    { env, now },
+  );
+  const [v13] = readMigrations(join(__dirname, '..', '..', 'cypher', 'migrations')).filter((m) => m.version === 13);
+  for (const s of v13.statements) await cypher(s);
+  for (const s of v13.statements) await cypher(s);
+  const [row] = await cypher(
+    `MATCH (t:Role {env: $env, key: 'legacy'}), (rr:ResourceRole {env: $env, resource: 'doc', key: 'legacy-viewer'})
+     RETURN t.declared_permissions AS role, rr.declared_permissions AS resourceRole`,
+    { env },
+  );
+  expect(row).toEqual({ role: ['doc:read'], resourceRole: ['read'] });
+  const schema = `/v2/schema/${t.proj}/${t.env}`;
+  expect((await t.ok('GET', `${schema}/roles/legacy`)).permissions).toEqual(['doc:read']);
+  // The migrated roles take a group; the walks read it expanded.
+  await t.ok('PATCH', `${schema}/resources/doc`, { actions: { read: {}, annotate: {} } });
+  await t.ok('POST', `${schema}/resources/doc/action_groups`, { key: 'study', name: 'Study', actions: ['read', 'annotate'] });
+  expect((await t.ok('POST', `${schema}/roles/legacy/permissions`, { permissions: ['doc:study'] })).permissions).toEqual([
+    'doc:read',
+    'doc:study',
+  ]);
+  const facts = `/v2/facts/${t.proj}/${t.env}`;
+  await t.ok('POST', `${facts}/users`, { key: 'lex' });
+  await t.ok('POST', `${facts}/role_assignments`, { user: 'lex', role: 'legacy', tenant: 'acme' });
+  const ask = async (action: string) =>
+    (await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user: 'lex', action, resource: { type: 'doc', key: 'd1', tenant: 'acme' } }))
+      .allow;
+  expect([await ask('read'), await ask('annotate')]).toEqual([true, true]);
+}, 60_000);

@@ -6,7 +6,7 @@ import { badRequest } from '../../errors';
  *
  * 1. `{"type":"header","format":"graph-authz-export","version":1,"revision":R,"project":{...},"environment":{...},"exported_at":...}`
  * 2. `{"type":"node","kind":"user","labels":["User"],"props":{"id":...,"key":...}}`, one per record:
- *    schema (resources, resource roles, relations, derivations, tenant roles, managed ones
+ *    schema (resources, resource roles, relations, derivations, tenant roles, action groups, managed ones
  *    included), tenants, users, instances and groups, elements configs, approvals and access requests,
  *    condition sets and set rules.
  * 3. `{"type":"relationship","rel":"HAS_ROLE","from":ID,"to":ID,"props":{...}}`, one per link
@@ -29,6 +29,7 @@ const KIND_OF_LABEL: Record<string, string> = {
   Relation: 'relation',
   Derivation: 'derivation',
   Role: 'role',
+  ActionGroup: 'action_group',
   Tenant: 'tenant',
   User: 'user',
   Instance: 'resource_instance',

@@ -202,6 +202,23 @@ export interface StatementRows {
   'conditions/updateConditionSet': { key: string; before: ConditionSetNode; after: ConditionSetNode };
   /** cypher/console/approvalsQueue.cypher */
   'console/approvalsQueue': { total: number; data: (ApprovalNode & { config_key: string | null })[] };
+  /** cypher/decisionLog/getDecisionLogBatch.cypher */
+  'decisionLog/getDecisionLogBatch': {
+    /** Packed (`data`: gzip'd JSON, base64), or the parallel lists of a batch written before packing (the others null). */
+    batch: {
+      id: string | null;
+      data: string | null;
+      ids: string[] | null;
+      ats: string[] | null;
+      users: string[] | null;
+      actions: string[] | null;
+      types: string[] | null;
+      keys: string[] | null;
+      tenants: string[] | null;
+      decisions: boolean[] | null;
+      reasons: string[] | null;
+    };
+  };
   /** cypher/decisionLog/insertDecisionLogs.cypher */
   'decisionLog/insertDecisionLogs': never;
   /** cypher/decisionLog/listDecisionLogs.cypher */

@@ -101,6 +101,41 @@ it('logs each decision with its answer and reason, filtered by user, resource, d
   expect((await t.call('GET', `${permit}?user=bob`)).status).toBe(422);
 });
 
+it("answers one entry by its id as Permit's DetailedAuditLog; an unknown id, or another environment's, is a 404", async () => {
+  const permit = `/v2/pdps/${t.proj}/${t.env}/audit_logs`;
+  const [denied] = (await t.ok('GET', `${permit}?resources=doc:d1&action=write`)).data;
+  const one = await t.ok('GET', `${permit}/${encodeURIComponent(denied.id)}`);
+  const input = { user: { key: 'ann' }, action: 'write', resource: { type: 'doc', key: 'd1', tenant: 'default' } };
+  expect(one).toEqual(
+    expect.objectContaining({
+      id: denied.id,
+      timestamp: denied.timestamp,
+      user_key: 'ann',
+      action: 'write',
+      resource_type: 'doc',
+      resource_key: 'd1',
+      tenant: 'default',
+      decision: false,
+      reason: denied.reason,
+      pdp_config_id: denied.pdp_config_id,
+      env_id: denied.env_id,
+      project_id: denied.project_id,
+      org_id: denied.org_id,
+      input,
+      result: { allow: false },
+      objects: {},
+    }),
+  );
+  expect(one.raw_data).toEqual(
+    expect.objectContaining({ decision_id: denied.id, path: 'permit/root', input, result: { allow: false }, tenant: 'default' }),
+  );
+  const missing = await t.call('GET', `${permit}/no-such-entry-0`);
+  expect([missing.status, missing.body.error_code]).toEqual([404, 'NOT_FOUND']);
+  // The same id through another environment's key: its log holds no such entry.
+  const elsewhere = await off.call('GET', `/v2/pdps/${off.proj}/${off.env}/audit_logs/${encodeURIComponent(denied.id)}`);
+  expect(elsewhere.status).toBe(404);
+});
+
 it('logs nothing by default', async () => {
   await off.ok('POST', `/v2/allowed/${off.proj}/${off.env}`, { user: 'x', action: 'read', resource: { type: 'doc' } });
   await off.service.parts.decisionLog.flush();

@@ -1,7 +1,9 @@
 import type { Scope } from '../../auth/types';
 import { envelopeOf, type Page } from '../../http/paging';
 import { instantFilter } from '../../util/time';
-import { decisionsOf } from './log';
+import { scoped } from '../../auth/types';
+import { notFound } from '../../errors';
+import { decisionsOf, type LoggedDecision } from './log';
 import type { DecisionLogStore } from './store';
 
 /** What the decision log may be filtered by (docs/behaviour.md section 12). */
@@ -42,17 +44,62 @@ export class DecisionLogReader {
           (to === null || e.at <= to),
       );
     found.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const data = found.slice(p.skip, p.skip + p.perPage).map((e) => ({
-      id: e.id,
-      timestamp: new Date(e.at).toISOString(),
-      user_key: e.user,
-      action: e.action,
-      resource_type: e.type,
-      resource_key: e.key,
-      tenant: e.tenant,
-      decision: e.decision,
-      reason: e.reason ?? (e.decision ? `a granting path gives "${e.action}"` : `no granting path gives "${e.action}"`),
-    }));
+    const data = found.slice(p.skip, p.skip + p.perPage).map(entryView);
     return envelopeOf(data, found.length, p);
   }
+
+  /**
+   * One entry by its id as Permit's DetailedAuditLog (`GET /v2/pdps/{p}/{e}/audit_logs/{log_id}`,
+   * docs/behaviour.md section 12): the entry, the ids of where it was decided (the environment's own
+   * service is its PDP), and the decision as Permit's PDP logs it (`raw_data`: its input, result and
+   * path). 404 for an id this environment's log does not hold (another environment's entry too).
+   */
+  async getAsPermit(scope: Scope, logId: string) {
+    const batches = await this.store.batchesOf(scope.envId, logId);
+    const e = batches.flatMap(decisionsOf).find((d) => d.id === logId);
+    if (!e) throw notFound('Decision log entry', logId);
+    const view = entryView(e);
+    const input = {
+      user: { key: e.user },
+      action: e.action,
+      resource: { type: e.type, ...(e.key === null ? {} : { key: e.key }), tenant: e.tenant },
+    };
+    const result = { allow: e.decision };
+    const ids = scoped(scope);
+    return {
+      ...view,
+      input,
+      result,
+      context: {},
+      pdp_config_id: scope.envId,
+      env_id: ids.environment_id,
+      project_id: ids.project_id,
+      org_id: ids.organization_id,
+      raw_data: {
+        decision_id: e.id,
+        labels: { id: scope.envId, version: 'graph-authz' },
+        timestamp: view.timestamp,
+        path: 'permit/root',
+        input,
+        result,
+        metrics: {},
+        tenant: e.tenant ?? '',
+      },
+      objects: {},
+    };
+  }
+}
+
+function entryView(e: LoggedDecision) {
+  return {
+    id: e.id,
+    timestamp: new Date(e.at).toISOString(),
+    user_key: e.user,
+    action: e.action,
+    resource_type: e.type,
+    resource_key: e.key,
+    tenant: e.tenant,
+    decision: e.decision,
+    reason: e.reason ?? (e.decision ? `a granting path gives "${e.action}"` : `no granting path gives "${e.action}"`),
+  };
 }

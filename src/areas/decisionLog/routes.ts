@@ -1,6 +1,6 @@
 import { envelopeOf, paging } from '../../http/paging';
 import { route, type RouteSpec } from '../../http/routeTable';
-import { arr, bool, envelope, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
+import { arr, bool, envelope, freeObject, nullable, obj, PAGING_QUERY, PROJ_ENV_PARAMS, str, timestamp } from '../../http/schema';
 import type { DecisionLogReader } from './reader';
 
 const entry = obj(
@@ -26,6 +26,31 @@ const permitEntry = obj({ ...entry.properties, pdp_config_id: str(), env_id: str
   'project_id',
   'org_id',
 ]);
+
+/** Permit's DetailedAuditLog: the entry with the decision as Permit's PDP logs it (`raw_data`). */
+const detailedEntry = obj(
+  {
+    ...permitEntry.properties,
+    input: freeObject(),
+    result: freeObject(),
+    context: freeObject(),
+    raw_data: obj(
+      {
+        decision_id: str(),
+        labels: obj({ id: str(), version: str() }, ['id', 'version']),
+        timestamp: timestamp(),
+        path: str(),
+        input: freeObject(),
+        result: freeObject(),
+        metrics: freeObject(),
+        tenant: str(),
+      },
+      ['decision_id', 'labels', 'timestamp', 'path', 'input', 'result', 'metrics', 'tenant'],
+    ),
+    objects: freeObject(),
+  },
+  [...(permitEntry.required as string[]), 'raw_data', 'objects'],
+);
 
 const seconds = { type: 'number', minimum: 0, maximum: 1e11 };
 const isoOf = (epochSeconds: number | undefined) => (epochSeconds === undefined ? undefined : new Date(epochSeconds * 1000).toISOString());
@@ -118,5 +143,15 @@ export const decisionLogRoutes: RouteSpec<DecisionLogReader>[] = [
       const ids = { pdp_config_id: r.scope.envId, env_id: r.scope.envId, project_id: r.scope.projectId, org_id: r.scope.orgId };
       return { ...page, data: page.data.map((e) => ({ ...e, ...ids })) };
     },
+  }),
+  // Permit's read of one audit log (the SDKs' AuditLogsApi.getDetailedAuditLog): DetailedAuditLog.
+  route({
+    method: 'GET',
+    path: '/v2/pdps/:proj_id/:env_id/audit_logs/:log_id',
+    auth: 'env',
+    tag: 'Audit',
+    summary: "One decision-log entry by id, as Permit's DetailedAuditLog",
+    schemas: { params: { ...PROJ_ENV_PARAMS, log_id: str({ minLength: 1, maxLength: 200 }) }, response: detailedEntry },
+    handler: (r, reader) => reader.getAsPermit(r.scope, r.params.log_id),
   }),
 ];

@@ -22,7 +22,11 @@ export class DecisionLogStore {
   private readonly q;
 
   constructor(private readonly db: Db) {
-    this.q = this.db.statements({ insert: 'decisionLog/insertDecisionLogs', list: 'decisionLog/listDecisionLogs' });
+    this.q = this.db.statements({
+      insert: 'decisionLog/insertDecisionLogs',
+      list: 'decisionLog/listDecisionLogs',
+      batchOf: 'decisionLog/getDecisionLogBatch',
+    });
   }
 
   /** Every batch in one write transaction. */
@@ -33,6 +37,14 @@ export class DecisionLogStore {
   /** The batches of the environment whose time span meets [from, to] (ISO instants; null: open). */
   async batches(env: string, from: string | null, to: string | null): Promise<Batch[]> {
     const rows = await this.db.readRows(this.q.list, { env, from, to });
+    return rows.map((r) => r.batch);
+  }
+
+  /** The batches of the environment that may hold entry `logId` (by its batch's id, or listed in an unpacked batch). */
+  async batchesOf(env: string, logId: string): Promise<Batch[]> {
+    const dash = logId.lastIndexOf('-');
+    const batchId = dash > 0 ? logId.slice(0, dash) : logId;
+    const rows = await this.db.readRows(this.q.batchOf, { env, logId, batchId });
     return rows.map((r) => r.batch);
   }
 }

@@ -65,6 +65,8 @@ import { MetricsStore } from './areas/metrics/store';
 import { ProvisioningService } from './areas/provisioning/service';
 import { ProvisioningStore } from './areas/provisioning/store';
 import { ProvisioningUpdates } from './areas/provisioning/updates';
+import { UrlMappingService } from './areas/urlMapping/service';
+import { UrlMappingStore } from './areas/urlMapping/store';
 import { ActionGroupsService } from './areas/schema/actionGroupsService';
 import { ActionGroupsStore } from './areas/schema/actionGroupsStore';
 import { ActionsService } from './areas/schema/actionsService';
@@ -235,6 +237,7 @@ export function compose(infra: Infrastructure) {
       changes: new ChangesService(new ChangeStore(() => db)),
       audit: new AuditService(new AuditStore(db)),
       decisionLog: new DecisionLogReader(decisionLogStore),
+      urlMapping: new UrlMappingService(new UrlMappingStore(db), decisions),
       metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
       authzen: {
         svc: new AuthzenService(new AuthzenDecisions(engine, decisions, listObjects, schema)),

@@ -29,6 +29,7 @@ import { instancesBulkRoutes } from './areas/schema/instancesBulkRoutes';
 import { sessionRoutes } from './areas/sessions/routes';
 import { snapshotRoutes } from './areas/snapshots/routes';
 import { tenantAccessRoutes } from './areas/tenantAccess/routes';
+import { urlMappingRoutes } from './areas/urlMapping/routes';
 
 /**
  * Every route table the service serves, in the order they are matched and documented. A table is
@@ -64,6 +65,7 @@ export const routeTables = {
   changes: changesRoutes,
   audit: auditRoutes,
   decisionLog: decisionLogRoutes,
+  urlMapping: urlMappingRoutes,
   metrics: metricsRoutes,
   authzen: authzenRoutes,
   // Last: the document describes every route above.

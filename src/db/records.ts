@@ -259,3 +259,9 @@ export interface ActionGroupNode extends Stamped {
   attributes_json?: string | null;
   actions?: string[] | null;
 }
+/** A proxy config holding URL-mapping rules (docs/behaviour.md section 24). */
+export interface ProxyConfigNode extends Stamped {
+  name: string;
+  auth_mechanism?: string | null;
+  mapping_rules_json?: string | null;
+}

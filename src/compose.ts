@@ -65,6 +65,8 @@ import { MetricsStore } from './areas/metrics/store';
 import { ProvisioningService } from './areas/provisioning/service';
 import { ProvisioningStore } from './areas/provisioning/store';
 import { ProvisioningUpdates } from './areas/provisioning/updates';
+import { UserInvitesService } from './areas/userInvites/service';
+import { UserInvitesStore } from './areas/userInvites/store';
 import { UrlMappingService } from './areas/urlMapping/service';
 import { UrlMappingStore } from './areas/urlMapping/store';
 import { ActionGroupsService } from './areas/schema/actionGroupsService';
@@ -238,6 +240,7 @@ export function compose(infra: Infrastructure) {
       audit: new AuditService(new AuditStore(db)),
       decisionLog: new DecisionLogReader(decisionLogStore),
       urlMapping: new UrlMappingService(new UrlMappingStore(db), decisions),
+      userInvites: new UserInvitesService(new UserInvitesStore(db), assignments, facts),
       metrics: { metrics, gauges: metricsGauges, tokenDigest: metricsTokenDigest(config.metricsToken) },
       authzen: {
         svc: new AuthzenService(new AuthzenDecisions(engine, decisions, listObjects, schema)),

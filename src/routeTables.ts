@@ -30,6 +30,7 @@ import { sessionRoutes } from './areas/sessions/routes';
 import { snapshotRoutes } from './areas/snapshots/routes';
 import { tenantAccessRoutes } from './areas/tenantAccess/routes';
 import { urlMappingRoutes } from './areas/urlMapping/routes';
+import { userInviteRoutes } from './areas/userInvites/routes';
 
 /**
  * Every route table the service serves, in the order they are matched and documented. A table is
@@ -66,6 +67,7 @@ export const routeTables = {
   audit: auditRoutes,
   decisionLog: decisionLogRoutes,
   urlMapping: urlMappingRoutes,
+  userInvites: userInviteRoutes,
   metrics: metricsRoutes,
   authzen: authzenRoutes,
   // Last: the document describes every route above.

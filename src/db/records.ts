@@ -265,3 +265,17 @@ export interface ProxyConfigNode extends Stamped {
   auth_mechanism?: string | null;
   mapping_rules_json?: string | null;
 }
+/** An invite a user redeems into a user with a role (docs/behaviour.md section 25). */
+export interface UserInviteNode {
+  id: string;
+  key: string;
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  role_id: string;
+  tenant_id: string;
+  resource_instance_id?: string | null;
+  status: 'pending' | 'approved';
+  created_at: string;
+  updated_at: string;
+}

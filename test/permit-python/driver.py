@@ -395,6 +395,7 @@ async def full(r: Run, permit: Permit, org: Permit) -> None:
     await r.call("api.relationship_tuples.list", lambda: rt.list(subject_key="folder:root"), lambda x: eq([t.object for t in x], ["doc:notes"], "tuples"))
 
     await action_groups(r, permit)
+    await user_invites(r, permit)
     await pdp(r, permit)
 
     r.area = "elements"
@@ -546,6 +547,40 @@ async def action_groups(r: Run, permit: Permit) -> None:
     await r.call("check", lambda: permit.check("gia", "view", plan), lambda x: eq(x, False, "nothing left to give view"))
     await r.call("api.roles.delete", lambda: api.roles.delete("sheet-contributor"))
     await r.call("api.resources.delete", lambda: api.resources.delete("sheet"))
+
+
+async def user_invites(r: Run, permit: Permit) -> None:
+    """Permit's user invites (docs/behaviour.md section 25): a record its user redeems into a user with
+    the invite's role. No mail is sent."""
+    api = permit.api
+    ui = api.user_invites
+    r.area = "user_invites"
+    viewer = await r.call("api.resource_roles.get", lambda: api.resource_roles.get("doc", "viewer"))
+    acme = await r.call("api.tenants.get", lambda: api.tenants.get("acme"))
+    readme = await r.call("api.resource_instances.get", lambda: api.resource_instances.get("doc:readme"))
+    ids = {"role_id": str(viewer.id) if viewer else "missing", "tenant_id": str(acme.id) if acme else "missing",
+           "resource_instance_id": str(readme.id) if readme else "missing"}
+    readme_ref = {"type": "doc", "key": "readme", "tenant": "acme"}
+    invite = await r.call("api.user_invites.create", lambda: ui.create({"key": "ivy", "email": "ivy@x.io", "first_name": "Ivy", "last_name": "Lee", **ids}),
+                          lambda x: (eq((x.key, x.email, x.first_name, x.status), ("ivy", "ivy@x.io", "Ivy", "pending"), "invite"),
+                                     eq((str(x.role_id), str(x.tenant_id), str(x.resource_instance_id)), (ids["role_id"], ids["tenant_id"], ids["resource_instance_id"]), "ids")))
+    invite_id = str(invite.id) if invite else "missing"
+    await r.call("api.user_invites.get", lambda: ui.get(invite_id), lambda x: eq(x.key, "ivy", "key"))
+    await r.call("api.user_invites.list", lambda: ui.list(), lambda x: (expect(invite_id in [str(i.id) for i in x.data], "the invite listed"), expect(x.total_count >= 1, "total_count")))
+    await r.call("check", lambda: permit.check("ivy", "read", readme_ref), lambda x: eq(x, False, "no user before the invite is redeemed"))
+    await r.refused("api.user_invites.approve", lambda: ui.approve(invite_id, {"email": "eve@x.io", "key": "ivy", "attributes": {}}), 422)
+    await r.call("api.user_invites.approve", lambda: ui.approve(invite_id, {"email": "ivy@x.io", "key": "ivy", "attributes": {"team": "docs"}}),
+                 lambda x: eq((x.key, x.email, x.first_name, x.attributes), ("ivy", "ivy@x.io", "Ivy", {"team": "docs"}), "the user"))
+    await r.call("api.role_assignments.list", lambda: api.role_assignments.list(user_key="ivy"),
+                 lambda x: eq([(a.role, a.tenant, a.resource_instance) for a in x], [("viewer", "acme", "doc:readme")], "the invite's role"))
+    await r.call("check", lambda: permit.check("ivy", "read", readme_ref), lambda x: eq(x, True, "the invite's role on doc:readme"))
+    await r.call("api.user_invites.get", lambda: ui.get(invite_id), lambda x: eq(x.status, "approved", "status"))
+    await r.refused("api.user_invites.approve", lambda: ui.approve(invite_id, {"email": "ivy@x.io", "key": "ivy", "attributes": {}}), 409)
+    other = await r.call("api.user_invites.create", lambda: ui.create({"key": "zed", "email": "zed@x.io", "first_name": "Zed", "last_name": "Z", **ids}))
+    other_id = str(other.id) if other else "missing"
+    await r.call("api.user_invites.delete", lambda: ui.delete(other_id))
+    await r.gone("api.user_invites.get", lambda: ui.get(other_id))
+    await r.call("api.users.delete", lambda: api.users.delete("ivy"))
 
 
 async def pdp(r: Run, permit: Permit) -> None:

@@ -561,7 +561,7 @@ async def user_invites(r: Run, permit: Permit) -> None:
     ids = {"role_id": str(viewer.id) if viewer else "missing", "tenant_id": str(acme.id) if acme else "missing",
            "resource_instance_id": str(readme.id) if readme else "missing"}
     readme_ref = {"type": "doc", "key": "readme", "tenant": "acme"}
-    invite = await r.call("api.user_invites.create", lambda: ui.create({"key": "ivy", "email": "ivy@x.io", "first_name": "Ivy", "last_name": "Lee", **ids}),
+    invite = await r.call("api.user_invites.create", lambda: ui.create({"key": "ivy", "email": "ivy@x.io", "first_name": "Ivy", "last_name": "Lee", "status": "pending", **ids}),
                           lambda x: (eq((x.key, x.email, x.first_name, x.status), ("ivy", "ivy@x.io", "Ivy", "pending"), "invite"),
                                      eq((str(x.role_id), str(x.tenant_id), str(x.resource_instance_id)), (ids["role_id"], ids["tenant_id"], ids["resource_instance_id"]), "ids")))
     invite_id = str(invite.id) if invite else "missing"
@@ -576,7 +576,8 @@ async def user_invites(r: Run, permit: Permit) -> None:
     await r.call("check", lambda: permit.check("ivy", "read", readme_ref), lambda x: eq(x, True, "the invite's role on doc:readme"))
     await r.call("api.user_invites.get", lambda: ui.get(invite_id), lambda x: eq(x.status, "approved", "status"))
     await r.refused("api.user_invites.approve", lambda: ui.approve(invite_id, {"email": "ivy@x.io", "key": "ivy", "attributes": {}}), 409)
-    other = await r.call("api.user_invites.create", lambda: ui.create({"key": "zed", "email": "zed@x.io", "first_name": "Zed", "last_name": "Z", **ids}))
+    other = await r.call("api.user_invites.create", lambda: ui.create({"key": "zed", "email": "zed@x.io", "first_name": "Zed", "last_name": "Z", "status": "approved", **ids}),
+                          lambda x: eq(x.status, "pending", "an invite starts pending, whatever the status sent"))
     other_id = str(other.id) if other else "missing"
     await r.call("api.user_invites.delete", lambda: ui.delete(other_id))
     await r.gone("api.user_invites.get", lambda: ui.get(other_id))

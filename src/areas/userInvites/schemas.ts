@@ -19,9 +19,21 @@ const id = str({ minLength: 1, maxLength: 256 });
 export const params = PROJ_ENV_PARAMS;
 export const inviteParams = { ...PROJ_ENV_PARAMS, user_invite_id: idOrKey() };
 export const pagingQuery = obj(PAGING_QUERY);
-/** Permit's ElementsUserInviteCreate (`resource_instance_id` may be left out for a tenant role). */
+/**
+ * Permit's ElementsUserInviteCreate (`resource_instance_id` may be left out for a tenant role). Its
+ * `status` is taken and not followed: an invite starts pending, and only its redemption approves it.
+ */
 export const inviteCreate = obj(
-  { key: factKey(), email, first_name: name, last_name: name, role_id: id, tenant_id: id, resource_instance_id: nullable(id) },
+  {
+    status: str({ enum: ['pending', 'approved'] }),
+    key: factKey(),
+    email,
+    first_name: name,
+    last_name: name,
+    role_id: id,
+    tenant_id: id,
+    resource_instance_id: nullable(id),
+  },
   ['key', 'email', 'role_id', 'tenant_id'],
 );
 /** Permit's ElementsUserInviteApprove. */

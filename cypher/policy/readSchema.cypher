@@ -9,6 +9,7 @@
 //     roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
 //     relations: { key: string; name: string | null; description: string | null; subject_resource: string }[];
 //     derivations: { role: string; on_resource: string; from_role: string; relation: string; no_direct_roles_on_object: boolean | null }[];
+//     action_groups: { key: string; name: string | null; description: string | null; actions: string[] | null }[];
 //   }[];
 //   roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
 //   groupTypes: string[];
@@ -16,7 +17,7 @@
 //   configs: { id: string; key: string; name: string | null; elements_type: string | null; resources: string[] | null; roles_to_levels_json: string | null }[];
 // }
 // The environment's whole schema, for a policy plan, apply or export: every resource (its
-// actions, roles with permissions and the roles they extend, relations, the derivations that
+// actions, action groups, roles with permissions (as written) and the roles they extend, relations, the derivations that
 // grant on it), every tenant role, and what tells managed schema apart (docs/policy-as-code.md):
 // the group types (resources that groups are instances of) and the resources elements configs govern;
 // and the elements configs themselves (without their webhooks, which policy files do not carry).
@@ -31,6 +32,10 @@ CALL () {
     relations: COLLECT {
       MATCH (rel:Relation {env: $env, resource: r.key}) WHERE rel.key IS NOT NULL
       RETURN rel {.key, .name, .description, .subject_resource} ORDER BY rel.key
+    },
+    action_groups: COLLECT {
+      MATCH (g:ActionGroup {env: $env, resource: r.key})
+      RETURN g {.key, .name, .description, .actions} ORDER BY g.key
     },
     derivations: COLLECT {
       MATCH (d:Derivation {env: $env, resource: r.key})

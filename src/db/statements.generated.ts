@@ -434,6 +434,7 @@ export interface StatementRows {
       roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
       relations: { key: string; name: string | null; description: string | null; subject_resource: string }[];
       derivations: { role: string; on_resource: string; from_role: string; relation: string; no_direct_roles_on_object: boolean | null }[];
+      action_groups: { key: string; name: string | null; description: string | null; actions: string[] | null }[];
     }[];
     roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
     groupTypes: string[];

@@ -475,3 +475,70 @@ describe("Permit's environment copy (POST /v2/projects/{p}/envs/{e}/copy), on th
     for (const env of [src, `${src}-b`]) await t.ok('DELETE', `/v2/projects/${t.proj}/envs/${env}`, undefined, 204);
   });
 });
+
+describe('action groups in policy files (docs/behaviour.md section 23)', () => {
+  const groupsPolicy = (actions: string[]) => ({
+    resources: {
+      sheet: {
+        actions: ['comment', 'edit', 'view'],
+        action_groups: { contribute: { name: 'Contribute', actions } },
+        roles: { commenter: { permissions: ['contribute'] } },
+      },
+    },
+    roles: { contributor: { permissions: ['sheet:contribute'] } },
+  });
+  const may = async (env: string, action: string) =>
+    (await t.ok('POST', `/v2/allowed/${t.proj}/${env}`, { user: 'gia', action, resource: { type: 'sheet', tenant: 'default' } })).allow;
+
+  it('apply makes them and the roles that name them decide by them; export and an empty environment round-trip them', async () => {
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'groups-a', name: 'groups-a' });
+    const plan = await t.ok('POST', `${policyPath('groups-a')}/plan`, groupsPolicy(['comment', 'view']));
+    expect(plan.changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ op: 'create', kind: 'action_group', key: 'sheet:contribute' })]),
+    );
+    await t.ok('PUT', policyPath('groups-a'), groupsPolicy(['comment', 'view']));
+    expect((await t.ok('GET', `/v2/schema/${t.proj}/groups-a/resources/sheet/action_groups/contribute`)).actions).toEqual([
+      'comment',
+      'view',
+    ]);
+    expect((await t.ok('PUT', policyPath('groups-a'), groupsPolicy(['view', 'comment']))).changed).toBe(false);
+    await t.ok('POST', `/v2/facts/${t.proj}/groups-a/users`, { key: 'gia' });
+    await t.ok('POST', `/v2/facts/${t.proj}/groups-a/role_assignments`, { user: 'gia', role: 'contributor', tenant: 'default' });
+    expect([await may('groups-a', 'comment'), await may('groups-a', 'edit')]).toEqual([true, false]);
+
+    const exported = await t.ok('GET', policyPath('groups-a'));
+    expect(exported.resources.sheet.action_groups).toEqual({ contribute: { name: 'Contribute', actions: ['comment', 'view'] } });
+    expect(exported.roles.contributor.permissions).toEqual(['sheet:contribute']);
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'groups-b', name: 'groups-b' });
+    await t.ok('PUT', policyPath('groups-b'), exported);
+    expect(await t.ok('GET', policyPath('groups-b'))).toEqual(exported);
+  });
+
+  it("a changed group is an update the roles follow; a group left out goes, and with it the roles' permission", async () => {
+    const plan = await t.ok('POST', `${policyPath('groups-a')}/plan`, groupsPolicy(['comment', 'edit', 'view']));
+    expect(plan.changes).toEqual([
+      expect.objectContaining({ op: 'update', kind: 'action_group', key: 'sheet:contribute', fields: ['actions'] }),
+    ]);
+    await t.ok('PUT', policyPath('groups-a'), groupsPolicy(['comment', 'edit', 'view']));
+    expect(await may('groups-a', 'edit')).toBe(true);
+    const without = { resources: { sheet: { actions: ['comment', 'edit', 'view'] } }, roles: { contributor: {} } };
+    const removal = await t.ok('POST', `${policyPath('groups-a')}/plan`, without);
+    expect(removal.changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ op: 'delete', kind: 'action_group', key: 'sheet:contribute' })]),
+    );
+    await t.ok('PUT', `${policyPath('groups-a')}?prune=true`, without);
+    expect((await t.call('GET', `/v2/schema/${t.proj}/groups-a/resources/sheet/action_groups/contribute`)).status).toBe(404);
+    expect(await may('groups-a', 'view')).toBe(false);
+  });
+
+  it('answers 422 for a group naming an action its resource lacks, or a role naming a group that is not there', async () => {
+    const badGroup = groupsPolicy(['fly']);
+    const res = await t.call('PUT', policyPath('groups-b'), badGroup);
+    expect([res.status, res.body.details.map((d: { path: string }) => d.path)]).toEqual([
+      422,
+      ['/resources/sheet/action_groups/contribute/actions/0'],
+    ]);
+    const badRole = { resources: { sheet: { actions: ['view'] } }, roles: { contributor: { permissions: ['sheet:contribute'] } } };
+    expect((await t.call('PUT', policyPath('groups-b'), badRole)).status).toBe(422);
+  });
+});

@@ -29,7 +29,7 @@ const key = (text: string) => ({ ...schemaKey(), description: text }) as unknown
 const resourceRole = obj({
   name,
   description,
-  permissions: arr(schemaKey(), { maxItems: 1000, uniqueItems: true, description: 'Action keys of this resource.' }),
+  permissions: arr(schemaKey(), { maxItems: 1000, uniqueItems: true, description: 'Action keys (or action group keys) of this resource.' }),
   extends: roleExtends,
 });
 const when = obj({ no_direct_roles_on_object: bool() }, [], {
@@ -46,16 +46,30 @@ export const derivationSchema = obj(
   ['role', 'on_resource', 'from_role', 'linked_by_relation'],
 );
 
+const actionGroup = obj(
+  {
+    name,
+    description,
+    actions: arr(schemaKey(), { maxItems: 1000, uniqueItems: true, description: 'Action keys of this resource.' }),
+  },
+  ['actions'],
+  { description: "A named set of the resource's actions: a role given the group may do each of them (behaviour section 23)." },
+);
 const resource = obj({
   name,
   description,
   attributes: anyObject(),
   actions,
+  action_groups: mapOf(actionGroup, schemaKey()),
   relations: mapOf(schemaKey(), schemaKey()),
   roles: mapOf(resourceRole, schemaKey()),
   derivations: arr(derivationSchema, { maxItems: 1000 }),
 });
-const tenantPermission = str({ pattern: '^[A-Za-z0-9_\\-]+:[A-Za-z0-9_\\-]+$', maxLength: 257, description: '"<resource>:<action>"' });
+const tenantPermission = str({
+  pattern: '^[A-Za-z0-9_\\-]+:[A-Za-z0-9_\\-]+$',
+  maxLength: 257,
+  description: '"<resource>:<action>" or "<resource>:<action group>"',
+});
 const tenantRole = obj({
   name,
   description,

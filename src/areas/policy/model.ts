@@ -17,6 +17,12 @@ export interface ActionModel {
   name: string;
   description: string | null;
 }
+/** An action group (docs/behaviour.md section 23): its actions a sorted set. */
+export interface ActionGroupModel {
+  name: string;
+  description: string | null;
+  actions: string[];
+}
 export interface DerivationModel {
   role: string;
   on_resource: string;
@@ -30,6 +36,7 @@ export interface ResourceModel {
   /** Canonical JSON of the attributes ('{}' when none). */
   attributes: string;
   actions: Record<string, ActionModel>;
+  action_groups: Record<string, ActionGroupModel>;
   /** relation key -> subject resource key */
   relations: Record<string, string>;
   roles: Record<string, RoleModel>;
@@ -89,11 +96,15 @@ export function modelOfFile(file: PolicyFile): PolicyModel {
     else for (const [a, b] of Object.entries(r.actions ?? {})) actions[a] = { name: b.name ?? a, description: b.description ?? null };
     const roles: Record<string, RoleModel> = Object.create(null);
     for (const [k, role] of Object.entries(r.roles ?? {})) roles[k] = roleModel(k, role);
+    const groups: Record<string, ActionGroupModel> = Object.create(null);
+    for (const [k, g] of Object.entries(r.action_groups ?? {}))
+      groups[k] = { name: g.name ?? k, description: g.description ?? null, actions: sorted(g.actions) };
     resources[key] = {
       name: r.name ?? key,
       description: r.description ?? null,
       attributes: canonicalJson(r.attributes ?? {}),
       actions,
+      action_groups: groups,
       relations: Object.assign(Object.create(null), r.relations ?? {}),
       roles,
       derivations: (r.derivations ?? []).map((d) => ({ ...d, no_direct_roles_on_object: d.when?.no_direct_roles_on_object ?? false })),
@@ -133,6 +144,7 @@ export interface SchemaRows {
     roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
     relations: { key: string; subject_resource: string }[];
     derivations: { role: string; on_resource: string; from_role: string; relation: string; no_direct_roles_on_object: boolean | null }[];
+    action_groups: { key: string; name: string | null; description: string | null; actions: string[] | null }[];
   }[];
   roles: { key: string; name: string | null; description: string | null; permissions: string[] | null; extends: string[] }[];
   groupTypes: string[];
@@ -159,11 +171,15 @@ export function modelOfGraph(rows: SchemaRows): PolicyModel {
     }
     const roles: Record<string, RoleModel> = Object.create(null);
     for (const role of r.roles) roles[role.key] = roleModel(role.key, role);
+    const groups: Record<string, ActionGroupModel> = Object.create(null);
+    for (const g of r.action_groups ?? [])
+      groups[g.key] = { name: g.name ?? g.key, description: g.description ?? null, actions: sorted(g.actions) };
     resources[r.key] = {
       name: r.name ?? r.key,
       description: r.description ?? null,
       attributes: canonicalJson(r.attributes_json ? JSON.parse(r.attributes_json) : {}),
       actions,
+      action_groups: groups,
       relations: Object.assign(Object.create(null), Object.fromEntries(r.relations.map((rel) => [rel.key, rel.subject_resource]))),
       roles,
       derivations: r.derivations.map((d) => ({
@@ -218,6 +234,25 @@ export function fileOfModel(model: PolicyModel): PolicyFile {
                 ];
               }),
           ),
+      ...(Object.keys(r.action_groups).length
+        ? {
+            action_groups: Object.fromEntries(
+              Object.keys(r.action_groups)
+                .sort()
+                .map((k) => {
+                  const g = r.action_groups[k];
+                  return [
+                    k,
+                    {
+                      ...(g.name !== k ? { name: g.name } : {}),
+                      ...(g.description !== null ? { description: g.description } : {}),
+                      actions: g.actions,
+                    },
+                  ];
+                }),
+            ),
+          }
+        : {}),
       ...(Object.keys(r.relations).length
         ? {
             relations: Object.fromEntries(

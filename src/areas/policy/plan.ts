@@ -7,6 +7,7 @@ import { type ConfigModel, derivationKey, type DerivationModel, type PolicyModel
 export type ChangeKind =
   | 'resource'
   | 'action'
+  | 'action_group'
   | 'relation'
   | 'resource_role'
   | 'role'
@@ -19,7 +20,7 @@ export type ChangeKind =
 export interface Change {
   op: 'create' | 'update' | 'delete';
   kind: ChangeKind;
-  /** `repo`, `repo:push` (action), `repo#editor` (resource role), `repo.parent` (relation), `admin` (tenant role), an elements config's key, or a derivation's text. */
+  /** `repo`, `repo:push` (action), `repo:pushers` (action group), `repo#editor` (resource role), `repo.parent` (relation), `admin` (tenant role), an elements config's key, or a derivation's text. */
   key: string;
   /** The resource it belongs to (all but tenant roles). */
   resource?: string;
@@ -36,6 +37,7 @@ const empty = (key: string): ResourceModel => ({
   description: null,
   attributes: '{}',
   actions: {},
+  action_groups: {},
   relations: {},
   roles: {},
   derivations: [],
@@ -76,6 +78,22 @@ export function planOf(current: PolicyModel, desired: PolicyModel, exists: Set<s
     }
     for (const a of Object.keys(have.actions))
       if (!Object.hasOwn(want.actions, a)) out.push({ op: 'delete', kind: 'action', key: `${key}:${a}`, resource: key, name: a });
+    for (const [g, group] of Object.entries(want.action_groups)) {
+      if (!Object.hasOwn(have.action_groups, g))
+        out.push({ op: 'create', kind: 'action_group', key: `${key}:${g}`, resource: key, name: g });
+      else {
+        const was = have.action_groups[g];
+        const fields = [
+          ...(was.name !== group.name ? ['name'] : []),
+          ...(was.description !== group.description ? ['description'] : []),
+          ...(!same(was.actions, group.actions) ? ['actions'] : []),
+        ];
+        if (fields.length) out.push({ op: 'update', kind: 'action_group', key: `${key}:${g}`, resource: key, name: g, fields });
+      }
+    }
+    for (const g of Object.keys(have.action_groups))
+      if (!Object.hasOwn(want.action_groups, g))
+        out.push({ op: 'delete', kind: 'action_group', key: `${key}:${g}`, resource: key, name: g });
     for (const [rel, subject] of Object.entries(want.relations)) {
       if (Object.hasOwn(have.relations, rel) && have.relations[rel] === subject) continue;
       if (Object.hasOwn(have.relations, rel)) out.push({ op: 'delete', kind: 'relation', key: `${key}.${rel}`, resource: key, name: rel });
@@ -205,14 +223,29 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
         (k) => managed.role(r, k) || (!Object.hasOwn(desired.resources, r) && managed.resource(r)),
       ),
     ]);
+  const groupsOf = (r: string) => new Set(Object.keys(desired.resources[r]?.action_groups ?? {}));
   for (const [key, r] of Object.entries(desired.resources)) {
     const base = `/resources/${key}`;
     if (key.startsWith('__')) at(base, `${JSON.stringify(key)} is a built-in resource, managed by the service`);
     const actions = actionsOf(key);
+    for (const [g, group] of Object.entries(r.action_groups)) {
+      if (actions.has(g))
+        at(
+          `${base}/action_groups/${g}`,
+          `${JSON.stringify(g)} is an action of resource ${JSON.stringify(key)}: a group and an action never share a key`,
+        );
+      group.actions.forEach((a, i) => {
+        if (!actions.has(a))
+          at(`${base}/action_groups/${g}/actions/${i}`, `${JSON.stringify(a)} is not an action of resource ${JSON.stringify(key)}`);
+      });
+    }
     for (const [k, role] of Object.entries(r.roles)) {
       role.permissions.forEach((p, i) => {
-        if (!actions.has(p))
-          at(`${base}/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(key)}`);
+        if (!actions.has(p) && !groupsOf(key).has(p))
+          at(
+            `${base}/roles/${k}/permissions/${i}`,
+            `${JSON.stringify(p)} is not an action (nor action group) of resource ${JSON.stringify(key)}`,
+          );
       });
       const roles = rolesOf(key);
       role.extends.forEach((p, i) => {
@@ -242,8 +275,8 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
   for (const [k, role] of Object.entries(desired.roles)) {
     role.permissions.forEach((p, i) => {
       const [r, a] = [p.slice(0, p.indexOf(':')), p.slice(p.indexOf(':') + 1)];
-      if (!resourceExists(r) || !actionsOf(r).has(a))
-        at(`/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} names no action of a resource in the policy`);
+      if (!resourceExists(r) || !(actionsOf(r).has(a) || groupsOf(r).has(a)))
+        at(`/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} names no action (nor action group) of a resource in the policy`);
     });
     role.extends.forEach((p, i) => {
       if (!Object.hasOwn(desired.roles, p)) at(`/roles/${k}/extends/${i}`, `${JSON.stringify(p)} is not a tenant role of the policy`);

@@ -12,6 +12,7 @@ const change = obj(
       enum: [
         'resource',
         'action',
+        'action_group',
         'relation',
         'resource_role',
         'role',

@@ -214,6 +214,8 @@ export class PolicyService {
     }
     for (const c of of('delete', 'relation')) await this.store.deleteRelation(tx, { env, resource: c.resource!, key: c.name! });
     for (const c of of('delete', 'resource_role')) await this.store.deleteResourceRole(tx, { env, resource: c.resource!, key: c.name! });
+    // Groups that go are taken off the roles that hold them (schema/deleteActionGroup); the roles the file keeps are written below.
+    for (const c of of('delete', 'action_group')) await this.store.deleteActionGroup(tx, { env, resource: c.resource!, key: c.name! });
     for (const c of of('delete', 'role')) await this.store.deleteRole(tx, { env, key: c.key });
     for (const c of of('delete', 'resource')) await this.store.deleteResource(tx, { env, key: c.key });
 
@@ -251,6 +253,13 @@ export class PolicyService {
         attributes_json: r.attributes,
         nowIso: at,
       });
+    }
+    // Action groups, once their resource's actions are written and before the roles that name them.
+    for (const c of [...of('create', 'action_group'), ...of('update', 'action_group')]) {
+      const g = desired.resources[c.resource!].action_groups[c.name!];
+      const fields = { env, resource: c.resource!, key: c.name!, name: g.name, description: g.description, actions: g.actions, nowIso: at };
+      if (c.op === 'create') await this.store.createActionGroup(tx, { ...fields, id: randomUUID(), attributes_json: '{}' });
+      else await this.store.updateActionGroup(tx, { ...fields, attributes_json: null, setDescription: true });
     }
     await this.writeConfigs(tx, env, changes, desired, rows, at);
     for (const c of of('create', 'relation')) {

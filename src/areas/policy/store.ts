@@ -28,6 +28,9 @@ export class PolicyStore {
       createDerivation: 'schema/createDerivation',
       deleteDerivation: 'schema/deleteDerivation',
       createRole: 'schema/createRole',
+      createActionGroup: 'schema/createActionGroup',
+      updateActionGroup: 'schema/updateActionGroup',
+      deleteActionGroup: 'schema/deleteActionGroup',
       updateRole: 'schema/updateRole',
       deleteRole: 'schema/deleteRole',
       clearRoleParents: 'schema/clearRoleParents',
@@ -91,6 +94,22 @@ export class PolicyStore {
   }
   deleteResource(tx: Tx, p: Env & { key: string }) {
     return tx.rows(this.q.deleteResource, p);
+  }
+
+  createActionGroup(
+    tx: Tx,
+    p: Env & Stamped & Described & { id: string; resource: string; key: string; actions: string[]; attributes_json: string },
+  ) {
+    return tx.rows(this.q.createActionGroup, p);
+  }
+  updateActionGroup(
+    tx: Tx,
+    p: Env & Stamped & Described & { resource: string; key: string; actions: string[]; attributes_json: null; setDescription: boolean },
+  ) {
+    return tx.rows(this.q.updateActionGroup, p);
+  }
+  deleteActionGroup(tx: Tx, p: Env & { resource: string; key: string }) {
+    return tx.rows(this.q.deleteActionGroup, p);
   }
 
   createResourceRole(tx: Tx, p: Env & Stamped & Described & { id: string; resource: string; key: string; permissions: string[] }) {

@@ -172,7 +172,7 @@ it('environments an older version made without a key get one from V0012 (once), 
   expect(row.hash).not.toMatch(/^[0-9a-f]{64}$/);
 }, 60_000);
 
-it('roles an older version wrote (permissions only) get their permissions as written from V0013 (once), and then take action groups', async () => {
+it('roles an older version wrote (permissions only) get their permissions as written from V0014 (once), and then take action groups', async () => {
   const scope = (await t.call('GET', '/v2/api-key/scope', undefined, { key: t.envKey })).body;
   const env = scope.environment_id;
   const now = new Date().toISOString();
@@ -186,9 +186,9 @@ it('roles an older version wrote (permissions only) get their permissions as wri
                                                   description: null, permissions: ['read'], created_at: $now, updated_at: $now})`,
     { env, now },
   );
-  const [v13] = readMigrations(join(__dirname, '..', '..', 'cypher', 'migrations')).filter((m) => m.version === 13);
-  for (const s of v13.statements) await cypher(s);
-  for (const s of v13.statements) await cypher(s);
+  const [v14] = readMigrations(join(__dirname, '..', '..', 'cypher', 'migrations')).filter((m) => m.version === 14);
+  for (const s of v14.statements) await cypher(s);
+  for (const s of v14.statements) await cypher(s);
   const [row] = await cypher(
     `MATCH (t:Role {env: $env, key: 'legacy'}), (rr:ResourceRole {env: $env, resource: 'doc', key: 'legacy-viewer'})
      RETURN t.declared_permissions AS role, rr.declared_permissions AS resourceRole`,

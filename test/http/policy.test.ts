@@ -536,7 +536,7 @@ describe('action groups in policy files (docs/behaviour.md section 23)', () => {
     const res = await t.call('PUT', policyPath('groups-b'), badGroup);
     expect([res.status, res.body.details.map((d: { path: string }) => d.path)]).toEqual([
       422,
-      ['/resources/sheet/action_groups/contribute/actions/0'],
+      ['/body/resources/sheet/action_groups/contribute/actions/0'],
     ]);
     const badRole = { resources: { sheet: { actions: ['view'] } }, roles: { contributor: { permissions: ['sheet:contribute'] } } };
     expect((await t.call('PUT', policyPath('groups-b'), badRole)).status).toBe(422);

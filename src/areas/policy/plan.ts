@@ -276,7 +276,7 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
     role.permissions.forEach((p, i) => {
       const [r, a] = [p.slice(0, p.indexOf(':')), p.slice(p.indexOf(':') + 1)];
       if (!resourceExists(r) || !(actionsOf(r).has(a) || groupsOf(r).has(a)))
-        at(`/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} names no action (nor action group) of a resource in the policy`);
+        at(`/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} names no action of a resource in the policy`);
     });
     role.extends.forEach((p, i) => {
       if (!Object.hasOwn(desired.roles, p)) at(`/roles/${k}/extends/${i}`, `${JSON.stringify(p)} is not a tenant role of the policy`);

@@ -242,10 +242,7 @@ export function problemsOf(desired: PolicyModel, graph: PolicyModel, managed: Ma
     for (const [k, role] of Object.entries(r.roles)) {
       role.permissions.forEach((p, i) => {
         if (!actions.has(p) && !groupsOf(key).has(p))
-          at(
-            `${base}/roles/${k}/permissions/${i}`,
-            `${JSON.stringify(p)} is not an action (nor action group) of resource ${JSON.stringify(key)}`,
-          );
+          at(`${base}/roles/${k}/permissions/${i}`, `${JSON.stringify(p)} is not an action of resource ${JSON.stringify(key)}`);
       });
       const roles = rolesOf(key);
       role.extends.forEach((p, i) => {

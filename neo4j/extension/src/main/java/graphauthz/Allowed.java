@@ -86,10 +86,10 @@ public final class Allowed {
         }
         List<Walk.Assignment> directAssignments = Walk.directAssignments(viable ? user : null, nowMs);
         List<String> heldStates = new ArrayList<>(directAssignments.size());
-        Set<String> directNodes = new HashSet<>();
+        Set<Long> directNodes = new HashSet<>();
         for (Walk.Assignment a : directAssignments) {
             heldStates.add(a.stateKey());
-            directNodes.add(a.node().getElementId());
+            directNodes.add(Walk.id(a.node()));
         }
         Set<String> held = new HashSet<>(heldStates);
         boolean byTenantRole = !tenantRolesHeld.isEmpty();

@@ -14,7 +14,11 @@ const perRow = Number(process.env.BENCH_REQUESTS ?? 3000);
 const concurrency = 16;
 const log = (...a) => console.error('[authzen]', ...a);
 
-const ours = await startOurs({ port: Number(process.env.BENCH_PORT ?? 18291), neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7941), concurrency });
+const ours = await startOurs({
+  port: Number(process.env.BENCH_PORT ?? 18291),
+  neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7941),
+  concurrency,
+});
 try {
   const { api, project, base, secret } = ours;
   const ds = buildDataset({
@@ -32,11 +36,14 @@ try {
     action: { name: q.action },
     resource: { type: q.resource.type, id: q.resource.key, ...(q.resource.tenant ? { properties: { tenant: q.resource.tenant } } : {}) },
   });
-  const bulks = Array.from({ length: Math.max(20, Math.round(perRow / 100)) }, (_, i) => qs.slice((i * 100) % (qs.length - 100)).slice(0, 100));
+  const bulks = Array.from({ length: Math.max(20, Math.round(perRow / 100)) }, (_, i) =>
+    qs.slice((i * 100) % (qs.length - 100)).slice(0, 100),
+  );
   const rows = {
     'check, uncached': {
       a: (q) => env('POST', allowedPath, asAllowed(q, 'fully_consistent')).then((r) => r.allow),
-      b: (q) => env('POST', '/access/v1/evaluation', { ...asAuthzen(q), options: { consistency: 'fully_consistent' } }).then((r) => r.decision),
+      b: (q) =>
+        env('POST', '/access/v1/evaluation', { ...asAuthzen(q), options: { consistency: 'fully_consistent' } }).then((r) => r.decision),
       items: qs,
     },
     'check, default consistency (cached)': {
@@ -45,7 +52,12 @@ try {
       items: qs,
     },
     'bulk of 100, uncached': {
-      a: (b) => env('POST', `${allowedPath}/bulk`, b.map((q) => asAllowed(q, 'fully_consistent'))).then((r) => r.allow.map((x) => x.allow)),
+      a: (b) =>
+        env(
+          'POST',
+          `${allowedPath}/bulk`,
+          b.map((q) => asAllowed(q, 'fully_consistent')),
+        ).then((r) => r.allow.map((x) => x.allow)),
       b: (b) =>
         env('POST', '/access/v1/evaluations', { evaluations: b.map(asAuthzen), options: { consistency: 'fully_consistent' } }).then((r) =>
           r.evaluations.map((x) => x.decision),
@@ -53,7 +65,12 @@ try {
       items: bulks,
     },
     'bulk of 100, default consistency (cached)': {
-      a: (b) => env('POST', `${allowedPath}/bulk`, b.map((q) => asAllowed(q))).then((r) => r.allow.map((x) => x.allow)),
+      a: (b) =>
+        env(
+          'POST',
+          `${allowedPath}/bulk`,
+          b.map((q) => asAllowed(q)),
+        ).then((r) => r.allow.map((x) => x.allow)),
       b: (b) => env('POST', '/access/v1/evaluations', { evaluations: b.map(asAuthzen) }).then((r) => r.evaluations.map((x) => x.decision)),
       items: bulks,
     },
@@ -92,7 +109,9 @@ try {
   console.log('\nAuthZEN / decision endpoint, median of rounds (same questions, same answers):');
   for (const [name, rs] of Object.entries(ratios)) {
     const sorted = [...rs].sort((x, y) => x - y);
-    console.log(`${name.padEnd(42)} ${sorted[Math.floor(sorted.length / 2)].toFixed(3)}x  (rounds ${rs.map((r) => r.toFixed(3)).join(', ')})`);
+    console.log(
+      `${name.padEnd(42)} ${sorted[Math.floor(sorted.length / 2)].toFixed(3)}x  (rounds ${rs.map((r) => r.toFixed(3)).join(', ')})`,
+    );
   }
 } finally {
   await ours.stop();

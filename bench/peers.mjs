@@ -86,7 +86,9 @@ async function warmUntilSteady(system, what, items, ask) {
     } else best = Math.max(best, r.perSecond);
     if (rates.length >= WARM_MIN && rates.length - bestAt >= WARM_FLAT) break;
   }
-  log(`${system}: ${what} warm-up ${rates.length} passes of ${items.length} in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${rates.map((x) => x.toFixed(0)).join(', ')} /s`);
+  log(
+    `${system}: ${what} warm-up ${rates.length} passes of ${items.length} in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${rates.map((x) => x.toFixed(0)).join(', ')} /s`,
+  );
 }
 
 /** Loads the dataset, asks every question, and answers one system's figures. */

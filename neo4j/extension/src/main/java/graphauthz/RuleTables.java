@@ -148,6 +148,11 @@ final class RuleTables {
         return row;
     }
 
+    /** The roles `role` extends, transitively (fragments/rule/tenantRoleAncestors, any label). */
+    static List<Node> ancestors(Node role) {
+        return reachable(role, Direction.OUTGOING);
+    }
+
     /** The nodes one or more EXTENDS hops from `start` in `direction` (`start` itself only on a cycle). */
     private static List<Node> reachable(Node start, Direction direction) {
         List<Node> out = new ArrayList<>();

@@ -133,26 +133,26 @@ async function loadGraph(g: Graph) {
     `${facts()}/role_assignments/bulk`,
     rg.holders.map((h) => ({ user: h.user, role: h.role, tenant: 'default', resource_instance: `doc:${rg.key}` })),
   );
-  if (g.expired.tuples.length || g.expired.assignments.length) {
-    // Edges that expire a few seconds after they are written: by the questions they grant nothing.
-    const soon = new Date(Math.ceil((Date.now() + 3000) / 1000) * 1000).toISOString();
-    expiredBy = Math.max(expiredBy, Date.parse(soon));
-    if (g.expired.tuples.length)
-      await ok('POST', `${facts()}/relationship_tuples/bulk`, {
-        operations: g.expired.tuples.map((tu) => ({ ...tu, tenant: 'default', expires_at: soon })),
-      });
-    if (g.expired.assignments.length)
-      await ok(
-        'POST',
-        `${facts()}/role_assignments/bulk`,
-        g.expired.assignments.map((a) => ({
-          user: a.user,
-          role: a.role,
-          tenant: 'default',
-          resource_instance: a.instance,
-          expires_at: soon,
-        })),
-      );
+  // Edges that expire a few seconds after they are written: by the questions they grant nothing.
+  // Each write takes its own instant (on a loaded box the first may take longer than the margin).
+  const soon = () => {
+    const at = new Date(Math.ceil((Date.now() + 3000) / 1000) * 1000).toISOString();
+    expiredBy = Math.max(expiredBy, Date.parse(at));
+    return at;
+  };
+  if (g.expired.tuples.length) {
+    const at = soon();
+    await ok('POST', `${facts()}/relationship_tuples/bulk`, {
+      operations: g.expired.tuples.map((tu) => ({ ...tu, tenant: 'default', expires_at: at })),
+    });
+  }
+  if (g.expired.assignments.length) {
+    const at = soon();
+    await ok(
+      'POST',
+      `${facts()}/role_assignments/bulk`,
+      g.expired.assignments.map((a) => ({ user: a.user, role: a.role, tenant: 'default', resource_instance: a.instance, expires_at: at })),
+    );
   }
 }
 let expiredBy = 0;

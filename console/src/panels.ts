@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the console reads the API's JSON answers without their types
 import { allowedPath, api, consolePath, enc, facts, graphPath, itemsOf, schema } from './api';
 import { clear, el, errorText } from './dom';
-import { groupActions, instanceActions, userActions } from './writes';
+import { button, decide, groupActions, instanceActions, userActions } from './writes';
 
 type Pick = (ref: string, kind: string) => void;
 
@@ -187,19 +187,34 @@ function treeItem(key: string, pick: Pick): HTMLElement {
   return li;
 }
 
-/** The approvals queue: every config's operation approvals, pending first (read-only for the admin). */
+/**
+ * The queue: every config's operation approvals and access requests, pending first. A pending one
+ * is decided as a reviewer the admin names (docs/console.md#approvals).
+ */
 export async function showApprovals(target: HTMLElement): Promise<void> {
   const queue = itemsOf<any>(await api('GET', consolePath('/approvals?per_page=100')));
+  const decision = (a: any) => {
+    if (a.status !== 'pending') return a.reviewer_user_id ? `by ${a.reviewer_user_id}` : '';
+    const reviewer = el('input', { placeholder: 'reviewer', 'data-reviewer': a.id, size: '8' });
+    const go = (verdict: 'approve' | 'deny') =>
+      button(verdict, { [`data-${verdict}`]: a.id }, () => {
+        if (!reviewer.value.trim()) reviewer.focus();
+        else void decide(a, reviewer.value.trim(), verdict);
+      });
+    return el('span', { class: 'row' }, reviewer, go('approve'), go('deny'));
+  };
   clear(
     target,
     table(
-      ['status', 'config', 'who', 'on', 'reason'],
+      ['type', 'status', 'config', 'who', 'on', 'reason', 'decide'],
       queue.map((a) => [
+        a.type === 'access_request' ? `access ${a.role ?? ''}`.trim() : 'approval',
         el('span', { class: `status-${a.status}` }, a.status),
         a.elements_config_key ?? a.elements_config_id,
         a.requesting_user_id,
-        `${a.resource}:${a.resource_instance}`,
+        a.resource_instance ? `${a.resource}:${a.resource_instance}` : `tenant ${a.tenant}`,
         a.reason ?? '',
+        decision(a),
       ]),
     ),
   );

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the console reads the API's JSON answers without their types
-import { api, enc, facts, impactPath, schema } from './api';
+import { api, enc, facts, impactPath, schema, scope } from './api';
 import { $, clear, el, errorText } from './dom';
 
 /**
@@ -353,4 +353,37 @@ export function createForms(target: HTMLElement): void {
       write(`create tenant ${v.key}`, 'POST', facts('tenants'), { key: v.key, name: v.key }),
     ),
   );
+}
+
+/**
+ * Decides a queued approval or access request as `reviewer` (docs/console.md#approvals): the admin
+ * key logs the reviewer in to the request's tenant (`elements_login_as`, the token kept in memory
+ * only), the decision is that reviewer's own call, so the reviewer rules hold (only a user who may
+ * review it can decide it: the API's error otherwise), then the session is ended.
+ */
+export async function decide(a: any, reviewer: string, verdict: 'approve' | 'deny'): Promise<void> {
+  const label = `${verdict} ${a.type === 'access_request' ? 'access request' : 'approval'} of ${a.requesting_user_id} as ${reviewer}`;
+  status(`${label}...`, 'muted');
+  try {
+    const login = await api('POST', `/v2/auth/elements_login_as?proj_id=${enc(scope.proj)}&env_id=${enc(scope.env)}`, {
+      user_id: reviewer,
+      tenant_id: a.tenant,
+    });
+    const as = { token: login.element_bearer_token as string, elementId: a.elements_config_id as string };
+    const kind = a.type === 'access_request' ? 'access_requests' : 'operation_approval';
+    try {
+      await api(
+        'PUT',
+        `/v2/elements/${enc(scope.proj)}/${enc(scope.env)}/config/${enc(a.elements_config_id)}/${kind}/${enc(a.id)}/${verdict}`,
+        { reviewer_comment: `${verdict === 'approve' ? 'approved' : 'denied'} from the admin console` },
+        as,
+      );
+    } finally {
+      await api('POST', '/v2/auth/logout', undefined, as).catch(() => undefined);
+    }
+    status(`done: ${label}`, 'ok');
+    await refresh();
+  } catch (err) {
+    status(`${label}: ${errorText(err)}`, 'error');
+  }
 }

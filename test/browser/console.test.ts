@@ -163,15 +163,14 @@ describe('console in chromium', () => {
     expect(await page.$$('#why-paths li')).toHaveLength(0);
   }, 60_000);
 
-  it('shows the approvals queue of every elements config, read-only', async () => {
+  it('shows the approvals queue of every elements config, each pending one with its reviewer and decisions', async () => {
     // The service holds dave's request; the panel must show it (not an answer about another environment).
     expect((await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals`)).total_count).toBe(1);
     await page.waitForSelector('#approvals-table');
     const rows = await page.$$eval('#approvals-table tr', (trs) =>
       trs.slice(1).map((tr) => Array.from(tr.children).map((td) => td.textContent)),
     );
-    expect(rows).toEqual([['pending', 'ops', 'dave', expect.stringMatching(/^repo:/), 'deploy the api']]);
-    expect(await page.$$('#approvals button, #approvals form')).toHaveLength(0);
+    expect(rows).toEqual([['approval', 'pending', 'ops', 'dave', expect.stringMatching(/^repo:/), 'deploy the api', 'approvedeny']]);
   });
 
   it('shows nested groups as a tree and expands a group into its children', async () => {
@@ -295,6 +294,31 @@ describe('writes from the console', () => {
     );
     await settle();
     await page.screenshot({ path: join(RESULTS, 'console-group-writes.png') });
+  }, 60_000);
+
+  it('decides a queued approval as the reviewer the admin names: a user who may not review it cannot', async () => {
+    // bob holds editor in the tenant: a LEVEL_1 reviewer of the ops config; alice (editor through groups only)
+    // is none: the request is not even visible to her (404), as for any non-reviewer.
+    await t.ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', tenant: 'default' });
+    const [pending] = (await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals?status=pending`)).data;
+    await page.waitForSelector(`#approvals [data-reviewer="${pending.id}"]`);
+    await page.fill(`#approvals [data-reviewer="${pending.id}"]`, 'alice');
+    await page.click(`#approvals [data-approve="${pending.id}"]`);
+    await page.waitForFunction(() => document.getElementById('write-status')?.className === 'error');
+    expect(await page.textContent('#write-status')).toMatch(/as alice: Operation approval ".*" not found/);
+    expect((await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals?status=pending`)).total_count).toBe(1);
+
+    await page.fill(`#approvals [data-reviewer="${pending.id}"]`, 'bob');
+    await page.click(`#approvals [data-approve="${pending.id}"]`);
+    await done('approve approval of dave as bob');
+    const [decided] = (await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals`)).data;
+    expect(decided).toEqual(expect.objectContaining({ id: pending.id, status: 'approved', reviewer_user_id: 'bob' }));
+    // The view is read again: the row is decided, without its buttons.
+    await page.waitForFunction((id) => !document.querySelector(`#approvals [data-approve="${id}"]`), pending.id);
+    const audit = await t.ok('GET', `/v2/audit/${t.proj}/${t.env}?kind=operation_approval&per_page=100`);
+    expect(audit.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ op: 'update', key: pending.id, actor: { kind: 'session', id: 'bob' } })]),
+    );
   }, 60_000);
 });
 

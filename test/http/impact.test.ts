@@ -274,4 +274,17 @@ describe('POST /v2/impact: errors, keys and bounds', () => {
     expect(answer.lost).toHaveLength(2);
     expect(answer.count).toBe(6);
   });
+
+  it('answers within its deadline: cut, with what it found so far', async () => {
+    const crowd = Array.from({ length: 150 }, (_, i) => `c${i}`);
+    await t.ok('POST', facts('users/bulk'), { operations: crowd.map((key) => ({ key })) });
+    await t.ok('POST', schema('groups'), { group_instance_key: 'crowd', group_tenant: 'default' });
+    await t.ok('PUT', schema('groups/crowd/assign_group'), { group_instance_key: 'staff' });
+    for (const user of crowd) await t.ok('PUT', schema(`groups/crowd/users/${user}`), { tenant: 'default' });
+    const answer = await t.ok('POST', `/v2/impact/${p()}`, { writes: [{ op: 'delete_group', group: 'staff' }], deadline_ms: 100 });
+    expect(answer.cut).toBe(true);
+    expect(answer.users_checked).toBeLessThan(crowd.length + 2);
+    expect(answer.count).toBe(answer.lost.length);
+    expect(answer.count).toBe(answer.users_checked * 3);
+  }, 60_000);
 });

@@ -153,6 +153,8 @@ describe('console in chromium', () => {
       'group:eng -group-> group:all',
       'user:alice -member-> group:eng',
     ]);
+    // Drawn in layers, left to right: each hop one column further.
+    expect(await page.getAttribute('#graph', 'data-path-order')).toBe('user:alice group:eng group:all repo:web');
     await settle();
     await page.screenshot({ path: join(RESULTS, 'console-why.png') });
 

@@ -81,17 +81,17 @@ type Triple = { user: string; action: string; object: string; tenant?: string };
 const key = (x: Triple) => `${x.user} ${x.action} ${x.object}`;
 
 /** The engine's answers for every user x action x instance (the bulk check, 100 at a time). */
-async function matrix(): Promise<Set<string>> {
+async function matrix(env = t.env, users = USERS, instances = INSTANCES): Promise<Set<string>> {
   const qs: Triple[] = [];
-  for (const user of USERS)
-    for (const [type, refs] of Object.entries(INSTANCES))
+  for (const user of users)
+    for (const [type, refs] of Object.entries(instances))
       for (const ref of refs) for (const action of ACTIONS[type]) qs.push({ user, action, object: ref });
   const allowed = new Set<string>();
   for (let i = 0; i < qs.length; i += 100) {
     const chunk = qs.slice(i, i + 100);
     const ans = await t.ok(
       'POST',
-      `/v2/allowed/${p()}/bulk`,
+      `/v2/allowed/${t.proj}/${env}/bulk`,
       chunk.map((q) => ({
         user: q.user,
         action: q.action,
@@ -104,9 +104,9 @@ async function matrix(): Promise<Set<string>> {
 }
 
 /** A preview's triples on instances: a tenant-wide one (`repo:*`) stands for every instance of its type. */
-const expanded = (lost: Triple[]) =>
+const expanded = (lost: Triple[], instances: Record<string, string[]> = INSTANCES) =>
   new Set(
-    lost.flatMap((x) => (x.object.endsWith(':*') ? INSTANCES[x.object.slice(0, -2)].map((o) => key({ ...x, object: o })) : [key(x)])),
+    lost.flatMap((x) => (x.object.endsWith(':*') ? instances[x.object.slice(0, -2)].map((o) => key({ ...x, object: o })) : [key(x)])),
   );
 
 async function preview(writes: Record<string, unknown>[], extra: Record<string, unknown> = {}) {
@@ -288,3 +288,128 @@ describe('POST /v2/impact: errors, keys and bounds', () => {
     expect(answer.count).toBe(answer.users_checked * 3);
   }, 60_000);
 });
+
+/** A small seeded generator (mulberry32): the same worlds and writes on every run. */
+function random(seed: number) {
+  let a = seed;
+  const next = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  return { below: (n: number) => Math.floor(next() * n), chance: (p: number) => next() < p };
+}
+
+describe('POST /v2/impact on random worlds', () => {
+  it.each([11, 29])(
+    'seed %i: each preview equals the engine’s answers before and after the write made',
+    async (seed) => {
+      const r = random(seed);
+      const env = `random${seed}`;
+      await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: env, name: env });
+      const at = (area: string, rest: string) => `/v2/${area}/${t.proj}/${env}/${rest}`;
+      await t.ok('PUT', at('schema', 'policy'), policy);
+      const users = Array.from({ length: 6 }, (_, i) => `u${i}`);
+      const folders = Array.from({ length: 5 }, (_, i) => `folder:f${i}`);
+      const instances = { repo: ['repo:r0', 'repo:r1'], folder: folders, doc: ['doc:d0'] };
+      const writes: Record<string, unknown>[] = [];
+      for (const u of users) {
+        const engineering = r.chance(0.5);
+        await t.ok('POST', at('facts', 'users'), { key: u, attributes: { department: engineering ? 'engineering' : 'sales' } });
+        if (engineering) writes.push({ op: 'set_user_attributes', user: u, attributes: { department: 'sales' } });
+      }
+      for (const ref of Object.values(instances).flat()) {
+        const [resource, k] = ref.split(':');
+        await t.ok('POST', at('schema', 'resource_instances'), {
+          resource,
+          key: k,
+          tenant: 'default',
+          ...(resource === 'doc' ? { attributes: { classification: 'internal' } } : {}),
+        });
+      }
+      writes.push({ op: 'set_instance_attributes', resource_instance: 'doc:d0', attributes: { classification: 'public' } });
+      for (let i = 1; i < folders.length; i++) {
+        await t.ok('POST', at('facts', 'relationship_tuples'), {
+          subject: folders[r.below(i)],
+          relation: 'parent',
+          object: folders[i],
+          tenant: 'default',
+        });
+      }
+      writes.push({ op: 'delete_instance', resource_instance: folders[r.below(folders.length)] });
+      const groups = ['g0', 'g1', 'g2', 'g3'];
+      for (const g of groups) await t.ok('POST', at('schema', 'groups'), { group_instance_key: g, group_tenant: 'default' });
+      for (let i = 0; i < groups.length; i++)
+        for (let j = i + 1; j < groups.length; j++)
+          if (r.chance(0.4)) {
+            await t.ok('PUT', at('schema', `groups/${groups[i]}/assign_group`), { group_instance_key: groups[j] });
+            writes.push({ op: 'remove_parent', group: groups[i], parent: groups[j] });
+          }
+      for (const g of groups) {
+        const f = folders[r.below(folders.length)];
+        await t.ok('POST', at('schema', `groups/${g}/roles`), {
+          resource: 'folder',
+          resource_instance: f.slice(7),
+          role: 'viewer',
+          tenant: 'default',
+        });
+        writes.push({ op: 'revoke_group_role', group: g, role: 'viewer', resource_instance: f, tenant: 'default' });
+      }
+      for (const u of users) {
+        const g = groups[r.below(groups.length)];
+        await t.ok('PUT', at('schema', `groups/${g}/users/${u}`), { tenant: 'default' });
+        writes.push({ op: 'remove_member', group: g, user: u });
+        if (r.chance(0.4)) {
+          const a = { user: u, role: 'editor', resource_instance: `repo:r${r.below(2)}`, tenant: 'default' };
+          await t.ok('POST', at('facts', 'role_assignments'), a);
+          writes.push({ op: 'unassign_role', ...a });
+        }
+        if (r.chance(0.3)) {
+          const a = { user: u, role: 'auditor', tenant: 'default' };
+          await t.ok('POST', at('facts', 'role_assignments'), a);
+          writes.push({ op: 'unassign_role', ...a });
+        }
+      }
+      // Five of those writes, one after the other: each previewed, then made.
+      for (let n = 0; n < 5 && writes.length; n++) {
+        const [w] = writes.splice(r.below(writes.length), 1);
+        const before = await matrix(env, users, instances);
+        const answer = await t.ok('POST', `/v2/impact/${t.proj}/${env}`, { writes: [w], deadline_ms: 30_000 });
+        expect(await matrix(env, users, instances)).toEqual(before);
+        await makeWrite(at, w);
+        const after = await matrix(env, users, instances);
+        expect({ write: w, lost: expanded(answer.lost, instances) }).toEqual({
+          write: w,
+          lost: new Set([...before].filter((x) => !after.has(x))),
+        });
+      }
+    },
+    120_000,
+  );
+});
+
+/** The write an intended write names, made through its public route. */
+async function makeWrite(at: (area: string, rest: string) => string, w: Record<string, any>): Promise<void> {
+  switch (w.op) {
+    case 'set_user_attributes':
+      return void (await t.ok('PATCH', at('facts', `users/${w.user}`), { attributes: w.attributes }));
+    case 'set_instance_attributes':
+      return void (await t.ok('PATCH', at('schema', `resource_instances/${w.resource_instance}`), { attributes: w.attributes }));
+    case 'delete_instance':
+      return void (await t.ok('DELETE', at('schema', `resource_instances/${w.resource_instance}`), undefined, 204));
+    case 'remove_parent':
+      return void (await t.ok('DELETE', at('schema', `groups/${w.group}/assign_group`), { group_instance_key: w.parent }, 204));
+    case 'revoke_group_role': {
+      const [resource, k] = String(w.resource_instance).split(':');
+      const body = { resource, resource_instance: k, role: w.role, tenant: w.tenant };
+      return void (await t.ok('DELETE', at('schema', `groups/${w.group}/roles`), body, 204));
+    }
+    case 'remove_member':
+      return void (await t.ok('DELETE', at('schema', `groups/${w.group}/users/${w.user}`), {}, 204));
+    case 'unassign_role': {
+      const { op: _, ...body } = w;
+      return void (await t.ok('DELETE', at('facts', 'role_assignments'), body, 204));
+    }
+  }
+}

@@ -1,6 +1,8 @@
 // @row { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
 //   explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
-//                  searched: boolean; states_visited: number; paths: string[] } | null }
+//                  searched: boolean; states_visited: number; paths: string[] } | null;
+//   stored: { user: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] } | null;
+//             instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null }
 // Answers a batch of permission questions ($checks: [{user, action, type, key?, tenant?}]) in one
 // round trip. For each question:
 //  1. the roles that give `action` on `type` (fragments/rolesOnType);
@@ -15,6 +17,9 @@
 // null: no limit): the answer may change then without a write: an allow at the earliest expiry
 // on the granting path it found, a deny (only where a `no_direct_roles_on_object` derivation
 // exists) at the earliest expiry of the user's direct roles.
+// stored: for a question that asks it (`stored: true`: a set rule may decide it), what the set rules
+// read of its user and instance (as cypher/conditions/questionAttributes.cypher reads them), in the
+// same round trip; null otherwise.
 // #include fragments/derivations
 UNWIND range(0, size($checks) - 1) AS questionIndex
 WITH derivations, roleHierarchy, resourceRoleKeys, questionIndex, $checks[questionIndex] AS question
@@ -46,6 +51,7 @@ WITH *, CASE WHEN byTenantRole THEN [grant IN tenantGrantsHeld | grant.until]
              WHEN size(hits) > 0 THEN [reachedStates[hits[0]].until] + [i IN range(0, size(heldStates) - 1) WHERE heldStates[i] = reachedKeys[hits[0]] | directAssignments[i].until]
              WHEN any(derivation IN derivations WHERE derivation.no_direct_roles_on_object) THEN [assignment IN directAssignments | assignment.until]
              ELSE [] END AS expiries
+WITH *, user AS u
 RETURN questionIndex AS idx, byTenantRole OR size(hits) > 0 AS allow,
        reduce(earliest = null, expiry IN expiries | CASE WHEN expiry IS NULL THEN earliest
               WHEN earliest IS NULL OR expiry < earliest THEN expiry ELSE earliest END) AS validUntil,
@@ -59,5 +65,12 @@ RETURN questionIndex AS idx, byTenantRole OR size(hits) > 0 AS allow,
          states_visited: size(reachedKeys),
          paths: [role IN tenantRolesHeld | 'user:' + user.key + ' -' + role + '-> tenant:' + tenant]
                 + [i IN hits | 'user:' + user.key + ' -' + split(reachedKeys[i], '|')[1] + '-> ' + reachedStates[i].trail]
-       } END AS explanation
+       } END AS explanation,
+       CASE WHEN question.stored = true THEN {
+         user: CASE WHEN u IS NULL THEN null ELSE {key: u.key, email: u.email, attributes_json: u.attributes_json, tenant_roles:
+// #include fragments/rule/heldTenantRoles
+         } END,
+         instance: CASE WHEN target IS NULL THEN null
+                   ELSE {type: target.resource, key: target.key, tenant: target.tenant, attributes_json: target.attributes_json} END
+       } END AS stored
 ORDER BY idx

@@ -11,8 +11,11 @@
 //                     one per role with an EXTENDS edge
 //   resourceRoleKeys  ["<resource>|<role>"] every resource role (a tenant-level role's hierarchy
 //                     applies at instance scope only on types without a resource role of its key)
+// Every table is in one order (derivations by their five fields, roles and keys by key), which the
+// extension's RuleTables reproduces, so that both walks visit states in the same order.
 CALL () {
   MATCH (derivation:Derivation {env: $env})
+  WITH derivation ORDER BY derivation.resource, derivation.role, derivation.on_resource, derivation.from_role, derivation.relation
   RETURN collect(derivation {.resource, .role, .on_resource, .from_role, .relation,
                              no_direct_roles_on_object: coalesce(derivation.no_direct_roles_on_object, false)}) AS derivations
 }
@@ -29,8 +32,10 @@ CALL () {
   WITH ranked
   WHERE EXISTS { (ranked)-[:EXTENDS]-() }
   RETURN collect({resource: CASE WHEN ranked:ResourceRole THEN ranked.resource END, role: ranked.key,
-                  up: [(ranked)-[:EXTENDS*1..]->(ancestor) | ancestor.key],
-                  down: [(descendant)-[:EXTENDS*1..]->(ranked) | descendant.key]}) AS roleHierarchy
+                  up: COLLECT { MATCH (ranked)-[:EXTENDS*1..]->(ancestor) WHERE ancestor.key IS NOT NULL
+                                RETURN DISTINCT ancestor.key AS key ORDER BY key },
+                  down: COLLECT { MATCH (descendant)-[:EXTENDS*1..]->(ranked) WHERE descendant.key IS NOT NULL
+                                  RETURN DISTINCT descendant.key AS key ORDER BY key }}) AS roleHierarchy
 }
 CALL () {
   MATCH (resourceRole:ResourceRole {env: $env}) WHERE resourceRole.resource IS NOT NULL AND resourceRole.key IS NOT NULL

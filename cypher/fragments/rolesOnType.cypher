@@ -8,14 +8,17 @@
 //  - a tenant-level role has the permissions of every role it extends (EXTENDS, transitively:
 //    fragments/rule/tenantRoleAncestors);
 //    a resource role's ancestors are states of the walk (fragments/reachableStates).
+// Both lists are by role key (as the extension's RuleTables lists them).
 // Needs: $env, resourceType. Produces:
 //   rolesOnType        [{role, actions}] the roles that act on a resourceType instance at instance scope
 //   tenantRolesOnType  [{role, actions}] each tenant-level role with its actions on resourceType
 CALL (resourceType) {
   OPTIONAL MATCH (resourceRole:ResourceRole {env: $env, resource: resourceType})
+  WITH resourceType, resourceRole ORDER BY resourceRole.key
   WITH resourceType, collect(resourceRole {role: resourceRole.key, actions: resourceRole.permissions}) AS resourceRoles
   // `key IS NOT NULL` (always true): an index seek on (env, key), not a scan of every environment's roles.
   OPTIONAL MATCH (tenantRole:Role {env: $env}) WHERE tenantRole.key IS NOT NULL
+  WITH resourceType, resourceRoles, tenantRole ORDER BY tenantRole.key
   WITH resourceType, resourceRoles, tenantRole, reduce(permissions = tenantRole.permissions, ancestor IN
 // #include fragments/rule/tenantRoleAncestors
          | permissions + ancestor.permissions) AS permissions

@@ -1,9 +1,11 @@
 // @row { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
 //   explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
-//                  searched: boolean; states_visited: number; paths: string[] } | null }
+//                  searched: boolean; states_visited: number; paths: string[] } | null;
+//   stored: { user: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] } | null;
+//             instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null }
 // cypher/decisions/allowed.cypher answered by the walk extension (graphauthz.allowed,
 // neo4j/extension): the same parameters, the same rows.
 CALL graphauthz.allowed($env, $checks, $depth, $defaultTenant, $explain, $nowMs)
-  YIELD idx, allow, validUntil, depthLimited, explanation
-RETURN idx, allow, validUntil, depthLimited, explanation
+  YIELD idx, allow, validUntil, depthLimited, explanation, stored
+RETURN idx, allow, validUntil, depthLimited, explanation, stored
 ORDER BY idx

@@ -226,7 +226,9 @@ export interface StatementRows {
   /** cypher/decisions/allowed.cypher */
   'decisions/allowed': { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
     explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
-                   searched: boolean; states_visited: number; paths: string[] } | null };
+                   searched: boolean; states_visited: number; paths: string[] } | null;
+    stored: { user: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] } | null;
+              instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null };
   /** cypher/decisions/authorizedUsers.cypher */
   'decisions/authorizedUsers': { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] };
   /** cypher/decisions/candidateTenants.cypher */
@@ -622,7 +624,9 @@ export interface StatementRows {
   /** cypher/walk/allowed.cypher */
   'walk/allowed': { idx: number; allow: boolean; validUntil: number | null; depthLimited: boolean;
     explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
-                   searched: boolean; states_visited: number; paths: string[] } | null };
+                   searched: boolean; states_visited: number; paths: string[] } | null;
+    stored: { user: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] } | null;
+              instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null };
   /** cypher/walk/authorizedUsers.cypher */
   'walk/authorizedUsers': { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] };
   /** cypher/walk/effectiveRoles.cypher */

@@ -439,6 +439,52 @@ describe('Discovery (c-6)', () => {
   });
 });
 
+describe('Consistency (options.consistency, as POST /allowed takes it)', () => {
+  it('answers at least at the revision of a write on every path, and refuses a malformed consistency with 400', async () => {
+    const facts = `/v2/facts/${t.proj}/${t.env}`;
+    await t.ok('POST', `${facts}/users`, { key: 'erin' });
+    const granted = await t.call('POST', `${facts}/role_assignments`, { user: 'erin', role: 'viewer', tenant: 'default' });
+    expect(granted.status).toBe(200);
+    const at = (res: ApiResponse) => ({ consistency: { at_least: res.headers.get('x-authz-revision')! } });
+    const erin = { type: 'user', id: 'erin' };
+    const question = { subject: erin, action: read, resource: record1 };
+    expect((await evaluation({ ...question, options: at(granted) })).body).toEqual({ decision: true });
+    expect((await evaluations({ ...question, options: { consistency: 'fully_consistent' } })).body).toEqual({ decision: true });
+    const revoked = await t.call('DELETE', `${facts}/role_assignments`, { user: 'erin', role: 'viewer', tenant: 'default' });
+    expect(revoked.status).toBe(204);
+    const after = at(revoked);
+    expect((await evaluation({ ...question, options: after })).body).toEqual({ decision: false });
+    expect(
+      (await evaluations({ subject: erin, resource: record1, evaluations: [{ action: read }, { action: write }], options: after })).body,
+    ).toEqual({
+      evaluations: [{ decision: false }, { decision: false }],
+    });
+    expect(ids(await search('subject', { subject: { type: 'user' }, action: read, resource: record1, options: after }))).toEqual([
+      'alice',
+      'bob',
+    ]);
+    expect(ids(await search('resource', { subject: erin, action: read, resource: { type: 'record' }, options: after }))).toEqual([]);
+    expect(names(await search('action', { subject: erin, resource: record1, options: { consistency: 'minimize_latency' } }))).toEqual([]);
+    expect(
+      ids(
+        await search('resource', {
+          subject: alice,
+          action: read,
+          resource: { type: 'record' },
+          options: { consistency: 'minimize_latency' },
+        }),
+      ),
+    ).toEqual(['record-1', 'record-2']);
+    for (const bad of ['eventually', { at_least: 'yesterday' }, 7]) {
+      refused(await evaluation({ ...question, options: { consistency: bad } }));
+      refused(await evaluations({ ...question, options: { consistency: bad } }));
+      refused(await search('subject', { subject: { type: 'user' }, action: read, resource: record1, options: { consistency: bad } }));
+      refused(await search('resource', { subject: erin, action: read, resource: { type: 'record' }, options: { consistency: bad } }));
+      refused(await search('action', { subject: erin, resource: record1, options: { consistency: bad } }));
+    }
+  });
+});
+
 describe('Which environment answers', () => {
   it("answers for the calling key's environment; a read key may ask; no key is 401 and the admin key 403, as text", async () => {
     const question = { subject: alice, action: read, resource: record1 };

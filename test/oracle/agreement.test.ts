@@ -1,11 +1,12 @@
 import { startTestService, type TestService } from '../support/testService';
-import { agreementWorld, checkLists, checkQuestions, checkUserTenants, loadAgreementWorld } from './agreement';
+import { agreementWorld, checkAuthzen, checkLists, checkQuestions, checkUserTenants, loadAgreementWorld } from './agreement';
 
 /**
  * One answer per question, whatever the endpoint (docs/decisions.md): random worlds with set rules
  * on attributes (stored and sent), context, tenant roles in two tenants, instance roles and a
  * group (test/oracle/agreement.ts). Every question asked through `/allowed` gets the same answer
- * through bulk, all-tenants, user-permissions, authorized users and list-objects (every page);
+ * through bulk, all-tenants, user-permissions, authorized users and list-objects (every page), and
+ * through the AuthZEN evaluation, evaluations and subject and resource searches (every page);
  * user-tenants lists the tenants each user belongs to. Reproduce with AGREEMENT_SEED=<seed>
  * AGREEMENT_WORLDS=<n>.
  */
@@ -29,6 +30,7 @@ it(`every endpoint answers each question as /allowed does, on ${COUNT} random wo
       (await checkQuestions(t, env, w)).outcome,
       await checkLists(t, env, w, contexts),
       await checkUserTenants(t, env, w),
+      await checkAuthzen(t, env, w),
     ]) {
       compared += outcome.compared;
       problems.push(...outcome.problems.map((p) => `world ${i}: ${p}`));

@@ -276,3 +276,85 @@ export async function checkUserTenants(t: TestService, env: string, w: Agreement
   }
   return out;
 }
+
+/** A question of the world as an AuthZEN evaluation takes it (docs/authzen.md: the mapping). */
+function authzenOf(q: Question) {
+  return {
+    subject: { type: 'user', id: q.user, ...(q.userAttributes ? { properties: q.userAttributes } : {}) },
+    action: { name: q.action },
+    resource: { type: 'doc', id: q.doc, ...(q.resourceAttributes ? { properties: q.resourceAttributes } : {}) },
+    ...(q.context ? { context: q.context } : {}),
+  };
+}
+
+/**
+ * The AuthZEN endpoints (docs/authzen.md) against `/allowed`: every question as an evaluation and
+ * in evaluations batches of up to 100, and the plain questions through the subject search (per
+ * document and action) and the resource search (per user and action, in pages of 3).
+ */
+export async function checkAuthzen(t: TestService, env: string, w: AgreementWorld): Promise<Outcome> {
+  const base = `/v2/allowed/${t.proj}/${env}`;
+  const out: Outcome = { compared: 0, problems: [] };
+  const { secret: key } = await t.ok('POST', `/v2/api-key/${t.proj}/${env}`, { name: 'authzen-oracle' });
+  const post = async (path: string, body: unknown) => {
+    const res = await t.call('POST', path, body, { key });
+    if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const asked = [...w.questions, ...w.plain];
+  const single = new Map<Question, boolean>();
+  await inBatches(asked, 8, async (q) => {
+    single.set(q, (await t.ok('POST', base, bodyOf(q))).allow as boolean);
+    const decision = (await post('/access/v1/evaluation', authzenOf(q))).decision;
+    out.compared++;
+    if (decision !== single.get(q))
+      out.problems.push(`authzen-evaluation ${JSON.stringify(authzenOf(q))}: ${decision}, /allowed ${single.get(q)}`);
+  });
+  for (let i = 0; i < asked.length; i += 100) {
+    const chunk = asked.slice(i, i + 100);
+    const batch = await post('/access/v1/evaluations', { evaluations: chunk.map(authzenOf) });
+    chunk.forEach((q, j) => {
+      out.compared++;
+      if (batch.evaluations[j].decision !== single.get(q))
+        out.problems.push(
+          `authzen-evaluations ${JSON.stringify(authzenOf(q))}: ${batch.evaluations[j].decision}, /allowed ${single.get(q)}`,
+        );
+    });
+  }
+  const allowed = new Map(w.plain.map((q) => [`${q.user}|${q.action}|${q.doc}`, single.get(q)]));
+  for (const d of w.docs) {
+    for (const action of ['read', 'write']) {
+      const found = await post('/access/v1/search/subject', {
+        subject: { type: 'user' },
+        action: { name: action },
+        resource: { type: 'doc', id: d.key },
+      });
+      const listed = sorted(found.results.map((r: { id: string }) => r.id));
+      const expected = sorted(w.users.filter((u) => allowed.get(`${u.key}|${action}|${d.key}`)).map((u) => u.key));
+      out.compared++;
+      if (listed.join() !== expected.join())
+        out.problems.push(`authzen-subject-search ${action} doc:${d.key}: ${listed}, /allowed ${expected}`);
+    }
+  }
+  for (const u of w.users) {
+    for (const action of ['read', 'write']) {
+      const listed: string[] = [];
+      let token = '';
+      do {
+        const page = await post('/access/v1/search/resource', {
+          subject: { type: 'user', id: u.key },
+          action: { name: action },
+          resource: { type: 'doc' },
+          page: { limit: 3, ...(token ? { token } : {}) },
+        });
+        listed.push(...page.results.map((r: { id: string }) => r.id));
+        token = page.page.next_token;
+      } while (token && listed.length <= w.docs.length);
+      const expected = sorted(w.docs.filter((d) => allowed.get(`${u.key}|${action}|${d.key}`)).map((d) => d.key));
+      out.compared++;
+      if (listed.join() !== expected.join())
+        out.problems.push(`authzen-resource-search ${u.key} ${action}: ${listed}, /allowed ${expected}`);
+    }
+  }
+  return out;
+}

@@ -163,6 +163,7 @@ interface Check {
   type: string;
   key: string | null;
   tenant: string | null;
+  stored?: boolean;
 }
 
 function checksOf(g: Graph): Check[] {
@@ -193,7 +194,17 @@ type Row = {
   validUntil: number | null;
   depthLimited: boolean;
   explanation: { paths: string[]; states_visited: number; granting_roles: string[] } & Record<string, unknown>;
+  stored: { user: { tenant_roles: { tenant: string; role: string }[] } | null; instance: unknown } | null;
 };
+
+/** What a row answers of the user and instance (the set rules' attributes), its tenant roles as a set. */
+const storedOf = (r: Row) =>
+  canon(
+    r.stored && {
+      ...r.stored,
+      user: r.stored.user && { ...r.stored.user, tenant_roles: r.stored.user.tenant_roles.map((x) => `${x.tenant}|${x.role}`).sort() },
+    },
+  );
 
 async function ask(stmt: Statement<Row>, checks: Check[], depth: number, explain: boolean, nowMs: number): Promise<Row[]> {
   return t.service.db.readRows(stmt, { env: envId, checks, depth, defaultTenant: 'default', explain, nowMs });
@@ -225,11 +236,13 @@ it(`the extension's statements answer as the Cypher ones on ${COUNT} random grap
   let allowed = 0;
   let limited = 0;
   let withUntil = 0;
+  let withTenantRoles = 0;
   const problems: string[] = [];
   for (const depth of [25, 2]) {
     for (const explain of [false, true]) {
       for (let i = 0; i < checks.length; i += 100) {
-        const batch = checks.slice(i, i + 100);
+        // Every other question also asks what the set rules read of its user and instance.
+        const batch = checks.slice(i, i + 100).map((c, k) => (k % 2 ? { ...c, stored: true } : c));
         const [a, b] = [await ask(cypher, batch, depth, explain, nowMs), await ask(extension, batch, depth, explain, nowMs)];
         expect(b.map((r) => r.idx)).toEqual(a.map((r) => r.idx));
         a.forEach((ra, j) => {
@@ -238,10 +251,12 @@ it(`the extension's statements answer as the Cypher ones on ${COUNT} random grap
           if (ra.allow) allowed++;
           if (ra.depthLimited) limited++;
           if (ra.validUntil !== null) withUntil++;
+          if (ra.stored?.user?.tenant_roles.length) withTenantRoles++;
           const same =
             ra.allow === rb.allow &&
             ra.validUntil === rb.validUntil &&
             ra.depthLimited === rb.depthLimited &&
+            storedOf(ra) === storedOf(rb) &&
             (!explain ||
               (JSON.stringify([...ra.explanation.paths].sort()) === JSON.stringify([...rb.explanation.paths].sort()) &&
                 JSON.stringify({ ...ra.explanation, paths: null, granting_roles: [...ra.explanation.granting_roles].sort() }) ===
@@ -261,6 +276,7 @@ it(`the extension's statements answer as the Cypher ones on ${COUNT} random grap
   expect(allowed).toBeLessThan(compared * 0.95);
   expect(limited).toBeGreaterThan(0);
   expect(withUntil).toBeGreaterThan(0);
+  expect(withTenantRoles).toBeGreaterThan(0);
   // list-objects: every user, both types and actions, a whole list and a page after its first key.
   const list = t.service.db.statement('decisions/listObjects');
   const listExt = t.service.db.statement('walk/listObjects');

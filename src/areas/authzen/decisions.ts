@@ -2,7 +2,7 @@ import type { Scope } from '../../auth/types';
 import { NotFound } from '../../db/storeErrors';
 import type { DecisionEngine } from '../decisions/engine';
 import type { ListObjectsService } from '../decisions/listObjects';
-import type { Asker, Bag, Question, UsersQuery } from '../decisions/question';
+import type { Asker, Bag, Consistency, Question, UsersQuery } from '../decisions/question';
 import type { DecisionService } from '../decisions/service';
 import type { SchemaService } from '../schema/service';
 
@@ -13,7 +13,7 @@ import type { SchemaService } from '../schema/service';
  * one every decision endpoint asks, so each AuthZEN answer is the answer of the same question on
  * those endpoints, at one reading of the environment per request.
  */
-export type { Question };
+export type { Consistency, Question };
 
 /** A subject search: who may do the action on the resource (by key, or the type alone). */
 export type SubjectsQuery = UsersQuery;
@@ -39,27 +39,27 @@ export class AuthzenDecisions {
   ) {}
 
   /** The answers, in order: one question is the check of `POST /allowed`, more the bulk check of `POST /allowed/bulk`. */
-  async decide(scope: Scope, questions: Question[]): Promise<{ allow: boolean[]; depthLimited?: true }> {
+  async decide(scope: Scope, questions: Question[], consistency?: Consistency): Promise<{ allow: boolean[]; depthLimited?: true }> {
     if (questions.length === 0) return { allow: [] };
     if (questions.length === 1) {
-      const one = await this.decisions.allowed(scope, questions[0]);
+      const one = await this.decisions.allowed(scope, questions[0], { consistency });
       return one.depthLimited ? { allow: [one.allow], depthLimited: true } : { allow: [one.allow] };
     }
-    const all = await this.decisions.allowedBulk(scope, questions);
+    const all = await this.decisions.allowedBulk(scope, questions, consistency);
     const allow = all.allow.map((a) => a.allow);
     return all.depthLimited ? { allow, depthLimited: true } : { allow };
   }
 
   /** Every user allowed (the engine's `users` enumeration: authorized users), sorted by key. */
-  async subjects(scope: Scope, q: SubjectsQuery): Promise<string[]> {
-    const found = await this.engine.enumerate({ scope }, { kind: 'users', ...q });
+  async subjects(scope: Scope, q: SubjectsQuery, consistency?: Consistency): Promise<string[]> {
+    const found = await this.engine.enumerate({ scope, consistency }, { kind: 'users', ...q });
     return Object.keys(found.users).sort();
   }
 
   /** One page of the instances allowed (list-objects), in key order, and the token of the next page (null: none). */
-  async resources(scope: Scope, q: ResourcesQuery): Promise<{ keys: string[]; next: string | null }> {
+  async resources(scope: Scope, q: ResourcesQuery, consistency?: Consistency): Promise<{ keys: string[]; next: string | null }> {
     const { pageSize, token, ...asked } = q;
-    const page = await this.listing.listObjects(scope, { ...asked, pageSize, continuationToken: token });
+    const page = await this.listing.listObjects(scope, { ...asked, pageSize, continuationToken: token }, consistency);
     return { keys: page.objects.map((o) => o.key), next: page.continuation_token };
   }
 
@@ -68,7 +68,7 @@ export class AuthzenDecisions {
    * one question with everything the request sent (the user's permissions on that one resource),
    * in one bulk decision. A type that does not exist has none.
    */
-  async actions(scope: Scope, q: Omit<Question, 'action'>): Promise<string[]> {
+  async actions(scope: Scope, q: Omit<Question, 'action'>, consistency?: Consistency): Promise<string[]> {
     let names: string[];
     try {
       names = Object.keys((await this.schema.getResource(scope, q.type)).actions).sort();
@@ -79,6 +79,7 @@ export class AuthzenDecisions {
     const { allow } = await this.decide(
       scope,
       names.map((action) => ({ ...q, action })),
+      consistency,
     );
     return names.filter((_, i) => allow[i]);
   }

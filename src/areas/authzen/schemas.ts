@@ -1,4 +1,5 @@
 import { arr, bool, freeObject, int, obj, str } from '../../http/schema';
+import { consistency } from '../decisions/schemas';
 
 /**
  * The AuthZEN Authorization API 1.0 shapes (docs/authzen.md). The specification wins over docs/behaviour.md
@@ -20,8 +21,15 @@ const context = () => freeObject();
 
 export const SEMANTICS = ['execute_all', 'deny_on_first_deny', 'permit_on_first_permit'] as const;
 
+/**
+ * `options`, which the specification leaves to each PDP: `consistency` as `POST /allowed` takes it
+ * (docs/consistency.md; default: every write acknowledged before the request is seen), on every
+ * path; and, on `evaluations`, the specification's `evaluations_semantic`.
+ */
+const options = () => obj({ consistency }, [], OPEN);
+
 export const evaluationQuery = obj(
-  { subject: entity, action, resource: entity, context: context() },
+  { subject: entity, action, resource: entity, context: context(), options: options() },
   ['subject', 'action', 'resource'],
   OPEN,
 );
@@ -52,7 +60,7 @@ export const evaluationsQuery = obj(
     resource: entity,
     context: context(),
     evaluations: arr(item, { maxItems: MAX_EVALUATIONS }),
-    options: obj({ evaluations_semantic: str({ enum: SEMANTICS }) }, [], OPEN),
+    options: obj({ evaluations_semantic: str({ enum: SEMANTICS }), consistency }, [], OPEN),
   },
   [],
   OPEN,
@@ -65,16 +73,20 @@ export const evaluationsAnswer = obj({ decision: bool(), context: freeObject(), 
 const page = obj({ token: str({ maxLength: 4096 }), limit: int({ minimum: 0 }), properties: freeObject() }, [], OPEN);
 
 export const subjectSearchQuery = obj(
-  { subject: searchedEntity, action, resource: entity, context: context(), page },
+  { subject: searchedEntity, action, resource: entity, context: context(), page, options: options() },
   ['subject', 'action', 'resource'],
   OPEN,
 );
 export const resourceSearchQuery = obj(
-  { subject: entity, action, resource: searchedEntity, context: context(), page },
+  { subject: entity, action, resource: searchedEntity, context: context(), page, options: options() },
   ['subject', 'action', 'resource'],
   OPEN,
 );
-export const actionSearchQuery = obj({ subject: entity, resource: entity, context: context(), page }, ['subject', 'resource'], OPEN);
+export const actionSearchQuery = obj(
+  { subject: entity, resource: entity, context: context(), page, options: options() },
+  ['subject', 'resource'],
+  OPEN,
+);
 
 const pageAnswer = obj({ next_token: str(), count: int(), total: int() }, ['next_token']);
 const found = obj({ type: str(), id: str() }, ['type', 'id']);

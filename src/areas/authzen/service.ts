@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Scope } from '../../auth/types';
 import { badRequest } from '../../errors';
 import type { StaticOf } from '../../http/schema';
-import type { AuthzenDecisions, Question } from './decisions';
+import type { AuthzenDecisions, Consistency, Question } from './decisions';
 import type * as s from './schemas';
 
 /**
@@ -105,6 +105,9 @@ function afterOf(token: string, fingerprint: string): string {
     throw badRequest('page.token was given for another search: every entity, the context and page.limit must be as in the first request.');
   return t.a;
 }
+/** The consistency a request asks in its `options` (as `POST /allowed` takes it), or the default. */
+const consistencyOf = (q: { options?: { consistency?: unknown } }) => q.options?.consistency as Consistency | undefined;
+
 const pageSizeOf = (page: { limit?: number } | undefined) => Math.min(page?.limit || DEFAULT_PAGE, MAX_PAGE);
 
 /** One page of a sorted list of names, after the token's name. */
@@ -124,7 +127,11 @@ export class AuthzenService {
   /** `POST /access/v1/evaluation`: one question. */
   async evaluation(scope: Scope, q: StaticOf<typeof s.evaluationQuery>): Promise<Decision & { depthLimited?: true }> {
     if (q.subject.type !== USER_TYPE) return unknownSubjectType(q.subject.type);
-    const { allow, depthLimited } = await this.decisions.decide(scope, [questionOf(q.subject, q.action, q.resource, q.context)]);
+    const { allow, depthLimited } = await this.decisions.decide(
+      scope,
+      [questionOf(q.subject, q.action, q.resource, q.context)],
+      consistencyOf(q),
+    );
     return depthLimited ? { decision: allow[0], depthLimited } : { decision: allow[0] };
   }
 
@@ -154,7 +161,7 @@ export class AuthzenService {
       return { question: questionOf(subj, action as Action, resource as Entity, (e.context ?? q.context) as Bag | undefined) };
     });
     const asked = items.flatMap((i) => (i.question ? [i.question] : []));
-    const { allow, depthLimited } = await this.decisions.decide(scope, asked);
+    const { allow, depthLimited } = await this.decisions.decide(scope, asked, consistencyOf(q));
     let next = 0;
     const answers = items.map((i) => i.answer ?? { decision: allow[next++] });
     const semantic = q.options?.evaluations_semantic ?? 'execute_all';
@@ -176,11 +183,11 @@ export class AuthzenService {
     const request = { subject: { type: q.subject.type }, action: q.action, resource: q.resource, context: q.context ?? null };
     const users =
       q.subject.type === USER_TYPE
-        ? await this.decisions.subjects(scope, {
-            action: q.action.name,
-            ...resourceOf(q.resource),
-            context: contextOf(q.context, q.action),
-          })
+        ? await this.decisions.subjects(
+            scope,
+            { action: q.action.name, ...resourceOf(q.resource), context: contextOf(q.context, q.action) },
+            consistencyOf(q),
+          )
         : [];
     const { page, shown } = pageOf(users, request, q.page);
     return { page, results: shown.map((id) => ({ type: USER_TYPE, id })) };
@@ -189,15 +196,19 @@ export class AuthzenService {
   /** `POST /access/v1/search/resource`: the instances of the type the user may act on (list-objects), paged by list-objects. */
   async resources(scope: Scope, q: StaticOf<typeof s.resourceSearchQuery>) {
     if (q.subject.type !== USER_TYPE) return { page: { next_token: '', count: 0 }, results: [] };
-    const { keys, next } = await this.decisions.resources(scope, {
-      ...askerOf(q.subject),
-      action: q.action.name,
-      type: q.resource.type,
-      tenant: tenantOf(q.resource),
-      context: contextOf(q.context, q.action),
-      pageSize: pageSizeOf(q.page),
-      token: q.page?.token || null,
-    });
+    const { keys, next } = await this.decisions.resources(
+      scope,
+      {
+        ...askerOf(q.subject),
+        action: q.action.name,
+        type: q.resource.type,
+        tenant: tenantOf(q.resource),
+        context: contextOf(q.context, q.action),
+        pageSize: pageSizeOf(q.page),
+        token: q.page?.token || null,
+      },
+      consistencyOf(q),
+    );
     return { page: { next_token: next ?? '', count: keys.length }, results: keys.map((id) => ({ type: q.resource.type, id })) };
   }
 
@@ -206,7 +217,11 @@ export class AuthzenService {
     const request = { subject: q.subject, resource: q.resource, context: q.context ?? null };
     const names =
       q.subject.type === USER_TYPE
-        ? await this.decisions.actions(scope, { ...askerOf(q.subject), ...resourceOf(q.resource), context: q.context ?? {} })
+        ? await this.decisions.actions(
+            scope,
+            { ...askerOf(q.subject), ...resourceOf(q.resource), context: q.context ?? {} },
+            consistencyOf(q),
+          )
         : [];
     const { page, shown } = pageOf(names, request, q.page);
     return { page, results: shown.map((name) => ({ name })) };

@@ -1,6 +1,12 @@
 import { type AttributeBag, evaluate, type LeafTrace, type QuestionAttributes } from './evaluate';
 import type { ConditionsStore, SetRuleNode, StoredInstance, StoredSet, StoredUser } from './store';
 
+/** What is stored of a question's user and instance (null: none), as cypher/conditions/questionAttributes.cypher reads it. */
+export interface QuestionStored {
+  user: StoredUser | null;
+  instance: StoredInstance | null;
+}
+
 /** A question as the set rules see it; the attributes sent with it overlay the stored ones. */
 export interface RuleQuestion {
   user: string;
@@ -118,28 +124,41 @@ export class SetRules {
    * stored attributes of the questions' users and instances in one statement, only for questions
    * some rule may grant.
    */
-  async decide(env: string, c: CompiledRules, qs: RuleQuestion[], floor?: number, all = false): Promise<RuleVerdict[][]> {
+  async decide(
+    env: string,
+    c: CompiledRules,
+    qs: RuleQuestion[],
+    floor?: number,
+    all = false,
+    /** What the walk answered of each question's user and instance in its own round trip (then not read here). */
+    given?: (QuestionStored | undefined)[],
+  ): Promise<RuleVerdict[][]> {
     const asked = qs.map((q) => (SetRules.grantsOn(c, q.type, q.action) ? q : null));
     const live = asked.filter((q): q is RuleQuestion => q !== null);
     if (!live.length) return qs.map(() => []);
     const kept = this.keptOf(c);
     const userKey = (u: string) => `u\u0000${u}`;
     const instanceKey = (type: string, key: string) => `i\u0000${type}\u0000${key}`;
+    const found = new Map<string, StoredUser | StoredInstance | null>();
+    qs.forEach((q, i) => {
+      const g = given?.[i];
+      if (!g) return;
+      found.set(userKey(q.user), g.user);
+      if (q.key !== null) found.set(instanceKey(q.type, q.key), g.instance);
+    });
     // Users' held tenant roles (is_role) may expire within a revision: then users are read each time.
     const keptUsers = c.isRole ? undefined : kept;
-    const users = [...new Set(live.map((q) => q.user))].filter((u) => !keptUsers?.has(userKey(u)));
+    const users = [...new Set(live.map((q) => q.user))].filter((u) => !found.has(userKey(u)) && !keptUsers?.has(userKey(u)));
     const instances = [
       ...new Map(live.filter((q) => q.key !== null).map((q) => [instanceKey(q.type, q.key!), { type: q.type, key: q.key! }])).entries(),
     ]
-      .filter(([k]) => !kept?.has(k))
+      .filter(([k]) => !found.has(k) && !kept?.has(k))
       .map(([, ref]) => ref);
     const read = users.length || instances.length ? await this.store.questionAttributes(env, users, instances, floor) : null;
-    const found = new Map<string, StoredUser | StoredInstance | null>([
-      ...users.map((u) => [userKey(u), null] as const),
-      ...instances.map((i) => [instanceKey(i.type, i.key), null] as const),
-      ...(read?.users ?? []).map((u) => [userKey(u.key), u] as const),
-      ...(read?.instances ?? []).map((i) => [instanceKey(i.type, i.key), i] as const),
-    ]);
+    for (const u of users) found.set(userKey(u), null);
+    for (const i of instances) found.set(instanceKey(i.type, i.key), null);
+    for (const u of read?.users ?? []) found.set(userKey(u.key), u);
+    for (const i of read?.instances ?? []) found.set(instanceKey(i.type, i.key), i);
     if (kept) for (const [k, v] of found) if (kept.size < SetRules.MAX_KEPT && (keptUsers || !k.startsWith('u\u0000'))) kept.set(k, v);
     const lookup = (k: string) => (found.has(k) ? found.get(k) : kept?.get(k)) ?? undefined;
     return asked.map((q) => {

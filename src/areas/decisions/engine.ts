@@ -69,6 +69,8 @@ interface Cached {
 const QUESTIONS_PER_CALL = 100;
 
 const graphCheckOf = (q: Question): GraphCheck => ({ user: q.user, action: q.action, type: q.type, key: q.key, tenant: q.tenant });
+/** A check that also answers what the set rules read of its user and instance (a rule may decide it). */
+const withStored = (q: Question): GraphCheck => ({ ...graphCheckOf(q), stored: true });
 
 /**
  * The decision engine (docs/decisions.md): the one place that answers permission questions.
@@ -165,18 +167,23 @@ export class DecisionEngine {
    * on held tenant roles granted it: such a role may lapse by expiry within a revision).
    */
   private async answer(r: Reading, qs: Question[]): Promise<{ answer: Answer; keep: boolean }[]> {
-    const graph = await this.walk.check(r.env, qs.map(graphCheckOf), { explain: false, floor: r.floor });
+    // The rules first (kept per revision: no read but the first of a revision), so that the walk
+    // answers, for each question a rule may decide, what the rules read of its user and instance.
+    const compiled = this.noRulesAt(r) ? null : await this.rulesAt(r);
+    const ruled = compiled?.rules ? qs.map((q) => SetRules.grantsOn(compiled, q.type, q.action)) : null;
+    const checks = qs.map((q, i) => (ruled?.[i] ? withStored(q) : graphCheckOf(q)));
+    const graph = await this.walk.check(r.env, checks, { explain: false, floor: r.floor });
     const out = graph.map((d) => ({ answer: { allow: d.allow, depthLimited: d.depthLimited, validUntil: d.validUntil }, keep: true }));
     const denied: number[] = [];
-    for (let i = 0; i < graph.length; i++) if (!graph[i].allow) denied.push(i);
-    if (!denied.length || this.noRulesAt(r)) return out;
-    const compiled = await this.rulesAt(r);
-    if (!compiled?.rules) return out;
+    for (let i = 0; i < graph.length; i++) if (!graph[i].allow && ruled?.[i]) denied.push(i);
+    if (!denied.length || !compiled) return out;
     const verdicts = await this.rules!.decide(
       r.env,
       compiled,
       denied.map((i) => qs[i]),
       r.floor,
+      false,
+      denied.map((i) => graph[i].stored),
     );
     denied.forEach((i, j) => {
       if (verdicts[j].some((v) => v.granted))

@@ -41,6 +41,14 @@ export interface GraphCheck {
   type: string;
   key: string | null;
   tenant: string | null;
+  /** Answer what the set rules read of the user and instance too (Decision.stored), in the same round trip. */
+  stored?: true;
+}
+
+/** What the set rules read of a question's user and instance (null: not stored). */
+export interface StoredOfQuestion {
+  user: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] } | null;
+  instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null;
 }
 type GraphCheckOf<K extends keyof GraphCheck> = Pick<GraphCheck, K>;
 
@@ -62,6 +70,8 @@ export interface Decision {
   /** Epoch ms when the answer may change without a write (an edge on its path expires); null: never. */
   validUntil?: number | null;
   trace?: Trace;
+  /** For a check that asked it (GraphCheck.stored). */
+  stored?: StoredOfQuestion;
 }
 
 export interface ObjectsPage {

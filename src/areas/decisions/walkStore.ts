@@ -77,6 +77,7 @@ export class CypherWalk implements Walk {
         depthLimited: row.depthLimited,
         validUntil: row.validUntil,
         ...(explain && row.explanation ? { trace: row.explanation } : {}),
+        ...(row.stored ? { stored: row.stored } : {}),
       };
     }
     return out;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +41,8 @@ public final class Allowed {
         public Long validUntil;
         public boolean depthLimited;
         public Map<String, Object> explanation;
+        /** What the set rules read of the question's user and instance, when it asks (`stored: true`). */
+        public Map<String, Object> stored;
     }
 
     @Procedure(name = "graphauthz.allowed", mode = Mode.READ)
@@ -86,10 +89,10 @@ public final class Allowed {
         }
         List<Walk.Assignment> directAssignments = Walk.directAssignments(viable ? user : null, nowMs);
         List<String> heldStates = new ArrayList<>(directAssignments.size());
-        Set<String> directNodes = new HashSet<>();
+        Set<Long> directNodes = new HashSet<>();
         for (Walk.Assignment a : directAssignments) {
             heldStates.add(a.stateKey());
-            directNodes.add(a.node().getElementId());
+            directNodes.add(Walk.id(a.node()));
         }
         Set<String> held = new HashSet<>(heldStates);
         boolean byTenantRole = !tenantRolesHeld.isEmpty();
@@ -146,7 +149,53 @@ public final class Allowed {
             explanation.put("paths", paths);
             row.explanation = explanation;
         }
+        if (Boolean.TRUE.equals(question.get("stored"))) row.stored = stored(env, user, target, nowMs);
         return row;
+    }
+
+    /**
+     * The stored attributes of the question's user and instance, as cypher/conditions/questionAttributes.cypher
+     * reads them: the user's with the tenant roles it holds (fragments/rule/heldTenantRoles: each live
+     * tenant role assignment's role in its tenant, and every tenant-level role that role extends).
+     */
+    private Map<String, Object> stored(String env, Node user, Node target, long nowMs) {
+        Map<String, Object> out = new HashMap<>();
+        Map<String, Object> u = null;
+        if (user != null) {
+            u = new HashMap<>();
+            u.put("key", user.getProperty("key", null));
+            u.put("email", user.getProperty("email", null));
+            u.put("attributes_json", user.getProperty("attributes_json", null));
+            Set<List<String>> held = new LinkedHashSet<>();
+            for (Relationship grant : user.getRelationships(Direction.OUTGOING, Walk.HAS_TENANT_ROLE)) {
+                Node tenant = grant.getEndNode();
+                if (!tenant.hasLabel(TENANT) || !Walk.grantIsLive(grant, nowMs)) continue;
+                Object tenantKey = tenant.getProperty("key", null);
+                Object role = grant.getProperty("role", null);
+                if (!(tenantKey instanceof String t) || !(role instanceof String r)) continue;
+                held.add(List.of(t, r));
+                Node roleNode = findOne(tx, RuleTables.ROLE, Map.of("env", env, "key", r));
+                if (roleNode != null) {
+                    for (Node ancestor : RuleTables.ancestors(roleNode)) {
+                        if (ancestor.hasLabel(RuleTables.ROLE) && ancestor.getProperty("key", null) instanceof String k) held.add(List.of(t, k));
+                    }
+                }
+            }
+            List<Map<String, Object>> roles = new ArrayList<>();
+            for (List<String> h : held) roles.add(Map.of("tenant", h.get(0), "role", h.get(1)));
+            u.put("tenant_roles", roles);
+        }
+        Map<String, Object> i = null;
+        if (target != null) {
+            i = new HashMap<>();
+            i.put("type", target.getProperty("resource", null));
+            i.put("key", target.getProperty("key", null));
+            i.put("tenant", target.getProperty("tenant", null));
+            i.put("attributes_json", target.getProperty("attributes_json", null));
+        }
+        out.put("user", u);
+        out.put("instance", i);
+        return out;
     }
 
     /** `split(key, '|')[1]` of a state key "<elementId>|<role>". */

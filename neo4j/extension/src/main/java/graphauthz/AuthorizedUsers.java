@@ -76,10 +76,10 @@ public final class AuthorizedUsers {
                 conditional = true;
                 List<Walk.Assignment> assignments = Walk.directAssignments(holder, nowMs);
                 Set<String> held = new HashSet<>();
-                Set<String> directNodes = new HashSet<>();
+                Set<Long> directNodes = new HashSet<>();
                 for (Walk.Assignment a : assignments) {
                     held.add(a.stateKey());
-                    directNodes.add(a.node().getElementId());
+                    directNodes.add(Walk.id(a.node()));
                 }
                 Walk.Reached again = new Walk(rule, nowMs, depth, false, false, directNodes).reachableStates(start, held);
                 for (Walk.State s : again.states()) if (held.contains(s.key)) confirmed.add(userKey + "|" + s.key);

@@ -57,10 +57,10 @@ public final class EffectiveRoles {
         RuleTables rule = RuleTables.read(tx, env, List.of());
         Object key = user.getProperty("key", null);
         List<Walk.Assignment> assignments = Walk.directAssignments(user, nowMs);
-        Set<String> directNodes = new HashSet<>();
+        Set<Long> directNodes = new HashSet<>();
         List<Walk.State> start = new ArrayList<>(assignments.size());
         for (Walk.Assignment a : assignments) {
-            directNodes.add(a.node().getElementId());
+            directNodes.add(Walk.id(a.node()));
             String trail = Walk.cat("user:", key, " -", a.role(), "-> ", a.node().getProperty("resource", null), ":", a.node().getProperty("key", null));
             start.add(new Walk.State(a.node(), a.role(), a.until(), trail));
         }

@@ -45,10 +45,10 @@ public final class ListObjects {
 
         // fragments/walkFromUser: the forward walk from the user's direct role assignments.
         List<Walk.Assignment> assignments = Walk.directAssignments(user, nowMs);
-        Set<String> directNodes = new HashSet<>();
+        Set<Long> directNodes = new HashSet<>();
         List<Walk.State> start = new ArrayList<>(assignments.size());
         for (Walk.Assignment a : assignments) {
-            directNodes.add(a.node().getElementId());
+            directNodes.add(Walk.id(a.node()));
             start.add(new Walk.State(a.node(), a.role(), a.until(), ""));
         }
         Walk.Reached reached = new Walk(rule, nowMs, depth, true, false, directNodes).reachableStates(start, Set.of());

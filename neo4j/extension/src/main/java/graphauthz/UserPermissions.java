@@ -64,10 +64,10 @@ public final class UserPermissions {
         if (user == null) return Stream.empty();
         RuleTables rule = RuleTables.read(tx, env, List.of());
         List<Walk.Assignment> assignments = Walk.directAssignments(user, nowMs);
-        Set<String> directNodes = new HashSet<>();
+        Set<Long> directNodes = new HashSet<>();
         List<Walk.State> start = new ArrayList<>(assignments.size());
         for (Walk.Assignment a : assignments) {
-            directNodes.add(a.node().getElementId());
+            directNodes.add(Walk.id(a.node()));
             start.add(new Walk.State(a.node(), a.role(), a.until(), ""));
         }
         Walk.Reached reached = new Walk(rule, nowMs, depth, true, false, directNodes).reachableStates(start, Set.of());

@@ -61,10 +61,10 @@ final class Walk {
     private final long depth;
     private final boolean searchForward;
     private final boolean withTrails;
-    /** elementIds of the nodes the user holds a direct role on ([]: none known). */
-    private final Set<String> directNodes;
+    /** ids (Walk.id) of the nodes the user holds a direct role on ([]: none known). */
+    private final Set<Long> directNodes;
 
-    Walk(RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<String> directNodes) {
+    Walk(RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes) {
         this.rule = rule;
         this.nowMs = nowMs;
         this.depth = depth;
@@ -73,8 +73,14 @@ final class Walk {
         this.directNodes = directNodes;
     }
 
+    /** A node's id within this transaction (the state keys and the sets of visited nodes). */
+    @SuppressWarnings("deprecation")
+    static long id(Node node) {
+        return node.getId();
+    }
+
     static String stateKey(Node node, String role) {
-        return node.getElementId() + "|" + role;
+        return id(node) + "|" + role;
     }
 
     /** fragments/reachableStates: every state at most `depth` hops from `start`, in visiting order. */
@@ -165,7 +171,7 @@ final class Walk {
             if (!eq(d.onResource(), subjectType) || !eq(d.resource(), objectType)) continue;
             if (!eq(searchForward ? d.fromRole() : d.role(), state.role)) continue;
             if (d.noDirectRolesOnObject()) {
-                if (objectIsDirect == null) objectIsDirect = directNodes.contains(link.object().getElementId());
+                if (objectIsDirect == null) objectIsDirect = directNodes.contains(id(link.object()));
                 if (objectIsDirect) continue;
             }
             roles.add(searchForward ? d.role() : d.fromRole());

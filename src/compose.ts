@@ -59,6 +59,8 @@ import { GraphStore } from './areas/graph/store';
 import { GroupsService } from './areas/groups/service';
 import { GroupsStore } from './areas/groups/store';
 import { HealthStore } from './areas/health/store';
+import { ImpactService } from './areas/impact/service';
+import { ImpactStore } from './areas/impact/store';
 import { DbGauges } from './areas/metrics/gauges';
 import { metricsTokenDigest } from './areas/metrics/routes';
 import { MetricsStore } from './areas/metrics/store';
@@ -182,6 +184,8 @@ export function compose(infra: Infrastructure) {
   );
   const roles = new RolesService(schemaStore, hierarchy);
   const instancesStore = new InstancesStore(db);
+  const instances = new InstancesService(instancesStore, schemaStore);
+  const groups = new GroupsService(new GroupsStore(db));
 
   // Elements, approvals, access requests and their webhooks.
   const webhookStore = new WebhookStore(db);
@@ -227,10 +231,10 @@ export function compose(infra: Infrastructure) {
         actions: new ActionsService(schemaStore),
         actionGroups: new ActionGroupsService(schemaStore, new ActionGroupsStore(db)),
       },
-      instances: new InstancesService(instancesStore, schemaStore),
+      instances,
       instancesBulk: new InstancesBulkService(instancesStore),
       assignments: { roles: assignments, tuples: new TuplesService(assignmentsStore) },
-      groups: new GroupsService(new GroupsStore(db)),
+      groups,
       elements,
       sessions,
       approvals,
@@ -238,6 +242,7 @@ export function compose(infra: Infrastructure) {
       console: { queue: new ApprovalsQueueService(new ApprovalsQueueStore(db)), files: loadStaticFiles(findConsoleDir()) },
       changes: new ChangesService(new ChangeStore(() => db)),
       audit: new AuditService(new AuditStore(db)),
+      impact: new ImpactService(new ImpactStore(db), engine, { facts, assignments, groups, instances }),
       decisionLog: new DecisionLogReader(decisionLogStore),
       urlMapping: new UrlMappingService(new UrlMappingStore(db), decisions),
       userInvites: new UserInvitesService(new UserInvitesStore(db), assignments, facts),

@@ -17,6 +17,7 @@ import { factsRoutes } from './areas/facts/routes';
 import { graphRoutes } from './areas/graph/routes';
 import { groupsRoutes } from './areas/groups/routes';
 import { healthRoutes } from './areas/health/routes';
+import { impactRoutes } from './areas/impact/routes';
 import { metaRoutes } from './areas/meta/routes';
 import { metricsRoutes } from './areas/metrics/routes';
 import { environmentCopyRoutes } from './areas/policy/copyRoutes';
@@ -65,6 +66,7 @@ export const routeTables = {
   console: consoleRoutes,
   changes: changesRoutes,
   audit: auditRoutes,
+  impact: impactRoutes,
   decisionLog: decisionLogRoutes,
   urlMapping: urlMappingRoutes,
   userInvites: userInviteRoutes,

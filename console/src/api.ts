@@ -23,10 +23,21 @@ export class ApiError extends Error {
 const READ_RETRIES = 2;
 
 // biome-ignore lint/suspicious/noExplicitAny: an answer is JSON whose type the caller names; `any` keeps untyped calls short
-export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { authorization: `Bearer ${adminKey.get() ?? ''}` };
+export async function api<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  /** A reviewer's elements session instead of the admin key (the queue's decisions), and its element. */
+  as?: { token: string; elementId: string },
+): Promise<T> {
+  // `x-authz-actor: console`: the service records the console's writes with the actor `admin:console`
+  // (honoured with the admin key only, src/auth/actor.ts), so the audit log shows them.
+  const headers: Record<string, string> = as
+    ? { authorization: `Bearer ${as.token}`, element_id: as.elementId }
+    : { authorization: `Bearer ${adminKey.get() ?? ''}`, 'x-authz-actor': 'console' };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const send = () => fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // No cookies either way: a login step's session cookie is never kept by the console's tab.
+  const send = () => fetch(path, { method, headers, credentials: 'omit', body: body === undefined ? undefined : JSON.stringify(body) });
   let res = await send();
   for (let retry = 0; method === 'GET' && res.status === 503 && retry < READ_RETRIES; retry++) {
     const wait = Math.min(Number(res.headers.get('retry-after')) || 1, 5);
@@ -53,6 +64,7 @@ export const facts = (rest: string) => `/v2/facts/${enc(scope.proj)}/${enc(scope
 export const schema = (rest: string) => `/v2/schema/${enc(scope.proj)}/${enc(scope.env)}/${rest}`;
 export const graphPath = (rest = '') => `/v2/graph/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
 export const allowedPath = (rest = '') => `/v2/allowed/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
+export const impactPath = () => `/v2/impact/${enc(scope.proj)}/${enc(scope.env)}`;
 export const consolePath = (rest = '') => `/v2/console/${enc(scope.proj)}/${enc(scope.env)}${rest}`;
 
 /** Every item of a paged list (up to `maxPages` pages of 100): a shared server holds many projects. */

@@ -229,11 +229,33 @@ export class GraphView {
       }
     }
     cy.elements().not('.path').addClass('faded');
+    this.layerPaths(paths);
     this.fit(cy.$('.path'), 60);
     return {
       nodes: cy.nodes('.path').map((n) => n.data('ref') as string),
       edges: cy.edges('.path').map((e) => `${e.source().data('ref')} -${e.data('name') ?? e.data('label')}-> ${e.target().data('ref')}`),
     };
+  }
+
+  /**
+   * The granting paths drawn in layers, left to right (layeredPositions), beside the faded
+   * neighbourhood: each hop one column further, so a long path reads in one direction without
+   * crossings. Answers the path nodes' refs from left to right (the browser test reads them).
+   */
+  layerPaths(paths: string[]): string[] {
+    const cy = this.cy;
+    const rest = cy.nodes().not('.path');
+    const box = rest.empty() ? { x2: 0, y1: 0 } : rest.boundingBox();
+    const at = layeredPositions(paths.map((p) => parsePath(p)));
+    cy.batch(() => {
+      for (const [ref, pos] of at) {
+        const id = this.byRef.get(ref);
+        if (id) cy.getElementById(id).position({ x: box.x2 + 120 + pos.x, y: box.y1 + pos.y });
+      }
+    });
+    const order = [...at].sort((a, b) => a[1].x - b[1].x || a[1].y - b[1].y).map(([ref]) => ref);
+    this.container.dataset.pathOrder = order.join(' ');
+    return order;
   }
 
   /** Fits the graph, but a small one is not blown up past a readable size. */
@@ -280,5 +302,34 @@ export function ringPositions(g: Neighbourhood, dist: Map<string, number>): Map<
       i += ring.length;
     }
   }
+  return out;
+}
+
+const COLUMN = 170;
+const ROW = 70;
+
+/**
+ * A layered layout of paths (each a list of hops from the user): a node's column is the longest
+ * number of hops that leads to it on any path (so every edge points right), its row the order in
+ * which the paths first reach that column. Linear in the paths' length.
+ */
+export function layeredPositions(paths: { from: string; to: string }[][]): Map<string, { x: number; y: number }> {
+  const layer = new Map<string, number>();
+  for (const steps of paths) {
+    steps.forEach((step, i) => {
+      layer.set(step.from, Math.max(layer.get(step.from) ?? 0, i));
+      layer.set(step.to, Math.max(layer.get(step.to) ?? 0, i + 1));
+    });
+  }
+  const rows = new Map<number, number>();
+  const out = new Map<string, { x: number; y: number }>();
+  for (const steps of paths)
+    for (const ref of [steps[0]?.from, ...steps.map((s) => s.to)]) {
+      if (ref === undefined || out.has(ref)) continue;
+      const l = layer.get(ref)!;
+      const row = rows.get(l) ?? 0;
+      rows.set(l, row + 1);
+      out.set(ref, { x: l * COLUMN, y: row * ROW });
+    }
   return out;
 }

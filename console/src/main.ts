@@ -3,6 +3,7 @@ import { adminKey, allPages, allowedPath, api, enc, facts, graphPath, itemsOf, s
 import { $, clear, el, errorText } from './dom';
 import { GraphView, type Neighbourhood, parsePath } from './graph';
 import { showApprovals, showGroupTree, showNode } from './panels';
+import { createForms, onWritten } from './writes';
 
 let view: GraphView;
 let focus: { ref: string; kind: string } | null = null;
@@ -203,7 +204,19 @@ async function why(ev: Event): Promise<void> {
   }
 }
 
+/** After a write: the focused node, its graph, the tree, the queue and the search, read again. */
+async function refreshAfterWrite(): Promise<void> {
+  await Promise.all([
+    focus ? pick(focus.ref, focus.kind) : Promise.resolve(),
+    showGroupTree($('group-tree'), pick).catch(() => undefined),
+    showApprovals($('approvals')).catch(() => undefined),
+    search().catch(() => undefined),
+  ]);
+}
+
 function start(): void {
+  onWritten(refreshAfterWrite);
+  createForms($('create'));
   $('sign-in').addEventListener('submit', (ev) => {
     ev.preventDefault();
     void signIn($<HTMLInputElement>('admin-key').value);

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the console reads the API's JSON answers without their types
 import { allowedPath, api, consolePath, enc, facts, graphPath, itemsOf, schema } from './api';
 import { clear, el, errorText } from './dom';
+import { button, decide, groupActions, instanceActions, userActions } from './writes';
 
 type Pick = (ref: string, kind: string) => void;
 
@@ -27,9 +28,10 @@ const section = (title: string, body: HTMLElement) => el('div', { class: 'sub' }
 
 /** A user's memberships (groups, also through nesting), direct roles and effective roles with paths. */
 async function userPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
-  const [user, eff] = await Promise.all([
+  const [user, eff, assignments] = await Promise.all([
     api('GET', facts(`users/${enc(key)}`)),
     api('GET', graphPath(`/users/${enc(key)}/effective_roles`)),
+    api('GET', facts(`role_assignments?user=${enc(key)}&per_page=100`)).then(itemsOf<any>),
   ]);
   const roles: { resource: string; tenant: string; role: string; path: string }[] = eff.roles;
   const memberships = roles.filter((r) => r.role === 'member' && r.resource.startsWith('group:'));
@@ -47,6 +49,7 @@ async function userPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
       ),
     ),
     section('Direct roles', table(['role', 'on', 'tenant'], direct)),
+    section('Change', el('div', { class: 'changes' }, ...userActions(key, user, assignments))),
     section(
       'Effective roles',
       table(
@@ -63,28 +66,30 @@ async function groupPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
   const [users, parents, children, roles] = await Promise.all(
     ['users', 'parents', 'children', 'roles'].map((s) => api('GET', `${g}/${s}?per_page=100`).then(itemsOf<any>)),
   );
-  const groupLinks = (list: any[]) =>
+  const act = groupActions(key);
+  const groupLinks = (list: any[], action?: (x: any) => HTMLElement) =>
     table(
-      ['group'],
-      list.map((x) => [link(`group:${x.group_instance_key}`, 'group', pick)]),
+      action ? ['group', ''] : ['group'],
+      list.map((x) => [link(`group:${x.group_instance_key}`, 'group', pick), ...(action ? [action(x)] : [])]),
     );
   return [
     section(
       'Members',
       table(
-        ['user'],
-        users.map((u) => [link(`user:${u.key ?? u.user ?? u}`, 'user', pick)]),
+        ['user', ''],
+        users.map((u) => [link(`user:${u.key ?? u.user ?? u}`, 'user', pick), act.members({ key: u.key ?? u.user ?? u })]),
       ),
     ),
-    section('Parents', groupLinks(parents)),
+    section('Parents', groupLinks(parents, act.parents)),
     section('Children', groupLinks(children)),
     section(
       'Grants',
       table(
-        ['role', 'on'],
-        roles.map((r) => [r.role, `${r.resource}:${r.resource_instance}`]),
+        ['role', 'on', ''],
+        roles.map((r) => [r.role, `${r.resource}:${r.resource_instance}`, act.grants(r)]),
       ),
     ),
+    section('Change', el('div', { class: 'changes' }, ...act.forms)),
   ];
 }
 
@@ -92,7 +97,10 @@ async function groupPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
 async function instancePanel(ref: string, pick: Pick): Promise<HTMLElement[]> {
   const [type, ...rest] = ref.split(':');
   const key = rest.join(':');
-  const resource = await api('GET', schema(`resources/${enc(type)}`));
+  const [resource, instance] = await Promise.all([
+    api('GET', schema(`resources/${enc(type)}`)),
+    api('GET', schema(`resource_instances/${enc(ref)}`)),
+  ]);
   const actions = Object.keys(resource.actions ?? {});
   const who = new Map<string, string[]>();
   await Promise.all(
@@ -109,6 +117,7 @@ async function instancePanel(ref: string, pick: Pick): Promise<HTMLElement[]> {
         [...who].sort().map(([u, a]) => [link(`user:${u}`, 'user', pick), a.sort().join(', ')]),
       ),
     ),
+    section('Change', el('div', { class: 'changes' }, ...instanceActions(ref, instance))),
   ];
 }
 
@@ -178,19 +187,34 @@ function treeItem(key: string, pick: Pick): HTMLElement {
   return li;
 }
 
-/** The approvals queue: every config's operation approvals, pending first (read-only for the admin). */
+/**
+ * The queue: every config's operation approvals and access requests, pending first. A pending one
+ * is decided as a reviewer the admin names (docs/console.md#approvals).
+ */
 export async function showApprovals(target: HTMLElement): Promise<void> {
   const queue = itemsOf<any>(await api('GET', consolePath('/approvals?per_page=100')));
+  const decision = (a: any) => {
+    if (a.status !== 'pending') return a.reviewer_user_id ? `by ${a.reviewer_user_id}` : '';
+    const reviewer = el('input', { placeholder: 'reviewer', 'data-reviewer': a.id, size: '8' });
+    const go = (verdict: 'approve' | 'deny') =>
+      button(verdict, { [`data-${verdict}`]: a.id }, () => {
+        if (!reviewer.value.trim()) reviewer.focus();
+        else void decide(a, reviewer.value.trim(), verdict);
+      });
+    return el('span', { class: 'row' }, reviewer, go('approve'), go('deny'));
+  };
   clear(
     target,
     table(
-      ['status', 'config', 'who', 'on', 'reason'],
+      ['type', 'status', 'config', 'who', 'on', 'reason', 'decide'],
       queue.map((a) => [
+        a.type === 'access_request' ? `access ${a.role ?? ''}`.trim() : 'approval',
         el('span', { class: `status-${a.status}` }, a.status),
         a.elements_config_key ?? a.elements_config_id,
         a.requesting_user_id,
-        `${a.resource}:${a.resource_instance}`,
+        a.resource_instance ? `${a.resource}:${a.resource_instance}` : `tenant ${a.tenant}`,
         a.reason ?? '',
+        decision(a),
       ]),
     ),
   );

@@ -19,6 +19,9 @@
 // Change events are read from the environment's ChangeSet nodes (one per revision, events as
 // parallel lists in `seq` order, '' for an absent before/after); the filters that hold for a
 // whole revision (actor, time) and a first look at its kinds are applied before its events are unwound.
+// A revision written through the admin console (actor $consoleKind:$consoleId, docs/console.md) is
+// audited whole, whatever its kinds: the admin's own changes to facts (users, memberships, role
+// assignments ...) are in the audit log; the same kinds written by keys and SDKs are in the feed only.
 CALL () {
   MATCH (node:ChangeSet {env: $env})
   WHERE ($actor IS NULL OR node.actor_id = $actor OR node.actor_kind + ':' + node.actor_id = $actor)
@@ -26,9 +29,10 @@ CALL () {
     AND ($to IS NULL OR node.at <= $to)
   // The lists are read once per revision, not once per event.
   WITH node {.revision, .n, .at, .actor_kind, .actor_id, .ops, .kinds, .keys, .befores, .afters} AS s
-  WHERE ($kind IS NULL OR $kind IN s.kinds) AND any(k IN s.kinds WHERE k IN $kinds)
+  WITH s, (s.actor_kind = $consoleKind AND s.actor_id = $consoleId) AS byConsole
+  WHERE ($kind IS NULL OR $kind IN s.kinds) AND (byConsole OR any(k IN s.kinds WHERE k IN $kinds))
   UNWIND range(0, s.n - 1) AS seq
-  WITH s, seq WHERE s.kinds[seq] IN $kinds
+  WITH s, seq WHERE byConsole OR s.kinds[seq] IN $kinds
   // #include fragments/changeSetEvent
   RETURN event AS e
   UNION ALL

@@ -1,9 +1,10 @@
 // @row { total: number; data: (ApprovalNode & { config_key: string | null })[] }
-// One page of the environment's operation approvals across every elements config and session,
-// for the admin console's read-only queue: pending first, then newest first. $config (id or
-// key) and $status narrow it; a null status is pending.
+// One page of the environment's operation approvals and access requests across every elements
+// config and session, for the admin console's queue: pending first, then newest first. $config
+// (id or key), $type (operation_approval or access_request; null: both) and $status narrow it; a
+// null status is pending.
 MATCH (a:OperationApproval {env: $env})
-WHERE coalesce(a.type, 'operation_approval') = 'operation_approval'
+WHERE $type IS NULL OR coalesce(a.type, 'operation_approval') = $type
 OPTIONAL MATCH (c:ElementsConfig {env: $env, id: a.config_id})
 WITH a, c
 WHERE ($config IS NULL OR c.id = $config OR c.key = $config)

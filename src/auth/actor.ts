@@ -7,9 +7,18 @@ export interface Actor {
   id: string;
 }
 
-export function actorOf(who: { principal?: Principal; session?: Session }): Actor | undefined {
+/**
+ * The header by which the admin console names itself (`x-authz-actor: console`, docs/console.md):
+ * honoured only with the admin key, and only for that one value, so it can label the admin's own
+ * writes but never make a change look like another key's or a user's. Sent by anyone else, or with
+ * another value, it is ignored.
+ */
+export const ACTOR_HEADER = 'x-authz-actor';
+export const CONSOLE_ACTOR: Actor = { kind: 'admin', id: 'console' };
+
+export function actorOf(who: { principal?: Principal; session?: Session }, named?: string): Actor | undefined {
   if (who.session) return { kind: 'session', id: who.session.userKey };
-  if (who.principal?.kind === 'admin') return { kind: 'admin', id: 'admin' };
+  if (who.principal?.kind === 'admin') return named === CONSOLE_ACTOR.id ? CONSOLE_ACTOR : { kind: 'admin', id: 'admin' };
   if (who.principal?.kind === 'env') return { kind: 'env_key', id: who.principal.keyId };
   return undefined;
 }

@@ -145,6 +145,31 @@ export function program(): Command {
         );
     });
 
+  p.command('impact')
+    .description(
+      'Show what intended writes would take away: every (user, action, object) allowed now and denied after, by any path; nothing is written (POST /v2/impact).',
+    )
+    .argument('<file>', 'the writes (YAML or JSON): a list of {op, ...}, or {writes, deadline_ms, limit}')
+    .option('--deadline-ms <ms>', 'answer within this long, cut if need be (default 5000)')
+    .option('--limit <n>', 'list at most this many (all are counted; default 1000)')
+    .option('--exit-code', 'exit 1 when anything would be lost (for checks in CI)')
+    .action(async (file: string, _o: unknown, cmd: Command) => {
+      const g = globals(cmd);
+      const { api, base } = await target(g);
+      const data = readDataFile(file);
+      const body: Record<string, unknown> = Array.isArray(data) ? { writes: data } : { ...(data as Record<string, unknown>) };
+      if (g.deadlineMs !== undefined) body.deadline_ms = Number(g.deadlineMs);
+      if (g.limit !== undefined) body.limit = Number(g.limit);
+      const answer = await api.ok('POST', base('impact'), body);
+      if (g.json) out(JSON.stringify(answer));
+      else {
+        for (const l of answer.lost as { user: string; action: string; object: string; tenant: string }[])
+          out(`${l.user} ${l.action} ${l.object} (tenant ${l.tenant})`);
+        out(`${answer.count} access(es) would be lost${answer.cut ? ' (cut at the deadline: at least this many)' : ''}.`);
+      }
+      if (g.exitCode && answer.count > 0) process.exitCode = 1;
+    });
+
   p.command('test')
     .description(
       'Run test files: each in a throwaway environment (admin key, --project), or in the existing empty environment --env (left empty again).',

@@ -65,6 +65,21 @@ export async function producedRevisions<T>(fn: () => Promise<T>): Promise<{ out:
   return { out, revisions };
 }
 
+/**
+ * A rehearsal (Db.openRehearsal): one write transaction that is never committed. Work run through
+ * `run` (its async context) sends every statement of every store to that transaction: its writes
+ * are seen by its later reads, and nothing of it is kept (no revision, no change event, no commit
+ * wait). The impact preview runs intended writes and the decision engine in one (src/areas/impact).
+ */
+export interface Rehearsal {
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Rolls the transaction back and gives its connection back. */
+  close(): Promise<void>;
+}
+
+/** The transaction of the rehearsal being run in this async context, its statements one at a time. */
+const rehearsing = new AsyncLocalStorage<ManagedTransaction>();
+
 /** A read must include every write to environment `env` up to its revision `revision` (Db.readOnce). */
 export interface RevisionFloor {
   env: string;
@@ -301,6 +316,53 @@ export class Db {
     return out;
   }
 
+  /** Whether this async context runs in a rehearsal (its statements go to a transaction never committed). */
+  get rehearsing(): boolean {
+    return rehearsing.getStore() !== undefined;
+  }
+
+  /**
+   * Opens a rehearsal (see `Rehearsal`): a write transaction on the leader, ended by the server after
+   * `timeoutMs` at the latest, never committed. Its statements run one after the other.
+   */
+  async openRehearsal(timeoutMs: number): Promise<Rehearsal> {
+    const session = this.driver.session({ defaultAccessMode: neo4j.session.WRITE, database: this.opts.database });
+    let tx: Transaction;
+    try {
+      tx = await withDeadline(session.beginTransaction({ timeout: timeoutMs }), this.timeoutMs, () => this.timeout());
+    } catch (err) {
+      void closeQuietly(session);
+      throw this.storeError(err) ?? err;
+    }
+    let queue: Promise<unknown> = Promise.resolve();
+    const serial = {
+      run: (text: string, params: Params) => {
+        const next = queue.then(() => tx.run(text, params));
+        queue = next.catch(() => undefined);
+        return next;
+      },
+    } as unknown as ManagedTransaction;
+    let closed = false;
+    return {
+      run: (fn) => rehearsing.run(serial, fn),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await tx.rollback().catch(() => undefined);
+        await closeQuietly(session);
+      },
+    };
+  }
+
+  /** A statement's rows in the rehearsal of this context; store errors as a transaction's. */
+  private async inRehearsal<T>(held: ManagedTransaction, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await fn(new Tx(held, 'write'));
+    } catch (err) {
+      throw this.storeError(err) ?? err;
+    }
+  }
+
   /** A read transaction (routed to any cluster member). */
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.transaction('read', fn);
@@ -344,6 +406,8 @@ export class Db {
     atLeast?: RevisionFloor,
   ): Promise<R[]> {
     if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
+    const held = rehearsing.getStore();
+    if (held) return this.inRehearsal(held, (tx) => tx.rows(stmt, params));
     if (atLeast && mode === 'read' && this.routing) return this.readIncluding(stmt, params, atLeast);
     const started = Date.now();
     const clock = process.hrtime.bigint();
@@ -471,6 +535,8 @@ export class Db {
   }
 
   private async transaction<T>(mode: Mode, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const held = rehearsing.getStore();
+    if (held) return this.inRehearsal(held, fn);
     const session = this.driver.session({
       defaultAccessMode: mode === 'read' ? neo4j.session.READ : neo4j.session.WRITE,
       database: this.opts.database,

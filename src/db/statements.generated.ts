@@ -404,6 +404,10 @@ export interface StatementRows {
   'groups/unassignGroup': { removed: number };
   /** cypher/groups/updateGroup.cypher */
   'groups/updateGroup': { key: string; before: GroupNode; after: GroupNode };
+  /** cypher/impact/objectsFrom.cypher */
+  'impact/objectsFrom': { objects: { type: string; key: string; tenant: string; actions: string[] }[] };
+  /** cypher/impact/usersReaching.cypher */
+  'impact/usersReaching': { users: string[] };
   /** cypher/import/abandon.cypher */
   'import/abandon': { id: string };
   /** cypher/import/begin.cypher */

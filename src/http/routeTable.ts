@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { badRequest, type ErrorDetail, invalidInput } from '../errors';
 import type { Principal, Scope, Session } from '../auth/types';
 import type { JsonSchema, ParamsOf, StaticOf } from './schema';
-import { actorOf, runAs } from '../auth/actor';
+import { ACTOR_HEADER, actorOf, runAs } from '../auth/actor';
 import { producedRevisions } from '../db/db';
 
 /**
@@ -237,7 +237,7 @@ export async function answer(
   let result: unknown;
   let revision: number | undefined;
   if (writes) {
-    const run = await producedRevisions(() => runAs(actorOf(who), () => route.handler(req)));
+    const run = await producedRevisions(() => runAs(actorOf(who, ctx.get(ACTOR_HEADER)), () => route.handler(req)));
     result = run.out;
     // The revision this write produced (its last transaction's, src/db/db.ts), not a later one
     // another writer made meanwhile; a write that changed nothing moved none: the revision known now.

@@ -153,6 +153,8 @@ describe('console in chromium', () => {
       'group:eng -group-> group:all',
       'user:alice -member-> group:eng',
     ]);
+    // Drawn in layers, left to right: each hop one column further.
+    expect(await page.getAttribute('#graph', 'data-path-order')).toBe('user:alice group:eng group:all repo:web');
     await settle();
     await page.screenshot({ path: join(RESULTS, 'console-why.png') });
 
@@ -163,15 +165,14 @@ describe('console in chromium', () => {
     expect(await page.$$('#why-paths li')).toHaveLength(0);
   }, 60_000);
 
-  it('shows the approvals queue of every elements config, read-only', async () => {
+  it('shows the approvals queue of every elements config, each pending one with its reviewer and decisions', async () => {
     // The service holds dave's request; the panel must show it (not an answer about another environment).
     expect((await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals`)).total_count).toBe(1);
     await page.waitForSelector('#approvals-table');
     const rows = await page.$$eval('#approvals-table tr', (trs) =>
       trs.slice(1).map((tr) => Array.from(tr.children).map((td) => td.textContent)),
     );
-    expect(rows).toEqual([['pending', 'ops', 'dave', expect.stringMatching(/^repo:/), 'deploy the api']]);
-    expect(await page.$$('#approvals button, #approvals form')).toHaveLength(0);
+    expect(rows).toEqual([['approval', 'pending', 'ops', 'dave', expect.stringMatching(/^repo:/), 'deploy the api', 'approvedeny']]);
   });
 
   it('shows nested groups as a tree and expands a group into its children', async () => {
@@ -206,6 +207,120 @@ describe('console in chromium', () => {
     await page.screenshot({ path: join(RESULTS, 'docs.png') });
     expect(offsite).toEqual([]);
     expect(pageErrors).toEqual([]);
+  }, 60_000);
+});
+
+/** The console's writes (docs/console.md): through the public API, the view refreshed, the preview before a revoke. */
+describe('writes from the console', () => {
+  const facts = () => `/v2/facts/${t.proj}/${t.env}`;
+  const allowed = async (user: string, action: string, key: string) =>
+    (await t.ok('POST', `/v2/allowed/${t.proj}/${t.env}`, { user, action, resource: { type: 'repo', key, tenant: 'default' } })).allow;
+  const done = (what: string) => page.waitForFunction((w) => document.getElementById('write-status')?.textContent === `done: ${w}`, what);
+
+  it('creates a user and assigns a role with the forms; errors are the API message', async () => {
+    await signIn();
+    await page.fill('#create-user input[name=key]', 'zed');
+    await page.click('#create-user button[type=submit]');
+    await done('create user zed');
+    expect((await t.ok('GET', `${facts()}/users/zed`)).key).toBe('zed');
+    // The same again: the API's own message, nothing else changed.
+    await page.click('#create-user button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('write-status')?.className === 'error');
+    expect(await page.textContent('#write-status')).toMatch(/create user zed: .*zed/i);
+
+    await searchAndPick('user', 'zed', 'user:zed');
+    await page.waitForSelector('#assign-role');
+    await page.fill('#assign-role input[name=role]', 'editor');
+    await page.fill('#assign-role input[name=resource_instance]', 'repo:web');
+    await page.fill('#assign-role input[name=tenant]', 'default');
+    await page.click('#assign-role button[type=submit]');
+    await done('assign editor to zed');
+    // The view is read again: the new assignment is in the user's table.
+    await page.waitForSelector('#user-assignments [data-unassign="editor@repo:web"]');
+    expect(await allowed('zed', 'push', 'web')).toBe(true);
+  }, 60_000);
+
+  it("previews an unassign (the engine's answers before and after), then makes it on Confirm; Cancel changes nothing", async () => {
+    const intended = { op: 'unassign_role', user: 'zed', role: 'editor', tenant: 'default', resource_instance: 'repo:web' };
+    const api = await t.ok('POST', `/v2/impact/${t.proj}/${t.env}`, { writes: [intended] });
+    await page.click('#user-assignments [data-unassign="editor@repo:web"]');
+    await page.waitForSelector('#impact-confirm');
+    const shown = await page.$$eval('#impact-table tr', (trs) =>
+      trs.slice(1).map((tr) => Array.from(tr.children).map((td) => td.textContent)),
+    );
+    expect(shown).toEqual(api.lost.map((x: { user: string; action: string; object: string }) => [x.user, x.action, x.object]));
+    expect(shown).toEqual([
+      ['zed', 'pull', 'repo:web'],
+      ['zed', 'push', 'repo:web'],
+    ]);
+    await settle();
+    await page.screenshot({ path: join(RESULTS, 'console-impact.png') });
+    await page.click('#impact-cancel');
+    expect(await allowed('zed', 'push', 'web')).toBe(true);
+
+    await page.click('#user-assignments [data-unassign="editor@repo:web"]');
+    await page.click('#impact-confirm');
+    await done('unassign editor from zed');
+    // What the preview listed is what the engine now denies; the rest (through eng) stays.
+    expect(await allowed('zed', 'push', 'web')).toBe(false);
+    expect(await allowed('zed', 'pull', 'web')).toBe(false);
+    await page.waitForFunction(() => !document.querySelector('#user-assignments [data-unassign="editor@repo:web"]'));
+
+    await page.fill('#add-to-group input[name=group]', 'eng');
+    await page.fill('#add-to-group input[name=tenant]', 'default');
+    await page.click('#add-to-group button[type=submit]');
+    await done('add zed to eng');
+    expect(await allowed('zed', 'push', 'api')).toBe(true);
+  }, 60_000);
+
+  it('removes a member from the group panel after its preview, in the audit log with the actor admin:console', async () => {
+    await searchAndPick('group', 'eng', 'group:eng');
+    await page.waitForSelector('[data-remove-member="zed"]');
+    await page.click('[data-remove-member="zed"]');
+    await page.waitForSelector('#impact-confirm');
+    // Through eng: editor on repo:api, and on repo:web through all.
+    expect(await page.textContent('#impact-count')).toBe('4 accesses would be lost');
+    await page.click('#impact-confirm');
+    await done('remove zed from eng');
+    await page.waitForFunction(() => !document.querySelector('[data-remove-member="zed"]'));
+    expect(await allowed('zed', 'push', 'api')).toBe(false);
+    expect(await allowed('zed', 'pull', 'web')).toBe(false);
+    const audit = await t.ok('GET', `/v2/audit/${t.proj}/${t.env}?actor=admin:console&per_page=100`);
+    expect(audit.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ op: 'create', kind: 'user', key: 'zed', actor: { kind: 'admin', id: 'console' } }),
+        expect.objectContaining({ op: 'create', kind: 'role_assignment', actor: { kind: 'admin', id: 'console' } }),
+        expect.objectContaining({ op: 'delete', kind: 'role_assignment', actor: { kind: 'admin', id: 'console' } }),
+        expect.objectContaining({ op: 'delete', kind: 'group_member', actor: { kind: 'admin', id: 'console' } }),
+      ]),
+    );
+    await settle();
+    await page.screenshot({ path: join(RESULTS, 'console-group-writes.png') });
+  }, 60_000);
+
+  it('decides a queued approval as the reviewer the admin names: a user who may not review it cannot', async () => {
+    // bob holds editor in the tenant: a LEVEL_1 reviewer of the ops config; alice (editor through groups only)
+    // is none: the request is not even visible to her (404), as for any non-reviewer.
+    await t.ok('POST', `${facts()}/role_assignments`, { user: 'bob', role: 'editor', tenant: 'default' });
+    const [pending] = (await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals?status=pending`)).data;
+    await page.waitForSelector(`#approvals [data-reviewer="${pending.id}"]`);
+    await page.fill(`#approvals [data-reviewer="${pending.id}"]`, 'alice');
+    await page.click(`#approvals [data-approve="${pending.id}"]`);
+    await page.waitForFunction(() => document.getElementById('write-status')?.className === 'error');
+    expect(await page.textContent('#write-status')).toMatch(/as alice: Operation approval ".*" not found/);
+    expect((await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals?status=pending`)).total_count).toBe(1);
+
+    await page.fill(`#approvals [data-reviewer="${pending.id}"]`, 'bob');
+    await page.click(`#approvals [data-approve="${pending.id}"]`);
+    await done('approve approval of dave as bob');
+    const [decided] = (await t.ok('GET', `/v2/console/${t.proj}/${t.env}/approvals`)).data;
+    expect(decided).toEqual(expect.objectContaining({ id: pending.id, status: 'approved', reviewer_user_id: 'bob' }));
+    // The view is read again: the row is decided, without its buttons.
+    await page.waitForFunction((id) => !document.querySelector(`#approvals [data-approve="${id}"]`), pending.id);
+    const audit = await t.ok('GET', `/v2/audit/${t.proj}/${t.env}?kind=operation_approval&per_page=100`);
+    expect(audit.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ op: 'update', key: pending.id, actor: { kind: 'session', id: 'bob' } })]),
+    );
   }, 60_000);
 });
 

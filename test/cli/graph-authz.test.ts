@@ -236,4 +236,19 @@ describe('graph-authz plan / apply / export', () => {
     expect(explain.stdout).toContain('group:eng');
     expect(JSON.parse((await cli(['check', ...env(), '--json', 'ann', 'push', 'repo:web'])).stdout)).toEqual({ allow: false });
   }, 60_000);
+
+  it('previews what writes would take away (impact), keeping nothing; --exit-code exits 1 when something would be lost', async () => {
+    const writes = join(tmp, 'writes.yaml');
+    writeFileSync(writes, '- { op: remove_member, group: eng, user: ann }\n');
+    const run = await cli(['impact', ...env(), '--exit-code', '--deadline-ms', '30000', writes]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('ann push repo:api (tenant default)');
+    expect(run.stdout.trim().split('\n').pop()).toMatch(/^\d+ access\(es\) would be lost\.$/);
+    // Nothing was written: ann still may.
+    expect((await cli(['check', ...env(), 'ann', 'push', 'repo:api'])).code).toBe(0);
+    // A write the service refuses: its message, exit 1.
+    writeFileSync(writes, '{ writes: [{ op: unassign_role, user: ann }] }\n');
+    const refused = await cli(['impact', ...env(), writes]);
+    expect({ code: refused.code, said: refused.stderr.includes('"role"') }).toEqual({ code: 1, said: true });
+  }, 60_000);
 });

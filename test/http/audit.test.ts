@@ -105,6 +105,20 @@ it('filters by actor, kind and time, and pages', async () => {
   expect(page2.data).toEqual(all.slice(2, 4));
 });
 
+it("audits the admin console's writes whatever their kind; the header names the console only with the admin key", async () => {
+  const console_ = { 'x-authz-actor': 'console' };
+  expect((await w.t.call('POST', `${w.facts}/users`, { key: 'by-console' }, { headers: console_ })).status).toBe(200);
+  expect((await w.t.call('POST', `${w.facts}/users`, { key: 'by-env-key' }, { key: w.t.envKey, headers: console_ })).status).toBe(200);
+  expect((await w.t.call('POST', `${w.facts}/users`, { key: 'by-other' }, { headers: { 'x-authz-actor': 'someone' } })).status).toBe(200);
+  const byConsole = await entries('&actor=admin:console');
+  expect(byConsole).toEqual([
+    expect.objectContaining({ op: 'create', kind: 'user', key: 'by-console', actor: { kind: 'admin', id: 'console' } }),
+  ]);
+  // Sent with an environment key, or with another value, the header changes nothing: those writes stay out of the audit log.
+  const all = await entries();
+  expect(all.some((e) => e.key === 'by-env-key' || e.key === 'by-other')).toBe(false);
+});
+
 it('answers 403 to an environment key and 422 to a bad filter', async () => {
   const res = await w.t.call('GET', audit(), undefined, { key: w.t.envKey });
   expect(res.status).toBe(403);

@@ -1,10 +1,14 @@
 import type { ChangeEvent } from '../changes/store';
+import { CONSOLE_ACTOR } from '../../auth/actor';
 import type { Scope } from '../../auth/types';
 import { envelopeOf, type Page } from '../../http/paging';
 import { instantFilter } from '../../util/time';
 import type { AuditStore } from './store';
 
-/** Change kinds that the audit log shows: the schema, elements configs, approvals and access requests. */
+/**
+ * Change kinds that the audit log shows: the schema, elements configs, approvals and access requests.
+ * Changes made through the admin console are shown whatever their kind (cypher/audit/listAudit.cypher).
+ */
 export const AUDITED_CHANGE_KINDS = [
   'resource',
   'role',
@@ -41,6 +45,8 @@ export class AuditService {
   async list(scope: Scope, f: AuditQuery, p: Page) {
     const row = await this.store.list(scope.envId, {
       kinds: AUDITED_CHANGE_KINDS,
+      consoleKind: CONSOLE_ACTOR.kind,
+      consoleId: CONSOLE_ACTOR.id,
       actor: f.actor ?? null,
       kind: f.kind ?? null,
       from: instantFilter(f.from, '/query/from'),

@@ -4,6 +4,9 @@ import type { StatementRows } from '../../db/statements.generated';
 /** A filter of the audit log, as the statement takes it (instants already checked). */
 export interface AuditFilter {
   kinds: string[];
+  /** The console's actor: its revisions are audited whatever their kinds. */
+  consoleKind: string;
+  consoleId: string;
   actor: string | null;
   kind: string | null;
   from: string | null;

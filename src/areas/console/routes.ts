@@ -32,8 +32,12 @@ function serve(ctx: Context, file: StaticFile | undefined, name: string, csp: st
 
 const fileParam = { file: str({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._-]+$' }) };
 const STATUSES = ['pending', 'approved', 'denied', 'canceled'];
+const TYPES = ['operation_approval', 'access_request'];
 const queuedApproval = obj({
   id: str(),
+  type: str({ enum: TYPES }),
+  /** An access request's role; null for an operation approval. */
+  role: nullable(str()),
   elements_config_id: str(),
   elements_config_key: nullable(str()),
   tenant: str(),
@@ -105,10 +109,11 @@ export const consoleRoutes: RouteSpec<ConsoleDeps>[] = [
     path: '/v2/console/:proj_id/:env_id/approvals',
     auth: 'env',
     tag,
-    summary: 'Every operation approval of the environment, across configs and sessions, pending first (admin key only; read-only)',
+    summary:
+      'Every operation approval and access request of the environment, across configs and sessions, pending first (admin key only; decided by a reviewer through their elements session)',
     schemas: {
       params: PROJ_ENV_PARAMS,
-      query: obj({ ...PAGING_QUERY, config: idOrKey(), status: str({ enum: STATUSES }) }),
+      query: obj({ ...PAGING_QUERY, config: idOrKey(), status: str({ enum: STATUSES }), type: str({ enum: TYPES }) }),
       response: envelope(queuedApproval),
     },
     handler: (r, { queue }) => queue.list(r.principal, r.scope, r.query, paging(r.query)),

@@ -59,7 +59,9 @@ export class CypherWalk implements Walk {
 
   async check(env: string, checks: GraphCheck[], opts: { explain: boolean; floor?: number }): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    return opts.explain ? this.run(env, checks, true, opts.floor) : this.batcher.ask(env, checks, opts.floor);
+    // A rehearsal's checks (src/db/db.ts) read its own transaction: never batched with other requests'.
+    if (opts.explain || this.db.rehearsing) return this.run(env, checks, opts.explain, opts.floor);
+    return this.batcher.ask(env, checks, opts.floor);
   }
 
   private async run(env: string, checks: GraphCheck[], explain: boolean, floor?: number): Promise<Decision[]> {

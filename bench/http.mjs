@@ -100,3 +100,27 @@ export async function inBatches(items, size, concurrency, fn) {
     }),
   );
 }
+
+/**
+ * Warm-up, one rule for every system and script: passes over `items` until the best rate has not
+ * risen by more than 3 % over the last three passes, after at least four passes and `minMs`
+ * (BENCH_WARM_MIN_S, 60 s), at most `maxMs` (BENCH_WARM_MAX_S, 240 s). A JVM keeps compiling for
+ * minutes under a new load (docs/benchmarks.md, "JIT warm-up"); a Go peer is compiled ahead of
+ * time. Answers the rates of the passes.
+ */
+export async function warmUntilSteady(items, concurrency, ask, opts = {}) {
+  const minMs = opts.minMs ?? Number(process.env.BENCH_WARM_MIN_S ?? 60) * 1000;
+  const maxMs = opts.maxMs ?? Number(process.env.BENCH_WARM_MAX_S ?? 240) * 1000;
+  const t0 = Date.now();
+  const rates = [];
+  let best = 0;
+  let bestAt = 0;
+  while (Date.now() - t0 < maxMs) {
+    const r = await measure(items, concurrency, ask);
+    rates.push(r.perSecond);
+    if (r.perSecond > best * 1.03) bestAt = rates.length;
+    best = Math.max(best, r.perSecond);
+    if (Date.now() - t0 >= minMs && rates.length >= 4 && rates.length - bestAt >= 3) break;
+  }
+  return { rates, seconds: (Date.now() - t0) / 1000 };
+}

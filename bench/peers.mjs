@@ -9,7 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { buildConditions, buildDataset, buildQuestions } from './dataset.mjs';
-import { client, clientNote, measure } from './http.mjs';
+import { client, clientNote, measure, warmUntilSteady as warmUp } from './http.mjs';
 import { oursAdapter, root, startOurs } from './ours.mjs';
 import { memOf, startServer, treeRssMb } from './proc.mjs';
 import { exportAndImport } from './restore.mjs';
@@ -60,34 +60,11 @@ const conditionCase = conditions.questions.slice(400);
 /** Our answers, the reference every peer's answers are checked against. */
 const reference = { cases: {}, bulk: [], lists: [] };
 
-/**
- * Warm-up, the same rule for every system: passes over `items` until the best rate has not risen
- * by more than WARM_GAIN over the last WARM_FLAT passes (at least WARM_MIN passes, at most
- * BENCH_WARM_MAX_S seconds). A JVM keeps compiling for minutes under a new load: measured on
- * ours at a tenth of the dataset, Neo4j's JIT threads took as much CPU as its Bolt workers for
- * the first ~45,000 checks (2.6 ms of Neo4j CPU a check), then 0.33 ms a check once settled, while
- * a Go peer is compiled ahead of time. A fixed three passes measured our JIT, not the service.
- */
-const WARM_MIN = 4;
-const WARM_FLAT = 3;
-const WARM_GAIN = 0.03;
-const warmMaxMs = Number(process.env.BENCH_WARM_MAX_S ?? 240) * 1000;
+/** Warm-up, the same rule for every system (bench/http.mjs `warmUntilSteady`), logged. */
 async function warmUntilSteady(system, what, items, ask) {
-  const t0 = Date.now();
-  const rates = [];
-  let best = 0;
-  let bestAt = 0;
-  while (Date.now() - t0 < warmMaxMs) {
-    const r = await measure(items, concurrency, ask);
-    rates.push(r.perSecond);
-    if (r.perSecond > best * (1 + WARM_GAIN)) {
-      best = r.perSecond;
-      bestAt = rates.length;
-    } else best = Math.max(best, r.perSecond);
-    if (rates.length >= WARM_MIN && rates.length - bestAt >= WARM_FLAT) break;
-  }
+  const { rates, seconds } = await warmUp(items, concurrency, ask);
   log(
-    `${system}: ${what} warm-up ${rates.length} passes of ${items.length} in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${rates.map((x) => x.toFixed(0)).join(', ')} /s`,
+    `${system}: ${what} warm-up ${rates.length} passes of ${items.length} in ${seconds.toFixed(0)} s: ${rates.map((x) => x.toFixed(0)).join(', ')} /s`,
   );
 }
 

@@ -6,7 +6,7 @@
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { buildDataset, buildQuestions } from './dataset.mjs';
-import { client, clientNote, measure } from './http.mjs';
+import { client, clientNote, measure, warmUntilSteady } from './http.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
 import { cpuSeconds, memOf, startServer } from './proc.mjs';
 
@@ -57,7 +57,11 @@ async function main() {
     const allowedPath = `/v2/allowed/${project}/bench`;
     const floorBefore = await measureFloor(cases['direct role']);
     const warm = Object.values(buildQuestions(ds, 200)).flat();
-    await measure(warm, concurrency, ({ expect, ...q }) => api('POST', allowedPath, { ...q, consistency: 'fully_consistent' })); // warm-up (JIT, plans)
+    // Warm-up until steady (JIT, plans): the uncached rows come first and would measure the compiling phase.
+    const warmed = await warmUntilSteady(warm, concurrency, ({ expect, ...q }) =>
+      api('POST', allowedPath, { ...q, consistency: 'fully_consistent' }),
+    );
+    console.log(`warm-up: ${warmed.rates.length} passes of ${warm.length} in ${fmt(warmed.seconds, 0)} s`);
     // Every case four times: the traversal itself (fully_consistent: the decision cache is not
     // used); minimize_latency, which fills the cache (misses); then from the cache at a revision
     // read per group of questions (the default: read-your-revoke), and from the cache at the

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Driver, Session } from 'neo4j-driver';
 import type { Logger } from 'pino';
@@ -19,10 +19,18 @@ export interface Migration {
   name: string;
   file: string;
   checksum: string;
+  /**
+   * Checksums of earlier texts of the file that differ from it in comments only
+   * (cypher/migrations/superseded-checksums.json): a database that recorded one of them was built
+   * from the same statements.
+   */
+  superseded: string[];
   statements: string[];
 }
 
 export function readMigrations(dir: string): Migration[] {
+  const supersededFile = join(dir, 'superseded-checksums.json');
+  const superseded: Record<string, string[]> = existsSync(supersededFile) ? JSON.parse(readFileSync(supersededFile, 'utf8')) : {};
   return readdirSync(dir)
     .filter((f) => /^V\d{4}__.+\.cypher$/.test(f))
     .sort()
@@ -34,6 +42,7 @@ export function readMigrations(dir: string): Migration[] {
         name: m[2],
         file,
         checksum: createHash('sha256').update(text).digest('hex'),
+        superseded: superseded[file] ?? [],
         statements: splitStatements(text),
       };
     });
@@ -101,7 +110,9 @@ export async function applyMigrations(
   };
   try {
     const applied = new Map((await session.run(APPLIED)).records.map((r) => [r.get('version') as number, r.get('checksum') as string]));
-    const changed = migrations.filter((m) => applied.has(m.version) && applied.get(m.version) !== m.checksum);
+    const changed = migrations.filter(
+      (m) => applied.has(m.version) && applied.get(m.version) !== m.checksum && !m.superseded.includes(applied.get(m.version)!),
+    );
     if (changed.length) throw new MigrationChecksumError(changed.map((m) => m.file));
     let count = 0;
     for (const m of migrations) {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import neo4j, { type Driver } from 'neo4j-driver';
@@ -80,3 +80,23 @@ it('the service stops its start with exit code 2 and a message naming the file',
   expect(failure?.stderr).toMatch(/Nothing was applied/);
   expect(await neverApplied()).toEqual({ recorded: 0, index: 0 });
 }, 180_000);
+
+it('accepts the checksum a deployment recorded for an earlier text of a migration that differs in comments only', async () => {
+  const superseded = JSON.parse(readFileSync(join(ROOT, 'cypher', 'migrations', 'superseded-checksums.json'), 'utf8'));
+  const [old] = superseded['V0008__organization.cypher'] as string[];
+  const s = driver.session();
+  try {
+    const current = (await s.run('MATCH (m:Migration {version: 8}) RETURN m.checksum AS c')).records[0].get('c');
+    await s.run('MATCH (m:Migration {version: 8}) SET m.checksum = $old', { old });
+    try {
+      const registry = new CypherRegistry(join(ROOT, 'cypher'));
+      await expect(
+        applyMigrations(driver, registry, join(ROOT, 'cypher', 'migrations'), pino({ level: 'silent' }), undefined, 4000),
+      ).resolves.not.toThrow();
+    } finally {
+      await s.run('MATCH (m:Migration {version: 8}) SET m.checksum = $current', { current });
+    }
+  } finally {
+    await s.close();
+  }
+});

@@ -76,15 +76,17 @@ export class Revisions implements RevisionListener {
 
   /**
    * Reads every known environment again when the last such read was sent more than W/4 ago (one
-   * query), unless a read that included the asked environment was sent since: the checks' own
-   * reads return their environment's revision (cypher/decisions/allowed.cypher, `learnRead`), so
-   * an environment whose checks go to the graph is kept fresh by them, and Neo4j is not asked twice.
+   * query), unless a read that included the asked environment was sent less than W/2 ago: the
+   * checks' own reads return their environment's revision (cypher/decisions/allowed.cypher,
+   * `learnRead`), so an environment whose checks go to the graph is kept fresh by them, and Neo4j
+   * is not asked twice. (W/2, not W/4: a check's read is learnt when it returns, a round trip after
+   * it was sent; the environment stays fresh for W after that send whatever the threshold.)
    * Up to POLLS_IN_FLIGHT overlap, so that a slow round trip does not age the reads past W.
    */
   private keepFresh(envId: string): void {
     const sent = performance.now();
     if (this.polling >= POLLS_IN_FLIGHT || sent - this.lastPollSent < this.windowMs / 4) return;
-    if (sent - (this.readSent.get(envId) ?? -Infinity) < this.windowMs / 4) return;
+    if (sent - (this.readSent.get(envId) ?? -Infinity) < this.windowMs / 2) return;
     this.polling++;
     this.lastPollSent = sent;
     const ids = [...this.byEnv.keys()];

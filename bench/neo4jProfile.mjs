@@ -4,6 +4,7 @@
 // transactions a question (from /metrics). With PROF_JFR=<file>, a JFR recording of Neo4j for the
 // measured part (read it with `jfr print --stack-depth 64 --events jdk.ExecutionSample <file>`).
 //   npm run build && PROF_CASE='direct role' node bench/neo4jProfile.mjs
+//   PROF_CACHED=1 PROF_CASE='direct role' node bench/neo4jProfile.mjs   (repeated questions, answered from the decision cache)
 //   PROF_CASE=list BENCH_SCALE=1 PROF_WARM=60 node bench/neo4jProfile.mjs   (list-objects: a user's repos for pull, page_size 1000)
 // A profile, not a benchmark: for before/after figures use bench:peers or npm run bench, alone on the box.
 import { execFileSync } from 'node:child_process';
@@ -24,6 +25,8 @@ await loadOurs(api, project, ds, { loaders: 2 });
 const cases = buildQuestions(ds, 3000);
 const path = `/v2/allowed/${project}/bench`;
 const ask = (q) => api('POST', path, { user: q.user, action: q.action, resource: q.resource, consistency: 'fully_consistent' });
+// PROF_CACHED=1: the measured part asks at the default consistency (the decision cache), after one pass fills it.
+const cachedAsk = (q) => api('POST', path, { user: q.user, action: q.action, resource: q.resource });
 const all = Object.values(cases).flat();
 const w0 = Date.now();
 while (Date.now() - w0 < Number(process.env.PROF_WARM ?? 10) * 1000) await measure(all, 16, ask);
@@ -45,7 +48,7 @@ const markFrom = process.hrtime.bigint() / 1000n;
 let n = 0;
 const t0 = Date.now();
 while (Date.now() - t0 < Number(process.env.PROF_SECONDS ?? 15) * 1000) {
-  await measure(qs, 16, listing ? listAsk : ask);
+  await measure(qs, 16, listing ? listAsk : process.env.PROF_CACHED ? cachedAsk : ask);
   n += qs.length;
 }
 const secs = (Date.now() - t0) / 1000;

@@ -11,9 +11,9 @@ const schema = () => `/v2/schema/${t.proj}/${t.env}`;
 const facts = () => `/v2/facts/${t.proj}/${t.env}`;
 const allowed = () => `/v2/allowed/${t.proj}/${t.env}`;
 
-/** The largest window the settings take (1 s): its own revision reads would come every 250 ms while questions come. */
+/** The largest window the settings take (1 s): its own revision reads would come every 500 ms while questions come. */
 const WINDOW_MS = 1000;
-/** How long the checks go on: a replica reading revisions for itself would send about twelve reads. */
+/** How long the checks go on: a replica reading revisions for itself would send about six reads. */
 const CHECKING_MS = 3000;
 
 beforeAll(async () => {

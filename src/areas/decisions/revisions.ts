@@ -23,7 +23,7 @@ const POLLS_IN_FLIGHT = 3;
  * the revisions sent at instant s includes every write acknowledged before s + W. A question
  * that arrived at t is answered from what this process knows when its environment's last read
  * was sent after t - W (`freshFor`); while questions come, the known environments are read again
- * whenever their last read is older than W/4, so under load almost every question finds them fresh.
+ * whenever their last read is older than W/2, so under load almost every question finds them fresh.
  * On one Neo4j, a batch of checks read from the graph returns its environment's revision too
  * (src/areas/decisions/walkStore.ts), which counts as such a read.
  */
@@ -75,17 +75,19 @@ export class Revisions implements RevisionListener {
   }
 
   /**
-   * Reads every known environment again when the last such read was sent more than W/4 ago (one
+   * Reads every known environment again when the last such read was sent more than W/2 ago (one
    * query), unless a read that included the asked environment was sent less than W/2 ago: the
    * checks' own reads return their environment's revision (cypher/decisions/allowed.cypher,
    * `learnRead`), so an environment whose checks go to the graph is kept fresh by them, and Neo4j
-   * is not asked twice. (W/2, not W/4: a check's read is learnt when it returns, a round trip after
-   * it was sent; the environment stays fresh for W after that send whatever the threshold.)
+   * is not asked twice. A read keeps its environment fresh for W after it was sent, so a poll sent
+   * W/2 after the last one has W/2 to come back (a round trip of a millisecond or two when Neo4j
+   * answers only these reads); polls every W/4 were half of Neo4j's transactions under uncached
+   * checks and its main work under cached ones (docs/benchmarks.md).
    * Up to POLLS_IN_FLIGHT overlap, so that a slow round trip does not age the reads past W.
    */
   private keepFresh(envId: string): void {
     const sent = performance.now();
-    if (this.polling >= POLLS_IN_FLIGHT || sent - this.lastPollSent < this.windowMs / 4) return;
+    if (this.polling >= POLLS_IN_FLIGHT || sent - this.lastPollSent < this.windowMs / 2) return;
     if (sent - (this.readSent.get(envId) ?? -Infinity) < this.windowMs / 2) return;
     this.polling++;
     this.lastPollSent = sent;

@@ -1,8 +1,18 @@
+import { RE2JS, RE2JSException } from 're2js';
+import { LruCache } from '../../util/lruCache';
+
 /**
  * Permit's URL-mapping rules as its PDP applies them at `/allowed_url` (docs/behaviour.md section 24):
  * a rule matches a request when its HTTP method is the request's (any case) and its URL matches
  * the request's URL; of the matching rules the highest `priority` wins (none counts as 0; on a tie,
  * the first in order: the oldest proxy config's, in its list's order).
+ *
+ * A `url_type: "regex"` rule's URL is a regular expression matched, as Permit's PDP does with
+ * Python's `re.match`, against the start of the whole request URL (scheme, host, path and query;
+ * anchored at the start only: `$` anchors the end); its named groups' values are the resource's
+ * attributes. It runs on RE2 (the `re2js` port), whose time is linear in the URL: a pattern RE2
+ * does not take (lookarounds, backreferences) or larger than MAX_REGEX_PROGRAM is refused when the
+ * rule is written (regexError), and the URL it reads is at most MAX_URL_LENGTH characters.
  *
  * A rule's URL matches when, split at the first `?`, the parts before it split by `/` have as many
  * segments as the request's and each is equal or a `{name}` placeholder; and, when the rule has a
@@ -18,6 +28,52 @@ export interface MappingRule {
   headers?: Record<string, string>;
   action?: string | null;
   priority?: number | null;
+}
+
+/** The longest request URL `/allowed_url` takes (its schema's bound): a regex rule reads at most this much. */
+export const MAX_URL_LENGTH = 4096;
+/**
+ * The largest compiled pattern a regex rule may have (RE2's program size, about one instruction per
+ * character or repeated item): matching costs at most this times the URL's length.
+ */
+export const MAX_REGEX_PROGRAM = 2000;
+
+interface CompiledRegex {
+  /** `^(?:pattern)`: whether the pattern matches at the URL's start, without captures (RE2's DFA). */
+  atStart: RE2JS;
+  /** The pattern itself, for its named groups' values once its rule has won. */
+  groups: RE2JS;
+}
+
+/** Compiled patterns by their text: rules are read per request, compiled once. */
+const compiled = new LruCache<CompiledRegex>(1000);
+
+function compileRegex(pattern: string): CompiledRegex {
+  let hit = compiled.get(pattern);
+  if (!hit) {
+    hit = { atStart: RE2JS.compile(`^(?:${pattern})`), groups: RE2JS.compile(pattern) };
+    compiled.set(pattern, hit);
+  }
+  return hit;
+}
+
+/**
+ * Why a regex rule's pattern cannot be served (RE2's syntax error, or its size), or null when it can.
+ * Python's named groups `(?P<name>...)` are RE2's; lookarounds and backreferences are not.
+ */
+export function regexError(pattern: string): string | null {
+  let groups: RE2JS;
+  try {
+    groups = RE2JS.compile(pattern);
+    // The wrapped form is what runs; a pattern that closes the wrapper's group early (`a)|(b`) fails above.
+    RE2JS.compile(`^(?:${pattern})`);
+  } catch (e) {
+    if (e instanceof RE2JSException) return `${e.message} (RE2 syntax: no lookarounds or backreferences)`;
+    throw e;
+  }
+  const size = groups.programSize();
+  if (size > MAX_REGEX_PROGRAM) return `the pattern compiles to ${size} RE2 instructions, more than ${MAX_REGEX_PROGRAM}`;
+  return null;
 }
 
 const isPlaceholder = (part: string) => part.startsWith('{') && part.endsWith('}');
@@ -50,7 +106,19 @@ const splitQuery = (url: string): [string, string | undefined] => {
   return at < 0 ? [url, undefined] : [url.slice(0, at), url.slice(at + 1)];
 };
 
-export function urlMatches(ruleUrl: string, requestUrl: string): boolean {
+function regexMatches(pattern: string, requestUrl: string): boolean {
+  if (requestUrl.length > MAX_URL_LENGTH) return false;
+  try {
+    return compileRegex(pattern).atStart.test(requestUrl);
+  } catch {
+    // Only a pattern stored before it was checked could fail here: Permit's PDP counts it as no match.
+    return false;
+  }
+}
+
+/** Whether a rule's URL (a `{name}` template, or a pattern for a regex rule) matches the request's URL. */
+export function urlMatches(ruleUrl: string, requestUrl: string, urlType?: MappingRule['url_type']): boolean {
+  if (urlType === 'regex') return regexMatches(ruleUrl, requestUrl);
   const [rulePath, ruleQuery] = splitQuery(ruleUrl);
   const [requestPath, requestQuery] = splitQuery(requestUrl);
   if (!pathMatches(rulePath, requestPath)) return false;
@@ -61,20 +129,33 @@ export function urlMatches(ruleUrl: string, requestUrl: string): boolean {
 /** The rule that decides a request, or undefined when none matches. */
 export function matchRule(rules: MappingRule[], httpMethod: string, url: string): MappingRule | undefined {
   const method = httpMethod.toLowerCase();
-  const matched = rules.filter((r) => r.http_method.toLowerCase() === method && urlMatches(r.url, url));
+  const matched = rules.filter((r) => r.http_method.toLowerCase() === method && urlMatches(r.url, url, r.url_type));
   // Stable: on a tie of priority the earlier rule stays first.
   matched.sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0));
   return matched[0];
 }
 
-/** The values of the rule's `{name}` placeholders in the request's path and query. */
-export function attributesOf(rule: MappingRule, url: string): Record<string, string> {
+/** The values of a regex rule's named groups at the URL's start (null: the group took no part), as Python's `groupdict()`. */
+function groupsOf(pattern: string, url: string): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  const { groups } = compileRegex(pattern);
+  const m = groups.matcher(url);
+  if (!m.lookingAt()) return out;
+  for (const name of Object.keys(groups.namedGroups())) out[name] = m.group(name);
+  return out;
+}
+
+/**
+ * The resource's attributes a matched rule gives: the values of its `{name}` placeholders in the
+ * request's path (a regex rule: its named groups), then those of its query's `{name}` values.
+ */
+export function attributesOf(rule: MappingRule, url: string): Record<string, string | null> {
   const [rulePath, ruleQuery] = splitQuery(rule.url);
   const [requestPath, requestQuery] = splitQuery(url);
-  const out: Record<string, string> = {};
+  const out: Record<string, string | null> = rule.url_type === 'regex' ? groupsOf(rule.url, url) : {};
   const ruleParts = rulePath.split('/');
   const requestParts = requestPath.split('/');
-  if (ruleParts.length === requestParts.length) {
+  if (rule.url_type !== 'regex' && ruleParts.length === requestParts.length) {
     ruleParts.forEach((p, i) => {
       if (isPlaceholder(p)) out[p.slice(1, -1)] = requestParts[i];
     });

@@ -15,6 +15,7 @@ import {
   timestamp,
 } from '../../http/schema';
 import { userRef } from '../decisions/schemas';
+import { MAX_URL_LENGTH } from './match';
 
 /** Permit's MappingRule. */
 export const mappingRule = obj(
@@ -79,7 +80,7 @@ export const urlCheck = obj(
   {
     user: userRef,
     http_method: str({ minLength: 1, maxLength: 16 }),
-    url: str({ minLength: 1, maxLength: 4096 }),
+    url: str({ minLength: 1, maxLength: MAX_URL_LENGTH }),
     tenant: str({ minLength: 1, maxLength: 256 }),
     context: nullable(anyObject()),
     sdk: nullable(str()),

@@ -5,7 +5,7 @@ import { invalidInput, notFound } from '../../errors';
 import type { Page } from '../../http/paging';
 import type { DecisionService } from '../decisions/service';
 import { type QuestionBody, questionOf } from '../decisions/question';
-import { attributesOf, type MappingRule, matchRule } from './match';
+import { attributesOf, type MappingRule, matchRule, regexError } from './match';
 import type { ProxyConfigNode, UrlMappingStore } from './store';
 
 export interface ProxyConfigInput {
@@ -65,25 +65,27 @@ export class UrlMappingService {
     };
   }
 
-  /** The rules as kept, refused with 422 where /allowed_url could not apply them. */
+  /**
+   * The rules as kept, refused with 422 where /allowed_url could not apply them: a regex rule's
+   * pattern RE2 does not take (./match.ts), another rule's URL without an http(s) scheme and host.
+   */
   private rulesJson(rules: MappingRule[] | undefined): string | null {
     if (rules === undefined) return null;
     const details = rules.flatMap((r, i) => {
-      if (r.url_type === 'regex')
-        return [
-          {
-            path: `/body/mapping_rules/${i}/url_type`,
-            message:
-              'regex URL rules are not served: a pattern from the API would run on the shared request path without a bound on its time; use {name} placeholders',
-          },
-        ];
+      if (r.url_type === 'regex') {
+        const error = regexError(r.url);
+        return error
+          ? [{ path: `/body/mapping_rules/${i}/url`, message: `is not a regular expression this service can run: ${error}` }]
+          : [];
+      }
       if (!HTTP_URL.test(r.url))
         return [
           { path: `/body/mapping_rules/${i}/url`, message: 'must be an http(s) URL with its host, e.g. https://api.example.com/v1/{id}' },
         ];
       return [];
     });
-    if (details.length) throw invalidInput(`Mapping rules that cannot be applied: ${details.map((d) => d.message).join('; ')}.`, details);
+    if (details.length)
+      throw invalidInput(`Mapping rules that cannot be applied: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, details);
     return JSON.stringify(rules.map(storedRule));
   }
 

@@ -1,4 +1,5 @@
 import { RE2JS, RE2JSException } from 're2js';
+import type { ErrorDetail } from '../../errors';
 import { LruCache } from '../../util/lruCache';
 
 /**
@@ -75,6 +76,68 @@ export function regexError(pattern: string): string | null {
   if (size > MAX_REGEX_PROGRAM) return `the pattern compiles to ${size} RE2 instructions, more than ${MAX_REGEX_PROGRAM}`;
   return null;
 }
+
+const HTTP_URL = /^https?:\/\/[^/?#\s]+/i;
+/** Whether a URL (of a check, or of a plain rule) is an http(s) URL with its host. */
+export const isHttpUrl = (url: string) => HTTP_URL.test(url);
+
+/**
+ * Why rules cannot be applied, one detail each at `${base}/{i}/...` (none: they can): a regex
+ * rule's pattern RE2 does not take, another rule's URL without an http(s) scheme and host. Rules
+ * come from the API, policy files and imports: each is checked here before it is kept.
+ */
+export function ruleProblems(rules: readonly MappingRule[], base: string): ErrorDetail[] {
+  return rules.flatMap((r, i) => {
+    if (r.url_type === 'regex') {
+      const error = regexError(r.url);
+      return error ? [{ path: `${base}/${i}/url`, message: `is not a regular expression this service can run: ${error}` }] : [];
+    }
+    if (!isHttpUrl(r.url))
+      return [{ path: `${base}/${i}/url`, message: 'must be an http(s) URL with its host, e.g. https://api.example.com/v1/{id}' }];
+    return [];
+  });
+}
+
+/**
+ * The rules a proxy config keeps (`mapping_rules_json`) read from an import's line: why they are
+ * not rules this service can apply (a string), or the rules.
+ */
+export function storedRulesOf(json: unknown): MappingRule[] | string {
+  if (typeof json !== 'string') return '"mapping_rules_json" must be the rules as JSON text';
+  let rules: unknown;
+  try {
+    rules = JSON.parse(json);
+  } catch {
+    return '"mapping_rules_json" is not JSON';
+  }
+  const str = (v: unknown) => typeof v === 'string' && v.length > 0;
+  if (!Array.isArray(rules)) return '"mapping_rules_json" must be a list of rules';
+  const bad = rules.findIndex(
+    (r) =>
+      typeof r !== 'object' ||
+      r === null ||
+      !str(r.url) ||
+      !str(r.http_method) ||
+      !str(r.resource) ||
+      ![undefined, null, 'regex'].includes(r.url_type) ||
+      (r.priority != null && !Number.isInteger(r.priority)),
+  );
+  if (bad >= 0) return `mapping rule ${bad} is not a rule (url, http_method and resource, url_type null or "regex", an integer priority)`;
+  const problems = ruleProblems(rules as MappingRule[], 'mapping_rules');
+  if (problems.length) return problems.map((p) => `${p.path} ${p.message}`).join('; ');
+  return (rules as MappingRule[]).map(storedRule);
+}
+
+/** A rule as kept: the method in lower case, `headers` an object, absent fields null. */
+export const storedRule = (r: MappingRule): MappingRule => ({
+  url: r.url,
+  url_type: r.url_type ?? null,
+  http_method: r.http_method.toLowerCase(),
+  resource: r.resource,
+  headers: r.headers ?? {},
+  action: r.action ?? null,
+  priority: r.priority ?? null,
+});
 
 const isPlaceholder = (part: string) => part.startsWith('{') && part.endsWith('}');
 

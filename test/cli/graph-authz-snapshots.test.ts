@@ -126,7 +126,7 @@ beforeAll(async () => {
   });
   bin = join(tmp, 'bin', 'graph-authz.js');
   await fill(t.env);
-});
+}, 120_000);
 afterAll(async () => {
   await t?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });

@@ -1,6 +1,9 @@
 import { RE2JS, RE2JSException } from 're2js';
 import type { ErrorDetail } from '../../errors';
 import { LruCache } from '../../util/lruCache';
+import { MAX_URL_LENGTH } from './schemas';
+
+export { MAX_URL_LENGTH };
 
 /**
  * Permit's URL-mapping rules as its PDP applies them at `/allowed_url` (docs/behaviour.md section 24):
@@ -31,8 +34,6 @@ export interface MappingRule {
   priority?: number | null;
 }
 
-/** The longest request URL `/allowed_url` takes (its schema's bound): a regex rule reads at most this much. */
-export const MAX_URL_LENGTH = 4096;
 /**
  * The largest compiled pattern a regex rule may have (RE2's program size, about one instruction per
  * character or repeated item): matching costs at most this times the URL's length.

@@ -15,7 +15,9 @@ import {
   timestamp,
 } from '../../http/schema';
 import { userRef } from '../decisions/schemas';
-import { MAX_URL_LENGTH } from './match';
+
+/** The longest request URL `/allowed_url` takes: a regex rule reads at most this much (./match.ts). */
+export const MAX_URL_LENGTH = 4096;
 
 /** Permit's MappingRule. */
 export const mappingRule = obj(

@@ -179,6 +179,11 @@ it('bad input answers the error body, never a 500', async () => {
   expect((await checkUrl('GET', 'not a url')).status).toBe(422);
   expect((await t.call('POST', '/allowed_url', { user: 'amy', http_method: 'get', url: `${BASE}/x` }, { key: t.envKey })).status).toBe(422);
   expect((await checkUrl('GET', `${BASE}/invoices/7`, t.adminKey)).status).toBe(403);
+  // The local PDP's list of role assignments, the other PDP path of this area's kind: an environment key, Permit's page bound.
+  const local = (query: string, key = t.envKey) => t.call('GET', `/local/role_assignments${query}`, undefined, { key });
+  expect((await local('?user=amy')).body).toEqual([{ user: 'amy', role: 'accountant', tenant: 'default' }]);
+  expect((await local('?user=amy', t.adminKey)).status).toBe(403);
+  expect((await local('?per_page=101')).status).toBe(422);
 });
 
 it("environments are apart: another environment sees none of this one's configs or rules", async () => {

@@ -390,6 +390,19 @@ describe('import', () => {
     expect(cut.status).toBe(400);
     expect(cut.body.message).toMatch(/without its end line/);
     await expectEmpty(env);
+    // A proxy config whose rule /allowed_url could not apply (checked as the API checks it): 400 naming it, nothing kept.
+    const bent = lines.map((l) => {
+      const v = JSON.parse(l);
+      if (v.kind !== 'proxy_config') return l;
+      v.props.mapping_rules_json = JSON.stringify([{ url: '(?=x)', url_type: 'regex', http_method: 'get', resource: 'doc' }]);
+      return JSON.stringify(v);
+    });
+    const badRule = await importInto(env, bent.join('\n'));
+    expect([badRule.status, badRule.body.message]).toEqual([
+      400,
+      expect.stringMatching(/proxy config's mapping_rules\/0\/url is not a regular expression/),
+    ]);
+    await expectEmpty(env);
   }, 60_000);
 
   it('refuses a stream declared larger than IMPORT_MAX_BYTES (413) before anything is written', async () => {

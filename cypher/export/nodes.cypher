@@ -1,7 +1,7 @@
 // @row { labels: string[]; props: Record<string, unknown> }
 // The records of environment $env an export holds (docs/behaviour.md section 16), section after section
 // (schema with action groups, tenants, users, instances and groups, elements configs, approvals and access requests,
-// condition sets and set rules),
+// condition sets and set rules, proxy configs and user invites),
 // each streamed as the driver pulls it: no sort, nothing collected (the `IS NOT NULL`s, always
 // true, let each section seek its label's (env, ...) index). Never keys, sessions, login
 // codes, webhook deliveries, change or audit events (not selected), nor the webhook secret and
@@ -33,6 +33,10 @@ CALL () {
   MATCH (n:ConditionSet {env: $env}) WHERE n.key IS NOT NULL RETURN n
   UNION ALL
   MATCH (n:SetRule {env: $env}) WHERE n.key IS NOT NULL RETURN n
+  UNION ALL
+  MATCH (n:ProxyConfig {env: $env}) WHERE n.key IS NOT NULL RETURN n
+  UNION ALL
+  MATCH (n:UserInvite {env: $env}) WHERE n.id IS NOT NULL RETURN n
 }
 RETURN [l IN labels(n) WHERE l <> 'InEnv'] AS labels,
        n {.*, env: null, _lock: null, webhook_secret: null, webhook_bearer_token: null, webhook_seq: null} AS props

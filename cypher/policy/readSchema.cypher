@@ -15,12 +15,14 @@
 //   groupTypes: string[];
 //   governed: string[];
 //   configs: { id: string; key: string; name: string | null; elements_type: string | null; resources: string[] | null; roles_to_levels_json: string | null }[];
+//   proxyConfigs: { key: string; name: string; auth_mechanism: string | null; mapping_rules_json: string | null }[];
 // }
 // The environment's whole schema, for a policy plan, apply or export: every resource (its
 // actions, action groups, roles with permissions (as written) and the roles they extend, relations, the derivations that
 // grant on it), every tenant role, and what tells managed schema apart (docs/policy-as-code.md):
 // the group types (resources that groups are instances of) and the resources elements configs govern;
-// and the elements configs themselves (without their webhooks, which policy files do not carry).
+// and the elements configs themselves (without their webhooks, which policy files do not carry);
+// the proxy configs (their URL-mapping rules; no secret is kept), oldest first.
 CALL () {
   MATCH (r:Resource {env: $env}) WHERE r.key IS NOT NULL
   RETURN collect(r {.key, .name, .description, .actions, .actions_json, .attributes_json,
@@ -69,4 +71,9 @@ CALL () {
   MATCH (c:ElementsConfig {env: $env}) WHERE c.key IS NOT NULL
   RETURN collect(c {.id, .key, .name, .elements_type, .resources, .roles_to_levels_json}) AS configs
 }
-RETURN resources, roles, groupTypes, governed, configs
+CALL () {
+  OPTIONAL MATCH (c:ProxyConfig {env: $env}) WHERE c.key IS NOT NULL
+  WITH c ORDER BY c.created_at, c.key
+  RETURN collect(c {.key, .name, .auth_mechanism, .mapping_rules_json}) AS proxyConfigs
+}
+RETURN resources, roles, groupTypes, governed, configs, proxyConfigs

@@ -10,11 +10,13 @@ const SIGN = { create: '+', update: '~', delete: '-' } as const;
 const KIND: Record<string, string> = {
   resource: 'resource',
   action: 'action',
+  action_group: 'action group',
   relation: 'relation',
   resource_role: 'role',
   role: 'tenant role',
   derivation: 'derivation',
   elements_config: 'elements config',
+  proxy_config: 'proxy config',
 };
 
 export function printPlan(

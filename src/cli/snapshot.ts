@@ -44,8 +44,9 @@ class LineCounter extends Transform {
 
 /**
  * Gives every record and link of an export new ids as it streams (`copy` within one deployment:
- * ids are unique there), and the references to them: links' ends, an approval's `config_id`.
- * Records come before links, and configs before approvals, in an export.
+ * ids are unique there), and the references to them: links' ends, an approval's `config_id`, a
+ * user invite's `role_id`, `tenant_id` and `resource_instance_id`. An old id is given its new one
+ * where it is first seen (a record or a reference), so the order of the lines does not matter.
  */
 class IdRemapper extends Transform {
   private readonly ids = new Map<string, string>();
@@ -72,7 +73,7 @@ class IdRemapper extends Transform {
     return id;
   }
   private remap(line: string): string {
-    let v: { type?: string; props?: Record<string, unknown>; from?: string; to?: string };
+    let v: { type?: string; kind?: string; props?: Record<string, unknown>; from?: string; to?: string };
     try {
       v = JSON.parse(line);
     } catch {
@@ -81,6 +82,9 @@ class IdRemapper extends Transform {
     if (v.type === 'node' && v.props) {
       v.props.id = this.newId(v.props.id);
       if (typeof v.props.config_id === 'string') v.props.config_id = this.newId(v.props.config_id);
+      if (v.kind === 'user_invite')
+        for (const ref of ['role_id', 'tenant_id', 'resource_instance_id'])
+          if (typeof v.props[ref] === 'string') v.props[ref] = this.newId(v.props[ref]);
     } else if (v.type === 'relationship') {
       v.from = this.newId(v.from) as string;
       v.to = this.newId(v.to) as string;

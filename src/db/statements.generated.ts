@@ -447,6 +447,7 @@ export interface StatementRows {
     groupTypes: string[];
     governed: string[];
     configs: { id: string; key: string; name: string | null; elements_type: string | null; resources: string[] | null; roles_to_levels_json: string | null }[];
+    proxyConfigs: { key: string; name: string; auth_mechanism: string | null; mapping_rules_json: string | null }[];
   };
   /** cypher/policy/writeUserAttributes.cypher */
   'policy/writeUserAttributes': { key: string; before: ResourceNode; after: ResourceNode };

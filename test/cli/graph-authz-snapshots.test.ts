@@ -58,6 +58,33 @@ async function fill(env: string) {
     settings: { resources: ['repo'] },
     roles_to_levels: { LEVEL_1: ['admin'], LEVEL_2: [], LEVEL_3: [], LEVEL_4: [] },
   });
+  // A URL-mapping rule, and an invite to a resource role on an instance (it names them by id).
+  await t.ok('POST', `${facts(env)}/proxy_configs`, {
+    key: 'git',
+    name: 'Git',
+    secret: 's',
+    mapping_rules: [
+      { url: 'https://git\\.example\\.com/(?P<repo>\\w+)/push', url_type: 'regex', http_method: 'post', resource: 'repo', action: 'push' },
+    ],
+  });
+  const db = await t.ok('GET', `${facts(env)}/resource_instances/repo:db`);
+  const viewer = await t.ok('GET', `${schema(env)}/resources/repo/roles/viewer`);
+  await t.ok('POST', `${facts(env)}/user_invites`, {
+    key: 'eve',
+    email: 'eve@example.com',
+    role_id: viewer.id,
+    tenant_id: db.tenant_id,
+    resource_instance_id: db.id,
+  });
+}
+/** /allowed_url for cat (admin: push on every repo) and dan (no role), with an environment's key. */
+async function urlAnswers(key: string) {
+  const out: unknown[] = [];
+  for (const user of ['cat', 'dan']) {
+    const body = { user, http_method: 'POST', url: 'https://git.example.com/web/push', tenant: 'default' };
+    out.push((await t.call('POST', '/allowed_url', body, { key })).body.allow);
+  }
+  return out;
 }
 
 const QUESTIONS = [
@@ -99,7 +126,7 @@ beforeAll(async () => {
   });
   bin = join(tmp, 'bin', 'graph-authz.js');
   await fill(t.env);
-});
+}, 120_000);
 afterAll(async () => {
   await t?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -124,6 +151,8 @@ describe('graph-authz export / import / copy', () => {
     });
     expect(run.stdout).toMatch(/^Copied \d+ records and \d+ links from test to copy/);
     expect(await answers('copy')).toEqual(await answers(t.env));
+    expect(await urlAnswers(secret)).toEqual([true, false]);
+    expect(await urlAnswers(t.envKey)).toEqual([true, false]);
     const [from, to] = [await userIds(t.env), await userIds('copy')];
     expect(Object.keys(to).sort()).toEqual(Object.keys(from).sort());
     for (const key of Object.keys(from)) expect(to[key]).not.toBe(from[key]);
@@ -140,6 +169,15 @@ describe('graph-authz export / import / copy', () => {
       );
       expect({ status: res.status, allow: res.body.allow }).toEqual({ status: 200, allow: true });
     }
+    // The invite names the copy's own role, tenant and instance (new ids): redeemed there, it gives eve viewer on db.
+    const [invite] = (await t.ok('GET', `${facts('copy')}/user_invites`)).data;
+    const [original] = (await t.ok('GET', `${facts(t.env)}/user_invites`)).data;
+    expect(invite.id).not.toBe(original.id);
+    expect(invite.resource_instance_id).toBe((await t.ok('GET', `${facts('copy')}/resource_instances/repo:db`)).id);
+    const eve = await t.ok('POST', `${facts('copy')}/user_invites/${invite.id}/approve`, { email: 'eve@example.com', key: 'eve' });
+    expect(eve.key).toBe('eve');
+    const check = { user: 'eve', action: 'pull', resource: { type: 'repo', key: 'db', tenant: 'default' } };
+    expect((await t.ok('POST', `/v2/allowed/${t.proj}/copy`, check)).allow).toBe(true);
   }, 60_000);
 
   it('exports to a file, refuses a cut-off file (exit 1, environment left empty), and restores the lost environment with its ids', async () => {

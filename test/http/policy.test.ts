@@ -542,3 +542,78 @@ describe('action groups in policy files (docs/behaviour.md section 23)', () => {
     expect((await t.call('PUT', policyPath('groups-b'), badRole)).status).toBe(422);
   });
 });
+
+describe('proxy configs in policy files (docs/behaviour.md section 24)', () => {
+  const withRules = (action: string) => ({
+    resources: { sheet: { actions: ['edit', 'view'] } },
+    roles: { reader: { permissions: ['sheet:view'] } },
+    proxy_configs: {
+      sheets: {
+        name: 'Sheets API',
+        mapping_rules: [
+          { url: 'https://sheets.example.com/sheets/{sheet_id}', http_method: 'GET', resource: 'sheet', action },
+          {
+            url: 'https://sheets\\.example\\.com/v2/(?P<sheet_id>\\d+)$',
+            url_type: 'regex',
+            http_method: 'get',
+            resource: 'sheet',
+            action: 'edit',
+            priority: 2,
+          },
+        ],
+      },
+    },
+  });
+  let key = '';
+  const url = async (u: string) =>
+    (await t.call('POST', '/allowed_url', { user: 'pia', http_method: 'get', url: u, tenant: 'default' }, { key })).body.allow;
+
+  it('plan shows them, apply makes them for /allowed_url, a changed rule is an update; export round-trips them; absent leaves them, {} removes them', async () => {
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'proxy-a', name: 'proxy-a' });
+    ({ secret: key } = await t.ok('POST', `/v2/api-key/${t.proj}/proxy-a`, {}));
+    const plan = await t.ok('POST', `${policyPath('proxy-a')}/plan`, withRules('view'));
+    expect(plan.changes).toContainEqual({ op: 'create', kind: 'proxy_config', key: 'sheets', name: 'sheets' });
+    await t.ok('PUT', policyPath('proxy-a'), withRules('view'));
+    await t.ok('POST', `/v2/facts/${t.proj}/proxy-a/users`, { key: 'pia' });
+    await t.ok('POST', `/v2/facts/${t.proj}/proxy-a/role_assignments`, { user: 'pia', role: 'reader', tenant: 'default' });
+    expect([await url('https://sheets.example.com/sheets/7'), await url('https://sheets.example.com/v2/7')]).toEqual([true, false]);
+    expect((await t.ok('PUT', policyPath('proxy-a'), withRules('view'))).changed).toBe(false);
+
+    const update = await t.ok('POST', `${policyPath('proxy-a')}/plan`, withRules('edit'));
+    expect(update.changes).toEqual([{ op: 'update', kind: 'proxy_config', key: 'sheets', name: 'sheets', fields: ['mapping_rules'] }]);
+    await t.ok('PUT', policyPath('proxy-a'), withRules('edit'));
+    expect(await url('https://sheets.example.com/sheets/7')).toBe(false);
+
+    const exported = await t.ok('GET', policyPath('proxy-a'));
+    expect(exported.proxy_configs).toEqual({
+      sheets: {
+        name: 'Sheets API',
+        mapping_rules: [
+          { url: 'https://sheets.example.com/sheets/{sheet_id}', http_method: 'get', resource: 'sheet', action: 'edit' },
+          { ...withRules('edit').proxy_configs.sheets.mapping_rules[1] },
+        ],
+      },
+    });
+    await t.ok('POST', `/v2/projects/${t.proj}/envs`, { key: 'proxy-b', name: 'proxy-b' });
+    await t.ok('PUT', policyPath('proxy-b'), exported);
+    expect(await t.ok('GET', policyPath('proxy-b'))).toEqual(exported);
+
+    const { proxy_configs: _, ...without } = withRules('edit');
+    expect((await t.ok('POST', `${policyPath('proxy-a')}/plan`, without)).changed).toBe(false);
+    const removal = await t.ok('POST', `${policyPath('proxy-a')}/plan`, { ...without, proxy_configs: {} });
+    expect(removal.changes).toEqual([{ op: 'delete', kind: 'proxy_config', key: 'sheets', name: 'sheets' }]);
+    await t.ok('PUT', policyPath('proxy-a'), { ...without, proxy_configs: {} });
+    expect(await t.ok('GET', `/v2/facts/${t.proj}/proxy-a/proxy_configs`)).toEqual([]);
+  });
+
+  it('answers 422 for a rule /allowed_url could not apply, at its place in the file, and changes nothing', async () => {
+    const bad = withRules('view');
+    bad.proxy_configs.sheets.mapping_rules[1].url = 'https://sheets\\.example\\.com/(?!admin)';
+    const res = await t.call('PUT', policyPath('proxy-b'), bad);
+    expect([res.status, res.body.details]).toEqual([
+      422,
+      [{ path: '/body/proxy_configs/sheets/mapping_rules/1/url', message: expect.stringContaining('invalid or unsupported Perl syntax') }],
+    ]);
+    expect((await t.ok('GET', `/v2/facts/${t.proj}/proxy-b/proxy_configs/sheets`)).mapping_rules[0].action).toBe('edit');
+  });
+});

@@ -106,18 +106,66 @@ it('/allowed_url: the matching rule names the type and action, its placeholders 
   expect((await checkUrl('GET', `${BASE}/invoices/7`)).body.allow).toBe(false);
 });
 
+it('regex rules run on RE2: a pattern matched at the start of the URL decides, its named groups the attributes, by priority with plain rules', async () => {
+  const rx = 'https://billing\\.example\\.com';
+  await t.ok('POST', configs, {
+    key: 'rx',
+    name: 'Regex rules',
+    secret: 'x',
+    mapping_rules: [
+      { url: `${rx}/v2/invoices/(?P<invoice_id>\\d+)$`, url_type: 'regex', http_method: 'get', resource: 'invoice', action: 'read' },
+      { url: `${BASE}/invoices/{invoice_id}`, http_method: 'get', resource: 'invoice', action: 'read', priority: 1 },
+      { url: `${rx}/invoices/\\d+$`, url_type: 'regex', http_method: 'get', resource: 'invoice', action: 'pay', priority: 5 },
+      { url: `${rx}/(a+)+$`, url_type: 'regex', http_method: 'get', resource: 'invoice', action: 'read' },
+    ],
+  });
+  const allowed = await checkUrl('GET', `${BASE}/v2/invoices/42`);
+  expect([allowed.body.allow, allowed.body.query.action, allowed.body.query.resource.attributes]).toEqual([
+    true,
+    'read',
+    { invoice_id: '42' },
+  ]);
+  expect(allowed.body.debug.mapping_rule.url_type).toBe('regex');
+  // `$` ends the pattern: a longer path matches no rule.
+  const unmatched = await checkUrl('GET', `${BASE}/v2/invoices/42/lines`);
+  expect([unmatched.body.allow, unmatched.body.debug.reason]).toEqual([
+    false,
+    'Matched mapping rule not found for the requested URL and HTTP method',
+  ]);
+  // The regex rule of priority 5 beats the plain rule of priority 1 (amy may read, not pay)...
+  const paid = await checkUrl('GET', `${BASE}/invoices/7`);
+  expect([paid.body.allow, paid.body.query.action]).toEqual([false, 'pay']);
+  // ...where it matches: a key that is not digits leaves the plain rule.
+  const read = await checkUrl('GET', `${BASE}/invoices/abc`);
+  expect([read.body.allow, read.body.query.action, read.body.query.resource.attributes]).toEqual([true, 'read', { invoice_id: 'abc' }]);
+  // (a+)+$ on "aaa...a!" would take a backtracking engine 2^4000 steps; RE2 answers.
+  const as = 'a'.repeat(4000);
+  expect((await checkUrl('GET', `${BASE}/${as}!`)).body.allow).toBe(false);
+  expect((await checkUrl('GET', `${BASE}/${as}`)).body.allow).toBe(true);
+  await t.ok('DELETE', `${configs}/rx`, undefined, 204);
+});
+
 it('bad input answers the error body, never a 500', async () => {
   const regex = await t.call('POST', configs, {
-    key: 'rx',
+    key: 'rx-bad',
     name: 'Rx',
     secret: 'x',
-    mapping_rules: [{ url: '^https://a.io/(?P<id>\\d+)$', url_type: 'regex', http_method: 'get', resource: 'invoice' }],
+    mapping_rules: [
+      { url: 'https://a\\.io/x', url_type: 'regex', http_method: 'get', resource: 'invoice' },
+      { url: 'https://a\\.io/(?!admin)(?P<id>\\w+)$', url_type: 'regex', http_method: 'get', resource: 'invoice' },
+    ],
   });
-  expect([regex.status, regex.body.error_code, regex.body.details?.[0]?.path]).toEqual([
+  expect([regex.status, regex.body.error_code, regex.body.details]).toEqual([
     422,
     'INVALID_INPUT',
-    '/body/mapping_rules/0/url_type',
+    [
+      {
+        path: '/body/mapping_rules/1/url',
+        message: expect.stringContaining('invalid or unsupported Perl syntax: `(?!`'),
+      },
+    ],
   ]);
+  expect(regex.body.message).toContain('/body/mapping_rules/1/url is not a regular expression this service can run');
   const hostless = await t.call('POST', configs, {
     key: 'h',
     name: 'H',
@@ -131,6 +179,11 @@ it('bad input answers the error body, never a 500', async () => {
   expect((await checkUrl('GET', 'not a url')).status).toBe(422);
   expect((await t.call('POST', '/allowed_url', { user: 'amy', http_method: 'get', url: `${BASE}/x` }, { key: t.envKey })).status).toBe(422);
   expect((await checkUrl('GET', `${BASE}/invoices/7`, t.adminKey)).status).toBe(403);
+  // The local PDP's list of role assignments, the other PDP path of this area's kind: an environment key, Permit's page bound.
+  const local = (query: string, key = t.envKey) => t.call('GET', `/local/role_assignments${query}`, undefined, { key });
+  expect((await local('?user=amy')).body).toEqual([{ user: 'amy', role: 'accountant', tenant: 'default' }]);
+  expect((await local('?user=amy', t.adminKey)).status).toBe(403);
+  expect((await local('?per_page=101')).status).toBe(422);
 });
 
 it("environments are apart: another environment sees none of this one's configs or rules", async () => {

@@ -11,7 +11,7 @@ Run by test/permit-python/python-sdk.test.ts, which starts the service and passe
 
 Prints one JSON object per line:
   {"surface": [...]}                                   every public method of permit.api.* (and
-                                                       permit.elements / the PDP calls) found in
+                                                       permit.elements, permit.pdp_api.* / the PDP calls) found in
                                                        the installed package
   {"area": ..., "call": ..., "ok": true|false, "error": ...}   one line per SDK call made
 The exit code is 0 even when calls fail: the jest test reads the lines and names each failure.
@@ -127,7 +127,8 @@ class Run:
 
 def surface(permit: Permit) -> List[str]:
     """Every public coroutine method of permit.api.*, permit.api's own (deprecated) methods,
-    permit.elements and the PDP calls on Permit itself, as the installed package has them."""
+    permit.elements, permit.pdp_api.* (the local PDP's own API) and the PDP calls on Permit itself,
+    as the installed package has them."""
     names: List[str] = []
     api = permit.api
     for attr in sorted(dir(api)):
@@ -143,6 +144,13 @@ def surface(permit: Permit) -> List[str]:
     for m in sorted(dir(permit.elements)):
         if not m.startswith("_") and inspect.ismethod(getattr(permit.elements, m, None)):
             names.append(f"elements.{m}")
+    for attr in sorted(dir(permit.pdp_api)):
+        obj = getattr(permit.pdp_api, attr)
+        if attr.startswith("_") or attr == "config" or inspect.ismethod(obj):
+            continue
+        for m in sorted(dir(obj)):
+            if not m.startswith("_") and inspect.ismethod(getattr(obj, m, None)):
+                names.append(f"pdp_api.{attr}.{m}")
     for m in ("check", "bulk_check", "filter_objects", "get_user_permissions", "authorized_users"):
         names.append(m)
     return names
@@ -355,6 +363,15 @@ async def full(r: Run, permit: Permit, org: Permit) -> None:
     await r.call("api.role_assignments.list", lambda: ras.list(role_key="editor"), lambda x: eq([(a.user, a.resource_instance) for a in x], [("ana", "doc:readme")], "editors"))
     await r.call("api.role_assignments.bulk_assign", lambda: ras.bulk_assign([{"user": "ana", "role": "reader", "tenant": "globex"}, {"user": "tia", "role": "writer", "tenant": "globex"}]))
     await r.call("api.role_assignments.list", lambda: ras.list(tenant_key="globex"), lambda x: eq(sorted((a.user, a.role) for a in x), [("ana", "reader"), ("sam", "reader"), ("tia", "writer")], "globex roles"))
+    # The local PDP's list (GET /local/role_assignments): the same assignments in the PDP's model.
+    pdp_ras = permit.pdp_api.role_assignments
+    await r.call("pdp_api.role_assignments.list", lambda: pdp_ras.list(tenant_key="globex"),
+                 lambda x: eq(sorted((a.user, a.role, a.tenant, a.resource_instance) for a in x),
+                              [("ana", "reader", "globex", None), ("sam", "reader", "globex", None), ("tia", "writer", "globex", None)], "globex roles"))
+    await r.call("pdp_api.role_assignments.list", lambda: pdp_ras.list(user_key="ana", resource_key="doc"),
+                 lambda x: eq([(a.role, a.tenant, a.resource_instance) for a in x], [("editor", "acme", "doc:readme")], "ana's roles on docs"))
+    await r.call("pdp_api.role_assignments.list", lambda: pdp_ras.list(resource_instance_key="doc:readme", role_key="editor", page=1, per_page=1),
+                 lambda x: eq([a.user for a in x], ["ana"], "editors of doc:readme"))
     await r.call("api.role_assignments.bulk_unassign", lambda: ras.bulk_unassign([{"user": "tia", "role": "writer", "tenant": "globex"}]))
     await r.call("check", lambda: permit.check("tia", "write", {"type": "doc", "tenant": "globex"}), lambda x: eq(x, False, "bulk-unassigned"))
     await r.call("api.role_assignments.assign", lambda: ras.assign({"user": "tia", "role": "reader", "tenant": "acme"}))

@@ -342,3 +342,93 @@ describe('action groups (docs/behaviour.md section 23)', () => {
     expect(await permit.check('gia', 'view', sheetIn)).toBe(false);
   });
 });
+
+describe('the rest of permit.api: by key and id, deletes, bulk tuples, the deprecated helpers', () => {
+  it('answers each with its values', async () => {
+    const api = permit.api;
+    // Schema by key and by id, and the deletes.
+    await api.resources.create({ key: 'binder', name: 'Binder', actions: { open: {} } });
+    const memo = await api.resources.create({ key: 'memo', name: 'Memo', actions: { read: {}, write: {} } });
+    expect((await api.resources.getByKey('memo')).id).toBe(memo.id);
+    expect((await api.resourceActions.getByKey('memo', 'write')).key).toBe('write');
+    const clerk = await api.resourceRoles.create('memo', { key: 'clerk', name: 'Clerk', permissions: ['read'] });
+    expect((await api.resourceRoles.getByKey('memo', 'clerk')).permissions).toEqual(['read']);
+    expect((await api.resourceRoles.getById(memo.id, clerk.id)).key).toBe('clerk');
+    const rel = await api.resourceRelations.create('memo', { key: 'binder', name: 'Binder', subject_resource: 'binder' });
+    expect((await api.resourceRelations.getByKey('memo', 'binder')).subject_resource).toBe('binder');
+    expect((await api.resourceRelations.getById(memo.id, rel.id)).key).toBe('binder');
+    await api.resourceRoles.create('memo', { key: 'temp', name: 'Temp', permissions: [] });
+    await api.resourceRoles.delete('memo', 'temp');
+    await expect(api.resourceRoles.get('memo', 'temp')).rejects.toThrow();
+    const boss = await api.roles.create({ key: 'boss', name: 'Boss', permissions: ['memo:write'] });
+    expect((await api.roles.getByKey('boss')).id).toBe(boss.id);
+
+    // Facts by key; tuples in bulk.
+    const tenant = await api.tenants.create({ key: 'memos', name: 'Memos' });
+    expect((await api.tenants.getByKey('memos')).id).toBe(tenant.id);
+    const user = await api.users.create({ key: 'mo', email: 'mo@x.io' });
+    expect((await api.users.getByKey('mo')).id).toBe(user.id);
+    await api.resourceInstances.create({ key: 'm1', tenant: 'memos', resource: 'memo' });
+    await api.resourceInstances.create({ key: 'b1', tenant: 'memos', resource: 'binder' });
+    expect((await api.resourceInstances.getByKey('memo:m1')).key).toBe('m1');
+    const tuple = { subject: 'binder:b1', relation: 'binder', object: 'memo:m1', tenant: 'memos' };
+    await api.relationshipTuples.bulkRelationshipTuples([tuple]);
+    const tuplesOf = async () => ((await api.relationshipTuples.list({ tenant: 'memos' } as never)) as any[]).map((x) => x.subject);
+    expect(await tuplesOf()).toEqual(['binder:b1']);
+    await api.relationshipTuples.bulkUnRelationshipTuples([{ subject: 'binder:b1', relation: 'binder', object: 'memo:m1' }]);
+    expect(await tuplesOf()).toEqual([]);
+
+    // The deprecated helpers of permit.api, each the call it replaced.
+    expect((await api.createUser({ key: 'dep', email: 'dep@x.io' })).key).toBe('dep');
+    expect((await api.getUser('dep')).email).toBe('dep@x.io');
+    expect((await api.updateUser('dep', { first_name: 'Dee' })).first_name).toBe('Dee');
+    expect(keys(await api.listUsers())).toEqual(expect.arrayContaining(['dep', 'mo']));
+    expect((await api.createTenant({ key: 'dept', name: 'Dept' })).key).toBe('dept');
+    expect((await api.getTenant('dept')).name).toBe('Dept');
+    expect((await api.updateTenant('dept', { name: 'Department' })).name).toBe('Department');
+    expect(keys(await api.listTenants())).toEqual(expect.arrayContaining(['dept', 'memos']));
+    expect((await api.createResource({ key: 'note', name: 'Note', actions: { read: {} } })).key).toBe('note');
+    expect((await api.updateResource('note', { name: 'Notes' })).name).toBe('Notes');
+    expect((await api.createRole({ key: 'noter', name: 'Noter', permissions: ['note:read'] })).permissions).toEqual(['note:read']);
+    expect((await api.getRole('noter')).name).toBe('Noter');
+    expect((await api.updateRole('noter', { name: 'Note reader' })).name).toBe('Note reader');
+    expect(keys(await api.listRoles())).toEqual(expect.arrayContaining(['boss', 'noter']));
+    expect((await api.assignRole({ user: 'dep', role: 'noter', tenant: 'dept' })).role).toBe('noter');
+    expect((await api.getAssignedRoles('dep', 'dept')).map((a: any) => a.role)).toEqual(['noter']);
+    expect(await permit.check('dep', 'read', { type: 'note', tenant: 'dept' })).toBe(true);
+    await api.unassignRole({ user: 'dep', role: 'noter', tenant: 'dept' });
+    expect(await permit.check('dep', 'read', { type: 'note', tenant: 'dept' })).toBe(false);
+    const set = await api.createConditionSet({
+      key: 'dees',
+      name: 'Dees',
+      type: 'userset',
+      conditions: { allOf: [{ 'user.email': { equals: 'dep@x.io' } }] },
+    } as never);
+    expect((await api.updateConditionSet('dees', { name: 'The Dees' })).name).toBe('The Dees');
+    expect(keys(await api.listConditionSets('userset' as never, 1, 100))).toEqual(['dees']);
+    const rule = { user_set: 'dees', permission: 'note:read', resource_set: 'note', is_resource: true };
+    const rules = await api.assignConditionSetRule(rule);
+    expect((rules as any[]).map((r) => [r.user_set, r.permission, r.resource_set])).toEqual([['dees', 'note:read', 'note']]);
+    expect((await api.listConditionSetsRules(1, 100)).map((r: any) => r.user_set)).toEqual(['dees']);
+    expect(await permit.check('dep', 'read', { type: 'note', tenant: 'dept' })).toBe(true);
+    await api.unassignConditionSetRule(rule);
+    expect(await permit.check('dep', 'read', { type: 'note', tenant: 'dept' })).toBe(false);
+    await api.deleteConditionSet(set.key);
+    await api.deleteRole('noter');
+    await api.deleteResource('note');
+    await api.deleteTenant('dept');
+    await api.deleteUser('dep');
+    await expect(api.getUser('dep')).rejects.toThrow();
+    await expect(api.getTenant('dept')).rejects.toThrow();
+    await expect(api.getRole('noter')).rejects.toThrow();
+    await expect(api.resources.get('note')).rejects.toThrow();
+    await api.resources.delete('binder');
+    await expect(api.resources.get('binder')).rejects.toThrow();
+
+    // Projects and environments by key and id, and the project list (organization-level key).
+    expect((await org.api.projects.getByKey(t.proj)).key).toBe(t.proj);
+    expect(keys(await org.api.projects.list())).toContain(t.proj);
+    const env = await org.api.environments.getByKey(t.proj, t.env);
+    expect((await org.api.environments.getById(env.project_id, env.id)).key).toBe(t.env);
+  });
+});

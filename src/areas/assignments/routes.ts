@@ -1,3 +1,4 @@
+import { forbidden } from '../../errors';
 import { paging } from '../../http/paging';
 import { route, type RouteSpec } from '../../http/routeTable';
 import * as s from './schemas';
@@ -43,6 +44,29 @@ export const assignmentRoutes: RouteSpec<{ roles: RoleAssignmentsService; tuples
       r.query.detailed
         ? roles.listDetailed(r.scope, r.query, paging(r.query), r.query.include_total_count)
         : roles.list(r.scope, r.query, paging(r.query), r.query.include_total_count),
+  }),
+  route({
+    method: 'GET',
+    path: '/local/role_assignments',
+    auth: 'key',
+    tag,
+    summary: "Permit's local PDP list of role assignments (`permit.pdp_api.role_assignments.list`; environment key)",
+    schemas: { query: s.localAssignmentQuery, response: s.localAssignmentList },
+    handler: (r, { roles }) => {
+      if (!r.scope) throw forbidden('The Permit PDP paths need an environment key; /local/role_assignments has no admin form.');
+      const { user, role, tenant, resource, resource_instance } = r.query;
+      return roles.listLocal(
+        r.scope,
+        {
+          user: user ? [user] : undefined,
+          role: role ? [role] : undefined,
+          tenant: tenant ? [tenant] : undefined,
+          resource,
+          resource_instance,
+        },
+        paging(r.query),
+      );
+    },
   }),
   route({
     method: 'POST',

@@ -49,6 +49,20 @@ export const assignmentQuery = obj({
   ...INCLUDE_TOTAL_COUNT,
 });
 
+/** The query of Permit's local PDP list (`GET /local/role_assignments`): one key each filter. */
+export const localAssignmentQuery = obj({
+  ...PAGING_QUERY,
+  user: str({ minLength: 1, maxLength: 256 }),
+  role: str({ minLength: 1, maxLength: 256 }),
+  tenant: str({ minLength: 1, maxLength: 256 }),
+  resource: str({ minLength: 1, maxLength: 128 }),
+  resource_instance: str({ minLength: 1, maxLength: 400 }),
+});
+/** Permit's PDP RoleAssignment (its local cache's model). */
+export const localAssignmentList = arr(
+  obj({ user: str(), role: str(), tenant: str(), resource_instance: str() }, ['user', 'role', 'tenant']),
+);
+
 export const tuple = obj(
   { subject: instanceRef(), relation: schemaKey(), object: instanceRef(), tenant: factKey(), expires_at: str({ maxLength: 64 }) },
   ['subject', 'relation', 'object'],

@@ -119,6 +119,21 @@ export class RoleAssignmentsService {
     );
   }
 
+  /**
+   * Permit's local PDP list (`GET /local/role_assignments`, the SDKs' `pdp_api.role_assignments.list`):
+   * the same assignments and filters, in the PDP's model `{user, role, tenant, resource_instance?}`
+   * (`resource_instance` as "type:key"), a plain array.
+   */
+  async listLocal(scope: Scope, f: AssignmentListFilter, page: Page) {
+    const { data } = await this.rows(scope, f, page);
+    return data.map((a) => ({
+      user: a.user,
+      role: a.role,
+      tenant: a.tenant,
+      ...(a.resource_instance ? { resource_instance: a.resource_instance } : {}),
+    }));
+  }
+
   /** `detailed=true`: Permit's RoleAssignmentDetailedRead, the records an assignment names read in one more query per page. */
   async listDetailed(scope: Scope, f: AssignmentListFilter, page: Page, withTotal?: boolean) {
     const { total, data } = await this.rows(scope, f, page);

@@ -3,6 +3,7 @@ import { anyObject, arr, bool, mapOf, nullable, obj, schemaKey, str } from '../.
 import type { Static } from '../../http/schema';
 import { ELEMENTS_TYPES, LEVELS } from '../elements/schemas';
 import { ATTRIBUTE_TYPES } from '../conditions/schemas';
+import { mappingRule } from '../urlMapping/schemas';
 
 /**
  * The policy file (docs/behaviour.md section 16): an environment's own schema as one document that
@@ -134,6 +135,24 @@ const elementsConfig = obj(
   ['elements_type'],
 );
 
+/**
+ * Permit's proxy configs (docs/behaviour.md section 24): the URL-mapping rules `/allowed_url`
+ * applies. No secret: the service keeps none.
+ */
+const proxyConfig = obj(
+  {
+    name,
+    auth_mechanism: str({ enum: ['Bearer', 'Basic', 'Headers'], description: 'Kept as Permit keeps it; unused here (default Bearer).' }),
+    mapping_rules: arr(mappingRule, {
+      maxItems: 1000,
+      description:
+        'Permit\'s MappingRule: url (a {name} template, or with url_type "regex" an RE2 pattern matched at the start of the request URL), http_method, resource, action, priority, headers.',
+    }),
+  },
+  [],
+  { description: "Permit's proxy config as a holder of URL-mapping rules (its secret is not in files)." },
+);
+
 export const policySchema = obj(
   {
     $schema: str({ maxLength: 2048 }),
@@ -143,12 +162,13 @@ export const policySchema = obj(
     condition_sets: mapOf(conditionSet, schemaKey()),
     set_rules: arr(setRule, { maxItems: 10000 }),
     elements_configs: mapOf(elementsConfig, schemaKey()),
+    proxy_configs: mapOf(proxyConfig, schemaKey()),
   },
   [],
   {
     title: 'graph-authz policy',
     description:
-      "An environment's own schema: resources (actions, roles, relations, derivations, attributes), tenant roles, user attributes, condition sets, set rules and elements configs (without their webhooks). Schema the service makes by itself (group grants' relations and derivations, elements configs' actions and roles) is not written here.",
+      "An environment's own schema: resources (actions, roles, relations, derivations, attributes), tenant roles, user attributes, condition sets, set rules, elements configs (without their webhooks) and proxy configs (URL-mapping rules, without secrets). Schema the service makes by itself (group grants' relations and derivations, elements configs' actions and roles) is not written here.",
   },
 );
 

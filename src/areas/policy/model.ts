@@ -132,6 +132,14 @@ const configModel = (
   roles_to_levels: Object.fromEntries(LEVELS.map((l) => [l, sorted(levels?.[l])])) as Record<Level, string[]>,
 });
 
+/** A proxy config as readSchema.cypher answers it (./proxyConfigs.ts). */
+export interface ProxyConfigRow {
+  key: string;
+  name: string;
+  auth_mechanism: string | null;
+  mapping_rules_json: string | null;
+}
+
 /** The schema as readSchema.cypher answers it. */
 export interface SchemaRows {
   resources: {
@@ -157,6 +165,7 @@ export interface SchemaRows {
     resources: string[] | null;
     roles_to_levels_json: string | null;
   }[];
+  proxyConfigs: ProxyConfigRow[];
 }
 
 /** The graph's schema, everything included (managed parts are taken out by ./managed.ts). */

@@ -15,12 +15,13 @@ export type ChangeKind =
   | 'user_attributes'
   | 'condition_set'
   | 'set_rule'
-  | 'elements_config';
+  | 'elements_config'
+  | 'proxy_config';
 /** One difference between the environment's own schema and a policy file. */
 export interface Change {
   op: 'create' | 'update' | 'delete';
   kind: ChangeKind;
-  /** `repo`, `repo:push` (action), `repo:pushers` (action group), `repo#editor` (resource role), `repo.parent` (relation), `admin` (tenant role), an elements config's key, or a derivation's text. */
+  /** `repo`, `repo:push` (action), `repo:pushers` (action group), `repo#editor` (resource role), `repo.parent` (relation), `admin` (tenant role), an elements config's or proxy config's key, or a derivation's text. */
   key: string;
   /** The resource it belongs to (all but tenant roles). */
   resource?: string;

@@ -21,6 +21,7 @@ const change = obj(
         'condition_set',
         'set_rule',
         'elements_config',
+        'proxy_config',
       ],
     }),
     key: str(),

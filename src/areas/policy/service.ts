@@ -19,6 +19,14 @@ import type { ElementsStore } from '../elements/store';
 import { Managed } from './managed';
 import { fileOfModel, modelOfFile, modelOfGraph, type PolicyModel, type SchemaRows } from './model';
 import { type Change, configProblems, derivationOf, planOf, problemsOf } from './plan';
+import {
+  type ProxyConfigsModel,
+  planProxyConfigs,
+  proxyConfigProblems,
+  proxyConfigsOfFile,
+  proxyConfigsOfGraph,
+  proxyConfigsSection,
+} from './proxyConfigs';
 import type { InUse, PolicyStore } from './store';
 
 export interface PlanAnswer {
@@ -36,6 +44,8 @@ interface Planned {
   desired: PolicyModel;
   /** The conditions the file carries, and the graph's (docs/behaviour.md section 17). */
   conditions: { have: ConditionsModel; want: ConditionsModel };
+  /** The file's proxy configs (undefined: it has none, the environment's stay). */
+  proxyConfigs: ProxyConfigsModel | undefined;
   changes: Change[];
   used: InUse[];
 }
@@ -73,7 +83,11 @@ export class PolicyService {
       Promise.all([this.store.readSchema(tx, scope.envId), this.store.readConditions(tx, scope.envId)]),
     );
     const { own } = this.modelsOf(rows);
-    return { ...fileOfModel(own), ...fileSectionsOf(conditionsOfGraph(conditions)) };
+    return {
+      ...fileOfModel(own),
+      ...fileSectionsOf(conditionsOfGraph(conditions)),
+      ...proxyConfigsSection(proxyConfigsOfGraph(rows.proxyConfigs)),
+    };
   }
 
   async plan(scope: Scope, file: PolicyFile): Promise<PlanAnswer> {
@@ -125,7 +139,11 @@ export class PolicyService {
     // Approval schema on a resource no config governs any more is the environment's own again (as
     // after a DELETE of its config through the elements API): kept only if the file lists it.
     const { managed, graph, own } = this.modelsOf(rows, [...new Set(Object.values(fromFile.configs).flatMap((c) => c.resources))]);
-    const problems = [...problemsOf(fromFile, graph, managed), ...configProblems(file, fromFile, graph, managed)];
+    const problems = [
+      ...problemsOf(fromFile, graph, managed),
+      ...configProblems(file, fromFile, graph, managed),
+      ...proxyConfigProblems(file),
+    ];
     if (problems.length)
       throw invalidInput(
         `The policy names what it does not define: ${problems
@@ -150,7 +168,12 @@ export class PolicyService {
           .join('; ')}.`,
         conditionProblems,
       );
-    const changes = [...planOf(own, desired, new Set(rows.resources.map((r) => r.key)), managed), ...planConditions(have, want)];
+    const proxyConfigs = proxyConfigsOfFile(file);
+    const changes = [
+      ...planOf(own, desired, new Set(rows.resources.map((r) => r.key)), managed),
+      ...planConditions(have, want),
+      ...planProxyConfigs(proxyConfigsOfGraph(rows.proxyConfigs), proxyConfigs),
+    ];
     const removed = (kind: Change['kind']) => changes.filter((c) => c.op === 'delete' && c.kind === kind);
     const used = await this.store.inUse(tx, scope.envId, {
       resources: removed('resource').map((c) => c.key),
@@ -187,11 +210,11 @@ export class PolicyService {
         used.push(u);
       }
     }
-    return { rows, managed, desired, conditions: { have, want }, changes, used };
+    return { rows, managed, desired, conditions: { have, want }, proxyConfigs, changes, used };
   }
 
   /** The changes in an order each step's references exist: removals, resources, relations, roles, hierarchy, derivations. */
-  private async write(tx: Tx, env: string, { rows, managed, desired, changes, conditions }: Planned) {
+  private async write(tx: Tx, env: string, { rows, managed, desired, changes, conditions, proxyConfigs }: Planned) {
     const at = now();
     const of = (op: Change['op'], kind: Change['kind']) => changes.filter((c) => c.op === op && c.kind === kind);
     const graphResource = (key: string) => rows.resources.find((r) => r.key === key);
@@ -325,6 +348,28 @@ export class PolicyService {
       });
     }
     await this.writeConditions(tx, env, changes, conditions, at);
+    await this.writeProxyConfigs(tx, env, changes, proxyConfigs, at);
+  }
+
+  /** Proxy configs (their URL-mapping rules): they name no record, so they go last, with the API's statements. */
+  private async writeProxyConfigs(tx: Tx, env: string, changes: Change[], want: ProxyConfigsModel | undefined, at: string) {
+    for (const c of changes.filter((x) => x.kind === 'proxy_config')) {
+      if (c.op === 'delete') {
+        await this.store.deleteProxyConfig(tx, { env, key: c.key });
+        continue;
+      }
+      const cfg = want![c.key];
+      const fields = {
+        env,
+        key: c.key,
+        name: cfg.name,
+        authMechanism: cfg.auth_mechanism,
+        rulesJson: JSON.stringify(cfg.mapping_rules),
+        nowIso: at,
+      };
+      if (c.op === 'create') await this.store.createProxyConfig(tx, { ...fields, id: randomUUID() });
+      else await this.store.updateProxyConfig(tx, fields);
+    }
   }
 
   /**

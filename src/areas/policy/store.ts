@@ -42,6 +42,9 @@ export class PolicyStore {
       deleteConditionSet: 'conditions/deleteConditionSet',
       createSetRule: 'conditions/createSetRule',
       deleteSetRule: 'conditions/deleteSetRule',
+      createProxyConfig: 'urlMapping/createProxyConfig',
+      updateProxyConfig: 'urlMapping/updateProxyConfig',
+      deleteProxyConfig: 'urlMapping/deleteProxyConfig',
     });
   }
 
@@ -197,6 +200,16 @@ export class PolicyStore {
   }
   deleteSetRule(tx: Tx, p: Env & { key: string }) {
     return tx.rows(this.q.deleteSetRule, p);
+  }
+
+  createProxyConfig(tx: Tx, p: Env & Stamped & { id: string; key: string; name: string; authMechanism: string; rulesJson: string }) {
+    return tx.rows(this.q.createProxyConfig, p);
+  }
+  updateProxyConfig(tx: Tx, p: Env & Stamped & { key: string; name: string; authMechanism: string; rulesJson: string }) {
+    return tx.rows(this.q.updateProxyConfig, p);
+  }
+  deleteProxyConfig(tx: Tx, p: Env & { key: string }) {
+    return tx.rows(this.q.deleteProxyConfig, p);
   }
 }
 

@@ -1,5 +1,6 @@
 import neo4j from 'neo4j-driver';
 import { badRequest } from '../../errors';
+import { storedRulesOf } from '../urlMapping/match';
 
 /**
  * The export format (docs/behaviour.md section 16): JSON lines (application/x-ndjson), one object a line.
@@ -8,7 +9,8 @@ import { badRequest } from '../../errors';
  * 2. `{"type":"node","kind":"user","labels":["User"],"props":{"id":...,"key":...}}`, one per record:
  *    schema (resources, resource roles, relations, derivations, tenant roles, action groups, managed ones
  *    included), tenants, users, instances and groups, elements configs, approvals and access requests,
- *    condition sets and set rules.
+ *    condition sets and set rules, proxy configs (their URL-mapping rules, never their secret) and
+ *    user invites.
  * 3. `{"type":"relationship","rel":"HAS_ROLE","from":ID,"to":ID,"props":{...}}`, one per link
  *    between two of those records (by their ids): role assignments (with `expires_at`), tuples,
  *    group memberships and nesting, tenant membership, the schema's own links, an approval's links.
@@ -37,6 +39,8 @@ const KIND_OF_LABEL: Record<string, string> = {
   OperationApproval: 'operation_approval',
   ConditionSet: 'condition_set',
   SetRule: 'set_rule',
+  ProxyConfig: 'proxy_config',
+  UserInvite: 'user_invite',
 };
 /** Labels a record may carry besides its kind's (a group is an instance too). */
 const EXTRA_LABELS = new Set(['Group']);
@@ -154,6 +158,12 @@ export function parseLine(text: string, lineNo: number): Line {
       if (labels.includes('Group') && !labels.includes('Instance')) throw badRequest(`${where}: a group is an Instance.`);
       const props = storedProps(v.props, where);
       if (typeof props.id !== 'string' || !props.id) throw badRequest(`${where}: a record needs its "id".`);
+      if (labels.includes('ProxyConfig')) {
+        // /allowed_url applies these rules: they are checked as the API checks them.
+        const rules = storedRulesOf(props.mapping_rules_json ?? '[]');
+        if (typeof rules === 'string') throw badRequest(`${where}: a proxy config's ${rules}.`);
+        props.mapping_rules_json = JSON.stringify(rules);
+      }
       return { type: 'node', row: { labels: [...new Set([...labels, 'InEnv'])], props } };
     }
     case 'relationship': {

@@ -16,6 +16,9 @@ import {
 } from '../../http/schema';
 import { userRef } from '../decisions/schemas';
 
+/** The longest request URL `/allowed_url` takes: a regex rule reads at most this much (./match.ts). */
+export const MAX_URL_LENGTH = 4096;
+
 /** Permit's MappingRule. */
 export const mappingRule = obj(
   {
@@ -79,7 +82,7 @@ export const urlCheck = obj(
   {
     user: userRef,
     http_method: str({ minLength: 1, maxLength: 16 }),
-    url: str({ minLength: 1, maxLength: 4096 }),
+    url: str({ minLength: 1, maxLength: MAX_URL_LENGTH }),
     tenant: str({ minLength: 1, maxLength: 256 }),
     context: nullable(anyObject()),
     sdk: nullable(str()),

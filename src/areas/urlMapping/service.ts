@@ -5,7 +5,7 @@ import { invalidInput, notFound } from '../../errors';
 import type { Page } from '../../http/paging';
 import type { DecisionService } from '../decisions/service';
 import { type QuestionBody, questionOf } from '../decisions/question';
-import { attributesOf, type MappingRule, matchRule } from './match';
+import { attributesOf, isHttpUrl, type MappingRule, matchRule, ruleProblems, storedRule } from './match';
 import type { ProxyConfigNode, UrlMappingStore } from './store';
 
 export interface ProxyConfigInput {
@@ -26,19 +26,6 @@ export interface UrlCheck {
 
 /** What Permit's PDP answers when no rule maps the request: a deny that says why. */
 export const NO_RULE_REASON = 'Matched mapping rule not found for the requested URL and HTTP method';
-
-const HTTP_URL = /^https?:\/\/[^/?#\s]+/i;
-
-/** A rule as kept: the method in lower case, `headers` an object, absent fields null. */
-const storedRule = (r: MappingRule): MappingRule => ({
-  url: r.url,
-  url_type: r.url_type ?? null,
-  http_method: r.http_method.toLowerCase(),
-  resource: r.resource,
-  headers: r.headers ?? {},
-  action: r.action ?? null,
-  priority: r.priority ?? null,
-});
 
 /**
  * Permit's proxy configs as holders of URL-mapping rules, and its PDP's `/allowed_url`
@@ -65,25 +52,12 @@ export class UrlMappingService {
     };
   }
 
-  /** The rules as kept, refused with 422 where /allowed_url could not apply them. */
+  /** The rules as kept, refused with 422 where /allowed_url could not apply them (./match.ts ruleProblems). */
   private rulesJson(rules: MappingRule[] | undefined): string | null {
     if (rules === undefined) return null;
-    const details = rules.flatMap((r, i) => {
-      if (r.url_type === 'regex')
-        return [
-          {
-            path: `/body/mapping_rules/${i}/url_type`,
-            message:
-              'regex URL rules are not served: a pattern from the API would run on the shared request path without a bound on its time; use {name} placeholders',
-          },
-        ];
-      if (!HTTP_URL.test(r.url))
-        return [
-          { path: `/body/mapping_rules/${i}/url`, message: 'must be an http(s) URL with its host, e.g. https://api.example.com/v1/{id}' },
-        ];
-      return [];
-    });
-    if (details.length) throw invalidInput(`Mapping rules that cannot be applied: ${details.map((d) => d.message).join('; ')}.`, details);
+    const details = ruleProblems(rules, '/body/mapping_rules');
+    if (details.length)
+      throw invalidInput(`Mapping rules that cannot be applied: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, details);
     return JSON.stringify(rules.map(storedRule));
   }
 
@@ -144,7 +118,7 @@ export class UrlMappingService {
    * with Permit's reason and the rules tried.
    */
   async check(scope: Scope, body: UrlCheck) {
-    if (!HTTP_URL.test(body.url))
+    if (!isHttpUrl(body.url))
       throw invalidInput('url must be an http(s) URL with its host.', [{ path: '/body/url', message: 'must be an http(s) URL' }]);
     const rules = (await this.store.rules(scope.envId)).flatMap((json) => JSON.parse(json) as MappingRule[]);
     const rule = matchRule(rules, body.http_method, body.url);

@@ -33,7 +33,7 @@ async function userPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
     api('GET', facts(`users/${enc(key)}`)),
     api('GET', graphPath(`/users/${enc(key)}/effective_roles`)),
     api('GET', facts(`role_assignments?user=${enc(key)}&per_page=100`)).then(itemsOf<any>),
-    userAccess(key, pick),
+    userAccess(key, pick).catch((err) => el('p', { class: 'error' }, `Could not load: ${errorText(err)}`)),
   ]);
   const roles: { resource: string; tenant: string; role: string; path: string }[] = eff.roles;
   const memberships = roles.filter((r) => r.role === 'member' && r.resource.startsWith('group:'));
@@ -106,7 +106,10 @@ async function instancePanel(ref: string, pick: Pick): Promise<HTMLElement[]> {
   ]);
   const actions = Object.keys(resource.actions ?? {}).sort();
   return [
-    section('Access: who may do each action, and through which path', await instanceAccess(type, key, actions, pick)),
+    section(
+      'Access: who may do each action, and through which path',
+      await instanceAccess(type, key, actions, pick).catch((err) => el('p', { class: 'error' }, `Could not load: ${errorText(err)}`)),
+    ),
     section('Change', el('div', { class: 'changes' }, ...instanceActions(ref, instance))),
   ];
 }

@@ -118,7 +118,8 @@ export async function instanceAccess(type: string, key: string, actions: string[
     };
     return { block, first: showMore };
   });
-  await Promise.all(blocks.map((b) => b.first()));
+  // One action's first page at a time, so at most EXPLAINS_AT_ONCE explained checks run at once.
+  await pooled(blocks, 1, (b) => b.first());
   return el('div', { id: 'instance-access', 'data-ref': ref }, ...blocks.map((b) => b.block));
 }
 

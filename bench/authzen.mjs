@@ -1,21 +1,29 @@
 // AuthZEN against the decision endpoints it maps to (docs/authzen.md: Speed): the same questions
 // asked as `POST /v2/allowed` and as `POST /access/v1/evaluation`, and bulks of 100 as
 // `POST /v2/allowed/.../bulk` and as `POST /access/v1/evaluations`, uncached (fully_consistent)
-// and at the default consistency (decision cache), in alternating rounds (A, B, B, A, A, B, ...),
-// each ratio AuthZEN / decision endpoint within its round; prints the median per row.
+// and at the default consistency (decision cache), in alternating rounds (A, B, B, A, A, B, ...).
+// The load comes from bench/flood.mjs (client processes on raw sockets, whose own CPU is checked:
+// a round whose client had no idle CPU is not a figure), so a cached row measures the service.
+// Each round gives two ratios, AuthZEN against the decision endpoint: the rate (AuthZEN's / the
+// endpoint's) and the service's CPU a request (AuthZEN's / the endpoint's: what one more request
+// costs, the figure other load on the box moves least); prints the median of each per row.
+// The answers are compared first (every question asked both ways, the same answers).
 //   npm run build && node bench/authzen.mjs        (BENCH_SCALE=0.1 by default, BENCH_ROUNDS=3)
+//   BENCH_REQUESTS=20000: the cached check row's requests a round (the others scale from it)
 import { buildDataset, buildQuestions } from './dataset.mjs';
-import { client, clientNote, measure } from './http.mjs';
+import { describeRound, floodClient } from './flood.mjs';
+import { client, measure, warmUntilSteady } from './http.mjs';
 import { loadOurs, startOurs } from './ours.mjs';
 
 const scale = Number(process.env.BENCH_SCALE ?? 0.1);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const perRow = Number(process.env.BENCH_REQUESTS ?? 3000);
+const perRow = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const concurrency = 16;
 const log = (...a) => console.error('[authzen]', ...a);
 
+const port = Number(process.env.BENCH_PORT ?? 18291);
 const ours = await startOurs({
-  port: Number(process.env.BENCH_PORT ?? 18291),
+  port,
   neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7941),
   concurrency,
 });
@@ -28,7 +36,7 @@ try {
   });
   await loadOurs(api, project, ds, { loaders: 2 });
   const env = client(base, secret, concurrency);
-  const qs = Object.values(buildQuestions(ds, Math.ceil(perRow / 5))).flat();
+  const qs = Object.values(buildQuestions(ds, 400)).flat();
   const allowedPath = `/v2/allowed/${project}/bench`;
   const asAllowed = (q, consistency) => ({ user: q.user, action: q.action, resource: q.resource, ...(consistency ? { consistency } : {}) });
   const asAuthzen = (q) => ({
@@ -39,80 +47,103 @@ try {
   const bulks = Array.from({ length: Math.max(20, Math.round(perRow / 100)) }, (_, i) =>
     qs.slice((i * 100) % (qs.length - 100)).slice(0, 100),
   );
+  const auth = { authorization: `Bearer ${secret}` };
+  const post = (path, body, expect) => ({ method: 'POST', path, headers: auth, body, ...(expect ? { expect } : {}) });
+  // The answers, asked once each way through the plain client: they must agree, and they are what
+  // the flood's single checks then expect (a wrong answer makes a round not a figure).
+  const expected = [];
+  await measure(qs, concurrency, async (q, i) => {
+    const [a, b] = await Promise.all([
+      env('POST', allowedPath, asAllowed(q, 'fully_consistent')),
+      env('POST', '/access/v1/evaluation', { ...asAuthzen(q), options: { consistency: 'fully_consistent' } }),
+    ]);
+    if (a.allow !== b.decision) throw new Error(`${JSON.stringify(q)}: AuthZEN answered ${b.decision}, /allowed ${a.allow}`);
+    expected[i] = a.allow === true;
+  });
+  await measure(bulks, concurrency, async (b) => {
+    const [x, y] = await Promise.all([
+      env(
+        'POST',
+        `${allowedPath}/bulk`,
+        b.map((q) => asAllowed(q)),
+      ),
+      env('POST', '/access/v1/evaluations', { evaluations: b.map(asAuthzen) }),
+    ]);
+    if (JSON.stringify(x.allow.map((r) => r.allow)) !== JSON.stringify(y.evaluations.map((r) => r.decision)))
+      throw new Error('a bulk: AuthZEN answered differently');
+  });
+  const fc = { options: { consistency: 'fully_consistent' } };
   const rows = {
     'check, uncached': {
-      a: (q) => env('POST', allowedPath, asAllowed(q, 'fully_consistent')).then((r) => r.allow),
-      b: (q) =>
-        env('POST', '/access/v1/evaluation', { ...asAuthzen(q), options: { consistency: 'fully_consistent' } }).then((r) => r.decision),
-      items: qs,
+      count: Math.round(perRow / 4),
+      a: qs.map((q, i) => post(allowedPath, asAllowed(q, 'fully_consistent'), `"allow":${expected[i]}`)),
+      b: qs.map((q, i) => post('/access/v1/evaluation', { ...asAuthzen(q), ...fc }, `"decision":${expected[i]}`)),
     },
     'check, default consistency (cached)': {
-      a: (q) => env('POST', allowedPath, asAllowed(q)).then((r) => r.allow),
-      b: (q) => env('POST', '/access/v1/evaluation', asAuthzen(q)).then((r) => r.decision),
-      items: qs,
+      count: perRow,
+      a: qs.map((q, i) => post(allowedPath, asAllowed(q), `"allow":${expected[i]}`)),
+      b: qs.map((q, i) => post('/access/v1/evaluation', asAuthzen(q), `"decision":${expected[i]}`)),
     },
     'bulk of 100, uncached': {
-      a: (b) =>
-        env(
-          'POST',
+      count: Math.round(perRow / 80),
+      a: bulks.map((b) =>
+        post(
           `${allowedPath}/bulk`,
           b.map((q) => asAllowed(q, 'fully_consistent')),
-        ).then((r) => r.allow.map((x) => x.allow)),
-      b: (b) =>
-        env('POST', '/access/v1/evaluations', { evaluations: b.map(asAuthzen), options: { consistency: 'fully_consistent' } }).then((r) =>
-          r.evaluations.map((x) => x.decision),
         ),
-      items: bulks,
+      ),
+      b: bulks.map((b) => post('/access/v1/evaluations', { evaluations: b.map(asAuthzen), ...fc })),
     },
     'bulk of 100, default consistency (cached)': {
-      a: (b) =>
-        env(
-          'POST',
+      count: Math.round(perRow / 10),
+      a: bulks.map((b) =>
+        post(
           `${allowedPath}/bulk`,
           b.map((q) => asAllowed(q)),
-        ).then((r) => r.allow.map((x) => x.allow)),
-      b: (b) => env('POST', '/access/v1/evaluations', { evaluations: b.map(asAuthzen) }).then((r) => r.evaluations.map((x) => x.decision)),
-      items: bulks,
+        ),
+      ),
+      b: bulks.map((b) => post('/access/v1/evaluations', { evaluations: b.map(asAuthzen) })),
     },
   };
-  // Warm-up: every arm until its rate stops rising by 3 % (at least 4 passes).
-  for (const [name, row] of Object.entries(rows)) {
-    for (const arm of ['a', 'b']) {
-      let best = 0;
-      let flat = 0;
-      for (let pass = 0; pass < 20 && (pass < 4 || flat < 3); pass++) {
-        const r = await measure(row.items, concurrency, row[arm]);
-        if (r.perSecond > best * 1.03) [best, flat] = [r.perSecond, 0];
-        else flat++;
-      }
-      log(`${name} ${arm === 'a' ? '/allowed' : 'AuthZEN'} warm at ${best.toFixed(0)}/s`);
-    }
-  }
-  const ratios = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
+  // Warm-up: the shared rule (bench/http.mjs: until the rate is steady, at least BENCH_WARM_MIN_S) on
+  // uncached checks, which settles Neo4j's compiler as well as the service's; then each arm once.
+  const warmed = await warmUntilSteady(qs, concurrency, (q) => env('POST', allowedPath, asAllowed(q, 'fully_consistent')));
+  log(`warm-up: ${warmed.rates.length} passes in ${warmed.seconds.toFixed(0)} s`);
+  const flood = await floodClient({ port, processes: 2, connections: concurrency });
+  const neo = { neo4j: ours.neoPid() };
+  for (const row of Object.values(rows))
+    for (const arm of ['a', 'b']) await flood.run(row[arm], Math.ceil(row.count / 2), { serverPid: ours.pid });
+  const ratios = Object.fromEntries(Object.keys(rows).map((k) => [k, { rate: [], cost: [], notFigures: 0 }]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, row] of Object.entries(rows)) {
-      const order = round % 2 ? ['b', 'a'] : ['a', 'b'];
       const got = {};
-      for (const arm of order) {
-        const answers = new Array(row.items.length);
-        got[arm] = await measure(row.items, concurrency, async (x, i) => (answers[i] = await row[arm](x)));
-        got[`${arm}Answers`] = answers;
+      for (const arm of round % 2 ? ['b', 'a'] : ['a', 'b']) {
+        got[arm] = await flood.run(row[arm], row.count, { serverPid: ours.pid, otherPids: neo });
+        console.log(`round ${round + 1} ${name}, ${arm === 'a' ? '/allowed' : 'AuthZEN '}: ${describeRound(got[arm])}`);
       }
-      if (JSON.stringify(got.aAnswers) !== JSON.stringify(got.bAnswers)) throw new Error(`${name}: AuthZEN answered differently`);
-      const ratio = got.b.perSecond / got.a.perSecond;
-      ratios[name].push(ratio);
-      console.log(
-        `round ${round + 1} ${name}: /allowed ${got.a.perSecond.toFixed(0)}/s (${clientNote(got.a)}), AuthZEN ${got.b.perSecond.toFixed(0)}/s (${clientNote(got.b)}): ${ratio.toFixed(3)}`,
-      );
+      const r = ratios[name];
+      r.rate.push(got.b.perSecond / got.a.perSecond);
+      r.cost.push(got.b.serverUsPerRequest / got.a.serverUsPerRequest);
+      if (!got.a.figure || !got.b.figure) r.notFigures++;
     }
   }
-  console.log('\nAuthZEN / decision endpoint, median of rounds (same questions, same answers):');
-  for (const [name, rs] of Object.entries(ratios)) {
-    const sorted = [...rs].sort((x, y) => x - y);
+  await flood.close();
+  const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const list = (xs) => xs.map((x) => x.toFixed(3)).join(', ');
+  console.log('\nAuthZEN against the decision endpoint, median of rounds (same questions, same answers):');
+  console.log('  rate: AuthZEN / endpoint (at least 0.90 is within 10 %); cost: service CPU a request, AuthZEN / endpoint (at most 1.10)');
+  for (const [name, r] of Object.entries(ratios)) {
     console.log(
-      `${name.padEnd(42)} ${sorted[Math.floor(sorted.length / 2)].toFixed(3)}x  (rounds ${rs.map((r) => r.toFixed(3)).join(', ')})`,
+      `${name.padEnd(42)} rate ${med(r.rate).toFixed(3)}x (rounds ${list(r.rate)}); cost ${med(r.cost).toFixed(3)}x (rounds ${list(r.cost)})` +
+        (r.notFigures ? `; ${r.notFigures} of ${rounds} rounds NOT FIGURES` : ''),
     );
   }
+  console.log(
+    `load average at the end: ${(await import('node:os'))
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await ours.stop();
 }

@@ -27,7 +27,7 @@ function link(ref: string, kind: string, pick: Pick): HTMLElement {
 
 const section = (title: string, body: HTMLElement) => el('div', { class: 'sub' }, el('h4', {}, title), body);
 
-/** A user's memberships (groups, also through nesting), direct roles and effective roles with paths. */
+/** A user's memberships (groups, also through nesting), tenant roles (every assignment is under Change), effective roles with paths, and access. */
 async function userPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
   const [user, eff, assignments, access] = await Promise.all([
     api('GET', facts(`users/${enc(key)}`)),
@@ -50,7 +50,7 @@ async function userPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
         memberships.map((m) => [link(m.resource, 'group', pick), m.path]),
       ),
     ),
-    section('Direct roles', table(['role', 'on', 'tenant'], direct)),
+    section('Tenant roles', table(['role', 'on', 'tenant'], direct)),
     section('Access: what they may do, per resource type', access),
     section('Change', el('div', { class: 'changes' }, ...userActions(key, user, assignments))),
     section(

@@ -2,7 +2,8 @@
 //   explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
 //                  searched: boolean; states_visited: number; paths: string[] } | null;
 //   stored: { user: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] } | null;
-//             instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null }
+//             instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null;
+//   revision: number | null }
 // Answers a batch of permission questions ($checks: [{user, action, type, key?, tenant?}]) in one
 // round trip. For each question:
 //  1. the roles that give `action` on `type` (fragments/rolesOnType);
@@ -20,6 +21,9 @@
 // stored: for a question that asks it (`stored: true`: a set rule may decide it), what the set rules
 // read of its user and instance (as cypher/conditions/questionAttributes.cypher reads them), in the
 // same round trip; null otherwise.
+// revision: the environment's revision, read in the same query (null: no such environment). On one
+// Neo4j (no secondaries) a read sees every commit made before it was sent, so this read keeps the
+// environment fresh in the coherence window as a revision read would (src/areas/decisions/revisions.ts).
 // #include fragments/derivations
 UNWIND range(0, size($checks) - 1) AS questionIndex
 WITH derivations, roleHierarchy, resourceRoleKeys, questionIndex, $checks[questionIndex] AS question
@@ -72,5 +76,6 @@ RETURN questionIndex AS idx, byTenantRole OR size(hits) > 0 AS allow,
          } END,
          instance: CASE WHEN target IS NULL THEN null
                    ELSE {type: target.resource, key: target.key, tenant: target.tenant, attributes_json: target.attributes_json} END
-       } END AS stored
+       } END AS stored,
+       head(COLLECT { MATCH (environment:Environment {id: $env}) RETURN coalesce(environment.revision, 0) }) AS revision
 ORDER BY idx

@@ -245,7 +245,8 @@ export interface StatementRows {
     explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
                    searched: boolean; states_visited: number; paths: string[] } | null;
     stored: { user: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] } | null;
-              instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null };
+              instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null;
+    revision: number | null };
   /** cypher/decisions/authorizedUsers.cypher */
   'decisions/authorizedUsers': { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] };
   /** cypher/decisions/candidateTenants.cypher */
@@ -680,7 +681,8 @@ export interface StatementRows {
     explanation: { user_found: boolean; tenant: string; granting_roles: string[]; tenant_role_grant: boolean;
                    searched: boolean; states_visited: number; paths: string[] } | null;
     stored: { user: { key: string; email: string | null; attributes_json: string | null; tenant_roles: { tenant: string; role: string }[] } | null;
-              instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null };
+              instance: { type: string; key: string; tenant: string; attributes_json: string | null } | null } | null;
+    revision: number | null };
   /** cypher/walk/authorizedUsers.cypher */
   'walk/authorizedUsers': { tenant: string; assignments: { user: string; tenant: string; resource: string; role: string }[] };
   /** cypher/walk/effectiveRoles.cypher */

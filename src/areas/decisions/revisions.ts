@@ -24,6 +24,8 @@ const POLLS_IN_FLIGHT = 3;
  * that arrived at t is answered from what this process knows when its environment's last read
  * was sent after t - W (`freshFor`); while questions come, the known environments are read again
  * whenever their last read is older than W/4, so under load almost every question finds them fresh.
+ * On one Neo4j, a batch of checks read from the graph returns its environment's revision too
+ * (src/areas/decisions/walkStore.ts), which counts as such a read.
  */
 export class Revisions implements RevisionListener {
   private readonly byEnv = new Map<string, number>();
@@ -57,7 +59,7 @@ export class Revisions implements RevisionListener {
    */
   freshFor(envId: string, arrivedAt: number): boolean {
     if (!this.windowOpen(arrivedAt)) return false;
-    this.keepFresh();
+    this.keepFresh(envId);
     return (this.readSent.get(envId) ?? -Infinity) > arrivedAt - this.windowMs + MARGIN_MS;
   }
 
@@ -74,11 +76,17 @@ export class Revisions implements RevisionListener {
 
   /**
    * Reads every known environment again when the last such read was sent more than W/4 ago (one
-   * query). Up to POLLS_IN_FLIGHT overlap, so that a slow round trip does not age the reads past W.
+   * query), unless a read that included the asked environment was sent less than W/2 ago: the
+   * checks' own reads return their environment's revision (cypher/decisions/allowed.cypher,
+   * `learnRead`), so an environment whose checks go to the graph is kept fresh by them, and Neo4j
+   * is not asked twice. (W/2, not W/4: a check's read is learnt when it returns, a round trip after
+   * it was sent; the environment stays fresh for W after that send whatever the threshold.)
+   * Up to POLLS_IN_FLIGHT overlap, so that a slow round trip does not age the reads past W.
    */
-  private keepFresh(): void {
+  private keepFresh(envId: string): void {
     const sent = performance.now();
     if (this.polling >= POLLS_IN_FLIGHT || sent - this.lastPollSent < this.windowMs / 4) return;
+    if (sent - (this.readSent.get(envId) ?? -Infinity) < this.windowMs / 2) return;
     this.polling++;
     this.lastPollSent = sent;
     const ids = [...this.byEnv.keys()];

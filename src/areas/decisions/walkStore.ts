@@ -37,6 +37,13 @@ export class CypherWalk implements Walk {
     slots: FairQueue,
     /** Which walk answers (src/db/walkSelection.ts); none: the Cypher statements. */
     private readonly walk?: WalkSelection,
+    /**
+     * Told the environment's revision each batch of checks read, and when that read was sent
+     * (performance.now()): the revision ledger's `learnRead` (src/areas/decisions/revisions.ts).
+     * Only on one Neo4j (no secondaries) and never in a rehearsal: there a read sees every commit
+     * made before it was sent, so under steady checks the coherence window needs no reads of its own.
+     */
+    private readonly learnRead?: (env: string, rev: number, sent: number) => void,
   ) {
     this.q = this.db.statements({
       walkAllowed: 'walk/allowed',
@@ -67,9 +74,12 @@ export class CypherWalk implements Walk {
   private async run(env: string, checks: GraphCheck[], explain: boolean, floor?: number): Promise<Decision[]> {
     if (checks.length === 0) return [];
     const params = { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, nowMs: Date.now() };
+    const sent = performance.now();
     const rows = await viaWalk(this.walk, this.q.walkAllowed, this.q.allowed, (stmt) =>
       this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
+    const revision = rows[0]?.revision;
+    if (this.learnRead && revision != null && !this.db.routing && !this.db.rehearsing) this.learnRead(env, revision, sent);
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
       out[row.idx] = {

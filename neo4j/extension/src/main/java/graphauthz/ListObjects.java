@@ -51,20 +51,21 @@ public final class ListObjects {
             directNodes.add(Walk.id(a.node()));
             start.add(new Walk.State(a.node(), a.role(), a.until(), ""));
         }
-        Walk.Reached reached = new Walk(rule, nowMs, depth, true, false, directNodes).reachableStates(start, Set.of());
+        Walk walk = new Walk(rule, nowMs, depth, true, false, directNodes);
+        Walk.Reached reached = walk.reachableStates(start, Set.of());
 
         RuleTables.RolesOnType roles = rule.rolesOn(type);
         List<String> instanceRolesGranting = Allowed.granting(roles.instance(), action);
         List<String> tenantRolesGranting = Allowed.granting(roles.tenant(), action);
 
         // Distinct instances, first seen first (the order is made by key below).
-        Map<String, Node> found = new LinkedHashMap<>();
+        Map<Long, Node> found = new LinkedHashMap<>();
         for (Walk.State state : reached.states()) {
             Node instance = state.node;
-            if (!Walk.eq(instance.getProperty("resource", null), type) || !instanceRolesGranting.contains(state.role)) continue;
+            if (!instanceRolesGranting.contains(state.role) || !Walk.eq(walk.typeOf(instance), type)) continue;
             if (tenant != null && !Walk.eq(instance.getProperty("tenant", null), tenant)) continue;
             if (!after(instance, after)) continue;
-            found.putIfAbsent(instance.getElementId(), instance);
+            found.putIfAbsent(Walk.id(instance), instance);
         }
         for (Relationship grant : user.getRelationships(Direction.OUTGOING, Walk.HAS_TENANT_ROLE)) {
             Node heldIn = grant.getEndNode();
@@ -75,23 +76,28 @@ public final class ListObjects {
             try (ResourceIterator<Node> it = tx.findNodes(Allowed.INSTANCE, Map.of("env", env, "tenant", tenantKey))) {
                 while (it.hasNext()) {
                     Node instance = it.next();
-                    if (Walk.eq(instance.getProperty("resource", null), type) && after(instance, after)) {
-                        found.putIfAbsent(instance.getElementId(), instance);
+                    if (Walk.eq(walk.typeOf(instance), type) && after(instance, after)) {
+                        found.putIfAbsent(Walk.id(instance), instance);
                     }
                 }
             }
         }
-        List<Node> page = new ArrayList<>(found.values());
-        page.sort((a, b) -> compareKeys(a.getProperty("key", null), b.getProperty("key", null)));
-        for (Node instance : page.subList(0, (int) Math.max(0, Math.min(limit, page.size())))) {
+        // Each key read once (a comparison that read both keys would read each about log2(n) times).
+        List<Keyed> page = new ArrayList<>(found.size());
+        for (Node instance : found.values()) page.add(new Keyed(instance.getProperty("key", null), instance));
+        page.sort((a, b) -> compareKeys(a.key(), b.key()));
+        for (Keyed k : page.subList(0, (int) Math.max(0, Math.min(limit, page.size())))) {
             List<Object> object = new ArrayList<>(3);
-            object.add(instance.getProperty("resource", null));
-            object.add(instance.getProperty("key", null));
-            object.add(instance.getProperty("tenant", null));
+            object.add(walk.typeOf(k.node()));
+            object.add(k.key());
+            object.add(k.node().getProperty("tenant", null));
             row.objects.add(object);
         }
         return Stream.of(row);
     }
+
+    /** An instance and its key, read once for the sort. */
+    private record Keyed(Object key, Node node) {}
 
     /** `$after IS NULL OR instance.key > $after`. */
     private static boolean after(Node instance, String after) {

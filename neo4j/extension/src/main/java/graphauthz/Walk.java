@@ -1,8 +1,10 @@
 package graphauthz;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.neo4j.graphdb.Direction;
@@ -50,8 +52,11 @@ final class Walk {
         }
     }
 
-    /** An edge one hop may follow (fragments/rule/linksOfState). */
-    record Link(Node neighbour, Relationship edge, Node subject, Node object) {}
+    /**
+     * An edge one hop may follow (fragments/rule/linksOfState), with its `relation` (null on a GROUPS
+     * edge) and expires_at (null: none, or not a number) read in one pass over its properties.
+     */
+    record Link(Node neighbour, Relationship edge, Node subject, Node object, Object relation, Long expiresAt) {}
 
     /** What a walk reached (fragments/reachableStates' reachedStates, depthLimited). */
     record Reached(List<State> states, boolean depthLimited) {}
@@ -63,6 +68,17 @@ final class Walk {
     private final boolean withTrails;
     /** ids (Walk.id) of the nodes the user holds a direct role on ([]: none known). */
     private final Set<Long> directNodes;
+    /**
+     * Each visited node's `resource` (its type), read once a walk: a property read walks the node's
+     * property chain in the store, and one node is looked at by several steps (each link's subject
+     * and object, the hierarchy, the caller's filter).
+     */
+    private final Map<Long, Object> types = new HashMap<>();
+    /**
+     * Each visited node's live links, read once a walk: they depend on the node alone, and a node is
+     * often reached in several states (each role the hierarchy implies there).
+     */
+    private final Map<Long, List<Link>> linksByNode = new HashMap<>();
 
     Walk(RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes) {
         this.rule = rule;
@@ -77,6 +93,17 @@ final class Walk {
     @SuppressWarnings("deprecation")
     static long id(Node node) {
         return node.getId();
+    }
+
+    /** The node's `resource` property (its type; null when missing), read once in this walk. */
+    Object typeOf(Node node) {
+        long id = id(node);
+        Object type = types.get(id);
+        if (type == null && !types.containsKey(id)) {
+            type = node.getProperty("resource", null);
+            types.put(id, type);
+        }
+        return type;
     }
 
     static String stateKey(Node node, String role) {
@@ -102,7 +129,7 @@ final class Walk {
                     for (Link link : linksOfState(state)) {
                         List<String> roles = link.edge().isType(GROUPS) ? groupStep(state) : derivationStep(state, link);
                         for (String role : roles) {
-                            expand(new State(link.neighbour(), role, untilThrough(state, link.edge()), hopTrail(state, link)), candidates);
+                            expand(new State(link.neighbour(), role, untilThrough(state, link.expiresAt()), hopTrail(state, link)), candidates);
                         }
                     }
                 }
@@ -128,7 +155,11 @@ final class Walk {
 
     /** fragments/rule/grantIsLive: an edge whose expires_at (epoch ms) is at or before now grants nothing. */
     static boolean grantIsLive(Relationship grant, long nowMs) {
-        Object expiresAt = grant.getProperty("expires_at", null);
+        return isLive(grant.getProperty("expires_at", null), nowMs);
+    }
+
+    /** grantIsLive on an edge's expires_at value, already read. */
+    static boolean isLive(Object expiresAt, long nowMs) {
         if (expiresAt == null) return true;
         // A non-numeric expires_at compares as null in Cypher: the edge grants nothing.
         return expiresAt instanceof Number n && compare(n, nowMs) > 0;
@@ -141,13 +172,22 @@ final class Walk {
 
     /** fragments/rule/linksOfState: the live RELATED and GROUPS edges at the state's node. */
     List<Link> linksOfState(State state) {
+        return linksByNode.computeIfAbsent(id(state.node), id -> linksOf(state.node));
+    }
+
+    private List<Link> linksOf(Node node) {
         List<Link> links = new ArrayList<>();
-        Node node = state.node;
         Direction direction = searchForward ? Direction.OUTGOING : Direction.INCOMING;
         for (Relationship grant : node.getRelationships(direction, RELATED, GROUPS)) {
-            if (!grantIsLive(grant, nowMs)) continue;
+            Map<String, Object> props = grant.getProperties("relation", "expires_at");
+            Object expiresAt = props.get("expires_at");
+            if (!isLive(expiresAt, nowMs)) continue;
             Node neighbour = grant.getOtherNode(node);
-            links.add(searchForward ? new Link(neighbour, grant, node, neighbour) : new Link(neighbour, grant, neighbour, node));
+            Object relation = props.get("relation");
+            Long until = asLong(expiresAt);
+            links.add(searchForward
+                    ? new Link(neighbour, grant, node, neighbour, relation, until)
+                    : new Link(neighbour, grant, neighbour, node, relation, until));
         }
         return links;
     }
@@ -159,12 +199,12 @@ final class Walk {
 
     /** fragments/rule/derivationStep: a relationship tuple carries a role across through a derivation. */
     List<String> derivationStep(State state, Link link) {
-        Object relation = link.edge().getProperty("relation", null);
+        Object relation = link.relation();
         if (!(relation instanceof String)) return List.of();
         List<RuleTables.Derivation> candidates = rule.derivationsByRelation.get(relation);
         if (candidates == null) return List.of();
-        Object subjectType = link.subject().getProperty("resource", null);
-        Object objectType = link.object().getProperty("resource", null);
+        Object subjectType = typeOf(link.subject());
+        Object objectType = typeOf(link.object());
         List<String> roles = new ArrayList<>(1);
         Boolean objectIsDirect = null;
         for (RuleTables.Derivation d : candidates) {
@@ -181,7 +221,11 @@ final class Walk {
 
     /** fragments/rule/untilThrough: the earlier of the predecessor's `until` and the edge's expires_at. */
     static Long untilThrough(State state, Relationship edge) {
-        Long expiresAt = asLong(edge.getProperty("expires_at", null));
+        return untilThrough(state, asLong(edge.getProperty("expires_at", null)));
+    }
+
+    /** untilThrough on the edge's expires_at, already read. */
+    static Long untilThrough(State state, Long expiresAt) {
         if (expiresAt == null || (state.until != null && state.until < expiresAt)) return state.until;
         return expiresAt;
     }
@@ -190,7 +234,7 @@ final class Walk {
     List<State> hierarchyStep(State state) {
         List<RuleTables.Hierarchy> entries = rule.hierarchyByRole.get(state.role);
         if (entries == null) return List.of();
-        Object nodeType = state.node.getProperty("resource", null);
+        Object nodeType = typeOf(state.node);
         if (!(nodeType instanceof String type)) return List.of();
         RuleTables.Hierarchy entry = null;
         for (RuleTables.Hierarchy e : entries) {
@@ -210,7 +254,7 @@ final class Walk {
 
     private String hopTrail(State state, Link link) {
         if (!withTrails) return "";
-        Object relation = link.edge().getProperty("relation", null);
+        Object relation = link.relation();
         String via = relation == null ? "groups" : String.valueOf(relation);
         Object type = link.neighbour().getProperty("resource", null);
         Object key = link.neighbour().getProperty("key", null);

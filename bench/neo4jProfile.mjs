@@ -1,0 +1,63 @@
+// Neo4j's side of one kind of question: loads the bench dataset (bench/dataset.mjs, BENCH_SCALE), warms
+// up on mixed uncached checks for PROF_WARM seconds, then asks one case for PROF_SECONDS at 16 in
+// flight and prints the rate, the CPU each process spent a question (service, Neo4j) and Neo4j's
+// transactions a question (from /metrics). With PROF_JFR=<file>, a JFR recording of Neo4j for the
+// measured part (read it with `jfr print --stack-depth 64 --events jdk.ExecutionSample <file>`).
+//   npm run build && PROF_CASE='direct role' node bench/neo4jProfile.mjs
+//   PROF_CASE=list BENCH_SCALE=1 PROF_WARM=60 node bench/neo4jProfile.mjs   (list-objects: a user's repos for pull, page_size 1000)
+// A profile, not a benchmark: for before/after figures use bench:peers or npm run bench, alone on the box.
+import { execFileSync } from 'node:child_process';
+import { buildDataset, buildQuestions } from './dataset.mjs';
+import { measure } from './http.mjs';
+import { loadOurs, startOurs } from './ours.mjs';
+import { cpuSeconds } from './proc.mjs';
+const scale = Number(process.env.BENCH_SCALE ?? 0.1);
+const caseName = process.env.PROF_CASE ?? 'direct role';
+const ours = await startOurs({ port: 18191, neo4jPort: 7841, concurrency: 16 });
+const { api, project } = ours;
+const ds = buildDataset({
+  users: Math.round(10000 * scale),
+  chains: Math.max(10, Math.round(200 * scale)),
+  repos: Math.round(20000 * scale),
+});
+await loadOurs(api, project, ds, { loaders: 2 });
+const cases = buildQuestions(ds, 3000);
+const path = `/v2/allowed/${project}/bench`;
+const ask = (q) => api('POST', path, { user: q.user, action: q.action, resource: q.resource, consistency: 'fully_consistent' });
+const all = Object.values(cases).flat();
+const w0 = Date.now();
+while (Date.now() - w0 < Number(process.env.PROF_WARM ?? 10) * 1000) await measure(all, 16, ask);
+const metrics = async () => (await fetch(`${ours.base}/metrics`, { headers: { authorization: `Bearer ${ours.adminKey}` } })).text();
+const txCount = (t) =>
+  Object.fromEntries(
+    [...t.matchAll(/authz_neo4j_transaction_duration_seconds_count\{mode="(\w+)"\} (\d+)/g)].map((m) => [m[1], Number(m[2])]),
+  );
+const before = txCount(await metrics());
+const listing = caseName === 'list';
+const qs = listing ? Array.from({ length: 200 }, (_, i) => ds.userKeys[(i * 7919) % ds.userKeys.length]) : cases[caseName];
+const listAsk = (u) =>
+  api('POST', `/v2/allowed/${project}/bench/list-objects`, { user: u, action: 'pull', resource_type: 'repo', page_size: 1000 });
+const neo = ours.neoPid();
+if (process.env.PROF_JFR)
+  execFileSync('jcmd', [String(neo), 'JFR.start', 'name=p', 'settings=profile', `filename=${process.env.PROF_JFR}`]);
+const c0 = [cpuSeconds(ours.pid), cpuSeconds(neo)];
+const markFrom = process.hrtime.bigint() / 1000n;
+let n = 0;
+const t0 = Date.now();
+while (Date.now() - t0 < Number(process.env.PROF_SECONDS ?? 15) * 1000) {
+  await measure(qs, 16, listing ? listAsk : ask);
+  n += qs.length;
+}
+const secs = (Date.now() - t0) / 1000;
+console.log(`--between=${markFrom}-${process.hrtime.bigint() / 1000n}`);
+const c1 = [cpuSeconds(ours.pid), cpuSeconds(neo)];
+if (process.env.PROF_JFR) execFileSync('jcmd', [String(neo), 'JFR.stop', 'name=p']);
+const after = txCount(await metrics());
+console.log(
+  `${caseName}: ${(n / secs).toFixed(0)} checks/s; CPU ms/check service ${(((c1[0] - c0[0]) * 1000) / n).toFixed(3)}, neo4j ${(((c1[1] - c0[1]) * 1000) / n).toFixed(3)}`,
+);
+console.log(
+  'transactions per check:',
+  Object.fromEntries(Object.keys(after).map((k) => [k, ((after[k] - (before[k] ?? 0)) / n).toFixed(3)])),
+);
+await ours.stop();

@@ -443,7 +443,8 @@ describe('the seed worked example in the browser, on a policy-file environment',
     const submit = async (form: string, values: Record<string, string>, label: string) => {
       for (const [name, value] of Object.entries(values)) await page.fill(`#${form} [name=${name}]`, value);
       await page.click(`#${form} button[type=submit]`);
-      await done(label);
+      // Done and the view read again (a form or the queue is not re-drawn under the next step).
+      await page.waitForFunction((w) => document.getElementById('write-status')?.dataset.settled === w, label);
     };
 
     await signIn(env);

@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the console reads the API's JSON answers without their types
+import { onWhy } from './access';
 import { adminKey, allPages, allowedPath, api, enc, facts, graphPath, itemsOf, schema, scope } from './api';
 import { $, clear, el, errorText } from './dom';
 import { GraphView, type Neighbourhood, parsePath } from './graph';
@@ -216,6 +217,14 @@ async function refreshAfterWrite(): Promise<void> {
 
 function start(): void {
   onWritten(refreshAfterWrite);
+  // An access view's "Why?": the question asked in the "Why?" card, its path drawn on the graph.
+  onWhy((user, action, resource) => {
+    $<HTMLInputElement>('why-user').value = user;
+    $<HTMLInputElement>('why-action').value = action;
+    $<HTMLInputElement>('why-resource').value = resource;
+    $<HTMLInputElement>('why-tenant').value = '';
+    $<HTMLFormElement>('why-form').requestSubmit();
+  });
   createForms($('create'));
   $('sign-in').addEventListener('submit', (ev) => {
     ev.preventDefault();

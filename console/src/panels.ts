@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the console reads the API's JSON answers without their types
-import { allowedPath, api, consolePath, enc, facts, graphPath, itemsOf, schema } from './api';
+import { instanceAccess, userAccess } from './access';
+import { api, consolePath, enc, facts, graphPath, itemsOf, schema } from './api';
 import { clear, el, errorText } from './dom';
 import { button, decide, groupActions, instanceActions, userActions } from './writes';
 
@@ -26,12 +27,13 @@ function link(ref: string, kind: string, pick: Pick): HTMLElement {
 
 const section = (title: string, body: HTMLElement) => el('div', { class: 'sub' }, el('h4', {}, title), body);
 
-/** A user's memberships (groups, also through nesting), direct roles and effective roles with paths. */
+/** A user's memberships (groups, also through nesting), tenant roles (every assignment is under Change), effective roles with paths, and access. */
 async function userPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
-  const [user, eff, assignments] = await Promise.all([
+  const [user, eff, assignments, access] = await Promise.all([
     api('GET', facts(`users/${enc(key)}`)),
     api('GET', graphPath(`/users/${enc(key)}/effective_roles`)),
     api('GET', facts(`role_assignments?user=${enc(key)}&per_page=100`)).then(itemsOf<any>),
+    userAccess(key, pick).catch((err) => el('p', { class: 'error' }, `Could not load: ${errorText(err)}`)),
   ]);
   const roles: { resource: string; tenant: string; role: string; path: string }[] = eff.roles;
   const memberships = roles.filter((r) => r.role === 'member' && r.resource.startsWith('group:'));
@@ -48,7 +50,8 @@ async function userPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
         memberships.map((m) => [link(m.resource, 'group', pick), m.path]),
       ),
     ),
-    section('Direct roles', table(['role', 'on', 'tenant'], direct)),
+    section('Tenant roles', table(['role', 'on', 'tenant'], direct)),
+    section('Access: what they may do, per resource type', access),
     section('Change', el('div', { class: 'changes' }, ...userActions(key, user, assignments))),
     section(
       'Effective roles',
@@ -93,7 +96,7 @@ async function groupPanel(key: string, pick: Pick): Promise<HTMLElement[]> {
   ];
 }
 
-/** An instance's granted users, per action of its resource (authorized_users). */
+/** An instance's access view: who may do each action, through which path (console/src/access.ts). */
 async function instancePanel(ref: string, pick: Pick): Promise<HTMLElement[]> {
   const [type, ...rest] = ref.split(':');
   const key = rest.join(':');
@@ -101,21 +104,11 @@ async function instancePanel(ref: string, pick: Pick): Promise<HTMLElement[]> {
     api('GET', schema(`resources/${enc(type)}`)),
     api('GET', schema(`resource_instances/${enc(ref)}`)),
   ]);
-  const actions = Object.keys(resource.actions ?? {});
-  const who = new Map<string, string[]>();
-  await Promise.all(
-    actions.map(async (action) => {
-      const ans = await api('POST', allowedPath('/authorized_users'), { action, resource: { type, key } });
-      for (const user of Object.keys(ans.users ?? {})) who.set(user, [...(who.get(user) ?? []), action]);
-    }),
-  );
+  const actions = Object.keys(resource.actions ?? {}).sort();
   return [
     section(
-      'Granted users',
-      table(
-        ['user', 'actions'],
-        [...who].sort().map(([u, a]) => [link(`user:${u}`, 'user', pick), a.sort().join(', ')]),
-      ),
+      'Access: who may do each action, and through which path',
+      await instanceAccess(type, key, actions, pick).catch((err) => el('p', { class: 'error' }, `Could not load: ${errorText(err)}`)),
     ),
     section('Change', el('div', { class: 'changes' }, ...instanceActions(ref, instance))),
   ];

@@ -27,10 +27,13 @@ function status(text: string, kind: 'ok' | 'error' | 'muted'): void {
 /** Runs one write through the public API, then refreshes the view; the API's message when it fails. */
 export async function write(label: string, method: string, path: string, body?: unknown): Promise<boolean> {
   status(`${label}...`, 'muted');
+  $('write-status').dataset.settled = '';
   try {
     await api(method, path, body);
     status(`done: ${label}`, 'ok');
     await refresh();
+    // The view is read again: what was on screen before the write is replaced (tests wait for this).
+    $('write-status').dataset.settled = label;
     return true;
   } catch (err) {
     status(`${label}: ${errorText(err)}`, 'error');

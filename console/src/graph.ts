@@ -99,8 +99,8 @@ const STYLE: cytoscape.StylesheetJson = [
 ];
 
 /**
- * The neighbourhood view: rings by hop distance from the focus (ringPositions), labels on demand
- * in big graphs, edges hidden and the canvas reused as a texture while panning and zooming.
+ * The neighbourhood view: rings by hop distance from the focus (ringPositions), or, for a group,
+ * its tree in layers (layeredGraphPositions); labels on demand in big graphs, edges hidden and the canvas reused as a texture while panning and zooming.
  */
 export class GraphView {
   private cy: Core;
@@ -134,8 +134,17 @@ export class GraphView {
     // Labels cost the most at this size (measured: bench/console-render.mjs): a big graph
     // labels its focus and shows other labels on hover, a path, or a tap.
     this.labelled = g.nodes.length <= LABEL_ALL_BELOW;
-    const focusId = focusRef ? g.nodes.find((n) => refOf(n) === focusRef)?.id : undefined;
-    const position = ringPositions(g, this.distances(g, focusId));
+    const focus = focusRef ? g.nodes.find((n) => refOf(n) === focusRef) : undefined;
+    const focusId = focus?.id;
+    // A group's neighbourhood is its tree (members, nested groups, what they are granted): drawn in
+    // layers, every edge pointing right; any other focus in rings by distance.
+    const tree = focus !== undefined && kindOf(focus) === 'group';
+    const position = tree ? layeredGraphPositions(g) : ringPositions(g, this.distances(g, focusId));
+    this.container.dataset.layout = tree ? 'layers' : 'rings';
+    this.container.dataset.edgesRight = String(
+      g.edges.filter((e) => e.from !== e.to && (position.get(e.from)?.x ?? 0) < (position.get(e.to)?.x ?? 0)).length,
+    );
+    this.container.dataset.edges = String(g.edges.filter((e) => e.from !== e.to).length);
     const elements: ElementDefinition[] = [];
     for (const n of g.nodes) {
       const ref = refOf(n);
@@ -307,6 +316,55 @@ export function ringPositions(g: Neighbourhood, dist: Map<string, number>): Map<
 
 const COLUMN = 170;
 const ROW = 70;
+
+/**
+ * A layered layout of a whole neighbourhood (a group's tree): a node's column is the longest chain
+ * of edges leading to it (users, then the groups they are members of, the groups those are nested
+ * in, then what the groups are granted), so every edge points right; within a column the nodes
+ * are ordered by the mean row of the nodes they come from (one pass), which keeps most edges short
+ * and uncrossed. Linear in nodes and edges; an edge that closes a cycle is left out of the layering.
+ */
+export function layeredGraphPositions(g: Neighbourhood): Map<string, { x: number; y: number }> {
+  const next = new Map<string, string[]>();
+  const from = new Map<string, string[]>();
+  const waiting = new Map<string, number>(g.nodes.map((n) => [n.id, 0]));
+  for (const e of g.edges) {
+    if (e.from === e.to || !waiting.has(e.from) || !waiting.has(e.to)) continue;
+    next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    from.set(e.to, [...(from.get(e.to) ?? []), e.from]);
+    waiting.set(e.to, waiting.get(e.to)! + 1);
+  }
+  const layer = new Map<string, number>();
+  const queue = g.nodes.map((n) => n.id).filter((id) => waiting.get(id) === 0);
+  for (const id of queue) layer.set(id, 0);
+  for (let head = 0; head < queue.length; head++) {
+    const at = queue[head];
+    for (const to of next.get(at) ?? []) {
+      layer.set(to, Math.max(layer.get(to) ?? 0, layer.get(at)! + 1));
+      waiting.set(to, waiting.get(to)! - 1);
+      if (waiting.get(to) === 0) queue.push(to);
+    }
+  }
+  const columns: string[][] = [];
+  for (const n of g.nodes) {
+    const l = layer.get(n.id) ?? 0;
+    (columns[l] ??= []).push(n.id);
+  }
+  const row = new Map<string, number>();
+  const out = new Map<string, { x: number; y: number }>();
+  columns.forEach((column, l) => {
+    const mean = (id: string) => {
+      const rows = (from.get(id) ?? []).map((p) => row.get(p)).filter((r): r is number => r !== undefined);
+      return rows.length ? rows.reduce((a, b) => a + b, 0) / rows.length : Number.POSITIVE_INFINITY;
+    };
+    const order = column.map((id, i) => ({ id, i, m: mean(id) })).sort((a, b) => a.m - b.m || a.i - b.i);
+    order.forEach(({ id }, r) => {
+      row.set(id, r);
+      out.set(id, { x: l * COLUMN, y: (r - (order.length - 1) / 2) * ROW });
+    });
+  });
+  return out;
+}
 
 /**
  * A layered layout of paths (each a list of hops from the user): a node's column is the longest

@@ -300,6 +300,21 @@ describe('console in chromium', () => {
     expect(await page.textContent('#access-summary')).toBe(`nothing matches (of ${expected.length})`);
   }, 60_000);
 
+  it("draws a group's tree in layers: members, nested groups and grants each a column further right", async () => {
+    await searchAndPick('group', 'eng', 'group:eng');
+    await page.waitForFunction(() => document.getElementById('node-title')?.textContent === 'group:eng');
+    await page.waitForFunction(() => document.getElementById('graph')?.dataset.layout === 'layers');
+    // alice -member-> eng -group-> all -group_editor_group-> repo:web, and eng's other edges: every one points right.
+    const edges = Number(await page.getAttribute('#graph', 'data-edges'));
+    expect(edges).toBeGreaterThanOrEqual(3);
+    expect(await page.getAttribute('#graph', 'data-edges-right')).toBe(String(edges));
+    await settle();
+    await page.screenshot({ path: join(RESULTS, 'console-group-tree.png') });
+    // Any other focus keeps the rings.
+    await searchAndPick('user', 'ali', 'user:alice');
+    await page.waitForFunction(() => document.getElementById('graph')?.dataset.layout === 'rings');
+  }, 60_000);
+
   it('renders the API reference at /docs from the service alone', async () => {
     await page.goto(`${t.url}/docs`);
     // Tags start closed (a large document); open one as a reader would.

@@ -223,7 +223,10 @@ export function compose(infra: Infrastructure) {
       schema: { svc: schema, roles },
       policy,
       environmentCopy: new EnvironmentCopier(policy, provisioning, config.orgId),
-      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.exportHoldMs),
+      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.exportHoldMs, {
+        loaded: () => infra.walk.current.walk === 'extension',
+        readMs: config.adminTimeoutMs,
+      }),
       conditions,
       roleExtras: {
         roles,

@@ -304,6 +304,8 @@ export interface StatementRows {
   'export/holdWriters': { revision: number };
   /** cypher/export/nodes.cypher */
   'export/nodes': { labels: string[]; props: Record<string, unknown> };
+  /** cypher/export/parts.cypher */
+  'export/parts': { revision: number; heldMs: number; section: string; part: string; lines: number };
   /** cypher/export/relationships.cypher */
   'export/relationships': { type: string; from: string; to: string; props: Record<string, unknown> };
   /** cypher/facts/addTenantUser.cypher */

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from 'pino';
 import type { Scope } from '../../auth/types';
-import { Conflict, Duplicate, Unavailable } from '../../db/storeErrors';
+import { Conflict, Duplicate, isMissingProcedure, Unavailable } from '../../db/storeErrors';
 import { AppError, badRequest, invalidState } from '../../errors';
 import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
@@ -20,6 +20,10 @@ const DISCARD_BATCH = 10_000;
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** An export writes its lines in chunks of about this size. */
 const CHUNK_CHARS = 64 * 1024;
+/** The parts the walk extension answers an export in (cypher/export/parts.cypher), in characters. */
+const PART_CHARS = 1024 * 1024;
+/** After Neo4j answered that it lacks the extension's export procedure, how long exports read with Cypher before asking again. */
+const PROCEDURE_RETRY_MS = 5 * 60_000;
 
 export interface ImportSummary {
   nodes: number;
@@ -61,7 +65,16 @@ export class SnapshotService {
     private readonly importMaxBytes: number,
     /** EXPORT_HOLD_MS: the longest an export holds its environment's writers. */
     private readonly exportHoldMs: number,
+    private readonly extension: {
+      /** Whether the walk extension answers (src/db/walkSelection.ts): its export procedure reads the environment. */
+      loaded: () => boolean;
+      /** The longest an export read by the extension may take to be pulled (ADMIN_TIMEOUT_MS). */
+      readMs: number;
+    } = { loaded: () => false, readMs: 60_000 },
   ) {}
+
+  /** When Neo4j last answered that it lacks graphauthz.exportParts (an older jar). */
+  private procedureMissingAt = Number.NEGATIVE_INFINITY;
 
   /**
    * The environment at exactly one revision while writes go on (held), or, when it cannot be read
@@ -70,14 +83,65 @@ export class SnapshotService {
   async exportStream(scope: Scope): Promise<Readable> {
     for (let attempt = 1; ; attempt++) {
       try {
+        if (this.extension.loaded() && Date.now() - this.procedureMissingAt > PROCEDURE_RETRY_MS) return await this.extensionExport(scope);
         return await this.heldExport(scope);
       } catch (err) {
+        if (isMissingProcedure(err)) {
+          // A walk extension without the export procedure (an older jar): the Cypher read, held.
+          this.procedureMissingAt = Date.now();
+          continue;
+        }
         // Taking the writers' lock can deadlock with a writer (Neo4j ends one of the two): try again, then stream.
         if (err instanceof Conflict && attempt < HELD_ATTEMPTS) continue;
         if (err instanceof TooLargeToHold || err instanceof Conflict) return this.streamedExport(scope);
         throw err;
       }
     }
+  }
+
+  /**
+   * Read by the walk extension (cypher/export/parts.cypher, graphauthz.exportParts): the procedure
+   * holds the writers only while it reads the environment into Neo4j's memory (at most
+   * EXPORT_HOLD_MS), then lets them go; the parts travel to the service and become lines after that.
+   */
+  private async extensionExport(scope: Scope): Promise<Readable> {
+    const stream = await this.store.openLeader(this.extension.readMs);
+    const parts: { section: string; part: string; lines: number }[] = [];
+    let revision: number | undefined;
+    try {
+      for await (const row of stream.rows(this.store.q.parts, { env: scope.envId, partChars: PART_CHARS, holdMs: this.exportHoldMs })) {
+        if (row.section === 'too_large') throw new TooLargeToHold();
+        revision = Number(row.revision);
+        if (row.lines > 0) parts.push(row);
+      }
+    } finally {
+      await stream.close();
+    }
+    if (revision === undefined) throw unavailableForExport('the environment was deleted while it was exported');
+    const chunks: string[] = [`${headerLine(scope, revision)}\n`];
+    let nodes = 0;
+    let relationships = 0;
+    for (const p of parts) {
+      if (p.section === 'relationships') {
+        chunks.push(`${p.part}\n`);
+        relationships += Number(p.lines);
+        continue;
+      }
+      let chunk = '';
+      for (const text of p.part.split('\n')) {
+        const tab = text.indexOf('\t');
+        const labels = text.slice(0, tab);
+        const props = text.slice(tab + 1);
+        const labelList = JSON.parse(labels) as string[];
+        // Only an approval's kind is told by a property (its `type`).
+        const kind = kindOf(labelList, labelList.includes('OperationApproval') ? (JSON.parse(props) as Record<string, unknown>) : {});
+        chunk += `{"type":"node","kind":${JSON.stringify(kind)},"labels":${labels},"props":${props}}\n`;
+        nodes++;
+      }
+      chunks.push(chunk);
+    }
+    chunks.push(`${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`);
+    return Readable.from(chunks, { objectMode: false, highWaterMark: CHUNK_CHARS });
   }
 
   private async heldExport(scope: Scope): Promise<Readable> {

@@ -20,6 +20,7 @@ export class SnapshotStore {
       revision: 'revisions/readRevision',
       nodes: 'export/nodes',
       relationships: 'export/relationships',
+      parts: 'export/parts',
       begin: 'import/begin',
       createNodes: 'import/createNodes',
       createRelationships: 'import/createRelationships',
@@ -36,6 +37,15 @@ export class SnapshotStore {
    */
   openHeld(holdMs: number): Promise<ReadStream> {
     return this.db.openReadStream(10_000, { timeoutMs: holdMs });
+  }
+
+  /**
+   * One transaction on the leader (where writers take the environment's lock) for an export read by
+   * the walk extension (cypher/export/parts.cypher): the procedure holds the writers only while it
+   * reads; the transaction lasts until its parts are pulled, bound by `timeoutMs`.
+   */
+  openLeader(timeoutMs: number): Promise<ReadStream> {
+    return this.db.openReadStream(4, { timeoutMs });
   }
 
   /** One read transaction for a whole export that holds no writer (the environment too large to hold): rows pulled as needed. */

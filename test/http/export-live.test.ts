@@ -198,6 +198,8 @@ it('exports exactly one revision while mixed writes go on, and every write succe
         .split('\n')
         .map((l) => JSON.parse(l));
       expect(lines[0].type).toBe('header');
+      // Read by the walk extension (the test Neo4j loads it): writers held only while Neo4j reads.
+      expect(lines[0].read).toBe('extension');
       expect(lines.at(-1)).toMatchObject({ type: 'end', revision: lines[0].revision });
       exports.push({ revision: lines[0].revision, text });
     }

@@ -118,7 +118,7 @@ export class SnapshotService {
       await stream.close();
     }
     if (revision === undefined) throw unavailableForExport('the environment was deleted while it was exported');
-    const chunks: string[] = [`${headerLine(scope, revision)}\n`];
+    const chunks: string[] = [`${headerLine(scope, revision, 'extension')}\n`];
     let nodes = 0;
     let relationships = 0;
     for (const p of parts) {
@@ -157,7 +157,7 @@ export class SnapshotService {
       const row = await stream.one(q.holdWriters, { envId: scope.envId });
       if (!row) throw unavailableForExport('the environment was deleted while it was exported');
       revision = Number(row.revision);
-      let chunk = `${headerLine(scope, revision)}\n`;
+      let chunk = `${headerLine(scope, revision, 'held')}\n`;
       const add = (line: string) => {
         chunk += `${line}\n`;
         if (chunk.length >= CHUNK_CHARS) {
@@ -205,7 +205,7 @@ export class SnapshotService {
     }
     const q = this.store.q;
     async function* lines(): AsyncGenerator<string> {
-      let chunk = `${headerLine(scope, revision)}\n`;
+      let chunk = `${headerLine(scope, revision, 'streamed')}\n`;
       let nodes = 0;
       let relationships = 0;
       try {
@@ -385,13 +385,17 @@ export class SnapshotService {
 const bodyTooLarge = (limit: number) =>
   new AppError(413, 'INVALID_INPUT', `The import is larger than ${limit} bytes, the limit IMPORT_MAX_BYTES sets.`);
 
-/** An export's lines: its header (naming the revision it holds), a record, a link. */
-const headerLine = (scope: Scope, revision: number) =>
+/**
+ * An export's lines: its header (naming the revision it holds, and how it was read: `extension`,
+ * `held` by the Cypher read, or `streamed` without holding the writers), a record, a link.
+ */
+const headerLine = (scope: Scope, revision: number, read: 'extension' | 'held' | 'streamed') =>
   JSON.stringify({
     type: 'header',
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     revision,
+    read,
     project: { id: scope.projectId, key: scope.projectKey },
     environment: { id: scope.envId, key: scope.envKey },
     exported_at: new Date().toISOString(),

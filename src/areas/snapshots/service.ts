@@ -35,7 +35,11 @@ export interface ImportSummary {
 /**
  * Export and import of an environment (docs/behaviour.md section 16).
  *
- * Export: exactly one revision, while writes go on. One transaction (on the leader) first takes
+ * Export: exactly one revision, while writes go on (docs/policy-as-code.md, "Exactly one revision").
+ * When the walk extension answers, graphauthz.exportParts (cypher/export/parts.cypher) takes the
+ * environment's lock, reads its revision and every record and link into Neo4j's memory, lets go,
+ * and only then answers them (extensionExport below): writers wait for Neo4j's read alone.
+ * Without it (the held Cypher read), one transaction (on the leader) first takes
  * the environment's write lock (cypher/export/holdWriters.cypher) and reads its revision R: every
  * write to an environment moves its revision in its own transaction, taking that lock, so from
  * then on no write of it commits. Every write that produced a revision up to R has committed, and

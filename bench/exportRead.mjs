@@ -109,7 +109,9 @@ try {
       if (round === 1) {
         // The same lines as the Cypher read, property order aside.
         const canon = (o) =>
-          JSON.stringify(o, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+          JSON.stringify(o, (_k, v) =>
+            v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v,
+          );
         const a = new Set();
         for (const row of n2.out) a.add(canon({ labels: row.labels, props: plain(row.props) }));
         for (const row of r2.out) a.add(canon({ rel: row.type, from: row.from, to: row.to, props: plain(row.props) }));

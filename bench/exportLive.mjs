@@ -25,6 +25,8 @@ const rate = Number(process.env.BENCH_WRITES_PER_S ?? 50);
 const beforeS = Number(process.env.BENCH_BEFORE_S ?? 10);
 const neo4jPort = Number(process.env.TEST_NEO4J_PORT ?? process.env.BENCH_NEO4J_PORT ?? 7747);
 const port = Number(process.env.BENCH_PORT ?? neo4jPort + 10_410);
+/** The writer's users: a prefix of this run's own (a kept Neo4j holds earlier runs' users). */
+const LIVE = `live${Date.now().toString(36)}-`;
 const load = () =>
   os
     .loadavg()
@@ -135,7 +137,7 @@ try {
     const r = Math.random();
     const anyUser = () => users[Math.floor(Math.random() * users.length)];
     if (users.length < 20 || r < 0.25) {
-      const key = `live${n}`;
+      const key = `${LIVE}${n}`;
       const level = n;
       return { method: 'POST', path: `${facts}/users`, body: { key, attributes: { level } }, apply: (m) => m.users.set(key, level) };
     }
@@ -192,7 +194,10 @@ try {
       const p = call(base, ours.secret, w.method, w.path, w.body).then((r) => {
         busy.delete(who);
         if (r.status >= 300 || r.status === 0)
-          failed.push(`${w.method} ${w.path} ${JSON.stringify(w.body)}: ${r.status} ${r.text.slice(0, 200)}`);
+          failed.push({
+            started,
+            text: `${w.method} ${w.path} ${JSON.stringify(w.body)}: ${r.status} after ${r.ms.toFixed(0)} ms: ${r.text.slice(0, 160)}`,
+          });
         else log.push({ started, ms: r.ms, revision: Number(r.headers['x-authz-revision']), apply: w.apply });
         inFlight.delete(p);
       });
@@ -242,12 +247,12 @@ try {
   const byId = new Map(nodes.map((x) => [x.props.id, x]));
   const users = new Map(
     nodes
-      .filter((x) => x.kind === 'user' && String(x.props.key).startsWith('live'))
+      .filter((x) => x.kind === 'user' && String(x.props.key).startsWith(LIVE))
       .map((x) => [x.props.key, JSON.parse(x.props.attributes_json ?? '{}').level]),
   );
   const grants = new Set(
     rels
-      .filter((r) => r.rel === 'HAS_ROLE' && String(byId.get(r.from)?.props.key).startsWith('live') && byId.get(r.from)?.kind === 'user')
+      .filter((r) => r.rel === 'HAS_ROLE' && String(byId.get(r.from)?.props.key).startsWith(LIVE) && byId.get(r.from)?.kind === 'user')
       .map((r) => {
         const to = byId.get(r.to)?.props;
         return `${byId.get(r.from).props.key}|${r.props.role}|${to.resource === 'group' || byId.get(r.to)?.kind === 'group' ? 'group' : to.resource}:${to.key}`;
@@ -260,9 +265,9 @@ try {
   if (!same([...grants].sort(), [...at.grants].sort()))
     problems.push(`grants: the export holds ${grants.size}, the writes up to its revision ${at.grants.size}`);
   // Everything else is as quiet: records and links not of the writer's users, by count.
-  const others = (lines) => lines.filter((l) => !(l.type === 'node' && String(l.props.key).startsWith('live') && l.kind === 'user')).length;
+  const others = (lines) => lines.filter((l) => !(l.type === 'node' && String(l.props.key).startsWith(LIVE) && l.kind === 'user')).length;
   const otherRels = (ls, ids) => ls.filter((l) => l.type === 'relationship' && !ids.has(l.from)).length;
-  const liveIds = new Set(nodes.filter((x) => x.kind === 'user' && String(x.props.key).startsWith('live')).map((x) => x.props.id));
+  const liveIds = new Set(nodes.filter((x) => x.kind === 'user' && String(x.props.key).startsWith(LIVE)).map((x) => x.props.id));
   if (others(quiet.lines.filter((l) => l.type === 'node')) !== others(nodes))
     problems.push("records other than the writer's differ from the quiet export");
   if (otherRels(quiet.lines, new Set()) !== otherRels(live.lines, liveIds))

@@ -92,6 +92,8 @@ public final class ExportParts {
             "ElementsConfig", "OperationApproval", "ConditionSet", "SetRule");
     private static final Label[] NOT_TO = labels("Session", "LoginCode", "WebhookDelivery", "AuditEvent", "DecisionLogBatch");
     private static final Label IN_ENV = Label.label("InEnv");
+    /** Property names as JSON keys (`"name":`), written once. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> KEYS = new java.util.concurrent.ConcurrentHashMap<>();
     private static final Label ENVIRONMENT = Label.label("Environment");
 
     @Procedure(name = "graphauthz.exportParts", mode = Mode.READ)
@@ -124,6 +126,8 @@ public final class ExportParts {
 
             /** A link's end: its id as JSON, or null when the export leaves the link out; read once a node. */
             private final Map<Long, String> ends = new java.util.HashMap<>();
+            /** Each link type's line up to its start's id. */
+            private final Map<String, String> RELS = new java.util.HashMap<>();
 
             private String endOf(Node b) {
                 return ends.computeIfAbsent(b.getId(), id -> {
@@ -177,15 +181,22 @@ public final class ExportParts {
                     }
                     Node n = nodes.next();
                     if (!hasAny(n, FROM)) continue;
-                    Object from = n.getProperty("id", null);
+                    String from = null;
                     for (Relationship r : n.getRelationships(Direction.OUTGOING, TYPES)) {
                         String to = endOf(r.getEndNode());
                         if (to == null) continue;
+                        if (from == null) {
+                            StringBuilder json = new StringBuilder();
+                            value(json, n.getProperty("id", null));
+                            from = json.toString();
+                        }
                         if (lines > 0) out.append('\n');
-                        out.append("{\"type\":\"relationship\",\"rel\":");
-                        string(out, r.getType().name());
-                        out.append(",\"from\":");
-                        value(out, from);
+                        out.append(RELS.computeIfAbsent(r.getType().name(), t -> {
+                            StringBuilder rel = new StringBuilder("{\"type\":\"relationship\",\"rel\":");
+                            string(rel, t);
+                            return rel.append(",\"from\":").toString();
+                        }));
+                        out.append(from);
                         out.append(",\"to\":");
                         out.append(to);
                         out.append(",\"props\":");
@@ -248,8 +259,11 @@ public final class ExportParts {
             if (e.getValue() == null || (node && LEFT_OUT.contains(e.getKey()))) continue;
             if (!first) out.append(',');
             first = false;
-            string(out, e.getKey());
-            out.append(':');
+            out.append(KEYS.computeIfAbsent(e.getKey(), k -> {
+                StringBuilder key = new StringBuilder();
+                string(key, k);
+                return key.append(':').toString();
+            }));
             value(out, e.getValue());
         }
         out.append('}');
@@ -288,6 +302,10 @@ public final class ExportParts {
     /** A string as JSON.stringify writes it (control characters and lone surrogates escaped). */
     static void string(StringBuilder out, String s) {
         out.append('"');
+        if (plain(s)) {
+            out.append(s).append('"');
+            return;
+        }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
@@ -311,6 +329,15 @@ public final class ExportParts {
             }
         }
         out.append('"');
+    }
+
+    /** Whether a string is written as it is (nothing to escape): most are. */
+    private static boolean plain(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\' || Character.isSurrogate(c)) return false;
+        }
+        return true;
     }
 
     private static boolean hasAny(Node n, Label[] labels) {

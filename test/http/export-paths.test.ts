@@ -15,7 +15,7 @@ describe.each([
 ] as const)('an export read %s', (read, env) => {
   let t: TestService;
   beforeAll(async () => {
-    t = await startTestService({ env: { ...env, EXPORT_HOLD_MS: '3000' } });
+    t = await startTestService({ env: { ...env, EXPORT_HOLD_MS: '10000' } });
     await t.call('POST', `/v2/schema/${t.proj}/${t.env}/resources/__user/attributes`, { key: 'level', type: 'number' });
   }, 60_000);
   afterAll(async () => t?.close());

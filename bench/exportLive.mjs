@@ -1,5 +1,5 @@
 // An export of the bench dataset (bench/dataset.mjs, 193,800 facts at BENCH_SCALE=1) while writes
-// go on: `npm run bench:export-live` (through /work/tools/testslot on a shared box). The dataset is
+// go on: `npm run bench:export-live` (alone on the box: it starts a Neo4j). The dataset is
 // loaded through the API (bench/ours.mjs; kept between runs with BENCH_KEEP_NEO4J=1), then:
 // 1. a quiet export (no writer): its duration;
 // 2. a writer at BENCH_WRITES_PER_S (default 50) writes/s, open loop (one started every 1/rate s

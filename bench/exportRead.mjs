@@ -1,6 +1,6 @@
 // Where the time of an export's held read goes, on the bench dataset (bench/dataset.mjs, 193,800
-// facts at BENCH_SCALE=1): `npm run build && node bench/exportRead.mjs` (through /work/tools/testslot on
-// a shared box). Loads the dataset through the API (bench/ours.mjs), then reads the environment as
+// facts at BENCH_SCALE=1): `npm run build && node bench/exportRead.mjs` (alone on the box: it
+// starts a Neo4j). Loads the dataset through the API (bench/ours.mjs), then reads the environment as
 // the Cypher export does (cypher/export/nodes.cypher, relationships.cypher), three ways:
 // - Neo4j alone: each statement wrapped in `CALL { ... } RETURN count(*)` with every property map
 //   built and measured (no row leaves Neo4j);

@@ -24,7 +24,11 @@ const only = process.env.PROF_ONLY?.split(',');
 const ours = await startOurs({ port: Number(process.env.BENCH_PORT ?? 18098), neo4jPort, concurrency: 16 });
 const driver = neo4j.driver(`bolt://127.0.0.1:${neo4jPort}`, neo4j.auth.basic('neo4j', 'neo4j'));
 try {
-  const ds = buildDataset({ users: Math.round(10_000 * scale), chains: Math.max(10, Math.round(200 * scale)), repos: Math.round(20_000 * scale) });
+  const ds = buildDataset({
+    users: Math.round(10_000 * scale),
+    chains: Math.max(10, Math.round(200 * scale)),
+    repos: Math.round(20_000 * scale),
+  });
   await loadOurs(ours.api, ours.project, ds, { loaders: 2 });
   const session = driver.session();
   const env = (
@@ -37,8 +41,14 @@ try {
   const nowIso = new Date().toISOString();
   const common = { env, nowIso, nowMs: neo4j.int(Date.parse(nowIso)) };
   const assignments = () =>
-    Array.from({ length: batch }, () => ({ user: pick(ds.userKeys), role: rnd() < 0.3 ? 'editor' : 'viewer', tenant: 'default', resource: 'repo', instance: pick(ds.repoKeys), expires_at: null }))
-      .sort((a, b) => (a.instance < b.instance ? -1 : a.instance > b.instance ? 1 : 0));
+    Array.from({ length: batch }, () => ({
+      user: pick(ds.userKeys),
+      role: rnd() < 0.3 ? 'editor' : 'viewer',
+      tenant: 'default',
+      resource: 'repo',
+      instance: pick(ds.repoKeys),
+      expires_at: null,
+    })).sort((a, b) => (a.instance < b.instance ? -1 : a.instance > b.instance ? 1 : 0));
   const columns = (items) => {
     const users = [];
     const index = new Map();
@@ -61,7 +71,15 @@ try {
   const tuples = () =>
     Array.from({ length: batch }, () => {
       const role = rnd() < 0.5 ? 'viewer' : 'editor';
-      return { subject_type: 'group', subject_key: pick(ds.groups), relation: `group_${role}_group`, object_type: 'repo', object_key: pick(ds.repoKeys), tenant: 'default', expires_at: null };
+      return {
+        subject_type: 'group',
+        subject_key: pick(ds.groups),
+        relation: `group_${role}_group`,
+        object_type: 'repo',
+        object_key: pick(ds.repoKeys),
+        tenant: 'default',
+        expires_at: null,
+      };
     }).sort((a, b) => (a.object_key < b.object_key ? -1 : 1));
   const variants = [
     { name: 'assignInstanceRoles', text: registry.get('assignments/assignInstanceRoles'), params: () => columns(assignments()) },
@@ -83,7 +101,10 @@ try {
     const text = await (
       await fetch(`${ours.base}/v2/export/${ours.project}/bench`, { headers: { authorization: `Bearer ${ours.adminKey}` } })
     ).text();
-    const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const nodes = lines.filter((l) => l.type === 'node').map((l) => ({ labels: [...new Set([...l.labels, 'InEnv'])], props: l.props }));
     const rels = lines.filter((l) => l.type === 'relationship').map((l) => ({ type: l.rel, from: l.from, to: l.to, props: l.props }));
     const target = `imp${Date.now()}`;
@@ -93,7 +114,9 @@ try {
       body: JSON.stringify({ key: target, name: target }),
     });
     const envId = (await made.json()).id;
-    await session.run("MATCH (e:Environment {id: $envId}) SET e.import_id = 'prof' WITH e MATCH (t:Tenant {env: $envId}) DETACH DELETE t", { envId });
+    await session.run("MATCH (e:Environment {id: $envId}) SET e.import_id = 'prof' WITH e MATCH (t:Tenant {env: $envId}) DETACH DELETE t", {
+      envId,
+    });
     const nodeText = registry.get('import/createNodes');
     let staged = 0;
     for (let i = 0; i < nodes.length; i += 5000) {

@@ -43,7 +43,11 @@ const datasetOf = (s) =>
   buildDataset({ users: Math.round(10_000 * s), chains: Math.max(10, Math.round(200 * s)), repos: Math.round(20_000 * s) });
 
 const dataDir = join(root, '.neo4j', `bench-writes-${neo4jPort}`);
-const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir: (rmSync(dataDir, { recursive: true, force: true }), dataDir), log: () => undefined });
+const neo4j = await startLocalNeo4j({
+  port: neo4jPort,
+  dataDir: (rmSync(dataDir, { recursive: true, force: true }), dataDir),
+  log: () => undefined,
+});
 
 /** One checkout's load (and import) of `ds` through a service process of its own; CPU seconds per process. */
 async function measure(checkout, ds) {
@@ -67,7 +71,13 @@ async function measure(checkout, ds) {
       });
       if (r.wrong) throw new Error(`${checkout}: ${r.wrong} answers differ after the import`);
       // The importing command's CPU is not the loader's: it is left out of `loader` (its own process).
-      out.import = { facts: load.facts, seconds: r.import.seconds, cpu: { ...diff(before, after), loader: 0 }, records: r.nodes, links: r.relationships };
+      out.import = {
+        facts: load.facts,
+        seconds: r.import.seconds,
+        cpu: { ...diff(before, after), loader: 0 },
+        records: r.nodes,
+        links: r.relationships,
+      };
     }
     return out;
   } finally {
@@ -96,7 +106,11 @@ try {
       results[i].push(m);
       console.log(`round ${r + 1} ${names[i]} (load average ${loadavg()[0].toFixed(1)}):`);
       console.log(`  load:   ${line('bulk API', m.load)}`);
-      console.log(`          phases: ${Object.entries(m.load.phases).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}`);
+      console.log(
+        `          phases: ${Object.entries(m.load.phases)
+          .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+          .join(', ')}`,
+      );
       if (m.import) console.log(`  import: ${line(`${m.import.records} records + ${m.import.links} links`, m.import)}`);
     }
   }
@@ -117,7 +131,10 @@ try {
     const first = summary(0, kind);
     for (let i = 0; i < checkouts.length; i++) {
       const s = summary(i, kind);
-      const vs = i > 0 ? ` | against ${names[0]}: rate ${(s.rate / first.rate).toFixed(2)}x, CPU a fact service ${(s.service / first.service).toFixed(2)}x, Neo4j ${(s.neo4j / first.neo4j).toFixed(2)}x, both ${(s.total / first.total).toFixed(2)}x` : '';
+      const vs =
+        i > 0
+          ? ` | against ${names[0]}: rate ${(s.rate / first.rate).toFixed(2)}x, CPU a fact service ${(s.service / first.service).toFixed(2)}x, Neo4j ${(s.neo4j / first.neo4j).toFixed(2)}x, both ${(s.total / first.total).toFixed(2)}x`
+          : '';
       console.log(
         `  ${kind.padEnd(6)} ${names[i]}: ${Math.round(s.rate)} facts/s; CPU µs a fact: service ${s.service.toFixed(0)}, Neo4j ${s.neo4j.toFixed(0)}, both ${s.total.toFixed(0)}${vs}`,
       );

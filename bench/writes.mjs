@@ -12,8 +12,9 @@
 // BENCH_SCALE (0.25: about 48,000 facts; 1 is bench:peers' 193,800), BENCH_ROUNDS (3: each
 // checkout measured 3 times, orders A B, B A, A B ...), BENCH_IMPORT=0 (the load only),
 // BENCH_NEO4J_PORT (TEST_NEO4J_PORT, else 7749; a Neo4j already listening there is used, never
-// cleared), BENCH_PORT (18097). Before the rounds, each checkout loads a tenth of the dataset once
-// (Neo4j's JIT compiler and each checkout's query plans warm up; not counted).
+// cleared), BENCH_PORT (18097). Before the rounds, each checkout loads the dataset once, without
+// the import (Neo4j's JIT compiler and each checkout's query plans warm up; not counted: on a
+// freshly started Neo4j the first load took 2-4 times the CPU of the next).
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -50,7 +51,7 @@ const neo4j = await startLocalNeo4j({
 });
 
 /** One checkout's load (and import) of `ds` through a service process of its own; CPU seconds per process. */
-async function measure(checkout, ds) {
+async function measure(checkout, ds, importToo = withImport) {
   const ours = await startOurs({ port, neo4jPort, concurrency: 16, main: join(checkout, 'dist', 'src', 'main.js') });
   try {
     const cpu = () => ({
@@ -62,7 +63,7 @@ async function measure(checkout, ds) {
     const c0 = cpu();
     const load = await loadOurs(ours.api, ours.project, ds, { loaders: Number(process.env.BENCH_LOADERS ?? 2) });
     const out = { load: { facts: load.facts, seconds: load.seconds, cpu: diff(c0, cpu()), phases: load.phases } };
-    if (withImport) {
+    if (importToo) {
       let before;
       let after;
       const r = await exportAndImport(ours, ds, {
@@ -95,8 +96,8 @@ try {
       .map((x) => x.toFixed(1))
       .join(' ')}; scale ${scale}; ${checkouts.map((c, i) => `${names[i]} = ${c}`).join('; ')}`,
   );
-  for (const c of checkouts) await measure(c, datasetOf(scale / 10));
   const ds = datasetOf(scale);
+  for (const c of checkouts) await measure(c, ds, false);
   const results = checkouts.map(() => []);
   for (let r = 0; r < rounds; r++) {
     const order = checkouts.map((_, i) => i);

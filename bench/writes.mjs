@@ -19,7 +19,7 @@ import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { isPortOpen, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { buildDataset } from './dataset.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
 import { cpuSeconds } from './proc.mjs';
@@ -44,11 +44,9 @@ const datasetOf = (s) =>
   buildDataset({ users: Math.round(10_000 * s), chains: Math.max(10, Math.round(200 * s)), repos: Math.round(20_000 * s) });
 
 const dataDir = join(root, '.neo4j', `bench-writes-${neo4jPort}`);
-const neo4j = await startLocalNeo4j({
-  port: neo4jPort,
-  dataDir: (rmSync(dataDir, { recursive: true, force: true }), dataDir),
-  log: () => undefined,
-});
+// A Neo4j already listening on the port is used as it is: its files are never cleared under it.
+if (!(await isPortOpen(neo4jPort))) rmSync(dataDir, { recursive: true, force: true });
+const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
 
 /** One checkout's load (and import) of `ds` through a service process of its own; CPU seconds per process. */
 async function measure(checkout, ds, importToo = withImport) {

@@ -10,6 +10,9 @@
 // The answers are compared first (every question asked both ways, the same answers).
 //   npm run build && node bench/authzen.mjs        (BENCH_SCALE=0.1 by default, BENCH_ROUNDS=4: each order twice)
 //   BENCH_REQUESTS=20000: the cached check row's requests a round (the others scale from it)
+//   BENCH_ONLY=bulk: only the rows whose name holds that text
+//   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=.cache/prof' BENCH_MARKS=1: profile the service and print each
+//   measured arm's window (µs of the monotonic clock) for bench/profileTop.mjs --between=<from>-<to>
 import { buildDataset, buildQuestions } from './dataset.mjs';
 import { describeRound, floodClient } from './flood.mjs';
 import { client, measure, warmUntilSteady } from './http.mjs';
@@ -105,6 +108,8 @@ try {
       b: bulks.map((b) => post('/access/v1/evaluations', { evaluations: b.map(asAuthzen) })),
     },
   };
+  const only = process.env.BENCH_ONLY;
+  if (only) for (const name of Object.keys(rows)) if (!name.includes(only)) delete rows[name];
   // Warm-up: the shared rule (bench/http.mjs: until the rate is steady, at least BENCH_WARM_MIN_S) on
   // uncached checks, which settles Neo4j's compiler as well as the service's; then each arm once.
   const warmed = await warmUntilSteady(qs, concurrency, (q) => env('POST', allowedPath, asAllowed(q, 'fully_consistent')));
@@ -120,7 +125,9 @@ try {
     for (const [name, row] of Object.entries(rows)) {
       const got = {};
       for (const arm of round % 2 ? ['b', 'a'] : ['a', 'b']) {
+        const from = process.hrtime.bigint() / 1000n;
         got[arm] = await flood.run(row[arm], row.count, { serverPid: ours.pid, otherPids: neo });
+        if (process.env.BENCH_MARKS) console.log(`  window ${from}-${process.hrtime.bigint() / 1000n}`);
         console.log(`round ${round + 1} ${name}, ${arm === 'a' ? '/allowed' : 'AuthZEN '}: ${describeRound(got[arm])}`);
       }
       const r = ratios[name];

@@ -36,7 +36,7 @@ const isObject = (v: unknown): v is Bag => typeof v === 'object' && v !== null &
 
 /** The context of a question: the request's, and the action's properties as `action.<property>`. */
 export function contextOf(context: Bag | undefined, action: Action): Bag {
-  const out: Bag = { ...(context ?? {}) };
+  const out: Bag = Object.assign({}, context);
   for (const [k, v] of Object.entries(action.properties ?? {})) out[`action.${k}`] = v;
   return out;
 }
@@ -58,7 +58,17 @@ const resourceOf = (resource: SearchedEntity) => ({
 
 /** The question of one evaluation. */
 export function questionOf(subject: Entity, action: Action, resource: Entity, context?: Bag): Question {
-  return { ...askerOf(subject), action: action.name, ...resourceOf(resource), context: contextOf(context, action) };
+  // Field by field, not spreads (see src/areas/decisions/question.ts: a spread then properties costs microseconds).
+  return {
+    user: subject.id,
+    userAttributes: subject.properties ?? null,
+    action: action.name,
+    type: resource.type,
+    key: resource.id ?? null,
+    tenant: tenantOf(resource),
+    resourceAttributes: resource.properties ?? null,
+    context: contextOf(context, action),
+  };
 }
 
 const unknownSubjectType = (type: string): Decision => ({

@@ -187,16 +187,18 @@ export class SetRules {
     // An instance of another tenant than the one asked: nothing, as for roles.
     if (instance && q.tenant !== null && instance.tenant !== q.tenant) return [];
     const tenant = instance?.tenant ?? q.tenant ?? this.defaultTenant;
+    // Object.assign, not `{ ...stored, key, ... }`: on Node 20's V8 a literal that spreads and then
+    // adds properties costs microseconds (docs/benchmarks.md, "Object spreads"). Same order, same result.
     const attrs: QuestionAttributes = {
-      user: { ...parse(user?.attributes_json), key: q.user, ...(user?.email ? { email: user.email } : {}), ...(q.userAttributes ?? {}) },
-      resource: {
-        ...parse(instance?.attributes_json),
-        type: q.type,
-        tenant,
-        ...(q.key !== null ? { key: q.key } : {}),
-        ...(q.resourceAttributes ?? {}),
-      },
-      context: { ...(q.context ?? {}) },
+      user: Object.assign({}, parse(user?.attributes_json), { key: q.user }, user?.email ? { email: user.email } : null, q.userAttributes),
+      resource: Object.assign(
+        {},
+        parse(instance?.attributes_json),
+        { type: q.type, tenant },
+        q.key !== null ? { key: q.key } : null,
+        q.resourceAttributes,
+      ),
+      context: Object.assign({}, q.context),
     };
     const out: RuleVerdict[] = [];
     for (const rule of c.byPermission.get(`${q.type}:${q.action}`) ?? []) {

@@ -1,8 +1,8 @@
 package graphauthz;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,14 +58,17 @@ public final class ListObjects {
         List<String> instanceRolesGranting = Allowed.granting(roles.instance(), action);
         List<String> tenantRolesGranting = Allowed.granting(roles.tenant(), action);
 
-        // Distinct instances, first seen first (the order is made by key below).
-        Map<Long, Node> found = new LinkedHashMap<>();
+        // Distinct instances, each looked at once (null: looked at and left out), its key read once
+        // for the page's start and the sort (a comparison that read both keys would read each about
+        // log2(n) times); the order is made by key below.
+        Map<Long, Keyed> seen = new HashMap<>();
         for (Walk.State state : reached.states()) {
+            if (!instanceRolesGranting.contains(state.role)) continue;
             Node instance = state.node;
-            if (!instanceRolesGranting.contains(state.role) || !Walk.eq(walk.typeOf(instance), type)) continue;
-            if (tenant != null && !Walk.eq(instance.getProperty("tenant", null), tenant)) continue;
-            if (!after(instance, after)) continue;
-            found.putIfAbsent(Walk.id(instance), instance);
+            long id = Walk.id(instance);
+            if (seen.containsKey(id)) continue;
+            boolean fits = Walk.eq(walk.typeOf(instance), type) && (tenant == null || Walk.eq(instance.getProperty("tenant", null), tenant));
+            seen.put(id, fits ? keyedAfter(instance, after) : null);
         }
         for (Relationship grant : user.getRelationships(Direction.OUTGOING, Walk.HAS_TENANT_ROLE)) {
             Node heldIn = grant.getEndNode();
@@ -76,15 +79,15 @@ public final class ListObjects {
             try (ResourceIterator<Node> it = tx.findNodes(Allowed.INSTANCE, Map.of("env", env, "tenant", tenantKey))) {
                 while (it.hasNext()) {
                     Node instance = it.next();
-                    if (Walk.eq(walk.typeOf(instance), type) && after(instance, after)) {
-                        found.putIfAbsent(Walk.id(instance), instance);
-                    }
+                    long id = Walk.id(instance);
+                    // Left out by the walk's loop only for its type or tenant, which this instance of the tenant may pass.
+                    if (seen.get(id) != null) continue;
+                    seen.put(id, Walk.eq(walk.typeOf(instance), type) ? keyedAfter(instance, after) : null);
                 }
             }
         }
-        // Each key read once (a comparison that read both keys would read each about log2(n) times).
-        List<Keyed> page = new ArrayList<>(found.size());
-        for (Node instance : found.values()) page.add(new Keyed(instance.getProperty("key", null), instance));
+        List<Keyed> page = new ArrayList<>(seen.size());
+        for (Keyed k : seen.values()) if (k != null) page.add(k);
         page.sort((a, b) -> compareKeys(a.key(), b.key()));
         for (Keyed k : page.subList(0, (int) Math.max(0, Math.min(limit, page.size())))) {
             List<Object> object = new ArrayList<>(3);
@@ -100,10 +103,11 @@ public final class ListObjects {
     private record Keyed(Object key, Node node) {}
 
     /** `$after IS NULL OR instance.key > $after`. */
-    private static boolean after(Node instance, String after) {
-        if (after == null) return true;
+    /** The instance with its key when it comes after `after` (every instance when null), else null. */
+    private static Keyed keyedAfter(Node instance, String after) {
         Object key = instance.getProperty("key", null);
-        return key instanceof String k && compareKeys(k, after) > 0;
+        if (after != null && !(key instanceof String k && compareKeys(k, after) > 0)) return null;
+        return new Keyed(key, instance);
     }
 
     /** Cypher's order of strings (by code point); nulls last. */

@@ -219,12 +219,7 @@ final class Walk {
         return roles;
     }
 
-    /** fragments/rule/untilThrough: the earlier of the predecessor's `until` and the edge's expires_at. */
-    static Long untilThrough(State state, Relationship edge) {
-        return untilThrough(state, asLong(edge.getProperty("expires_at", null)));
-    }
-
-    /** untilThrough on the edge's expires_at, already read. */
+    /** fragments/rule/untilThrough: the earlier of the predecessor's `until` and the edge's expires_at (read with its relation). */
     static Long untilThrough(State state, Long expiresAt) {
         if (expiresAt == null || (state.until != null && state.until < expiresAt)) return state.until;
         return expiresAt;
@@ -256,7 +251,7 @@ final class Walk {
         if (!withTrails) return "";
         Object relation = link.relation();
         String via = relation == null ? "groups" : String.valueOf(relation);
-        Object type = link.neighbour().getProperty("resource", null);
+        Object type = typeOf(link.neighbour());
         Object key = link.neighbour().getProperty("key", null);
         return searchForward ? cat(state.trail, " -", via, "-> ", type, ":", key) : cat(type, ":", key, " -", via, "-> ", state.trail);
     }

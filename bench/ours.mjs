@@ -14,7 +14,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * Starts Neo4j (fresh data, unless one already listens on that port, or BENCH_KEEP_NEO4J keeps its files) and the service;
  * answers API clients for the project/env `bench/bench` and a stop function.
  */
-export async function startOurs({ port, neo4jPort, concurrency }) {
+export async function startOurs({ port, neo4jPort, concurrency, main, env: extraEnv = {} }) {
   const dataDir = join(root, '.neo4j', `bench-data-${neo4jPort}`);
   // A Neo4j already listening on the port is reused: its files are never cleared under it.
   if (!process.env.BENCH_KEEP_NEO4J && !(await isPortOpen(neo4jPort))) rmSync(dataDir, { recursive: true, force: true });
@@ -24,10 +24,11 @@ export async function startOurs({ port, neo4jPort, concurrency }) {
   const project = neo4j.reused ? `bench${Date.now()}` : 'bench';
   const service = spawn(
     process.execPath,
-    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), process.env.BENCH_MAIN ?? join(root, 'dist/src/main.js')],
+    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), main ?? process.env.BENCH_MAIN ?? join(root, 'dist/src/main.js')],
     {
       env: {
         ...process.env,
+        ...extraEnv,
         NEO4J_URI: neo4j.uri,
         PORT: String(port),
         HOST: '127.0.0.1',

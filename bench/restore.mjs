@@ -34,10 +34,10 @@ async function peakRss(pids, work) {
 }
 
 /** Runs the command; answers its exit code, output and wall seconds, and exposes its pid while it runs. */
-function command(args, env, holder) {
+function command(args, env, holder, cli = join(root, 'bin', 'graph-authz.js')) {
   return new Promise((ok) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [join(root, 'bin', 'graph-authz.js'), ...args], {
+    const child = spawn(process.execPath, [cli, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -59,7 +59,7 @@ function command(args, env, holder) {
  * `target`, and asks both the same sample of questions. Answers each phase's wall seconds and the
  * peak RSS of the service and the command, the file's size and the counts, and how many answers differ.
  */
-export async function exportAndImport(ours, ds, { target = 'restored' } = {}) {
+export async function exportAndImport(ours, ds, { target = 'restored', cli, onImport = { before() {}, after() {} } } = {}) {
   mkdirSync(join(root, '.cache'), { recursive: true });
   const file = join(root, '.cache', `bench-export-${process.pid}.ndjson`);
   try {
@@ -67,16 +67,18 @@ export async function exportAndImport(ours, ds, { target = 'restored' } = {}) {
     const admin = client(ours.base, ours.adminKey, 4);
     const exportCmd = {};
     const exp = await peakRss({ service: ours.pid, command: () => exportCmd.pid }, () =>
-      command(['export', '--project', ours.project, '--env', 'bench', '-o', file], env, exportCmd),
+      command(['export', '--project', ours.project, '--env', 'bench', '-o', file], env, exportCmd, cli),
     );
     if (exp.result.code !== 0) throw new Error(`export failed: ${exp.result.stderr}`);
     const bytes = statSync(file).size;
 
     await admin('POST', `/v2/projects/${ours.project}/envs`, { key: target, name: target });
     const importCmd = {};
+    onImport.before();
     const imp = await peakRss({ service: ours.pid, command: () => importCmd.pid }, () =>
-      command(['import', '--project', ours.project, '--env', target, '--json', file], env, importCmd),
+      command(['import', '--project', ours.project, '--env', target, '--json', file], env, importCmd, cli),
     );
+    onImport.after();
     if (imp.result.code !== 0) throw new Error(`import failed: ${imp.result.stderr}`);
     const summary = JSON.parse(imp.result.stdout);
 

@@ -10,7 +10,9 @@
 // role. `written` counts the items that were; when it is short of the batch size the caller
 // explains the first failing item and rolls the transaction back. MERGE keeps repeats (in the
 // batch, or concurrent) out; the statement's count of created relationships says how many are
-// new, and `renewed` how many expired ones were made again. `members` are the (user, tenant) pairs to join.
+// new, and `renewed` how many expired ones were made again. `members` are the (user, tenant) pairs
+// to join (cypher/assignments/joinTenants.cypher): those of the written items whose user is not
+// yet in the tenant (a bulk of one client's users, most already in it, then needs no second statement).
 CALL () {
   // `key IS NOT NULL` (always true): an index seek on the environment's roles, not a scan of every environment's.
   MATCH (role:Role {env: $env}) WHERE role.key IS NOT NULL
@@ -38,5 +40,12 @@ WHERE (tenant IS NULL OR i.tenant = tenant)
 MERGE (u)-[r:HAS_ROLE {role: role}]->(i)
   ON CREATE SET r.id = randomUUID(), r.tenant = i.tenant, r.created_at = $nowIso, r.expires_at = expiresAt
 // #include fragments/renewExpiredGrant
-RETURN count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(r.id)) AS id, head(collect(r.created_at)) AS created_at,
-       head(collect(i.tenant)) AS tenant, collect(DISTINCT {user: u.key, tenant: i.tenant}) AS members
+WITH count(r) AS written, count(CASE WHEN renewed THEN 1 END) AS renewed, head(collect(r.id)) AS id, head(collect(r.created_at)) AS created_at,
+     head(collect(i.tenant)) AS tenant, collect(DISTINCT [u, i.tenant]) AS pairs
+CALL (pairs) {
+  UNWIND pairs AS pair
+  WITH pair[0] AS u, pair[1] AS tenantKey
+  WHERE NOT EXISTS { (u)-[:IN_TENANT]->(t:Tenant) WHERE t.key = tenantKey }
+  RETURN collect({user: u.key, tenant: tenantKey}) AS members
+}
+RETURN written, renewed, id, created_at, tenant, members

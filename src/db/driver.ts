@@ -67,6 +67,7 @@ function enableChannelDeadline(ms: number): void {
   const timers = new WeakMap<net.Socket, NodeJS.Timeout | null>();
   proto.write = function (this: ChannelLike, buffer: unknown) {
     const socket = this._conn;
+    coalesce(socket);
     if (!timers.has(socket)) socket.on('data', () => disarm(socket));
     const ms = answerDeadline.getStore() ?? channelDeadlineMs;
     if (!timers.get(socket) && ms !== Infinity) {
@@ -85,6 +86,27 @@ function enableChannelDeadline(ms: number): void {
     timers.set(socket, null);
   };
   proto.deadlinePatched = true;
+}
+
+/**
+ * The driver writes a message in chunks of at most 1,400 bytes, each its own socket write (a
+ * system call, and with NODELAY its own TCP segment for Neo4j to read): a bulk write of 1,000
+ * items and its change set, about 150 writes; an import batch of 5,000 links, about 700. Measured
+ * on the load of the bench dataset, those writes were 15 % of the service's busy CPU
+ * (docs/benchmarks.md, "Bulk writes and import"). The writes made in one turn of the event loop
+ * are held (`cork`) and go out together at its end (`uncork`: one `writev`), in order: what one
+ * call of the driver writes (BEGIN, RUN, PULL, COMMIT as it sends them) leaves as before, at once,
+ * only in fewer, larger writes.
+ */
+const corked = new WeakSet<net.Socket>();
+function coalesce(socket: net.Socket): void {
+  if (corked.has(socket)) return;
+  corked.add(socket);
+  socket.cork();
+  process.nextTick(() => {
+    corked.delete(socket);
+    socket.uncork();
+  });
 }
 
 export interface DriverOptions {

@@ -95,6 +95,38 @@ describe('bulk loading', () => {
     expect(JSON.stringify(solo.body.associated_tenants)).toContain('default');
   });
 
+  it('puts each user of a bulk in the tenants it now holds roles in, once, whether it was in them before or not', async () => {
+    await t.call('POST', `${schema()}/roles`, { key: 'joiner', name: 'Joiner', permissions: ['doc:read'] });
+    await t.call('POST', `${facts()}/users/bulk`, { operations: [{ key: 'j1' }, { key: 'j2' }, { key: 'j3' }] });
+    await t.call('POST', `${facts()}/resource_instances/bulk`, {
+      operations: [
+        { key: 'o1', resource: 'doc', tenant: 'other' },
+        { key: 'o2', resource: 'doc', tenant: 'other' },
+      ],
+    });
+    // j1 is in `default` before the bulk (an earlier assignment); j2 and j3 are in no tenant.
+    expect((await t.call('POST', `${facts()}/role_assignments`, { user: 'j1', role: 'reader', resource_instance: 'doc:d1' })).status).toBe(
+      200,
+    );
+    const res = await t.call('POST', `${facts()}/role_assignments/bulk`, [
+      { user: 'j1', role: 'reader', resource_instance: 'doc:d2' },
+      { user: 'j1', role: 'reader', resource_instance: 'doc:o1' },
+      { user: 'j2', role: 'reader', resource_instance: 'doc:d3' },
+      { user: 'j2', role: 'reader', resource_instance: 'doc:o1' },
+      { user: 'j2', role: 'reader', resource_instance: 'doc:o2' },
+      { user: 'j3', role: 'joiner', tenant: 'other' },
+      { user: 'j3', role: 'joiner', tenant: 'default' },
+    ]);
+    expect(res.body).toEqual({ assignments_created: 7 });
+    const tenantsOf = async (u: string) =>
+      ((await t.call('GET', `${facts()}/users/${u}`)).body.associated_tenants as { tenant: string }[]).map((a) => a.tenant).sort();
+    expect(await tenantsOf('j1')).toEqual(['default', 'other']);
+    expect(await tenantsOf('j2')).toEqual(['default', 'other']);
+    expect(await tenantsOf('j3')).toEqual(['default', 'other']);
+    const members = (await t.call('GET', `${facts()}/tenants/other/users?per_page=100`)).body.data as { key: string }[];
+    expect(members.map((u) => u.key).sort()).toEqual(['j1', 'j2', 'j3']);
+  });
+
   it('makes every instance the same way, whichever call makes it', async () => {
     await t.call('POST', `${schema()}/resources/doc/relations`, { key: 'parent', name: 'Parent', subject_resource: 'doc' });
     await t.call('POST', `${facts()}/relationship_tuples/bulk`, {

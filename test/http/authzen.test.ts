@@ -186,6 +186,13 @@ describe('Basic Properties (c-2-2-4 .. c-2-2-7)', () => {
   it('takes the tenant from resource.properties.tenant: a stored instance asked in another tenant is denied', async () => {
     expect(await decided({ subject: alice, action: read, resource: { ...record1, properties: { tenant: 'default' } } })).toBe(true);
     expect(await decided({ subject: alice, action: read, resource: { ...record1, properties: { tenant: 'elsewhere' } } })).toBe(false);
+    // The tenant beside other properties: those still decide, and the tenant alone decides as nothing sent.
+    const plainWrite = await decided({ subject: alice, action: write, resource: record1 });
+    expect(plainWrite).toBe(true);
+    expect(await decided({ subject: alice, action: write, resource: { ...record1, properties: { tenant: 'default' } } })).toBe(plainWrite);
+    expect(
+      await decided({ subject: alice, action: write, resource: { ...record1, properties: { tenant: 'default', status: 'archived' } } }),
+    ).toBe(false);
   });
 
   it('answers a subject of another type than user with a denial and its reason', async () => {

@@ -3,7 +3,7 @@
 // assignments and tuples (PROF_BATCH items, 1,000) straight through the driver with each
 // statement the service runs for them, each batch a committed transaction of its own, and prints
 // Neo4j's CPU a row and each statement's PROFILE (rolled back).
-//   npm run build && /work/tools/testslot node bench/writeProfile.mjs
+//   npm run build && node bench/writeProfile.mjs   (alone on the box: it starts a Neo4j)
 // PROF_ONLY=name,name: only those variants.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { cpuSeconds } from './proc.mjs';
 
 const require = createRequire(import.meta.url);
 const { CypherRegistry } = require(join(root, 'dist', 'src', 'db', 'cypherRegistry.js'));
+const { columnsOf } = require(join(root, 'dist', 'src', 'areas', 'assignments', 'store.js'));
 const registry = new CypherRegistry(join(root, 'cypher'));
 const scale = Number(process.env.BENCH_SCALE ?? 0.25);
 const batch = Number(process.env.PROF_BATCH ?? 1000);
@@ -49,25 +50,8 @@ try {
       instance: pick(ds.repoKeys),
       expires_at: null,
     })).sort((a, b) => (a.instance < b.instance ? -1 : a.instance > b.instance ? 1 : 0));
-  const columns = (items) => {
-    const users = [];
-    const index = new Map();
-    const userOf = items.map((a) => {
-      let k = index.get(a.user);
-      if (k === undefined) index.set(a.user, (k = users.push(a.user) - 1));
-      return k;
-    });
-    return {
-      users,
-      userOf,
-      roles: items.map((a) => a.role),
-      tenants: items.map((a) => a.tenant),
-      resources: items.map((a) => a.resource),
-      instances: items.map((a) => a.instance),
-      expires: items.map(() => null),
-      resourceKeys: [...new Set(items.map((a) => a.resource))],
-    };
-  };
+  // The columns the store sends (src/areas/assignments/store.ts), from the build.
+  const columns = columnsOf;
   const tuples = () =>
     Array.from({ length: batch }, () => {
       const role = rnd() < 0.5 ? 'viewer' : 'editor';

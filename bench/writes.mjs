@@ -7,7 +7,7 @@
 // (from /proc/<pid>/stat: a figure the box's other load moves far less than a rate).
 //
 //   npm run build && node bench/writes.mjs                       (this checkout alone)
-//   node bench/writes.mjs /work/wt-base /work/wt-new             (each checkout built: dist/)
+//   node bench/writes.mjs ../base-checkout ../new-checkout        (each checkout built: dist/)
 //
 // BENCH_SCALE (0.25: about 48,000 facts; 1 is bench:peers' 193,800), BENCH_ROUNDS (3: each
 // checkout measured 3 times, orders A B, B A, A B ...), BENCH_IMPORT=0 (the load only),

@@ -190,7 +190,7 @@ const cmp = (a: string | null, b: string | null) => (a! < b! ? -1 : a! > b! ? 1 
  * order) and each user once, so that the graph looks a user up once a batch, not once an item
  * (a bulk of 1,000 from one client holds about 70 users), and reads no map per item.
  */
-function columnsOf(items: AssignmentRef[]) {
+export function columnsOf(items: AssignmentRef[]) {
   const users: string[] = [];
   const index = new Map<string, number>();
   const userOf = items.map((a) => {

@@ -75,14 +75,15 @@ const resourceOf = (resource: SearchedEntity) => ({
 /** The question of one evaluation. */
 export function questionOf(subject: Entity, action: Action, resource: Entity, context?: Bag): Question {
   // Field by field, not spreads (see src/areas/decisions/question.ts: a spread then properties costs microseconds).
+  const r = resourceOf(resource);
   return {
     user: subject.id,
     userAttributes: subject.properties ?? null,
     action: action.name,
-    type: resource.type,
-    key: resource.id ?? null,
-    tenant: tenantOf(resource),
-    resourceAttributes: sentAttributesOf(resource),
+    type: r.type,
+    key: r.key,
+    tenant: r.tenant,
+    resourceAttributes: r.resourceAttributes,
     context: contextOf(context, action),
   };
 }

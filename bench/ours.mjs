@@ -15,7 +15,8 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * answers API clients for the project/env `bench/bench` and a stop function.
  */
 export async function startOurs({ port, neo4jPort, concurrency, main, env: extraEnv = {} }) {
-  const dataDir = join(root, '.neo4j', `bench-data-${neo4jPort}`);
+  // BENCH_NEO4J_DATA: the data directory of another benchmark's kept graph (bench/writeCost.mjs), whatever the port.
+  const dataDir = process.env.BENCH_NEO4J_DATA ?? join(root, '.neo4j', `bench-data-${neo4jPort}`);
   // A Neo4j already listening on the port is reused: its files are never cleared under it.
   if (!process.env.BENCH_KEEP_NEO4J && !(await isPortOpen(neo4jPort))) rmSync(dataDir, { recursive: true, force: true });
   const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
@@ -80,17 +81,18 @@ export async function startOurs({ port, neo4jPort, concurrency, main, env: extra
 
 /**
  * Loads the dataset through the public API: schema, users, repos and groups, then the facts
- * (tuples and role assignments) in bulk calls of `batch` items (BENCH_BATCH, default 1,000), `loaders` calls in flight.
+ * (tuples and role assignments) in bulk calls of `batch` items (BENCH_BATCH, default 1,000), `loaders` calls in flight,
+ * into environment `env` (default `bench`).
  * Answers the fact count and the seconds of the whole load (records included).
  */
 export async function loadOurs(
   api,
   project,
   ds,
-  { batch = Number(process.env.BENCH_BATCH ?? 1000), loaders = 2, log = () => undefined } = {},
+  { batch = Number(process.env.BENCH_BATCH ?? 1000), loaders = 2, log = () => undefined, env = 'bench' } = {},
 ) {
-  const facts = `/v2/facts/${project}/bench`;
-  const schema = `/v2/schema/${project}/bench`;
+  const facts = `/v2/facts/${project}/${env}`;
+  const schema = `/v2/schema/${project}/${env}`;
   const started = Date.now();
   let mark = started;
   const phases = {};

@@ -28,8 +28,20 @@ CALL () {
   RETURN r.id AS id, u.key AS user, u.id AS user_id, r.role AS role, role.id AS role_id, t.key AS tenant, t.id AS tenant_id,
          null AS resource_instance, null AS resource_instance_id, r.created_at AS created_at, r.expires_at AS expires_at
   UNION ALL
-  MATCH (u:User {env: $env})-[r:HAS_ROLE]->(i:Instance)
-  WHERE u.key IS NOT NULL AND NOT $tenantLevelOnly AND ($users IS NULL OR u.key IN $users) AND ($roles IS NULL OR r.role IN $roles)
+  CALL () {
+    // The users $users names, each by its key (an index seek), or, when it names none, every user
+    // of the environment: one MATCH filtered by `$users IS NULL OR u.key IN $users` read every
+    // user of the environment either way (an assignment's answer, read back after each grant).
+    UNWIND CASE WHEN $users IS NULL THEN [] ELSE $users END AS userKey
+    MATCH (u:User {env: $env, key: userKey})
+    RETURN u
+    UNION
+    UNWIND CASE WHEN $users IS NULL THEN [$env] ELSE [] END AS everyone
+    MATCH (u:User {env: everyone}) WHERE u.key IS NOT NULL
+    RETURN u
+  }
+  MATCH (u)-[r:HAS_ROLE]->(i:Instance)
+  WHERE NOT $tenantLevelOnly AND ($roles IS NULL OR r.role IN $roles)
     AND ($tenants IS NULL OR coalesce(r.tenant, i.tenant) IN $tenants)
     AND ($resource IS NULL OR i.resource = $resource)
     AND ($instance IS NULL OR i.key = $instance)

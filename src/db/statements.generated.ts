@@ -152,10 +152,10 @@ export interface StatementRows {
       after: string | null;
     };
   };
+  /** cypher/changes/recordAtNextRevision.cypher */
+  'changes/recordAtNextRevision': { revision: number };
   /** cypher/changes/recordAuditEvents.cypher */
   'changes/recordAuditEvents': never;
-  /** cypher/changes/recordChanges.cypher */
-  'changes/recordChanges': never;
   /** cypher/changes/sweepAuditEvents.cypher */
   'changes/sweepAuditEvents': { deleted: number };
   /** cypher/changes/sweepChanges.cypher */

@@ -41,14 +41,14 @@ function changeSetOf(feed: ChangeDraft[], actor: { kind: string; id: string }) {
  * as one `:ChangeSet` node per (environment, revision), the audit-only ones as `:AuditEvent` nodes.
  */
 export class ChangeStore implements ChangeLog {
-  private record_?: Statement<RowOf<'changes/recordChanges'>>;
+  private record_?: Statement<RowOf<'changes/recordAtNextRevision'>>;
   private list_?: Statement<RowOf<'changes/listChanges'>>;
   private audit_?: Statement<RowOf<'changes/recordAuditEvents'>>;
 
   constructor(private readonly db: () => Db) {}
 
   private get q() {
-    this.record_ ??= this.db().statement('changes/recordChanges');
+    this.record_ ??= this.db().statement('changes/recordAtNextRevision');
     this.list_ ??= this.db().statement('changes/listChanges');
     this.audit_ ??= this.db().statement('changes/recordAuditEvents');
     return { record: this.record_, list: this.list_, audit: this.audit_ };
@@ -58,25 +58,25 @@ export class ChangeStore implements ChangeLog {
     return describeChanges(stmt.changes, stmt.invalidates, params, rows);
   }
 
-  async record(tx: Tx, env: string, revision: number | null, changes: { env: string; feed: boolean }[]): Promise<void> {
+  async recordAtNextRevision(tx: Tx, env: string, feed: { env: string; feed: boolean }[]): Promise<number | undefined> {
     const actor = currentActor() ?? SYSTEM;
-    const rowsOf = (list: ChangeDraft[]) =>
-      list.map((c, seq) => ({
-        seq,
-        actor_kind: actor.kind,
-        actor_id: actor.id,
-        op: c.op,
-        kind: c.kind,
-        key: c.key,
-        before: json(c.before),
-        after: json(c.after),
-      }));
     const at = new Date().toISOString();
-    const drafts = changes as ChangeDraft[];
-    const feed = drafts.filter((c) => c.feed);
-    const auditOnly = drafts.filter((c) => !c.feed);
-    if (feed.length && revision !== null) await tx.rows(this.q.record, { env, revision, at, ...changeSetOf(feed, actor) });
-    if (auditOnly.length) await tx.rows(this.q.audit, { env, at, events: rowsOf(auditOnly) });
+    return (await tx.one(this.q.record, { env, at, ...changeSetOf(feed as ChangeDraft[], actor) }))?.revision;
+  }
+
+  async recordAudit(tx: Tx, env: string, changes: { env: string; feed: boolean }[]): Promise<void> {
+    const actor = currentActor() ?? SYSTEM;
+    const events = (changes as ChangeDraft[]).map((c, seq) => ({
+      seq,
+      actor_kind: actor.kind,
+      actor_id: actor.id,
+      op: c.op,
+      kind: c.kind,
+      key: c.key,
+      before: json(c.before),
+      after: json(c.after),
+    }));
+    if (events.length) await tx.rows(this.q.audit, { env, at: new Date().toISOString(), events });
   }
 
   /** Whole revisions after `after`, in order, about `pageSize` events (one revision may exceed it). */

@@ -3,6 +3,7 @@
 // parameters the service sends, each in a transaction rolled back: db hits and rows per operator.
 // Then where a write transaction's time goes, step by step (its statements, the revision bump,
 // the change record, the commit), alone and with PROFILE_IN_FLIGHT (default 6) on one environment.
+import os from 'node:os';
 import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
 import { startLocalNeo4j } from '../scripts/neo4j-local.mjs';
@@ -164,20 +165,28 @@ try {
     }
   }
 
-  // Where a write's time goes: create a user, bump, record the change, commit; alone, then several at once.
-  const steps = async (i, bump, flight) => {
+  // Where a write's time goes: create a user, then the end of the transaction in one of three shapes
+  // (`split`: the revision bumped, then the change set created, as before 25a768c; `one`: both in one
+  // statement, changes/recordAtNextRevision; `unlocked`: the change set alone, no revision, no lock),
+  // then the commit; alone, then several at once. The steps' times are medians (p90).
+  const recordSplit = `CREATE (:ChangeSet {env: $env, revision: $revision, at: $at, actor_kind: $actor_kind, actor_id: $actor_id,
+    n: size($ops), ops: $ops, kinds: $kinds, keys: $keys, befores: $befores, afters: $afters})`;
+  const steps = async (i, shape, flight, round) => {
     const ses = driver.session();
     const t = [performance.now()];
     const tx = await ses.beginTransaction();
-    const k = `${key}-${bump ? 'b' : 'n'}${flight}-${i}`;
+    const k = `${key}-${shape}${flight}-${round}-${i}`;
     await tx.run(
       reg.get('facts/createUser'),
       int({ env: envId, id: k, key: k, email: null, first_name: null, last_name: null, attributes: '{}', nowIso }),
     );
     t.push(performance.now());
-    const rev = bump ? (await tx.run(reg.get('revisions/bumpRevision'), { envId })).records[0].get('revision') : -i - 1;
-    t.push(performance.now());
-    await tx.run(reg.get('changes/recordChanges'), int({ env: envId, revision: rev, ...change, keys: [k] }));
+    const params = int({ env: envId, ...change, keys: [k] });
+    if (shape === 'split') {
+      const rev = (await tx.run(reg.get('revisions/bumpRevision'), { envId })).records[0].get('revision');
+      await tx.run(recordSplit, { ...params, revision: neo4j.int(rev) });
+    } else if (shape === 'one') await tx.run(reg.get('changes/recordAtNextRevision'), params);
+    else await tx.run(recordSplit, { ...params, revision: neo4j.int(-1 - i - 1000 * flight - 100_000 * round) });
     t.push(performance.now());
     await tx.commit();
     t.push(performance.now());
@@ -186,20 +195,23 @@ try {
   };
   const n = Number(process.env.PROFILE_WRITES ?? 60);
   for (const flight of n > 0 ? [1, Number(process.env.PROFILE_IN_FLIGHT ?? 6)] : []) {
-    for (const bump of [true, false]) {
+    for (const [round, shape] of ['split', 'one', 'unlocked', 'split', 'one'].entries()) {
       const all = [];
       let next = 0;
       const t0 = performance.now();
       await Promise.all(
         Array.from({ length: flight }, async () => {
-          while (next < n) all.push(await steps(next++, bump, flight));
+          while (next < n) all.push(await steps(next++, shape, flight, round));
         }),
       );
       const secs = (performance.now() - t0) / 1000;
-      const med = (j) => all.map((x) => x[j]).sort((a, b) => a - b)[Math.floor(all.length / 2)];
-      const p90 = (j) => all.map((x) => x[j]).sort((a, b) => a - b)[Math.floor(all.length * 0.9)];
+      const at = (j, q) => all.map((x) => x[j]).sort((a, b) => a - b)[Math.floor(all.length * q)];
+      const f = (j) => `${at(j, 0.5).toFixed(1)} (${at(j, 0.9).toFixed(1)})`;
       console.log(
-        `in flight ${flight}, ${bump ? 'with' : 'without'} the revision bump: ${(n / secs).toFixed(0)} writes/s; median (p90) ms: create ${med(0).toFixed(1)} (${p90(0).toFixed(1)}), bump ${med(1).toFixed(1)} (${p90(1).toFixed(1)}), record ${med(2).toFixed(1)} (${p90(2).toFixed(1)}), commit ${med(3).toFixed(1)} (${p90(3).toFixed(1)})`,
+        `in flight ${flight}, ${shape.padEnd(8)}: ${(n / secs).toFixed(0).padStart(3)} writes/s; ms: create ${f(0)}, revision and change set ${f(1)}, commit ${f(2)}  (load average ${os
+          .loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')})`,
       );
     }
   }

@@ -10,7 +10,8 @@
 // Arms run one after the other on the same graph, in the order given (repeat an arm to pair them:
 // `old=...,new=...,old=...,new=...`). BENCH_WRITES_PER_S (default 0: none): first, on each
 // environment, writes at that rate for BENCH_OPEN_S (default 20) seconds, open loop, mixed; 503s
-// (DB_TIMEOUT_MS, default here 4000) counted. BENCH_SKIP_KINDS: the open loop only. Prints p50/p99 per kind, environment and arm, with the load average.
+// (DB_TIMEOUT_MS, default here 4000) counted. BENCH_SKIP_KINDS: the open loop only; BENCH_KINDS_TINY=0:
+// the kinds one by one on the large environment only. Prints p50/p99 per kind, environment and arm, with the load average.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -171,7 +172,9 @@ try {
             `${arm.padEnd(4)} ${env.padEnd(5)} ${rate} writes/s open loop, mixed: p50 ${row.p50.toFixed(1)} ms  p99 ${row.p99.toFixed(1)} ms  failed (5xx) ${failed} of ${ms.length}, 4xx ${refused}  (load average ${row.load})`,
           );
         }
-        for (const flight of process.env.BENCH_SKIP_KINDS ? [] : [1, inFlight]) {
+        for (const flight of process.env.BENCH_SKIP_KINDS || (env === tinyEnv && process.env.BENCH_KINDS_TINY === '0')
+          ? []
+          : [1, inFlight]) {
           const users = Array.from({ length: writes }, (_, i) => `${prefix}f${flight}-${i}`);
           for (const [kind, w] of kinds) {
             const ms = [];

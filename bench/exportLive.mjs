@@ -88,7 +88,10 @@ try {
     chains: Math.max(10, Math.round(200 * scale)),
     repos: Math.round(20_000 * scale),
   });
-  const present = JSON.parse((await call(base, adminKey, 'GET', `${facts}/users?per_page=1`)).text);
+  // A cold Neo4j (a kept one just started) may answer its first reads after DB_TIMEOUT_MS: asked again.
+  let asked = await call(base, adminKey, 'GET', `${facts}/users?per_page=1`);
+  for (let i = 0; i < 5 && asked.status === 503; i++) asked = await call(base, adminKey, 'GET', `${facts}/users?per_page=1`);
+  const present = JSON.parse(asked.text);
   if (!((present.total_count ?? 0) > 1)) {
     const l = await loadOurs(ours.api, project, ds, { loaders: 2 });
     console.log(`loaded ${l.facts} facts through the API in ${l.seconds.toFixed(1)} s`);

@@ -11,7 +11,8 @@
 // `old=...,new=...,old=...,new=...`). BENCH_WRITES_PER_S (default 0: none): first, on each
 // environment, writes at that rate for BENCH_OPEN_S (default 20) seconds, open loop, mixed; 503s
 // (DB_TIMEOUT_MS, default here 4000) counted. BENCH_SKIP_KINDS: the open loop only; BENCH_KINDS_TINY=0:
-// the kinds one by one on the large environment only. Prints p50/p99 per kind, environment and arm, with the load average.
+// the kinds one by one on the large environment only. BENCH_EXPORT_FIRST=1: an export of the large
+// environment before its open loop. Prints p50/p99 per kind, environment and arm, with the load average.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -133,6 +134,13 @@ try {
         ];
         // Warm-up: plans of each statement made once (on users of their own).
         for (let i = 0; i < 5; i++) for (const [, w] of kinds) await api(...w(`${prefix}warm${i}`, i)).catch(() => undefined);
+        if (rate > 0 && process.env.BENCH_EXPORT_FIRST && env !== tinyEnv) {
+          // An export of the environment first (its answer dropped): does the writer keep up after one?
+          const t = performance.now();
+          const r = await fetch(`${base}/v2/export/${project}/${env}`, { headers: { authorization: `Bearer ${adminKey}` } });
+          const bytes = (await r.arrayBuffer()).byteLength;
+          console.log(`${arm} ${env}: an export first, ${r.status}, ${bytes} bytes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+        }
         if (rate > 0) {
           // Open loop: one write started every 1/rate s whatever the answers, for openS seconds, mixed
           // (users created, attributes changed, repo roles granted, memberships given, users deleted).

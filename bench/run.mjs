@@ -83,16 +83,21 @@ async function main() {
         let allowed = 0;
         let wrong = 0;
         const cpu0 = [cpuMs(ours.pid), cpuMs(neoPid)];
-        const r = await measure(qs, concurrency, async (q) => {
-          const { allow } = await api('POST', allowedPath, {
-            user: q.user,
-            action: q.action,
-            resource: q.resource,
-            ...(consistency ? { consistency } : {}),
-          });
-          if (allow) allowed++;
-          if (q.expect !== undefined && allow !== q.expect) wrong++;
-        }, { minSeconds });
+        const r = await measure(
+          qs,
+          concurrency,
+          async (q) => {
+            const { allow } = await api('POST', allowedPath, {
+              user: q.user,
+              action: q.action,
+              resource: q.resource,
+              ...(consistency ? { consistency } : {}),
+            });
+            if (allow) allowed++;
+            if (q.expect !== undefined && allow !== q.expect) wrong++;
+          },
+          { minSeconds },
+        );
         // CPU per check of each process: what one more replica, or a larger Neo4j, would take over.
         const cpu = { service: (cpuMs(ours.pid) - cpu0[0]) / r.count, neo4j: (cpuMs(neoPid) - cpu0[1]) / r.count };
         // allowed: per pass over the questions (a cached row makes several).

@@ -146,6 +146,7 @@ export function compose(infra: Infrastructure) {
     setRules,
     config.decisionCacheSize,
     observer,
+    config.listCacheSize,
   );
   const decisions = new DecisionService(engine, config.maxDerivationDepth, observer);
   const listObjects = new ListObjectsService(engine);

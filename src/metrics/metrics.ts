@@ -21,6 +21,8 @@ export interface AskedCheck {
 export interface DecisionObserver {
   decided(env: string, checks: AskedCheck[], answers: boolean[], reasons?: string[]): void;
   cacheLookups(hits: number, misses: number): void;
+  /** A list-objects page outside `fully_consistent`: read from a kept list, or walked. */
+  listPages(fromKept: boolean): void;
 }
 
 /**
@@ -52,6 +54,12 @@ export class Metrics implements TransactionObserver, DecisionObserver {
   readonly cacheMisses = new Counter({
     name: 'authz_decision_cache_misses_total',
     help: 'Cacheable decisions that had to ask the graph',
+    registers: [this.registry],
+  });
+  readonly listPagesTotal = new Counter({
+    name: 'authz_list_pages_total',
+    help: 'List-objects pages outside fully_consistent, by source: kept (read from the list kept at the revision) or walk',
+    labelNames: ['source'] as const,
     registers: [this.registry],
   });
   readonly depthLimited = new Counter({
@@ -137,5 +145,9 @@ export class Metrics implements TransactionObserver, DecisionObserver {
   cacheLookups(hits: number, misses: number): void {
     if (hits) this.cacheHits.inc(hits);
     if (misses) this.cacheMisses.inc(misses);
+  }
+
+  listPages(fromKept: boolean): void {
+    this.listPagesTotal.inc({ source: fromKept ? 'kept' : 'walk' });
   }
 }

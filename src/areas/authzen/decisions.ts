@@ -45,9 +45,7 @@ export class AuthzenDecisions {
       const one = await this.decisions.allowed(scope, questions[0], { consistency });
       return one.depthLimited ? { allow: [one.allow], depthLimited: true } : { allow: [one.allow] };
     }
-    const all = await this.decisions.allowedBulk(scope, questions, consistency);
-    const allow = all.allow.map((a) => a.allow);
-    return all.depthLimited ? { allow, depthLimited: true } : { allow };
+    return this.decisions.allowedMany(scope, questions, consistency);
   }
 
   /** Every user allowed (the engine's `users` enumeration: authorized users), sorted by key. */

@@ -10,5 +10,6 @@ export function decisionObserver(metrics: DecisionObserver, log: DecisionLog): D
       for (let i = 0; i < checks.length; i++) log.offer(env, checks[i], answers[i], reasons?.[i]);
     },
     cacheLookups: (hits, misses) => metrics.cacheLookups(hits, misses),
+    listPages: (fromKept) => metrics.listPages(fromKept),
   };
 }

@@ -65,6 +65,38 @@ interface Cached {
   validUntil?: number | null;
 }
 
+/**
+ * A list-objects walk reads at most this many objects from the page's start; they are kept for the
+ * next pages (a longer list walks again after them). A first page reads this many instead of its
+ * page size: a few milliseconds more for a user with thousands of objects, a walk saved a page after it.
+ */
+export const LISTED_PER_WALK = 2000;
+
+/** A list kept at a revision: its objects after `from` (null: from the first), all of them when `complete`. */
+interface KeptList {
+  rev: number;
+  validUntil: number | null;
+  from: string | null;
+  objects: ListedObject[];
+  complete: boolean;
+}
+
+/** The list a query names: everything that decides its objects but the page. */
+const listKey = (env: string, q: ObjectsQuery): string =>
+  JSON.stringify([env, q.user, q.userAttributes, q.action, q.type, q.tenant, q.context]);
+
+/**
+ * The page after `after` (at most `limit`) from a kept list, or undefined when the list does not
+ * hold it: it starts after `after`, or it was cut and has fewer than `limit` objects after `after`.
+ */
+function pageFrom(kept: KeptList, after: string | null, limit: number): ListedObject[] | undefined {
+  if (kept.from !== null && (after === null || after < kept.from)) return undefined;
+  let i = 0;
+  if (after !== null) while (i < kept.objects.length && kept.objects[i].key <= after) i++;
+  const page = kept.objects.slice(i, i + limit);
+  return page.length === limit || kept.complete ? page : undefined;
+}
+
 /** A bulk decision takes at most this many questions; all-tenants asks its candidates in such chunks. */
 const QUESTIONS_PER_CALL = 100;
 
@@ -89,6 +121,8 @@ const withStored = (q: Question): GraphCheck => ({
  */
 export class DecisionEngine {
   private readonly cache?: LruCache<Cached>;
+  /** List-objects' lists, kept for their next pages (LIST_CACHE_SIZE lists). */
+  private readonly lists?: LruCache<KeptList>;
 
   constructor(
     private readonly walk: Walk,
@@ -96,10 +130,12 @@ export class DecisionEngine {
     /** Set rules (docs/conditions.md): asked only in environments that have some. */
     private readonly rules?: SetRules,
     cacheSize = 0,
-    /** Told each cache lookup (the `authz_decision_cache*` metrics). */
-    private readonly observer?: Pick<DecisionObserver, 'cacheLookups'>,
+    /** Told each cache lookup (the `authz_decision_cache*` metrics) and each list-objects page (`authz_list_pages_total`). */
+    private readonly observer?: Pick<DecisionObserver, 'cacheLookups' | 'listPages'>,
+    listCacheSize = 0,
   ) {
     if (revisions && cacheSize > 0) this.cache = new LruCache(cacheSize);
+    if (revisions && listCacheSize > 0) this.lists = new LruCache(listCacheSize);
   }
 
   /**
@@ -264,28 +300,69 @@ export class DecisionEngine {
   }
 
   /**
-   * One page: the walk's instances merged, in key order, each once, with those a set rule grants
-   * (each candidate of the type with its stored attributes, the user's overlaid by the ones sent).
+   * One page of list-objects. Outside `fully_consistent`, the list from the page's start on (up to
+   * LISTED_PER_WALK objects) is kept at `r.rev` until the earliest expiry it depends on, so the
+   * pages after it are read from it (docs/decisions.md, "List-objects"): a page after the first
+   * costs what reading that page costs, not a walk. A write moves the revision; an expiring grant
+   * on a listed path ends the entry (its `validUntil`); either way the next page walks again.
    */
   private async objects(r: Reading, q: ObjectsQuery): Promise<ListedObject[]> {
+    const lists = this.lists && r.cached && r.rev !== undefined ? this.lists : undefined;
+    if (!lists) return (await this.listed(r, q, q.after, q.limit)).objects;
+    const key = listKey(r.env, q);
+    const hit = lists.get(key);
+    if (hit && hit.rev === r.rev && (hit.validUntil === null || Date.now() < hit.validUntil)) {
+      const page = pageFrom(hit, q.after, q.limit);
+      if (page) {
+        this.observer?.listPages(true);
+        return page;
+      }
+    }
+    this.observer?.listPages(false);
+    const found = await this.listed(r, q, q.after, Math.max(q.limit, LISTED_PER_WALK + 1));
+    const complete = found.objects.length <= LISTED_PER_WALK;
+    if (found.keep)
+      lists.set(key, {
+        rev: r.rev!,
+        validUntil: found.validUntil,
+        from: q.after,
+        objects: complete ? found.objects : found.objects.slice(0, LISTED_PER_WALK),
+        complete,
+      });
+    return found.objects.slice(0, q.limit);
+  }
+
+  /**
+   * The walk's instances after `after`, merged in key order, each once, with those a set rule
+   * grants (each candidate of the type with its stored attributes, the user's overlaid by the ones
+   * sent); at most `limit`. `keep`: whether the list may be kept at `r.rev` until `validUntil` (not
+   * when a set rule on held tenant roles applies: such a role may lapse by expiry within a revision).
+   */
+  private async listed(
+    r: Reading,
+    q: ObjectsQuery,
+    after: string | null,
+    limit: number,
+  ): Promise<{ objects: ListedObject[]; validUntil: number | null; keep: boolean }> {
     const graph = await this.walk.listObjects(
       r.env,
-      { user: q.user, action: q.action, type: q.type, tenant: q.tenant, after: q.after, limit: q.limit },
+      { user: q.user, action: q.action, type: q.type, tenant: q.tenant, after, limit },
       r.floor,
     );
     const compiled = await this.rulesFor(r, q.type, q.action);
-    if (!compiled) return graph;
+    if (!compiled) return { objects: graph.objects, validUntil: graph.validUntil, keep: true };
     const [user, candidates] = await Promise.all([
       this.rules!.storedUser(r.env, q.user, r.floor),
       this.rules!.candidateInstances(r.env, [q.type], q.tenant === null ? null : [q.tenant]),
     ]);
-    const byKey = new Map(graph.map((o) => [o.key, o]));
+    const byKey = new Map(graph.objects.map((o) => [o.key, o]));
     for (const i of candidates) {
-      if ((q.after !== null && i.key <= q.after) || byKey.has(i.key)) continue;
+      if ((after !== null && i.key <= after) || byKey.has(i.key)) continue;
       const verdicts = this.rules!.verdicts(compiled, ruleQuestion(q, q.action, i.type, i.key), user, i);
       if (verdicts.some((v) => v.granted)) byKey.set(i.key, { type: i.type, key: i.key, tenant: i.tenant });
     }
-    return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).slice(0, q.limit);
+    const objects = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).slice(0, limit);
+    return { objects, validUntil: graph.validUntil, keep: !compiled.isRole };
   }
 
   /**

@@ -73,14 +73,22 @@ export class DecisionService {
     qs: Question[],
     consistency?: Consistency,
   ): Promise<{ allow: { allow: boolean }[]; depthLimited?: true }> {
+    const { allow, depthLimited } = await this.allowedMany(scope, qs, consistency);
+    const shaped = allow.map((a) => ({ allow: a }));
+    return depthLimited ? { allow: shaped, depthLimited } : { allow: shaped };
+  }
+
+  /** The bulk check's answers as booleans, in order (AuthZEN's evaluations shape them its own way). */
+  async allowedMany(scope: Scope, qs: Question[], consistency?: Consistency): Promise<{ allow: boolean[]; depthLimited?: true }> {
     const answers = await this.engine.decide({ scope, consistency }, qs);
-    this.observer?.decided(
-      scope.envId,
-      qs,
-      answers.map((a) => a.allow),
-    );
-    const allow = answers.map((a) => ({ allow: a.allow }));
-    return answers.some((a) => a.depthLimited) ? { allow, depthLimited: true } : { allow };
+    const allow = new Array<boolean>(answers.length);
+    let depthLimited = false;
+    for (let i = 0; i < answers.length; i++) {
+      allow[i] = answers[i].allow;
+      if (answers[i].depthLimited) depthLimited = true;
+    }
+    this.observer?.decided(scope.envId, qs, allow);
+    return depthLimited ? { allow, depthLimited } : { allow };
   }
 
   /** Permit's user-permissions: `"type:key"` / `"__tenant:t"` -> {tenant, resource, permissions, roles}. */

@@ -12,8 +12,11 @@ import type { StatementRows } from '../../db/statements.generated';
 export interface Walk {
   /** Permission questions; `explain`: every granting path and what the walk saw (no batching). */
   check(env: string, checks: GraphCheck[], opts: { explain: boolean; floor?: number }): Promise<Decision[]>;
-  /** One page of the instances of a type the user may act on through the graph, in key order. */
-  listObjects(env: string, p: ObjectsPage, floor?: number): Promise<ListedObject[]>;
+  /**
+   * One page of the instances of a type the user may act on through the graph, in key order, and
+   * the earliest time it can change without a write (an expiring grant it depends on; null: none).
+   */
+  listObjects(env: string, p: ObjectsPage, floor?: number): Promise<ListedPage>;
   /** The users the graph allows an action on a resource, with the assignments that grant it. */
   authorizedUsers(env: string, q: GraphCheckOf<'action' | 'type' | 'key' | 'tenant'>, floor?: number): Promise<AuthorizedUsersRow>;
   /** What the graph lets a user do, per instance and tenant ($tenants / $types narrow; null: all). */
@@ -82,6 +85,13 @@ export interface ObjectsPage {
   /** Resume after this key (null: from the first). */
   after: string | null;
   limit: number;
+}
+
+/** A page of list-objects as the walk answers it. */
+export interface ListedPage {
+  objects: ListedObject[];
+  /** Epoch ms when the page may change without a write (an expiring grant it depends on lapses); null: never. */
+  validUntil: number | null;
 }
 
 /** An instance on which the user may do the action. */

@@ -7,7 +7,7 @@ import type {
   Decision,
   EffectiveRole,
   GraphCheck,
-  ListedObject,
+  ListedPage,
   ObjectsPage,
   RuleSettings,
   TenantRow,
@@ -93,12 +93,15 @@ export class CypherWalk implements Walk {
     return out;
   }
 
-  async listObjects(env: string, p: ObjectsPage, floor?: number): Promise<ListedObject[]> {
+  async listObjects(env: string, p: ObjectsPage, floor?: number): Promise<ListedPage> {
     const params = { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() };
     const [row] = await viaWalk(this.walk, this.q.walkListObjects, this.q.listObjects, (stmt) =>
       this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
-    return (row?.objects ?? []).map(([type, key, tenant]) => ({ type, key, tenant }));
+    return {
+      objects: (row?.objects ?? []).map(([type, key, tenant]) => ({ type, key, tenant })),
+      validUntil: row?.validUntil ?? null,
+    };
   }
 
   async authorizedUsers(

@@ -27,9 +27,11 @@ public final class ListObjects {
     @Context
     public Transaction tx;
 
-    /** The `// @row` of cypher/decisions/listObjects.cypher: [[type, key, tenant], ...]. */
+    /** The `// @row` of cypher/decisions/listObjects.cypher: [[type, key, tenant], ...] and validUntil. */
     public static final class Row {
         public List<List<Object>> objects;
+        /** The earliest time the list can change without a write (epoch ms), or null: see the statement. */
+        public Long validUntil;
     }
 
     @Procedure(name = "graphauthz.listObjects", mode = Mode.READ)
@@ -62,13 +64,23 @@ public final class ListObjects {
         // for the page's start and the sort (a comparison that read both keys would read each about
         // log2(n) times); the order is made by key below.
         Map<Long, Keyed> seen = new HashMap<>();
+        // validUntil: the earliest `until` of every state that gives the action on a listed instance
+        // (not only the first that reached it), as the statement's min(state.until).
+        Map<Long, Boolean> listed = new HashMap<>();
+        Long validUntil = null;
         for (Walk.State state : reached.states()) {
             if (!instanceRolesGranting.contains(state.role)) continue;
             Node instance = state.node;
             long id = Walk.id(instance);
-            if (seen.containsKey(id)) continue;
-            boolean fits = Walk.eq(walk.typeOf(instance), type) && (tenant == null || Walk.eq(instance.getProperty("tenant", null), tenant));
-            seen.put(id, fits ? keyedAfter(instance, after) : null);
+            Boolean fits = listed.get(id);
+            if (fits == null) {
+                Keyed keyed = Walk.eq(walk.typeOf(instance), type) && (tenant == null || Walk.eq(instance.getProperty("tenant", null), tenant))
+                        ? keyedAfter(instance, after)
+                        : null;
+                seen.put(id, keyed);
+                listed.put(id, fits = keyed != null);
+            }
+            if (fits) validUntil = earlier(validUntil, state.until);
         }
         for (Relationship grant : user.getRelationships(Direction.OUTGOING, Walk.HAS_TENANT_ROLE)) {
             Node heldIn = grant.getEndNode();
@@ -76,6 +88,7 @@ public final class ListObjects {
             Object tenantKey = heldIn.getProperty("key", null);
             if (tenant != null && !Walk.eq(tenantKey, tenant)) continue;
             if (!Walk.tenantScopeGrant(grant, tenantRolesGranting, nowMs) || tenantKey == null) continue;
+            validUntil = earlier(validUntil, Walk.asLong(grant.getProperty("expires_at", null)));
             try (ResourceIterator<Node> it = tx.findNodes(Allowed.INSTANCE, Map.of("env", env, "tenant", tenantKey))) {
                 while (it.hasNext()) {
                     Node instance = it.next();
@@ -86,6 +99,9 @@ public final class ListObjects {
                 }
             }
         }
+        // A derivation that applies only without a direct role on the object can start when a direct assignment expires.
+        if (rule.anyNoDirectRolesOnObject) for (Walk.Assignment a : assignments) validUntil = earlier(validUntil, a.until());
+        row.validUntil = validUntil;
         List<Keyed> page = new ArrayList<>(seen.size());
         for (Keyed k : seen.values()) if (k != null) page.add(k);
         page.sort((a, b) -> compareKeys(a.key(), b.key()));
@@ -97,6 +113,11 @@ public final class ListObjects {
             row.objects.add(object);
         }
         return Stream.of(row);
+    }
+
+    /** The earlier of two expiries (null: none). */
+    private static Long earlier(Long a, Long b) {
+        return b == null || (a != null && a < b) ? a : b;
     }
 
     /** An instance and its key, read once for the sort. */

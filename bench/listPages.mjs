@@ -90,7 +90,7 @@ for (let round = 0; round < rounds; round++) {
   const order = round % 2 ? ['none', 'kept'] : ['kept', 'none'];
   const got = {};
   for (const name of order) {
-    got[name] = await arm(name === 'kept' ? 200 : 0);
+    got[name] = await arm(name === 'kept' ? 100 : 0);
     show(name, got[name]);
   }
   ratios.push({

@@ -146,7 +146,7 @@ export const SETTINGS: Setting[] = [
   // An origin: scheme and host (and port), no path, query or fragment; a trailing slash is dropped.
   { env: 'PUBLIC_BASE_URL', key: 'publicBaseUrl', type: 'string', pattern: '^https?://[A-Za-z0-9.\\-\\[\\]:]+/?$' },
   { env: 'DECISION_CACHE_SIZE', key: 'decisionCacheSize', type: 'integer', default: 100000, min: 0, max: 10000000 },
-  { env: 'LIST_CACHE_SIZE', key: 'listCacheSize', type: 'integer', default: 200, min: 0, max: 100000 },
+  { env: 'LIST_CACHE_SIZE', key: 'listCacheSize', type: 'integer', default: 100, min: 0, max: 100000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'DECISION_QUERIES_PER_ENV', key: 'decisionQueriesPerEnv', type: 'integer', default: 3, min: 1, max: 64 },
   { env: 'HEAVY_QUERIES_IN_FLIGHT', key: 'heavyQueriesInFlight', type: 'integer', default: 4, min: 1, max: 256 },

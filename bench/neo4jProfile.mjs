@@ -11,10 +11,15 @@ import { execFileSync } from 'node:child_process';
 import { buildDataset, buildQuestions } from './dataset.mjs';
 import { measure } from './http.mjs';
 import { loadOurs, startOurs } from './ours.mjs';
-import { cpuSeconds } from './proc.mjs';
+import { cpuSeconds, threadCpuSeconds } from './proc.mjs';
 const scale = Number(process.env.BENCH_SCALE ?? 0.1);
 const caseName = process.env.PROF_CASE ?? 'direct role';
-const ours = await startOurs({ port: 18191, neo4jPort: 7841, concurrency: 16 });
+// Ports: PROF_PORT, and the test slot's Neo4j port when run through a slot (TEST_NEO4J_PORT), so two slots do not meet.
+const ours = await startOurs({
+  port: Number(process.env.PROF_PORT ?? 18191),
+  neo4jPort: Number(process.env.TEST_NEO4J_PORT ?? 7841),
+  concurrency: 16,
+});
 const { api, project } = ours;
 const ds = buildDataset({
   users: Math.round(10000 * scale),
@@ -44,6 +49,7 @@ const neo = ours.neoPid();
 if (process.env.PROF_JFR)
   execFileSync('jcmd', [String(neo), 'JFR.start', 'name=p', 'settings=profile', `filename=${process.env.PROF_JFR}`]);
 const c0 = [cpuSeconds(ours.pid), cpuSeconds(neo)];
+const threads0 = threadCpuSeconds(neo);
 const markFrom = process.hrtime.bigint() / 1000n;
 let n = 0;
 const t0 = Date.now();
@@ -54,10 +60,20 @@ while (Date.now() - t0 < Number(process.env.PROF_SECONDS ?? 15) * 1000) {
 const secs = (Date.now() - t0) / 1000;
 console.log(`--between=${markFrom}-${process.hrtime.bigint() / 1000n}`);
 const c1 = [cpuSeconds(ours.pid), cpuSeconds(neo)];
+const threads1 = threadCpuSeconds(neo);
 if (process.env.PROF_JFR) execFileSync('jcmd', [String(neo), 'JFR.stop', 'name=p']);
 const after = txCount(await metrics());
 console.log(
   `${caseName}: ${(n / secs).toFixed(0)} checks/s; CPU ms/check service ${(((c1[0] - c0[0]) * 1000) / n).toFixed(3)}, neo4j ${(((c1[1] - c0[1]) * 1000) / n).toFixed(3)}`,
+);
+// Neo4j's CPU a question by kind of thread (Bolt workers, Bolt I/O, GC, JIT compilers...), the largest first.
+const byThread = [...threads1].map(([name, s]) => [name, ((s - (threads0.get(name) ?? 0)) * 1000) / n]).filter(([, ms]) => ms >= 0.005);
+console.log(
+  'neo4j CPU ms/check by thread:',
+  byThread
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
+    .join(', '),
 );
 console.log(
   'transactions per check:',

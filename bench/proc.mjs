@@ -19,6 +19,26 @@ export function cpuSeconds(pid) {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
+/**
+ * CPU seconds of each kind of thread of a process so far (/proc/<pid>/task: thread names with their
+ * digits dropped, "neo4j.BoltWorker-12" as "neo4j.BoltWorker-#"): which threads a process's CPU
+ * went to (a JVM's GC and JIT compiler threads are native and absent from JFR's execution samples).
+ */
+export function threadCpuSeconds(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+/g, '#');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      /* the thread ended meanwhile */
+    }
+  }
+  return out;
+}
+
 /** RSS of a process and all its descendants, in MB (a PostgreSQL cluster is a postmaster and its backends). */
 export function treeRssMb(pid) {
   const parent = new Map();

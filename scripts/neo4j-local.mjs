@@ -50,6 +50,11 @@ const DEFAULT_JVM_ARGS = [
   '--add-opens=java.base/java.io=ALL-UNNAMED',
   '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
   '-Dio.netty.tryReflectionSetAccessible=true',
+  // JDK 17's code-cache sweeper flushed most of Neo4j's C2-compiled methods while uncached checks
+  // ran (9,800 to 1,550 in 40 s, after 150 s of warm-up), to be compiled again; the compiler
+  // threads took as much CPU as the Bolt workers (docs/benchmarks.md, "Where an uncached check's
+  // Neo4j CPU goes"). The same flag as neo4j/Dockerfile's and testcontainers'.
+  '-XX:-UseCodeCacheFlushing',
 ];
 
 const defaultPort = () => {

@@ -50,6 +50,8 @@ function dockerMayAnswer(): boolean {
 
 /** The walk extension's procedures, as neo4j/Dockerfile allows them (nothing unrestricted). */
 export const PROCEDURE_ALLOWLIST = 'graphauthz.*';
+/** Neo4j's JVM flag that neo4j/Dockerfile and the local launcher (scripts/neo4j-local.mjs) add too. */
+export const JVM_ADDITIONAL = '-XX:-UseCodeCacheFlushing';
 
 async function startContainer(opts: ResolveOptions): Promise<ResolvedNeo4j> {
   // testcontainers is a development dependency; production images always set NEO4J_URI.
@@ -66,7 +68,12 @@ async function startContainer(opts: ResolveOptions): Promise<ResolvedNeo4j> {
     }
   }
   const container = await new GenericContainer(NEO4J_IMAGE)
-    .withEnvironment({ NEO4J_AUTH: `neo4j/${CONTAINER_PASSWORD}`, NEO4J_dbms_security_procedures_allowlist: PROCEDURE_ALLOWLIST })
+    .withEnvironment({
+      NEO4J_AUTH: `neo4j/${CONTAINER_PASSWORD}`,
+      NEO4J_dbms_security_procedures_allowlist: PROCEDURE_ALLOWLIST,
+      // As neo4j/Dockerfile: appended to Neo4j's JVM flags, no code-cache flushing.
+      NEO4J_server_jvm_additional: JVM_ADDITIONAL,
+    })
     .withCopyFilesToContainer(jar ? [{ source: jar, target: '/plugins/graph-authz-walk.jar' }] : [])
     .withExposedPorts(7687)
     .withWaitStrategy(Wait.forLogMessage(/Started\./))

@@ -9,9 +9,10 @@ import { type Assignment, generateGraph, type Graph, mulberry32, SERVICE_SCHEMA 
  * answers carry a validUntil), then every question asked of the Cypher statement
  * (cypher/decisions/allowed.cypher) and of the extension's (cypher/walk/allowed.cypher) with the
  * same parameters, at depth 25 and at depth 2 (so that the limit cuts walks), with and without
- * explain. allow, validUntil and depthLimited must be equal; explain's paths equal as sets (the
- * other fields of the explanation too, but states_visited: explain walks every path in both, the
- * count of states is compared as well). Reproduce with WALK_SEED=<seed> WALK_GRAPHS=<n>.
+ * explain. allow, validUntil and depthLimited must be equal, and the environment's revision read
+ * by both (not older in the second); explain's paths equal as sets (the other fields of the
+ * explanation too, but states_visited: explain walks every path in both, the count of states is
+ * compared as well). Reproduce with WALK_SEED=<seed> WALK_GRAPHS=<n>.
  */
 const SEED = Number(process.env.WALK_SEED ?? 20261127);
 const COUNT = Number(process.env.WALK_GRAPHS ?? 16);
@@ -195,6 +196,7 @@ type Row = {
   depthLimited: boolean;
   explanation: { paths: string[]; states_visited: number; granting_roles: string[] } & Record<string, unknown>;
   stored: { user: { tenant_roles: { tenant: string; role: string }[] } | null; instance: unknown } | null;
+  revision: number | null;
 };
 
 /** What a row answers of the user and instance (the set rules' attributes), its tenant roles as a set. */
@@ -256,6 +258,11 @@ it(`the extension's statements answer as the Cypher ones on ${COUNT} random grap
             ra.allow === rb.allow &&
             ra.validUntil === rb.validUntil &&
             ra.depthLimited === rb.depthLimited &&
+            // The environment's revision (the revision ledger learns it from each batch). Asked second, the
+            // extension's is not older (the expiry sweep may move it meanwhile, removing the grants that expired).
+            ra.revision !== null &&
+            rb.revision !== null &&
+            rb.revision >= ra.revision &&
             storedOf(ra) === storedOf(rb) &&
             (!explain ||
               (JSON.stringify([...ra.explanation.paths].sort()) === JSON.stringify([...rb.explanation.paths].sort()) &&

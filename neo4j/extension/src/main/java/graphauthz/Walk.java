@@ -266,14 +266,19 @@ final class Walk {
         return cat(at, "#", implied, " -extends-> ", at, "#", state.role, rest);
     }
 
-    /** fragments/rule/directAssignments: the holder's live HAS_ROLE edges. */
+    /**
+     * fragments/rule/directAssignments: the holder's live HAS_ROLE edges, each edge's `role` and
+     * `expires_at` read in one pass over its properties (a getProperty each walks the chain again).
+     */
     static List<Assignment> directAssignments(Node holder, long nowMs) {
         List<Assignment> out = new ArrayList<>();
         if (holder == null) return out;
         for (Relationship grant : holder.getRelationships(Direction.OUTGOING, HAS_ROLE)) {
-            if (!grantIsLive(grant, nowMs)) continue;
-            Object role = grant.getProperty("role", null);
-            out.add(new Assignment(grant.getEndNode(), role instanceof String s ? s : null, asLong(grant.getProperty("expires_at", null))));
+            Map<String, Object> props = grant.getProperties("role", "expires_at");
+            Object expiresAt = props.get("expires_at");
+            if (!isLive(expiresAt, nowMs)) continue;
+            Object role = props.get("role");
+            out.add(new Assignment(grant.getEndNode(), role instanceof String s ? s : null, asLong(expiresAt)));
         }
         return out;
     }

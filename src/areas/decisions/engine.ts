@@ -98,6 +98,10 @@ function pageFrom(kept: KeptList, after: string | null, limit: number): ListedOb
   return page.length === limit || kept.complete ? page : undefined;
 }
 
+/** Whether a kept answer or list holds at revision `rev` at `now`: computed at it, and no expiry it depends on has passed. */
+const current = (kept: { rev: number; validUntil?: number | null }, rev: number, now: number): boolean =>
+  kept.rev === rev && (kept.validUntil == null || now < kept.validUntil);
+
 /** A bulk decision takes at most this many questions; all-tenants asks its candidates in such chunks. */
 const QUESTIONS_PER_CALL = 100;
 
@@ -183,7 +187,7 @@ export class DecisionEngine {
       const now = Date.now();
       for (let i = 0; i < keys.length; i++) {
         const hit = cache.get(keys[i]);
-        if (hit && hit.rev === r.rev && (hit.validUntil == null || now < hit.validUntil)) out[i] = hit;
+        if (hit && current(hit, r.rev!, now)) out[i] = hit;
       }
     }
     const missing: number[] = [];
@@ -303,16 +307,16 @@ export class DecisionEngine {
   /**
    * One page of list-objects. Outside `fully_consistent`, the list from the page's start on (up to
    * LISTED_PER_WALK objects) is kept at `r.rev` until the earliest expiry it depends on, so the
-   * pages after it are read from it (docs/decisions.md, "List-objects"): a page after the first
+   * pages after it are read from it (docs/decisions.md, "Pages"): a page after the first
    * costs what reading that page costs, not a walk. A write moves the revision; an expiring grant
    * on a listed path ends the entry (its `validUntil`); either way the next page walks again.
    */
   private async objects(r: Reading, q: ObjectsQuery): Promise<ListedObject[]> {
     const lists = this.lists && r.cached && r.rev !== undefined ? this.lists : undefined;
-    if (!lists) return (await this.listed(r, q, q.after, q.limit)).objects;
+    if (!lists) return (await this.listed(r, q, q.limit)).objects;
     const key = listKey(r.env, q);
     const hit = lists.get(key);
-    if (hit && hit.rev === r.rev && (hit.validUntil === null || Date.now() < hit.validUntil)) {
+    if (hit && current(hit, r.rev!, Date.now())) {
       const page = pageFrom(hit, q.after, q.limit);
       if (page) {
         this.observer?.listPages(true);
@@ -320,7 +324,7 @@ export class DecisionEngine {
       }
     }
     this.observer?.listPages(false);
-    const found = await this.listed(r, q, q.after, Math.max(q.limit, LISTED_PER_WALK + 1));
+    const found = await this.listed(r, q, Math.max(q.limit, LISTED_PER_WALK + 1));
     const complete = found.objects.length <= LISTED_PER_WALK;
     if (found.keep)
       lists.set(key, {
@@ -334,7 +338,7 @@ export class DecisionEngine {
   }
 
   /**
-   * The walk's instances after `after`, merged in key order, each once, with those a set rule
+   * The walk's instances after `q.after`, merged in key order, each once, with those a set rule
    * grants (each candidate of the type with its stored attributes, the user's overlaid by the ones
    * sent); at most `limit`. `keep`: whether the list may be kept at `r.rev` until `validUntil` (not
    * when a set rule on held tenant roles applies: such a role may lapse by expiry within a revision).
@@ -342,9 +346,9 @@ export class DecisionEngine {
   private async listed(
     r: Reading,
     q: ObjectsQuery,
-    after: string | null,
     limit: number,
   ): Promise<{ objects: ListedObject[]; validUntil: number | null; keep: boolean }> {
+    const after = q.after;
     const graph = await this.walk.listObjects(
       r.env,
       { user: q.user, action: q.action, type: q.type, tenant: q.tenant, after, limit },

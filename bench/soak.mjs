@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import neo4jDriver from 'neo4j-driver';
@@ -86,7 +86,7 @@ function record(op, t0, r) {
       t: Date.now(),
       op,
       status: r.status,
-      body: typeof r.body === 'string' ? r.body.slice(0, 120) : r.body?.error_code,
+      body: typeof r.body === 'string' ? r.body.slice(0, 120) : `${r.body?.error_code}: ${String(r.body?.message).slice(0, 100)}`,
     });
   }
   return r;
@@ -112,11 +112,19 @@ async function main() {
       DECISION_CACHE_SIZE: decisionCacheSize,
       BOOTSTRAP_PROJECT: 'soak',
       BOOTSTRAP_ENV: 'soak',
+      // One requester asks for an approval every few requests of a worker, thousands an hour: far
+      // past the per-user bound (ELEMENTS_REQUESTS_PER_HOUR, 100), whose 429 is the product's answer
+      // (test/http/elements-abuse.test.ts), not a refusal of load. The soak measures load, so it lifts it.
+      ELEMENTS_REQUESTS_PER_HOUR: '1000000',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((ok) => service.on('exit', (code, signal) => ok({ code, signal })));
   try {
+    // The service's log (warn and above: every 5xx with its cause) is kept for after the run.
+    const serviceLog = createWriteStream(join(root, '.neo4j', `soak-service-${port}.log`));
+    service.stdout.pipe(serviceLog);
+    log(`the service's log: ${serviceLog.path}`);
     await new Promise((ok, fail) => {
       service.stdout.on('data', (c) => String(c).includes('is ready at') && ok());
       exited.then(({ code }) => fail(new Error(`service exited (${code})`)));
@@ -132,13 +140,23 @@ async function main() {
     const loadStart = Date.now();
     const workers = Array.from({ length: concurrency }, (_, w) => worker(world, w, () => running));
     const rss = [];
+    let reported = 0;
     const reporter = setInterval(() => {
       const sorted = stats.window.sort((a, b) => a - b);
       const p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] : 0;
       const mb = rssMb(service.pid);
       rss.push({ at: Date.now() - loadStart, mb });
+      // This window's errors by operation and answer (`check 429 TOO_MANY_REQUESTS x12`), as they happen.
+      const kinds = new Map();
+      for (const e of stats.errors.slice(reported)) {
+        const kind = `${e.op} ${e.status} ${e.body}`;
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      reported = stats.errors.length;
+      const these = [...kinds].map(([k, n]) => `${k} x${n}`).join('; ');
       log(
-        `${(sorted.length / reportEvery).toFixed(0)} req/s, p99 ${p99} ms, errors so far ${stats.failed}, service RSS ${mb.toFixed(0)} MB`,
+        `${(sorted.length / reportEvery).toFixed(0)} req/s, p99 ${p99} ms, errors so far ${stats.failed}, service RSS ${mb.toFixed(0)} MB` +
+          (these ? ` (this window: ${these})` : ''),
       );
       stats.window = [];
     }, reportEvery * 1000);

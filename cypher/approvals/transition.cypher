@@ -23,6 +23,16 @@
 // a role assignment, a relation): an end user leaves no instances behind by asking.
 MATCH (a:OperationApproval {id: $id})
 WHERE a.env = $env AND a.config_id = $config AND a.tenant = $tenant
+// An approval writes its requester's node (the grant): that node's lock is taken first, as a new
+// request of the same user takes it first (lockRequesterRecentRequests.cypher). Taken later, an
+// approval holding this request's other locks and a request holding the user waited on each
+// other (a deadlock, seen under the soak with one requester).
+CALL (a) {
+  WITH a WHERE $status = 'approved'
+  MATCH (a)-[:REQUESTED_BY]->(requester:User)
+  SET requester._lock = true
+  REMOVE requester._lock
+}
 SET a._lock = true
 WITH a, a.resource_instance IS NOT NULL AND NOT EXISTS { (a)-[:ON_INSTANCE]->(:Instance) } AS instanceGone
 CALL (a) {

@@ -1,4 +1,5 @@
 import { SetRules } from '../../src/areas/conditions/rules';
+import { ConditionsStore } from '../../src/areas/conditions/store';
 import { questionOf } from '../../src/areas/decisions/question';
 import { startTestService, type TestService } from '../support/testService';
 
@@ -93,6 +94,31 @@ describe('an environment without set rules', () => {
     } finally {
       reads.mockRestore();
       rulesAt.mockRestore();
+    }
+  });
+});
+
+describe('the rules at a new revision', () => {
+  it('are read once for every question that arrives while they are being read', async () => {
+    const db = t.service.db;
+    const rules = new SetRules(new ConditionsStore(db), 'default');
+    const reads = jest.spyOn(db, 'readOnce');
+    const named = () => reads.mock.calls.filter(([stmt]) => (stmt as { name: string }).name === 'conditions/rulesOfEnvironment').length;
+    const env = `single-read-${Date.now()}`;
+    try {
+      // Five questions at revision 7 at once, then five at revision 8 (a write moved it): one read each.
+      const at7 = await Promise.all(Array.from({ length: 5 }, () => rules.at(env, 7)));
+      expect(named()).toBe(1);
+      expect(new Set(at7).size).toBe(1);
+      await Promise.all(Array.from({ length: 5 }, () => rules.at(env, 8)));
+      expect(named()).toBe(2);
+      // Kept at 8: no read; without a revision: always read.
+      await rules.at(env, 8);
+      expect(named()).toBe(2);
+      await Promise.all([rules.at(env, undefined), rules.at(env, undefined)]);
+      expect(named()).toBe(4);
+    } finally {
+      reads.mockRestore();
     }
   });
 });

@@ -55,6 +55,8 @@ const parse = (json: string | null | undefined): AttributeBag => {
  */
 export class SetRules {
   private readonly byEnv = new Map<string, { rev: number; compiled: CompiledRules }>();
+  /** The read in flight per environment, with the revision it is for (at most one per environment). */
+  private readonly reading = new Map<string, { rev: number; compiled: Promise<CompiledRules> }>();
   private static readonly MAX_ENVS = 10_000;
   /**
    * The stored attributes read for questions, kept with the rules of the revision they were read
@@ -72,10 +74,28 @@ export class SetRules {
     private readonly defaultTenant: string,
   ) {}
 
-  /** The environment's rules at revision `rev` (read when not kept at it; `rev` undefined: always read). */
-  async at(env: string, rev: number | undefined, floor?: number): Promise<CompiledRules> {
+  /**
+   * The environment's rules at revision `rev` (read when not kept at it; `rev` undefined: always
+   * read). Questions that arrive at a new revision while its rules are being read wait for that
+   * one read: every write moves the revision, and under a steady write rate the checks in flight
+   * at each new revision would otherwise each read the same rules.
+   */
+  at(env: string, rev: number | undefined, floor?: number): Promise<CompiledRules> {
     const kept = this.keptAt(env, rev);
-    if (kept) return kept;
+    if (kept) return Promise.resolve(kept);
+    if (rev === undefined) return this.read(env, rev, floor);
+    const reading = this.reading.get(env);
+    if (reading?.rev === rev) return reading.compiled;
+    const compiled = this.read(env, rev, floor);
+    const done = () => {
+      if (this.reading.get(env)?.compiled === compiled) this.reading.delete(env);
+    };
+    compiled.then(done, done);
+    this.reading.set(env, { rev, compiled });
+    return compiled;
+  }
+
+  private async read(env: string, rev: number | undefined, floor?: number): Promise<CompiledRules> {
     const { rules, sets } = await this.store.rulesOf(env, floor);
     const compiled: CompiledRules = rules.length
       ? {

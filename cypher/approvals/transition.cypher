@@ -71,7 +71,8 @@ CALL (a, won) {
     MATCH (a)-[:REQUESTED_BY]->(u:User), (a)-[:IN_TENANT]->(t:Tenant)
     OPTIONAL MATCH (a)-[:ON_INSTANCE]->(i:Instance)
     SET a.granted_role = $grantRole, a.access_expires_at = $expiresAt
-    MERGE (u)-[:IN_TENANT]->(t)
+    WITH u, t, i
+    // #include fragments/joinTenant
     WITH u, t, i
     CALL (u, t, i) {
       WITH u, t, i WHERE i IS NOT NULL

@@ -5,4 +5,8 @@
 UNWIND $members AS m
 MATCH (u:User {env: $env, key: m.user})
 MATCH (t:Tenant {env: $env, key: m.tenant})
-MERGE (u)-[:IN_TENANT]->(t)
+WITH DISTINCT u, t
+SET u._lock = true
+REMOVE u._lock
+WITH u, t
+// #include fragments/joinTenant

@@ -20,26 +20,16 @@
 // Filters ($users, $roles, $tenants: lists, null = any; $resource: instances of that type; $instance:
 // one instance, by key with $resource, or by id in $instanceId; $tenantLevelOnly: tenant-level ones only) narrow the answer.
 CALL () {
-  // `key IS NOT NULL` (always true): an index seek on the environment's users, not a scan of every environment's.
-  MATCH (u:User {env: $env})-[r:HAS_TENANT_ROLE]->(t:Tenant)
-  WHERE u.key IS NOT NULL AND $instance IS NULL AND $instanceId IS NULL AND $resource IS NULL
-    AND ($users IS NULL OR u.key IN $users) AND ($roles IS NULL OR r.role IN $roles) AND ($tenants IS NULL OR t.key IN $tenants)
+  // Tenant-level ones only when no instance or resource narrows the answer.
+  UNWIND CASE WHEN $instance IS NULL AND $instanceId IS NULL AND $resource IS NULL THEN [true] ELSE [] END AS tenantLevel
+  // #include fragments/assignmentUsers
+  MATCH (u)-[r:HAS_TENANT_ROLE]->(t:Tenant)
+  WHERE ($roles IS NULL OR r.role IN $roles) AND ($tenants IS NULL OR t.key IN $tenants)
   OPTIONAL MATCH (role:Role {env: $env, key: r.role})
   RETURN r.id AS id, u.key AS user, u.id AS user_id, r.role AS role, role.id AS role_id, t.key AS tenant, t.id AS tenant_id,
          null AS resource_instance, null AS resource_instance_id, r.created_at AS created_at, r.expires_at AS expires_at
   UNION ALL
-  CALL () {
-    // The users $users names, each by its key (an index seek), or, when it names none, every user
-    // of the environment: one MATCH filtered by `$users IS NULL OR u.key IN $users` read every
-    // user of the environment either way (an assignment's answer, read back after each grant).
-    UNWIND CASE WHEN $users IS NULL THEN [] ELSE $users END AS userKey
-    MATCH (u:User {env: $env, key: userKey})
-    RETURN u
-    UNION
-    UNWIND CASE WHEN $users IS NULL THEN [$env] ELSE [] END AS everyone
-    MATCH (u:User {env: everyone}) WHERE u.key IS NOT NULL
-    RETURN u
-  }
+  // #include fragments/assignmentUsers
   MATCH (u)-[r:HAS_ROLE]->(i:Instance)
   WHERE NOT $tenantLevelOnly AND ($roles IS NULL OR r.role IN $roles)
     AND ($tenants IS NULL OR coalesce(r.tenant, i.tenant) IN $tenants)

@@ -62,7 +62,13 @@ export function adminKeyOf(config: Config): { key: string; source: Service['admi
  */
 export async function bootService(config: Config, log: Logger, neo4j: { uri: string; user: string; password: string }): Promise<Service> {
   const registry = new CypherRegistry(CYPHER_DIR);
-  const driver = createDriver({ uri: neo4j.uri, user: neo4j.user, password: neo4j.password, timeoutMs: config.dbTimeoutMs });
+  const driver = createDriver({
+    uri: neo4j.uri,
+    user: neo4j.user,
+    password: neo4j.password,
+    timeoutMs: config.dbTimeoutMs,
+    longestCallMs: Math.max(config.writeTimeoutMs, config.adminTimeoutMs),
+  });
   const metrics = new Metrics();
   // Which walk answers decisions (src/db/walkSelection.ts); it watches the transactions for a reconnection.
   const walk = new WalkSelection(config.walk, log.child({ area: 'walk' }));
@@ -71,6 +77,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
     database: config.neo4jDatabase,
     timeoutMs: config.dbTimeoutMs,
     adminTimeoutMs: config.adminTimeoutMs,
+    writeTimeoutMs: config.writeTimeoutMs,
     observer: {
       transaction: (...a: Parameters<Metrics['transaction']>) => {
         metrics.transaction(...a);

@@ -17,6 +17,8 @@ export interface Config {
   neo4jLocalPort: number;
   /** Upper bound for driver waits, so an unreachable database answers 503 quickly instead of hanging. */
   dbTimeoutMs: number;
+  /** The deadline of a write's transactions (WRITE_TIMEOUT_MS; default max(10 s, dbTimeoutMs)). */
+  writeTimeoutMs: number;
   /** The deadline of admin operations (policy apply and plan, import batches, prunes, deletes of environments and projects). */
   adminTimeoutMs: number;
   /** The longest an export holds its environment's writers while it reads it (below dbTimeoutMs). */
@@ -129,6 +131,7 @@ export const SETTINGS: Setting[] = [
   { env: 'NEO4J_DATABASE', key: 'neo4jDatabase', type: 'string' },
   { env: 'NEO4J_LOCAL_PORT', key: 'neo4jLocalPort', type: 'integer', default: 7687, min: 1, max: 65535 },
   { env: 'DB_TIMEOUT_MS', key: 'dbTimeoutMs', type: 'integer', default: 4000, min: 100, max: 60000 },
+  { env: 'WRITE_TIMEOUT_MS', key: 'writeTimeoutMs', type: 'integer', min: 100, max: 600000 },
   { env: 'ADMIN_TIMEOUT_MS', key: 'adminTimeoutMs', type: 'integer', default: 60000, min: 100, max: 600000 },
   { env: 'EXPORT_HOLD_MS', key: 'exportHoldMs', type: 'integer', default: 2000, min: 10, max: 60000 },
   { env: 'ADMIN_API_KEY', key: 'adminApiKey', type: 'string', pattern: '^\\S{16,}$' },
@@ -243,11 +246,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   // A bound per environment above the global one would never be reached.
   cfg.decisionQueriesPerEnv = Math.min(cfg.decisionQueriesPerEnv as number, cfg.decisionQueriesInFlight as number);
   cfg.heavyQueriesPerEnv = Math.min(cfg.heavyQueriesPerEnv as number, cfg.heavyQueriesInFlight as number);
-  // A request's Neo4j calls are each bounded by DB_TIMEOUT_MS: a shorter drain would cut requests that still answer.
-  // Default: 25 s (under the 30 s grace of Kubernetes and of docker-compose.yml), more for a long DB_TIMEOUT_MS.
-  cfg.shutdownDrainMs ??= Math.max(25_000, 2 * (cfg.dbTimeoutMs as number) + 5_000);
-  if ((cfg.shutdownDrainMs as number) <= (cfg.dbTimeoutMs as number)) {
-    throw new ConfigError(`Invalid configuration:\n  SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)})`);
+  // A write's transaction waits for its environment's lock behind the writes before it: its own
+  // deadline, 10 s or DB_TIMEOUT_MS when that is longer (docs/configuration.md).
+  // A SHUTDOWN_DRAIN_MS set shorter (a configuration of a version without this deadline) keeps its
+  // meaning: the default then stays below it.
+  const drainSet = cfg.shutdownDrainMs as number | undefined;
+  cfg.writeTimeoutMs ??= Math.max(cfg.dbTimeoutMs as number, Math.min(10_000, drainSet === undefined ? 10_000 : drainSet - 1));
+  if ((cfg.writeTimeoutMs as number) < (cfg.dbTimeoutMs as number)) {
+    throw new ConfigError(`Invalid configuration:\n  WRITE_TIMEOUT_MS: must be at least DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)})`);
+  }
+  // A request's Neo4j calls are each bounded by DB_TIMEOUT_MS (a write's by WRITE_TIMEOUT_MS): a shorter drain would cut
+  // requests that still answer. Default: 25 s (under the 30 s grace of Kubernetes and of docker-compose.yml), more for longer deadlines.
+  const longestCall = Math.max(cfg.dbTimeoutMs as number, cfg.writeTimeoutMs as number);
+  cfg.shutdownDrainMs ??= Math.max(25_000, 2 * longestCall + 5_000);
+  if ((cfg.shutdownDrainMs as number) <= longestCall) {
+    throw new ConfigError(
+      `Invalid configuration:\n  SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS and WRITE_TIMEOUT_MS (${String(longestCall)})`,
+    );
   }
   if ((cfg.exportHoldMs as number) >= (cfg.dbTimeoutMs as number)) {
     throw new ConfigError(

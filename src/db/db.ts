@@ -212,6 +212,13 @@ export interface DbOptions {
    * batches, prunes, deletes of environments and projects); unset: timeoutMs.
    */
   adminTimeoutMs?: number;
+  /**
+   * WRITE_TIMEOUT_MS: the deadline of `write()` transactions (unset: timeoutMs). Every write of an
+   * environment moves its revision, so its transaction waits for that lock behind the writes
+   * before it (each holding it for a round trip and its commit): under a burst, or while Neo4j's
+   * JVM warms up after a start, that wait grows past a decision's deadline though nothing is wrong.
+   */
+  writeTimeoutMs?: number;
   /** The setting that set `timeoutMs`, named by a timeout's error (default DB_TIMEOUT_MS). */
   timeoutSetting?: string;
   /** Told the revisions committed writes move environments to. */
@@ -257,6 +264,7 @@ export class Db {
   private readonly readRevision: Statement<RowOf<'revisions/readRevision'>>;
   private readonly timeoutMs: number;
   private adminDb?: Db;
+  private writerDb?: Db;
 
   constructor(
     readonly driver: Driver,
@@ -284,6 +292,17 @@ export class Db {
     return this.adminDb;
   }
 
+  /**
+   * The same door under the deadline of writes (WRITE_TIMEOUT_MS), for `write()` of this Db when
+   * it has the decision's deadline; the admin Db keeps its own.
+   */
+  private writer(): Db {
+    const ms = this.opts.writeTimeoutMs;
+    if (this.opts.timeoutSetting !== undefined || ms === undefined || ms === this.timeoutMs) return this;
+    this.writerDb ??= new Db(this.driver, this.registry, { ...this.opts, timeoutMs: ms, timeoutSetting: 'WRITE_TIMEOUT_MS' });
+    return this.writerDb;
+  }
+
   /** A store error of `err`, naming this Db's deadline when it timed out. */
   private storeError(err: unknown): StoreError | undefined {
     return storeErrorOf(err, this.timeoutMs, this.opts.timeoutSetting);
@@ -296,11 +315,16 @@ export class Db {
 
   /** Runs `fn` under this Db's channel deadline (a different one than the process's for `admin()`). */
   private deadlined<T>(fn: () => Promise<T>): Promise<T> {
-    return this.isAdmin ? withAnswerDeadline(this.timeoutMs, fn) : fn();
+    return this.ownDeadline ? withAnswerDeadline(this.timeoutMs, fn) : fn();
   }
 
   private get isAdmin(): boolean {
     return this.opts.timeoutSetting === 'ADMIN_TIMEOUT_MS';
+  }
+
+  /** A deadline other than the process's channel deadline (DB_TIMEOUT_MS): admin operations, writes. */
+  private get ownDeadline(): boolean {
+    return this.opts.timeoutSetting !== undefined && this.opts.timeoutSetting !== 'DB_TIMEOUT_MS';
   }
 
   /** Reads may be served by a secondary that lags the leader (a routing URI). */
@@ -382,7 +406,8 @@ export class Db {
    * its statements declare (`// @invalidates $env`), and tells the revision listener once committed.
    */
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.transaction('write', fn);
+    const writer = this.writer();
+    return writer === this ? this.transaction('write', fn) : writer.write(fn);
   }
 
   /** One read statement: an auto-commit query (readOnce), one exchange instead of a transaction's three. */

@@ -115,6 +115,8 @@ export interface DriverOptions {
   password: string;
   /** Bounds every wait on the database so that an outage answers 503 instead of hanging. */
   timeoutMs: number;
+  /** The longest deadline of any call (WRITE_TIMEOUT_MS, ADMIN_TIMEOUT_MS); unset: timeoutMs. */
+  longestCallMs?: number;
 }
 
 export function createDriver(opts: DriverOptions): Driver {
@@ -124,9 +126,9 @@ export function createDriver(opts: DriverOptions): Driver {
     disableLosslessIntegers: true,
     // TCP connect; the Bolt handshake and every answer are bounded by the channel deadline above.
     connectionTimeout: Math.min(opts.timeoutMs, 3000),
-    // Above DB_TIMEOUT_MS: the Db's own deadline answers first, as a store error (the pool's
-    // acquisition timeout is an error without a code).
-    connectionAcquisitionTimeout: opts.timeoutMs + 1000,
+    // Above every call's deadline (a write's and an admin operation's are longer than
+    // DB_TIMEOUT_MS): the Db's own deadline answers first, as a store error.
+    connectionAcquisitionTimeout: Math.max(opts.timeoutMs, opts.longestCallMs ?? 0) + 1000,
     // Retries of transient errors (deadlocks, a lost connection) stay within the call's deadline.
     maxTransactionRetryTime: Math.floor(opts.timeoutMs / 2),
     maxConnectionPoolSize: 100,

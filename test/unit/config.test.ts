@@ -42,6 +42,19 @@ describe('configuration', () => {
       /SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS/,
     );
   });
+  it('gives writes a deadline of their own (10 s, or DB_TIMEOUT_MS when longer), never shorter than a decision call', () => {
+    expect(loadConfig({})).toEqual(expect.objectContaining({ dbTimeoutMs: 4000, writeTimeoutMs: 10000 }));
+    expect(loadConfig({ DB_TIMEOUT_MS: '20000' }).writeTimeoutMs).toBe(20000);
+    expect(loadConfig({ WRITE_TIMEOUT_MS: '6000' }).writeTimeoutMs).toBe(6000);
+    expect(() => loadConfig({ DB_TIMEOUT_MS: '8000', WRITE_TIMEOUT_MS: '5000' })).toThrow(
+      /WRITE_TIMEOUT_MS: must be at least DB_TIMEOUT_MS/,
+    );
+    // The drain outlasts the longer deadline.
+    expect(loadConfig({ WRITE_TIMEOUT_MS: '20000' }).shutdownDrainMs).toBe(45000);
+    // A drain set shorter than 10 s (before this deadline existed) still starts: writes then stop below it.
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '8000' })).toEqual(expect.objectContaining({ shutdownDrainMs: 8000, writeTimeoutMs: 7999 }));
+    expect(() => loadConfig({ WRITE_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_MS: '15000' })).toThrow(/SHUTDOWN_DRAIN_MS: must be greater/);
+  });
   it('gives admin operations a deadline of their own, never shorter than a decision call', () => {
     expect(loadConfig({})).toEqual(expect.objectContaining({ dbTimeoutMs: 4000, adminTimeoutMs: 60000 }));
     expect(loadConfig({ ADMIN_TIMEOUT_MS: '120000' }).adminTimeoutMs).toBe(120000);

@@ -264,9 +264,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       `Invalid configuration:\n  SHUTDOWN_DRAIN_MS: must be greater than DB_TIMEOUT_MS and WRITE_TIMEOUT_MS (${String(longestCall)})`,
     );
   }
-  if ((cfg.exportHoldMs as number) >= (cfg.dbTimeoutMs as number)) {
+  if ((cfg.exportHoldMs as number) >= (cfg.writeTimeoutMs as number)) {
     throw new ConfigError(
-      `Invalid configuration:\n  EXPORT_HOLD_MS: must be less than DB_TIMEOUT_MS (${String(cfg.dbTimeoutMs)}): a write held that long would time out`,
+      `Invalid configuration:\n  EXPORT_HOLD_MS: must be less than WRITE_TIMEOUT_MS (${String(cfg.writeTimeoutMs)}): a write held that long would time out`,
     );
   }
   if ((cfg.adminTimeoutMs as number) < (cfg.dbTimeoutMs as number)) {

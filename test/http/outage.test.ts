@@ -17,7 +17,7 @@ process.env.DB_TIMEOUT_MS = String(DB_TIMEOUT_MS); // this file's own copy of th
 // Writes have a deadline of their own (docs/configuration.md), longer than a decision's.
 const WRITE_TIMEOUT_MS = 6000;
 process.env.WRITE_TIMEOUT_MS = String(WRITE_TIMEOUT_MS);
-process.env.EXPORT_HOLD_MS = '2000'; // below DB_TIMEOUT_MS, as the configuration requires
+process.env.EXPORT_HOLD_MS = '2000'; // below WRITE_TIMEOUT_MS, as the configuration requires
 
 const ROOT = resolve(__dirname, '../..');
 const PORT = Number(process.env.OUTAGE_NEO4J_PORT ?? 7711);

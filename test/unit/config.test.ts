@@ -54,6 +54,9 @@ describe('configuration', () => {
     // A drain set shorter than 10 s (before this deadline existed) still starts: writes then stop below it.
     expect(loadConfig({ SHUTDOWN_DRAIN_MS: '8000' })).toEqual(expect.objectContaining({ shutdownDrainMs: 8000, writeTimeoutMs: 7999 }));
     expect(() => loadConfig({ WRITE_TIMEOUT_MS: '20000', SHUTDOWN_DRAIN_MS: '15000' })).toThrow(/SHUTDOWN_DRAIN_MS: must be greater/);
+    // An export holds writes within their deadline, not a decision's.
+    expect(loadConfig({ EXPORT_HOLD_MS: '6000' }).exportHoldMs).toBe(6000);
+    expect(() => loadConfig({ EXPORT_HOLD_MS: '10000' })).toThrow(/EXPORT_HOLD_MS: must be less than WRITE_TIMEOUT_MS/);
   });
   it('gives admin operations a deadline of their own, never shorter than a decision call', () => {
     expect(loadConfig({})).toEqual(expect.objectContaining({ dbTimeoutMs: 4000, adminTimeoutMs: 60000 }));

@@ -47,7 +47,7 @@ export interface ImportSummary {
  * uncommitted and unseen. The rows are read into the service (a chunk of lines at a time, held
  * until the end), the transaction is rolled back (it changed nothing), and the writers go on;
  * only then is the answer streamed, its header and end line naming R. Writers wait at most
- * EXPORT_HOLD_MS (below DB_TIMEOUT_MS, so a held write never times out): an environment that takes
+ * EXPORT_HOLD_MS (below WRITE_TIMEOUT_MS, so a held write never times out): an environment that takes
  * longer to read answers 503 before any line, and its writers lose nothing but that wait. The
  * cost: writers wait for the read of the environment (not for the client's download), and the
  * service holds the export's lines while it answers (about the size of the file).

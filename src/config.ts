@@ -21,7 +21,7 @@ export interface Config {
   writeTimeoutMs: number;
   /** The deadline of admin operations (policy apply and plan, import batches, prunes, deletes of environments and projects). */
   adminTimeoutMs: number;
-  /** The longest an export holds its environment's writers while it reads it (below dbTimeoutMs). */
+  /** The longest an export holds its environment's writers while it reads it (below writeTimeoutMs). */
   exportHoldMs: number;
   adminApiKey?: string;
   dataDir: string;

@@ -5,6 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { stat } from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { type Api, CliError, errorOf } from './api';
 
@@ -16,26 +17,35 @@ import { type Api, CliError, errorOf } from './api';
  */
 
 /** Counts the lines going through, for the progress line; keeps the last line (the end or error line of an export). */
-class LineCounter extends Transform {
+export class LineCounter extends Transform {
   lines = 0;
   bytes = 0;
-  private tail = '';
+  /** The last complete line seen, and what came after it (a line not ended yet). */
+  private last = '';
+  private partial = '';
+  private readonly decoder = new StringDecoder('utf8');
   constructor(private readonly onProgress: (lines: number) => void) {
     super();
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) this.lines++;
-    const text = chunk.toString('utf8');
-    const cut = text.lastIndexOf('\n', text.length - 2);
-    this.tail = cut >= 0 ? text.slice(cut + 1) : (this.tail + text).slice(-1_000_000);
+    // A chunk may end anywhere: in a line, or right after one (the next chunk then holds the last
+    // line whole). The last complete line is kept apart from the unfinished one, so that the end
+    // line is found however the stream was cut into chunks.
+    const text = this.partial + this.decoder.write(chunk);
+    const end = text.lastIndexOf('\n');
+    if (end >= 0) {
+      this.last = text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
+      this.partial = text.slice(end + 1);
+    } else this.partial = text.slice(-1_000_000);
     this.onProgress(this.lines);
     done(null, chunk);
   }
   /** The stream's last line, parsed (undefined when it is not JSON: cut off). */
   lastLine(): { type?: string; message?: string; nodes?: number; relationships?: number } | undefined {
     try {
-      return JSON.parse(this.tail.trim());
+      return JSON.parse(this.partial.trim() || this.last);
     } catch {
       return undefined;
     }

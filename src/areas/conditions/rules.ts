@@ -78,7 +78,9 @@ export class SetRules {
    * The environment's rules at revision `rev` (read when not kept at it; `rev` undefined: always
    * read). Questions that arrive at a new revision while its rules are being read wait for that
    * one read: every write moves the revision, and under a steady write rate the checks in flight
-   * at each new revision would otherwise each read the same rules.
+   * at each new revision would otherwise each read the same rules. Not SharedReads
+   * (src/util/sharedRead.ts): its callers join only a read not started yet, for freshness; a read
+   * for one revision, started by a caller that knew it, already answers every later caller of it.
    */
   at(env: string, rev: number | undefined, floor?: number): Promise<CompiledRules> {
     const kept = this.keptAt(env, rev);

@@ -309,6 +309,7 @@ export function compose(infra: Infrastructure) {
     app,
     routes,
     jobs,
+    admission,
     authenticator,
     provisioning,
     decisions,

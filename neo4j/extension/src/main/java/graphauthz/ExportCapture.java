@@ -1,0 +1,291 @@
+package graphauthz;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.graphdb.event.LabelEntry;
+import org.neo4j.graphdb.event.PropertyEntry;
+import org.neo4j.graphdb.event.TransactionData;
+import org.neo4j.graphdb.event.TransactionEventListener;
+import org.neo4j.kernel.internal.GraphDatabaseAPI;
+
+/**
+ * What an export (ExportParts) needs to read its environment at one revision R without holding its
+ * writers while it reads: from the moment R is read until the export ends, every transaction of the
+ * database that commits tells this capture, before it commits (a transaction event listener's
+ * beforeCommit, run while the writer still holds its locks and before its changes are applied), the
+ * state each record and link it changes had before it: its labels (a link: its type and ends) and
+ * properties, or that it did not exist. Only the first change of each counts: that is its state at R.
+ * The nodes whose links a transaction creates or deletes are noted too (reading their links while
+ * the links change is not trusted: they are read again under the lock at the end).
+ *
+ * So a record or link the export reads and then finds unchanged here was read as it was at R (its
+ * change would have been noted before it became visible); one found changed is taken from here.
+ *
+ * The listener is registered only while an export captures (every commit of the database pays for
+ * a TransactionData while one is registered). It never fails a commit: anything it cannot note
+ * marks the capture failed, and that export reads its environment with its writers held instead.
+ */
+final class ExportCapture {
+    /** A record's state at R; {@link #ABSENT} when it did not exist then. */
+    static final class NodeImage {
+        final boolean existed;
+        final Set<String> labels;
+        final Map<String, Object> props;
+
+        NodeImage(boolean existed, Set<String> labels, Map<String, Object> props) {
+            this.existed = existed;
+            this.labels = labels;
+            this.props = props;
+        }
+    }
+
+    /** A link's state at R. */
+    static final class RelImage {
+        final boolean existed;
+        final String type;
+        final long start;
+        final long end;
+        final Map<String, Object> props;
+
+        RelImage(boolean existed, String type, long start, long end, Map<String, Object> props) {
+            this.existed = existed;
+            this.type = type;
+            this.start = start;
+            this.end = end;
+            this.props = props;
+        }
+    }
+
+    static final NodeImage ABSENT = new NodeImage(false, Set.of(), Map.of());
+    static final RelImage ABSENT_REL = new RelImage(false, "", -1, -1, Map.of());
+    /** More changes than this during one export: the capture gives up (the export holds its writers instead). */
+    static final int MAX_CHANGES = 1_000_000;
+
+    final String env;
+    final ConcurrentHashMap<Long, NodeImage> nodes = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<Long, RelImage> rels = new ConcurrentHashMap<>();
+    /** Nodes one of whose links was created or deleted after R. */
+    final Set<Long> touched = ConcurrentHashMap.newKeySet();
+    volatile String failure;
+    private final String database;
+
+    private ExportCapture(String database, String env) {
+        this.database = database;
+        this.env = env;
+    }
+
+    /** Whether this record, or its set of links, changed after R (checked after reading it). */
+    boolean changed(long node) {
+        return nodes.containsKey(node) || touched.contains(node);
+    }
+
+    // ---- the registry: captures by database, the listener registered while any is open ----
+
+    private static final Map<String, List<ExportCapture>> OPEN = new HashMap<>();
+    private static final Map<String, CopyOnWriteArrayList<ExportCapture>> ACTIVE = new ConcurrentHashMap<>();
+    private static final Listener LISTENER = new Listener();
+
+    /**
+     * Opens a capture of `env` (call it holding the environment's lock, so that no writer of it is
+     * committing): every transaction that commits from now on tells it what it changes.
+     */
+    static synchronized ExportCapture open(GraphDatabaseService db, String env) {
+        ExportCapture capture = new ExportCapture(db.databaseName(), env);
+        List<ExportCapture> open = OPEN.computeIfAbsent(capture.database, d -> new ArrayList<>());
+        if (open.isEmpty()) {
+            try {
+                managementOf(db).registerTransactionEventListener(capture.database, LISTENER);
+            } catch (RuntimeException | LinkageError e) {
+                capture.failure = "the change listener could not be registered: " + e;
+                return capture;
+            }
+        }
+        open.add(capture);
+        ACTIVE.computeIfAbsent(capture.database, d -> new CopyOnWriteArrayList<>()).add(capture);
+        return capture;
+    }
+
+    /** Ends this capture; the last one of its database unregisters the listener. */
+    synchronized void close(GraphDatabaseService db) {
+        synchronized (ExportCapture.class) {
+            List<ExportCapture> open = OPEN.get(database);
+            if (open == null || !open.remove(this)) return;
+            CopyOnWriteArrayList<ExportCapture> active = ACTIVE.get(database);
+            if (active != null) active.remove(this);
+            if (open.isEmpty()) {
+                try {
+                    managementOf(db).unregisterTransactionEventListener(database, LISTENER);
+                } catch (RuntimeException e) {
+                    // Already gone with its database: nothing to unregister.
+                }
+            }
+        }
+    }
+
+    private static DatabaseManagementService managementOf(GraphDatabaseService db) {
+        return ((GraphDatabaseAPI) db).getDependencyResolver().resolveDependency(DatabaseManagementService.class);
+    }
+
+    /** Notes, for every open capture of the database, the state at R of what `data` changes. */
+    private static final class Listener implements TransactionEventListener<Object> {
+        @Override
+        public Object beforeCommit(TransactionData data, Transaction transaction, GraphDatabaseService db) {
+            List<ExportCapture> active = ACTIVE.get(db.databaseName());
+            if (active == null || active.isEmpty()) return null;
+            try {
+                Changes changes = new Changes(data);
+                for (ExportCapture c : active) changes.noteIn(c);
+            } catch (Throwable t) {
+                // Never fail a writer's commit: the exports that could not note it hold their writers instead.
+                for (ExportCapture c : active) c.failure = "a change could not be noted: " + t;
+            }
+            return null;
+        }
+
+        @Override
+        public void afterCommit(TransactionData data, Object state, GraphDatabaseService db) {}
+
+        @Override
+        public void afterRollback(TransactionData data, Object state, GraphDatabaseService db) {}
+    }
+
+    /** One transaction's changes, as the state before it of each record and link it touches. */
+    private static final class Changes {
+        final Map<Long, NodeImage> nodes = new HashMap<>();
+        final Map<Long, RelImage> rels = new HashMap<>();
+        final Set<Long> touched = new HashSet<>();
+        /** Each node's `env` (before the transaction, or as created), to note it only for its environment's exports. */
+        final Map<Long, Object> envOf = new HashMap<>();
+
+        Changes(TransactionData data) {
+            Set<Long> createdNodes = new HashSet<>();
+            for (Node n : data.createdNodes()) {
+                createdNodes.add(n.getId());
+                nodes.put(n.getId(), ABSENT);
+                envOf.put(n.getId(), n.getProperty("env", null));
+            }
+            Set<Long> deletedNodes = new HashSet<>();
+            for (Node n : data.deletedNodes()) deletedNodes.add(n.getId());
+
+            // Records: the properties and labels before, from the entries (a deleted record's are all there, as removed).
+            Map<Long, Map<String, Object>> before = new HashMap<>();
+            Map<Long, Set<String>> labelsBefore = new HashMap<>();
+            Set<Long> changedNodes = new HashSet<>(deletedNodes);
+            for (PropertyEntry<Node> e : data.assignedNodeProperties()) changedNodes.add(e.entity().getId());
+            for (PropertyEntry<Node> e : data.removedNodeProperties()) changedNodes.add(e.entity().getId());
+            for (LabelEntry e : data.assignedLabels()) changedNodes.add(e.node().getId());
+            for (LabelEntry e : data.removedLabels()) changedNodes.add(e.node().getId());
+            changedNodes.removeAll(createdNodes);
+            Map<Long, Node> live = new HashMap<>();
+            for (PropertyEntry<Node> e : data.assignedNodeProperties()) live.putIfAbsent(e.entity().getId(), e.entity());
+            for (PropertyEntry<Node> e : data.removedNodeProperties()) live.putIfAbsent(e.entity().getId(), e.entity());
+            for (LabelEntry e : data.assignedLabels()) live.putIfAbsent(e.node().getId(), e.node());
+            for (LabelEntry e : data.removedLabels()) live.putIfAbsent(e.node().getId(), e.node());
+            for (long id : changedNodes) {
+                if (deletedNodes.contains(id)) {
+                    before.put(id, new HashMap<>());
+                    labelsBefore.put(id, new HashSet<>());
+                    continue;
+                }
+                // Its state now (in this transaction), turned back below by the entries.
+                Node n = live.get(id);
+                before.put(id, new HashMap<>(n.getAllProperties()));
+                Set<String> labels = new HashSet<>();
+                for (Label l : n.getLabels()) labels.add(l.name());
+                labelsBefore.put(id, labels);
+            }
+            for (PropertyEntry<Node> e : data.assignedNodeProperties()) {
+                Map<String, Object> props = before.get(e.entity().getId());
+                if (props == null) continue; // created here
+                Object was = e.previouslyCommittedValue();
+                if (was == null) props.remove(e.key());
+                else props.put(e.key(), was);
+            }
+            for (PropertyEntry<Node> e : data.removedNodeProperties()) {
+                Map<String, Object> props = before.get(e.entity().getId());
+                if (props == null) continue;
+                Object was = e.previouslyCommittedValue();
+                if (was != null) props.put(e.key(), was);
+            }
+            for (LabelEntry e : data.assignedLabels()) {
+                Set<String> labels = labelsBefore.get(e.node().getId());
+                if (labels != null && !deletedNodes.contains(e.node().getId())) labels.remove(e.label().name());
+            }
+            for (LabelEntry e : data.removedLabels()) {
+                Set<String> labels = labelsBefore.get(e.node().getId());
+                if (labels != null) labels.add(e.label().name());
+            }
+            for (long id : changedNodes) {
+                Map<String, Object> props = before.get(id);
+                nodes.put(id, new NodeImage(true, labelsBefore.get(id), props));
+                envOf.put(id, props.get("env"));
+            }
+
+            // Links: created ones did not exist; a deleted or changed one's type, ends and properties before.
+            for (Relationship r : data.createdRelationships()) {
+                rels.put(r.getId(), ABSENT_REL);
+                touched.add(r.getStartNode().getId());
+                touched.add(r.getEndNode().getId());
+            }
+            Set<Long> deletedRels = new HashSet<>();
+            for (Relationship r : data.deletedRelationships()) deletedRels.add(r.getId());
+            Map<Long, Relationship> changedRels = new HashMap<>();
+            for (Relationship r : data.deletedRelationships()) changedRels.put(r.getId(), r);
+            for (PropertyEntry<Relationship> e : data.assignedRelationshipProperties()) changedRels.putIfAbsent(e.entity().getId(), e.entity());
+            for (PropertyEntry<Relationship> e : data.removedRelationshipProperties()) changedRels.putIfAbsent(e.entity().getId(), e.entity());
+            Map<Long, Map<String, Object>> relBefore = new HashMap<>();
+            for (Map.Entry<Long, Relationship> e : changedRels.entrySet()) {
+                if (rels.containsKey(e.getKey())) continue; // created here
+                relBefore.put(e.getKey(), deletedRels.contains(e.getKey()) ? new HashMap<>() : new HashMap<>(e.getValue().getAllProperties()));
+            }
+            for (PropertyEntry<Relationship> e : data.assignedRelationshipProperties()) {
+                Map<String, Object> props = relBefore.get(e.entity().getId());
+                if (props == null) continue;
+                Object was = e.previouslyCommittedValue();
+                if (was == null) props.remove(e.key());
+                else props.put(e.key(), was);
+            }
+            for (PropertyEntry<Relationship> e : data.removedRelationshipProperties()) {
+                Map<String, Object> props = relBefore.get(e.entity().getId());
+                if (props == null) continue;
+                Object was = e.previouslyCommittedValue();
+                if (was != null) props.put(e.key(), was);
+            }
+            for (Map.Entry<Long, Map<String, Object>> e : relBefore.entrySet()) {
+                Relationship r = changedRels.get(e.getKey());
+                long start = r.getStartNode().getId();
+                long end = r.getEndNode().getId();
+                rels.put(e.getKey(), new RelImage(true, r.getType().name(), start, end, e.getValue()));
+                if (deletedRels.contains(e.getKey())) {
+                    touched.add(start);
+                    touched.add(end);
+                }
+            }
+        }
+
+        /** Into one capture: records of its environment (or of none known), every link, each only if unchanged so far. */
+        void noteIn(ExportCapture c) {
+            for (Map.Entry<Long, NodeImage> e : nodes.entrySet()) {
+                Object env = envOf.get(e.getKey());
+                if (env != null && !c.env.equals(env)) continue;
+                c.nodes.putIfAbsent(e.getKey(), e.getValue());
+            }
+            for (Map.Entry<Long, RelImage> e : rels.entrySet()) c.rels.putIfAbsent(e.getKey(), e.getValue());
+            c.touched.addAll(touched);
+            if (c.nodes.size() + c.rels.size() > MAX_CHANGES) c.failure = "more than " + MAX_CHANGES + " changes during the export";
+        }
+    }
+}

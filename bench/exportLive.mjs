@@ -96,12 +96,45 @@ try {
     const l = await loadOurs(ours.api, project, ds, { loaders: 2 });
     console.log(`loaded ${l.facts} facts through the API in ${l.seconds.toFixed(1)} s`);
   } else console.log('dataset already loaded (BENCH_KEEP_NEO4J)');
-  const exportOnce = async () => {
-    const r = await call(base, adminKey, 'GET', `/v2/export/${project}/bench`);
-    if (r.status !== 200) throw new Error(`export: ${r.status} ${r.text.slice(0, 300)}`);
-    const lines = parse(r.text);
-    return { ms: r.ms, lines, bytes: r.text.length };
-  };
+  // The export's body is kept as it arrives and parsed only when read (after the writer stopped):
+  // parsing 63 MB in this process while it times the writer would add its own stall to their latencies.
+  const exportOnce = () =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = http.request(
+        {
+          host: new URL(base).hostname,
+          port: new URL(base).port,
+          path: `/v2/export/${project}/bench`,
+          agent,
+          headers: { authorization: `Bearer ${adminKey}` },
+        },
+        (res) => {
+          const chunks = [];
+          let bytes = 0;
+          res.on('data', (c) => {
+            chunks.push(c);
+            bytes += c.length;
+          });
+          res.on('end', () => {
+            const ms = performance.now() - started;
+            if (res.statusCode !== 200)
+              return reject(new Error(`export: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`));
+            let lines;
+            resolve({
+              ms,
+              bytes,
+              get lines() {
+                lines ??= parse(Buffer.concat(chunks).toString('utf8'));
+                return lines;
+              },
+            });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
 
   const ready = JSON.parse((await call(base, adminKey, 'GET', '/readyz')).text);
   console.log(

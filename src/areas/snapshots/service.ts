@@ -37,8 +37,10 @@ export interface ImportSummary {
  *
  * Export: exactly one revision, while writes go on (docs/policy-as-code.md, "Exactly one revision").
  * When the walk extension answers, graphauthz.exportParts (cypher/export/parts.cypher) takes the
- * environment's lock, reads its revision and every record and link into Neo4j's memory, lets go,
- * and only then answers them (extensionExport below): writers wait for Neo4j's read alone.
+ * environment's lock only to read its revision R and open a capture of every later change, reads
+ * every record and link into Neo4j's memory while writes go on, and takes the lock once more,
+ * briefly, to make what changed since R from the capture (extensionExport below): writers wait
+ * for those two short holds, not for the read.
  * Without it (the held Cypher read), one transaction (on the leader) first takes
  * the environment's write lock (cypher/export/holdWriters.cypher) and reads its revision R: every
  * write to an environment moves its revision in its own transaction, taking that lock, so from
@@ -105,8 +107,9 @@ export class SnapshotService {
 
   /**
    * Read by the walk extension (cypher/export/parts.cypher, graphauthz.exportParts): the procedure
-   * holds the writers only while it reads the environment into Neo4j's memory (at most
-   * EXPORT_HOLD_MS), then lets them go; the parts travel to the service and become lines after that.
+   * holds the writers only to read the revision and, at the end, to make what changed meanwhile
+   * (a capture that fails: while it reads, at most EXPORT_HOLD_MS); the parts travel to the service
+   * and become lines after that.
    */
   private async extensionExport(scope: Scope): Promise<Readable> {
     const stream = await this.store.openLeader(this.extension.readMs);

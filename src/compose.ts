@@ -227,6 +227,7 @@ export function compose(infra: Infrastructure) {
       snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.exportHoldMs, {
         loaded: () => infra.walk.current.walk === 'extension',
         readMs: config.adminTimeoutMs,
+        held: (read, ms) => metrics.exportHeld.observe({ read }, ms / 1000),
       }),
       conditions,
       roleExtras: {

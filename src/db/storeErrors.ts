@@ -62,10 +62,15 @@ const UNREACHABLE = new Set([
   'Neo.ClientError.Cluster.NotALeader',
   'Neo.ClientError.General.ForbiddenOnReadOnlyDatabase',
 ]);
-/** The server gave up on the transaction because it ran past its time limit (ours or its own). */
+/**
+ * The server gave up on the transaction because it ran past its time limit (ours or its own). A
+ * transaction that reaches its limit while it waits for a lock answers LockClientStopped (a
+ * ClientError in Neo4j 5, a TransientError before).
+ */
 const TIMED_OUT = new Set([
   'Neo.ClientError.Transaction.TransactionTimedOut',
   'Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration',
+  'Neo.ClientError.Transaction.LockClientStopped',
   'Neo.TransientError.Transaction.LockClientStopped',
 ]);
 

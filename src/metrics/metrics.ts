@@ -74,6 +74,13 @@ export class Metrics implements TransactionObserver, DecisionObserver {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
+  readonly exportHeld = new Histogram({
+    name: 'authz_export_writers_held_seconds',
+    help: "How long each export held its environment's writers, by how it read it: extension (two short holds) or held (the whole read)",
+    labelNames: ['read'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
   readonly dbErrors = new Counter({
     name: 'authz_neo4j_errors_total',
     help: 'Neo4j transactions that failed, by mode and kind of error',

@@ -208,6 +208,9 @@ it('exports exactly one revision while mixed writes go on, and every write succe
     await writer;
   }
   expect(failed).toEqual([]);
+  // Each export's hold of the writers is measured (docs/operations.md).
+  const metrics = await (await fetch(`${t.url}/metrics`)).text();
+  expect(metrics).toMatch(/^authz_export_writers_held_seconds_count\{read="extension"\} 3$/m);
   // Every write named its own revision, all different: the log orders them.
   expect(new Set(log.map((l) => l.revision)).size).toBe(log.length);
   log.sort((a, b) => a.revision - b.revision);

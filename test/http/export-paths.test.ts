@@ -83,3 +83,52 @@ describe.each([
     }
   }, 60_000);
 });
+
+/**
+ * Without the extension, an export whose held read cannot be had within EXPORT_HOLD_MS (here: a
+ * transaction keeps the environment's lock, as a long write would) lets go and is exported again
+ * without holding its writers (`read: streamed`): whole, at the same revision, without waiting for
+ * the lock (it is released only once the export has answered).
+ */
+describe('an export that cannot hold its writers within EXPORT_HOLD_MS', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ env: { WALK: 'cypher', EXPORT_HOLD_MS: '300' } });
+    await t.ok('POST', `/v2/facts/${t.proj}/${t.env}/users/bulk`, {
+      operations: Array.from({ length: 10 }, (_, i) => ({ key: `u${i}`, email: `u${i}@example.com` })),
+    });
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  const exportLines = async () => {
+    const res = await fetch(`${t.url}/v2/export/${t.proj}/${t.env}`, { headers: { authorization: `Bearer ${t.adminKey}` } });
+    expect(res.status).toBe(200);
+    return (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+  };
+
+  it('is streamed whole at the same revision, not held', async () => {
+    const quiet = await exportLines();
+    const envId = (await t.ok('GET', `/v2/projects/${t.proj}/envs/${t.env}`)).id as string;
+    const session = t.service.driver.session();
+    const tx = session.beginTransaction();
+    // Failsafe: an export that waited for the lock would wait for this.
+    const release = setTimeout(() => void tx.rollback().catch(() => undefined), 20_000);
+    try {
+      await tx.run('MATCH (e:Environment {id: $envId}) SET e.revision = e.revision RETURN e.revision', { envId });
+      const started = Date.now();
+      const lines = await exportLines();
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(lines[0]).toMatchObject({ type: 'header', read: 'streamed', revision: quiet[0].revision });
+      expect(lines.at(-1)).toMatchObject({ type: 'end', revision: quiet[0].revision, nodes: quiet.at(-1).nodes });
+      expect(lines.slice(1).map((l) => JSON.stringify(l))).toEqual(quiet.slice(1).map((l) => JSON.stringify(l)));
+      expect(lines.filter((l) => l.kind === 'user')).toHaveLength(10);
+    } finally {
+      clearTimeout(release);
+      await tx.rollback().catch(() => undefined);
+      await session.close();
+    }
+  }, 60_000);
+});

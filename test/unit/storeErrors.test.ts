@@ -13,6 +13,11 @@ describe('store errors', () => {
       reason: 'timeout',
       timeoutMs: 1500,
     });
+    // Neo4j 5's answer to a transaction that reaches its limit while it waits for a lock (a 503, not a 500).
+    expect(storeErrorOf(neo4jError('Neo.ClientError.Transaction.LockClientStopped'), 2000)).toMatchObject({
+      reason: 'timeout',
+      timeoutMs: 2000,
+    });
     expect(storeErrorOf(neo4jError('Neo.TransientError.Transaction.DeadlockDetected'))).toBeInstanceOf(Conflict);
     expect(storeErrorOf(neo4jError('Neo.ClientError.Statement.EntityNotFound'))).toBeInstanceOf(Conflict);
     expect(storeErrorOf(neo4jError('Neo.TransientError.General.MemoryPoolOutOfMemoryError'))).toMatchObject({ reason: 'busy' });

@@ -14,7 +14,6 @@
 //    writes at or before its revision. No write may fail (any failure is printed, exit code 1).
 // EXPORT_HOLD_MS and DB_TIMEOUT_MS are the service's defaults (2000, 4000) unless set.
 import http from 'node:http';
-import neo4j from 'neo4j-driver';
 import os from 'node:os';
 import { buildDataset } from './dataset.mjs';
 import { loadOurs, startOurs } from './ours.mjs';
@@ -137,15 +136,6 @@ try {
       req.end();
     });
 
-  // A checkpoint now: one due from the load would otherwise land in the writer's measured seconds
-  // (each commit then waits for Neo4j's flush), measuring the load rather than the export.
-  {
-    const driver = neo4j.driver(ours.neo4jUri, neo4j.auth.basic('neo4j', 'neo4j'));
-    const startedAt = performance.now();
-    await driver.executeQuery('CALL db.checkpoint()');
-    await driver.close();
-    console.log(`checkpoint after the load: ${((performance.now() - startedAt) / 1000).toFixed(2)} s`);
-  }
   const ready = JSON.parse((await call(base, adminKey, 'GET', '/readyz')).text);
   console.log(
     `walk: ${ready.walk} (${ready.walk_reason}); EXPORT_HOLD_MS ${process.env.EXPORT_HOLD_MS}, DB_TIMEOUT_MS ${process.env.DB_TIMEOUT_MS}`,

@@ -71,8 +71,6 @@ export async function startOurs({ port, neo4jPort, concurrency, main, env: extra
     api: client(base, secret, concurrency),
     pid: service.pid,
     neoPid,
-    /** Neo4j's Bolt address, for a bench's own driver (bench/exportLive.mjs's checkpoint). */
-    neo4jUri: neo4j.uri,
     stop: async () => {
       service.kill('SIGTERM');
       await exited;

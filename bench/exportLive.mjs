@@ -214,6 +214,9 @@ try {
       return { method: 'DELETE', path: `${facts}/role_assignments`, body, apply: (m) => m.grants.delete(`${user}|${gRole}|${gInstance}`) };
     }
     const body = { user, role, resource_instance: instance, tenant: 'default' };
+    // Picked again: the model holds it, so it is taken back (a second grant would rightly answer 409).
+    if (model.grants.has(`${user}|${role}|${instance}`))
+      return { method: 'DELETE', path: `${facts}/role_assignments`, body, apply: (m) => m.grants.delete(`${user}|${role}|${instance}`) };
     return { method: 'POST', path: `${facts}/role_assignments`, body, apply: (m) => m.grants.add(`${user}|${role}|${instance}`) };
   };
   // Writes on one user are made one after the other (their effects then follow the writer's model);

@@ -71,6 +71,8 @@ final class ExportCapture {
 
     static final NodeImage ABSENT = new NodeImage(false, Set.of(), Map.of());
     static final RelImage ABSENT_REL = new RelImage(false, "", -1, -1, Map.of());
+    /** An environment not known (a node touched by links whose environments differ or are not known). */
+    private static final Object UNKNOWN = new Object();
     /** More changes than this during one export: the capture gives up (the export holds its writers instead). */
     static final int MAX_CHANGES = 1_000_000;
 
@@ -169,6 +171,9 @@ final class ExportCapture {
         final Set<Long> touched = new HashSet<>();
         /** Each node's `env` (before the transaction, or as created), to note it only for its environment's exports. */
         final Map<Long, Object> envOf = new HashMap<>();
+        /** Each link's environment (its start's), and that of each touched node (the link's): null when not known. */
+        final Map<Long, Object> relEnv = new HashMap<>();
+        final Map<Long, Object> touchedEnv = new HashMap<>();
 
         Changes(TransactionData data) {
             Set<Long> createdNodes = new HashSet<>();
@@ -237,8 +242,10 @@ final class ExportCapture {
             // Links: created ones did not exist; a deleted or changed one's type, ends and properties before.
             for (Relationship r : data.createdRelationships()) {
                 rels.put(r.getId(), ABSENT_REL);
-                touched.add(r.getStartNode().getId());
-                touched.add(r.getEndNode().getId());
+                Object env = startEnv(r.getStartNode(), deletedNodes);
+                relEnv.put(r.getId(), env);
+                touch(r.getStartNode().getId(), env);
+                touch(r.getEndNode().getId(), env);
             }
             Set<Long> deletedRels = new HashSet<>();
             for (Relationship r : data.deletedRelationships()) deletedRels.add(r.getId());
@@ -269,22 +276,50 @@ final class ExportCapture {
                 long start = r.getStartNode().getId();
                 long end = r.getEndNode().getId();
                 rels.put(e.getKey(), new RelImage(true, r.getType().name(), start, end, e.getValue()));
+                Object env = startEnv(r.getStartNode(), deletedNodes);
+                relEnv.put(e.getKey(), env);
                 if (deletedRels.contains(e.getKey())) {
-                    touched.add(start);
-                    touched.add(end);
+                    touch(start, env);
+                    touch(end, env);
                 }
             }
         }
 
-        /** Into one capture: records of its environment (or of none known), every link, each only if unchanged so far. */
+        private void touch(long node, Object env) {
+            touched.add(node);
+            // A node touched by links of two environments (none: links stay within one) is noted for both.
+            touchedEnv.merge(node, env == null ? UNKNOWN : env, (a, b) -> a.equals(b) ? a : UNKNOWN);
+        }
+
+        /** A link's environment: its start's (before this transaction when the start is deleted in it), null if unknown. */
+        private Object startEnv(Node start, Set<Long> deletedNodes) {
+            long id = start.getId();
+            if (envOf.containsKey(id)) return envOf.get(id);
+            if (deletedNodes.contains(id)) return null;
+            try {
+                return start.getProperty("env", null);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+
+        private static boolean other(Object env, ExportCapture c) {
+            return env != null && env != UNKNOWN && !c.env.equals(env);
+        }
+
+        /** Into one capture: what belongs to its environment (or to none known), each only if unchanged so far. */
         void noteIn(ExportCapture c) {
             for (Map.Entry<Long, NodeImage> e : nodes.entrySet()) {
-                Object env = envOf.get(e.getKey());
-                if (env != null && !c.env.equals(env)) continue;
+                if (other(envOf.get(e.getKey()), c)) continue;
                 c.nodes.putIfAbsent(e.getKey(), e.getValue());
             }
-            for (Map.Entry<Long, RelImage> e : rels.entrySet()) c.rels.putIfAbsent(e.getKey(), e.getValue());
-            c.touched.addAll(touched);
+            for (Map.Entry<Long, RelImage> e : rels.entrySet()) {
+                if (other(relEnv.get(e.getKey()), c)) continue;
+                c.rels.putIfAbsent(e.getKey(), e.getValue());
+            }
+            for (long node : touched) {
+                if (!other(touchedEnv.get(node), c)) c.touched.add(node);
+            }
             if (c.nodes.size() + c.rels.size() > MAX_CHANGES) c.failure = "more than " + MAX_CHANGES + " changes during the export";
         }
     }

@@ -122,8 +122,9 @@ public final class ExportParts {
         if (environment == null) return Stream.empty();
         // Writers of the environment wait from here (each takes this lock, exclusively, to move the
         // revision), but only while the revision is read and the capture opened.
-        long started = System.nanoTime();
         Lock lock = tx.acquireReadLock(environment);
+        // Held from here: the time a writer may wait for this export (not the export's own wait for the lock).
+        long started = System.nanoTime();
         long revision;
         ExportCapture capture;
         try {
@@ -176,8 +177,8 @@ public final class ExportParts {
      */
     private Stream<Part> held(Node environment, String env, int size, long holdMs) {
         // Writers of the environment wait from here.
-        long started = System.nanoTime();
         Lock lock = tx.acquireReadLock(environment);
+        long started = System.nanoTime();
         List<Part> read = new ArrayList<>();
         long revision;
         HeldParts parts = new HeldParts(env, size);
@@ -419,8 +420,8 @@ public final class ExportParts {
          * and the links of every record not read unchanged. Answers how long the writers waited (ns).
          */
         long reconcile(Node environment) {
-            long started = System.nanoTime();
             Lock lock = tx.acquireReadLock(environment);
+            long started = System.nanoTime();
             try {
                 if (capture.failure != null) return 0;
                 for (Map.Entry<Long, ExportCapture.NodeImage> e : capture.nodes.entrySet()) {

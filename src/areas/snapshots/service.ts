@@ -128,30 +128,46 @@ export class SnapshotService {
       await stream.close();
     }
     if (revision === undefined) throw unavailableForExport('the environment was deleted while it was exported');
-    const chunks: string[] = [`${headerLine(scope, revision, 'extension')}\n`];
     let nodes = 0;
     let relationships = 0;
     for (const p of parts) {
-      if (p.section === 'relationships') {
-        chunks.push(`${p.part}\n`);
-        relationships += Number(p.lines);
-        continue;
-      }
-      let chunk = '';
-      for (const text of p.part.split('\n')) {
-        const tab = text.indexOf('\t');
-        const labels = text.slice(0, tab);
-        const props = text.slice(tab + 1);
-        const labelList = JSON.parse(labels) as string[];
-        // Only an approval's kind is told by a property (its `type`).
-        const kind = kindOf(labelList, labelList.includes('OperationApproval') ? (JSON.parse(props) as Record<string, unknown>) : {});
-        chunk += `{"type":"node","kind":${JSON.stringify(kind)},"labels":${labels},"props":${props}}\n`;
-        nodes++;
-      }
-      chunks.push(chunk);
+      if (p.section === 'relationships') relationships += Number(p.lines);
+      else nodes += Number(p.lines);
     }
-    chunks.push(`${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`);
-    return Readable.from(chunks, { objectMode: false, highWaterMark: CHUNK_CHARS });
+    const header = `${headerLine(scope, revision, 'extension')}\n`;
+    const end = `${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`;
+    // Each part becomes lines as the response pulls it: one part (about PART_CHARS) at a time, so
+    // the requests this service answers meanwhile (the environment's writes) wait for one part's
+    // work at most, not for the whole environment's.
+    function* lines(): Generator<string> {
+      yield header;
+      /** A record's labels (as the extension wrote them) and its kind: a few distinct sets of labels. */
+      const kinds = new Map<string, string>();
+      for (const p of parts) {
+        if (p.section === 'relationships') {
+          yield `${p.part}\n`;
+          continue;
+        }
+        let chunk = '';
+        for (const text of p.part.split('\n')) {
+          const tab = text.indexOf('\t');
+          const labels = text.slice(0, tab);
+          const props = text.slice(tab + 1);
+          let kind = kinds.get(labels);
+          if (kind === undefined) {
+            const labelList = JSON.parse(labels) as string[];
+            // Only an approval's kind is told by a property (its `type`): never kept.
+            if (labelList.includes('OperationApproval'))
+              kind = JSON.stringify(kindOf(labelList, JSON.parse(props) as Record<string, unknown>));
+            else kinds.set(labels, (kind = JSON.stringify(kindOf(labelList, {}))));
+          }
+          chunk += `{"type":"node","kind":${kind},"labels":${labels},"props":${props}}\n`;
+        }
+        yield chunk;
+      }
+      yield end;
+    }
+    return Readable.from(lines(), { objectMode: false, highWaterMark: CHUNK_CHARS });
   }
 
   private async heldExport(scope: Scope): Promise<Readable> {

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.graphdb.Entity;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
@@ -188,43 +189,30 @@ final class ExportCapture {
             // Records: the properties and labels before, from the entries (a deleted record's are all there, as removed).
             Map<Long, Map<String, Object>> before = new HashMap<>();
             Map<Long, Set<String>> labelsBefore = new HashMap<>();
-            Set<Long> changedNodes = new HashSet<>(deletedNodes);
-            for (PropertyEntry<Node> e : data.assignedNodeProperties()) changedNodes.add(e.entity().getId());
-            for (PropertyEntry<Node> e : data.removedNodeProperties()) changedNodes.add(e.entity().getId());
-            for (LabelEntry e : data.assignedLabels()) changedNodes.add(e.node().getId());
-            for (LabelEntry e : data.removedLabels()) changedNodes.add(e.node().getId());
-            changedNodes.removeAll(createdNodes);
-            Map<Long, Node> live = new HashMap<>();
-            for (PropertyEntry<Node> e : data.assignedNodeProperties()) live.putIfAbsent(e.entity().getId(), e.entity());
-            for (PropertyEntry<Node> e : data.removedNodeProperties()) live.putIfAbsent(e.entity().getId(), e.entity());
-            for (LabelEntry e : data.assignedLabels()) live.putIfAbsent(e.node().getId(), e.node());
-            for (LabelEntry e : data.removedLabels()) live.putIfAbsent(e.node().getId(), e.node());
-            for (long id : changedNodes) {
+            // Every record changed here (not created here), by id: deleted ones, and those with an entry.
+            Map<Long, Node> changed = new HashMap<>();
+            for (Node n : data.deletedNodes()) changed.put(n.getId(), n);
+            for (PropertyEntry<Node> e : data.assignedNodeProperties()) changed.putIfAbsent(e.entity().getId(), e.entity());
+            for (PropertyEntry<Node> e : data.removedNodeProperties()) changed.putIfAbsent(e.entity().getId(), e.entity());
+            for (LabelEntry e : data.assignedLabels()) changed.putIfAbsent(e.node().getId(), e.node());
+            for (LabelEntry e : data.removedLabels()) changed.putIfAbsent(e.node().getId(), e.node());
+            changed.keySet().removeAll(createdNodes);
+            Set<Long> changedNodes = changed.keySet();
+            for (Map.Entry<Long, Node> c : changed.entrySet()) {
+                long id = c.getKey();
                 if (deletedNodes.contains(id)) {
                     before.put(id, new HashMap<>());
                     labelsBefore.put(id, new HashSet<>());
                     continue;
                 }
                 // Its state now (in this transaction), turned back below by the entries.
-                Node n = live.get(id);
+                Node n = c.getValue();
                 before.put(id, new HashMap<>(n.getAllProperties()));
                 Set<String> labels = new HashSet<>();
                 for (Label l : n.getLabels()) labels.add(l.name());
                 labelsBefore.put(id, labels);
             }
-            for (PropertyEntry<Node> e : data.assignedNodeProperties()) {
-                Map<String, Object> props = before.get(e.entity().getId());
-                if (props == null) continue; // created here
-                Object was = e.previouslyCommittedValue();
-                if (was == null) props.remove(e.key());
-                else props.put(e.key(), was);
-            }
-            for (PropertyEntry<Node> e : data.removedNodeProperties()) {
-                Map<String, Object> props = before.get(e.entity().getId());
-                if (props == null) continue;
-                Object was = e.previouslyCommittedValue();
-                if (was != null) props.put(e.key(), was);
-            }
+            turnBack(before, data.assignedNodeProperties(), data.removedNodeProperties());
             for (LabelEntry e : data.assignedLabels()) {
                 Set<String> labels = labelsBefore.get(e.node().getId());
                 if (labels != null && !deletedNodes.contains(e.node().getId())) labels.remove(e.label().name());
@@ -258,19 +246,7 @@ final class ExportCapture {
                 if (rels.containsKey(e.getKey())) continue; // created here
                 relBefore.put(e.getKey(), deletedRels.contains(e.getKey()) ? new HashMap<>() : new HashMap<>(e.getValue().getAllProperties()));
             }
-            for (PropertyEntry<Relationship> e : data.assignedRelationshipProperties()) {
-                Map<String, Object> props = relBefore.get(e.entity().getId());
-                if (props == null) continue;
-                Object was = e.previouslyCommittedValue();
-                if (was == null) props.remove(e.key());
-                else props.put(e.key(), was);
-            }
-            for (PropertyEntry<Relationship> e : data.removedRelationshipProperties()) {
-                Map<String, Object> props = relBefore.get(e.entity().getId());
-                if (props == null) continue;
-                Object was = e.previouslyCommittedValue();
-                if (was != null) props.put(e.key(), was);
-            }
+            turnBack(relBefore, data.assignedRelationshipProperties(), data.removedRelationshipProperties());
             for (Map.Entry<Long, Map<String, Object>> e : relBefore.entrySet()) {
                 Relationship r = changedRels.get(e.getKey());
                 long start = r.getStartNode().getId();
@@ -282,6 +258,29 @@ final class ExportCapture {
                     touch(start, env);
                     touch(end, env);
                 }
+            }
+        }
+
+        /**
+         * Properties as they were before the transaction: each entry's previously committed value
+         * put back (null: the property did not exist). `before` holds, by id, the properties now
+         * (a deleted entity: none, all its properties being entries as removed); an id it lacks
+         * (created here) is skipped.
+         */
+        private static <E extends Entity> void turnBack(
+                Map<Long, Map<String, Object>> before, Iterable<PropertyEntry<E>> assigned, Iterable<PropertyEntry<E>> removed) {
+            for (PropertyEntry<E> e : assigned) {
+                Map<String, Object> props = before.get(e.entity().getId());
+                if (props == null) continue;
+                Object was = e.previouslyCommittedValue();
+                if (was == null) props.remove(e.key());
+                else props.put(e.key(), was);
+            }
+            for (PropertyEntry<E> e : removed) {
+                Map<String, Object> props = before.get(e.entity().getId());
+                if (props == null) continue;
+                Object was = e.previouslyCommittedValue();
+                if (was != null) props.put(e.key(), was);
             }
         }
 

@@ -90,6 +90,14 @@ final class ExportCapture {
         this.env = env;
     }
 
+    /**
+     * A capture nothing reaches (never registered): for a read made while the environment's lock
+     * is held, when no writer of it commits.
+     */
+    static ExportCapture unchanging(String env) {
+        return new ExportCapture("", env);
+    }
+
     /** Whether this record, or its set of links, changed after R (checked after reading it). */
     boolean changed(long node) {
         return nodes.containsKey(node) || touched.contains(node);

@@ -4,10 +4,8 @@ import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -173,29 +171,25 @@ public final class ExportParts {
 
     /**
      * The environment read with its writers held (the lock, shared) while every record and link is
-     * read into memory, at most holdMs: when a capture fails.
+     * read into memory, at most holdMs: when a capture fails. The same read as a captured one, with
+     * a capture nothing reaches (no writer of the environment commits while the lock is held).
      */
     private Stream<Part> held(Node environment, String env, int size, long holdMs) {
         // Writers of the environment wait from here.
         Lock lock = tx.acquireReadLock(environment);
         long started = System.nanoTime();
-        List<Part> read = new ArrayList<>();
-        long revision;
-        HeldParts parts = new HeldParts(env, size);
+        long revision = 0;
+        List<Part> read;
         try {
             revision = ((Number) environment.getProperty("revision", 0L)).longValue();
-            while (parts.hasNext()) {
-                read.add(parts.next());
-                if (System.nanoTime() - started > holdMs * 1_000_000L) {
-                    // Not read within the bound: the writers go on, and the service exports otherwise.
-                    read.clear();
-                    read.add(new Part("too_large", "", 0));
-                    break;
-                }
-            }
-            if (read.isEmpty()) read.add(new Part("none", "", 0));
+            Captured all = new Captured(env, ExportCapture.unchanging(env), size, started + holdMs * 1_000_000L);
+            all.readRecords();
+            all.readLinks();
+            read = all.parts();
+        } catch (TooLarge e) {
+            // Not read within the bound: the writers go on, and the service exports otherwise.
+            read = List.of(new Part("too_large", "", 0));
         } finally {
-            parts.close();
             lock.release();
         }
         // The writers go on; the parts are answered from memory.
@@ -207,106 +201,10 @@ public final class ExportParts {
         return read.stream();
     }
 
-    /** The held read: the environment's records, then its links, as parts of about `size` characters. */
-    private final class HeldParts implements Iterator<Part> {
-        private final String env;
-        private final int size;
-
-        HeldParts(String env, int size) {
-            this.env = env;
-            this.size = size;
-        }
-
-        /** The next section of records to read (SECTIONS), then the links. */
-        private int section = 0;
-        private ResourceIterator<Node> nodes;
-        private boolean linking = false;
-        private boolean linksStarted = false;
-        private Part next;
-
-        @Override
-        public boolean hasNext() {
-            if (next == null) next = fill();
-            return next != null;
-        }
-
-        @Override
-        public Part next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            Part p = next;
-            next = null;
-            return p;
-        }
-
-        /** A link's end: its id as JSON, or null when the export leaves the link out; read once a node. */
-        private final Map<Long, String> ends = new java.util.HashMap<>();
-        private String endOf(Node b) {
-            return ends.computeIfAbsent(b.getId(), id -> {
-                if (!env.equals(b.getProperty("env", null)) || hasAny(b, NOT_TO)) return null;
-                StringBuilder json = new StringBuilder();
-                value(json, b.getProperty("id", null));
-                return json.toString();
-            });
-        }
-
-        void close() {
-            if (nodes != null) nodes.close();
-            nodes = null;
-        }
-
-        /** The next part: lines of one section, about `size` characters. */
-        private Part fill() {
-            StringBuilder out = new StringBuilder(size + 4096);
-            long lines = 0;
-            if (!linking) {
-                while (out.length() < size) {
-                    if (nodes == null) {
-                        if (section == SECTIONS.length) break;
-                        nodes = tx.findNodes(Label.label(SECTIONS[section][0]), "env", env);
-                        section++;
-                    }
-                    if (!nodes.hasNext()) {
-                        close();
-                        continue;
-                    }
-                    Node n = nodes.next();
-                    String[] sec = SECTIONS[section - 1];
-                    boolean whole = true;
-                    for (int i = 1; i < sec.length && whole; i++) whole = n.hasProperty(sec[i]);
-                    if (!whole) continue;
-                    if (lines > 0) out.append('\n');
-                    nodeLine(out, n);
-                    lines++;
-                }
-                if (nodes == null && section == SECTIONS.length) linking = true;
-                if (lines > 0) return new Part("nodes", out.toString(), lines);
-            }
-            if (!linksStarted) {
-                linksStarted = true;
-                nodes = tx.findNodes(IN_ENV, "env", env);
-            }
-            while (nodes != null && out.length() < size) {
-                if (!nodes.hasNext()) {
-                    close();
-                    break;
-                }
-                Node n = nodes.next();
-                if (!hasAny(n, FROM)) continue;
-                String from = null;
-                for (Relationship r : n.getRelationships(Direction.OUTGOING, TYPES)) {
-                    String to = endOf(r.getEndNode());
-                    if (to == null) continue;
-                    if (from == null) {
-                        StringBuilder json = new StringBuilder();
-                        value(json, n.getProperty("id", null));
-                        from = json.toString();
-                    }
-                    if (lines > 0) out.append('\n');
-                    linkLine(out, r.getType().name(), from, to, r.getAllProperties());
-                    lines++;
-                }
-            }
-            return lines > 0 ? new Part("relationships", out.toString(), lines) : null;
+    /** A held read past its bound. */
+    private static final class TooLarge extends RuntimeException {
+        TooLarge() {
+            super(null, null, false, false);
         }
     }
 
@@ -330,10 +228,17 @@ public final class ExportParts {
         private final Set<Long> relink = new HashSet<>();
         /** A link's end: its id as JSON, or "" when the export leaves the link out; kept only when read unchanged. */
         private final Map<Long, String> ends = new HashMap<>();
+        /** System.nanoTime() past which the read gives up (TooLarge): a held read's bound. */
+        private final long deadline;
 
         Captured(String env, ExportCapture capture, int size) {
+            this(env, capture, size, Long.MAX_VALUE);
+        }
+
+        Captured(String env, ExportCapture capture, int size, long deadline) {
             this.env = env;
             this.capture = capture;
+            this.deadline = deadline;
             this.records = new Lines("nodes", size);
             this.links = new Lines("relationships", size);
         }
@@ -345,6 +250,7 @@ public final class ExportParts {
                     while (found.hasNext()) {
                         Node n = found.next();
                         long id = n.getId();
+                        inTime();
                         StringBuilder line = new StringBuilder();
                         try {
                             boolean whole = true;
@@ -367,6 +273,7 @@ public final class ExportParts {
                 while (found.hasNext()) {
                     Node n = found.next();
                     long id = n.getId();
+                    inTime();
                     StringBuilder lines = new StringBuilder();
                     long count = 0;
                     boolean redo = false;
@@ -396,6 +303,10 @@ public final class ExportParts {
                     }
                 }
             }
+        }
+
+        private void inTime() {
+            if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline) throw new TooLarge();
         }
 
         /** An end read unchanged: its id as JSON, or "" (left out); null when it changed since R. */

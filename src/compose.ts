@@ -224,11 +224,16 @@ export function compose(infra: Infrastructure) {
       schema: { svc: schema, roles },
       policy,
       environmentCopy: new EnvironmentCopier(policy, provisioning, config.orgId),
-      snapshots: new SnapshotService(new SnapshotStore(db), config.importMaxBytes, config.exportHoldMs, {
-        loaded: () => infra.walk.current.walk === 'extension',
-        readMs: config.adminTimeoutMs,
-        held: (read, ms) => metrics.exportHeld.observe({ read }, ms / 1000),
-      }),
+      snapshots: new SnapshotService(
+        new SnapshotStore(db),
+        config.importMaxBytes,
+        config.exportHoldMs,
+        {
+          loaded: () => infra.walk.current.walk === 'extension',
+          readMs: config.adminTimeoutMs,
+        },
+        (read, ms) => metrics.exportHeld.observe({ read }, ms / 1000),
+      ),
       conditions,
       roleExtras: {
         roles,

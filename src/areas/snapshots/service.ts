@@ -76,9 +76,9 @@ export class SnapshotService {
       loaded: () => boolean;
       /** The longest an export read by the extension may take to be pulled (ADMIN_TIMEOUT_MS). */
       readMs: number;
-      /** Told how long each export held its environment's writers (authz_export_writers_held_seconds). */
-      held?: (read: 'extension' | 'held', ms: number) => void;
     } = { loaded: () => false, readMs: 60_000 },
+    /** Told how long each export held its environment's writers (authz_export_writers_held_seconds). */
+    private readonly held: (read: 'extension' | 'held', ms: number) => void = () => undefined,
   ) {}
 
   /** When Neo4j last answered that it lacks graphauthz.exportParts (an older jar). */
@@ -120,7 +120,7 @@ export class SnapshotService {
     try {
       for await (const row of stream.rows(this.store.q.parts, { env: scope.envId, partChars: PART_CHARS, holdMs: this.exportHoldMs })) {
         if (row.section === 'too_large') throw new TooLargeToHold();
-        if (revision === undefined) this.extension.held?.('extension', Number(row.heldMs));
+        if (revision === undefined) this.held('extension', Number(row.heldMs));
         revision = Number(row.revision);
         if (row.lines > 0) parts.push(row);
       }
@@ -201,7 +201,7 @@ export class SnapshotService {
         relationships++;
       }
       if (Date.now() - heldSince > this.exportHoldMs) throw new TooLargeToHold();
-      this.extension.held?.('held', Date.now() - heldSince);
+      this.held('held', Date.now() - heldSince);
       chunks.push(`${chunk}${JSON.stringify({ type: 'end', revision, nodes, relationships })}\n`);
     } catch (err) {
       // The server ends the transaction at the bound (a timeout): the same answer.

@@ -403,6 +403,21 @@ describe('import', () => {
       expect.stringMatching(/proxy config's mapping_rules\/0\/url is not a regular expression/),
     ]);
     await expectEmpty(env);
+    // A resource-group link (GROUPS) starts at a group (docs/graph-model.md): one from a user is refused, nothing kept.
+    let bentOnce = false;
+    const fromUser = lines.map((l) => {
+      const v = JSON.parse(l);
+      if (bentOnce || v.type !== 'relationship' || v.rel !== 'HAS_ROLE') return l;
+      bentOnce = true;
+      return JSON.stringify({ ...v, rel: 'GROUPS' });
+    });
+    expect(bentOnce).toBe(true);
+    const groupsFromUser = await importInto(env, fromUser.join('\n'));
+    expect([groupsFromUser.status, groupsFromUser.body.message]).toEqual([
+      400,
+      expect.stringMatching(/GROUPS links that do not start at a group/),
+    ]);
+    await expectEmpty(env);
   }, 60_000);
 
   it('refuses a stream declared larger than IMPORT_MAX_BYTES (413) before anything is written', async () => {

@@ -336,7 +336,7 @@ export class SnapshotService {
       const created = await this.store.createRelationships(env, importId, relBatch);
       if (created !== relBatch.length) {
         throw badRequest(
-          `Of ${relBatch.length} relationships up to line ${lineNo}, ${relBatch.length - created} name a record id the stream did not hold before them.`,
+          `Of ${relBatch.length} relationships up to line ${lineNo}, ${relBatch.length - created} name a record id the stream did not hold before them, or are GROUPS links that do not start at a group.`,
         );
       }
       relationships += created;

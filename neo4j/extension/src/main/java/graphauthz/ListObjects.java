@@ -74,9 +74,8 @@ public final class ListObjects {
             long id = Walk.id(instance);
             Boolean fits = listed.get(id);
             if (fits == null) {
-                Keyed keyed = Walk.eq(walk.typeOf(instance), type) && (tenant == null || Walk.eq(instance.getProperty("tenant", null), tenant))
-                        ? keyedAfter(instance, after)
-                        : null;
+                Keyed keyed = Walk.eq(walk.typeOf(instance), type) ? keyedAfter(instance, after) : null;
+                if (keyed != null && tenant != null && !Walk.eq(keyed.tenant(), tenant)) keyed = null;
                 seen.put(id, keyed);
                 listed.put(id, fits = keyed != null);
             }
@@ -109,7 +108,7 @@ public final class ListObjects {
             List<Object> object = new ArrayList<>(3);
             object.add(walk.typeOf(k.node()));
             object.add(k.key());
-            object.add(k.node().getProperty("tenant", null));
+            object.add(k.tenant());
             row.objects.add(object);
         }
         return Stream.of(row);
@@ -120,15 +119,18 @@ public final class ListObjects {
         return b == null || (a != null && a < b) ? a : b;
     }
 
-    /** An instance and its key, read once for the sort. */
-    private record Keyed(Object key, Node node) {}
+    /** An instance with its key and tenant, read once (the key for the sort, the tenant for the filter and the line). */
+    private record Keyed(Object key, Object tenant, Node node) {}
 
-    /** `$after IS NULL OR instance.key > $after`. */
-    /** The instance with its key when it comes after `after` (every instance when null), else null. */
+    /**
+     * The instance with its key and tenant (read in one pass over its properties) when it comes
+     * after `after` (`$after IS NULL OR instance.key > $after`; every instance when null), else null.
+     */
     private static Keyed keyedAfter(Node instance, String after) {
-        Object key = instance.getProperty("key", null);
+        Map<String, Object> props = instance.getProperties("key", "tenant");
+        Object key = props.get("key");
         if (after != null && !(key instanceof String k && compareKeys(k, after) > 0)) return null;
-        return new Keyed(key, instance);
+        return new Keyed(key, props.get("tenant"), instance);
     }
 
     /** Cypher's order of strings (by code point); nulls last. */

@@ -46,6 +46,13 @@ final class RuleTables {
     /** derivations by relation, in the order of `derivations`. */
     final Map<String, List<Derivation>> derivationsByRelation = new HashMap<>();
     final boolean anyNoDirectRolesOnObject;
+    /**
+     * The types a derivation with a relation carries a role from (`on_resource`: a RELATED edge's
+     * start) and to (`resource`: its end). A RELATED edge at a node of any other type carries no role
+     * (Walk.derivationStep finds no derivation for it), so the walk does not read such edges there.
+     */
+    final Set<String> subjectTypes = new HashSet<>();
+    final Set<String> objectTypes = new HashSet<>();
     /** roleHierarchy entries by role key, in the order of the fragment's list. */
     final Map<String, List<Hierarchy>> hierarchyByRole = new HashMap<>();
     final Set<String> resourceRoleKeys = new HashSet<>();
@@ -232,6 +239,8 @@ final class RuleTables {
             derivations.add(derivation);
             if (derivation.relation() != null) {
                 derivationsByRelation.computeIfAbsent(derivation.relation(), k -> new ArrayList<>()).add(derivation);
+                if (derivation.onResource() != null) subjectTypes.add(derivation.onResource());
+                if (derivation.resource() != null) objectTypes.add(derivation.resource());
             }
             anyNoDirect |= derivation.noDirectRolesOnObject();
         }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.RelationshipType;
@@ -27,6 +28,10 @@ final class Walk {
     static final RelationshipType GROUPS = RelationshipType.withName("GROUPS");
     static final RelationshipType HAS_ROLE = RelationshipType.withName("HAS_ROLE");
     static final RelationshipType HAS_TENANT_ROLE = RelationshipType.withName("HAS_TENANT_ROLE");
+    static final Label GROUP = Label.label("Group");
+    private static final RelationshipType[] RELATED_AND_GROUPS = {RELATED, GROUPS};
+    private static final RelationshipType[] ONLY_RELATED = {RELATED};
+    private static final RelationshipType[] ONLY_GROUPS = {GROUPS};
 
     /** A state of the walk; `until`: the earliest expires_at on the way to it (null: none). */
     static final class State {
@@ -175,10 +180,20 @@ final class Walk {
         return linksByNode.computeIfAbsent(id(state.node), id -> linksOf(state.node));
     }
 
+    /**
+     * Only the edges that can carry a role from this node: a RELATED edge when a derivation starts
+     * (forward) or ends (backward) at the node's type, a GROUPS edge forward only from a group (the
+     * only records it starts at: docs/graph-model.md; an import refuses any other). Most states of a
+     * forward walk sit on instances nothing is derived from, whose edges (often many: every role
+     * assignment on them) are then not read at all.
+     */
     private List<Link> linksOf(Node node) {
+        boolean related = (searchForward ? rule.subjectTypes : rule.objectTypes).contains(typeOf(node));
+        boolean groups = !searchForward || node.hasLabel(GROUP);
+        if (!related && !groups) return List.of();
         List<Link> links = new ArrayList<>();
         Direction direction = searchForward ? Direction.OUTGOING : Direction.INCOMING;
-        for (Relationship grant : node.getRelationships(direction, RELATED, GROUPS)) {
+        for (Relationship grant : node.getRelationships(direction, related ? (groups ? RELATED_AND_GROUPS : ONLY_RELATED) : ONLY_GROUPS)) {
             Map<String, Object> props = grant.getProperties("relation", "expires_at");
             Object expiresAt = props.get("expires_at");
             if (!isLive(expiresAt, nowMs)) continue;

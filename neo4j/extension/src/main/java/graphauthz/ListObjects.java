@@ -53,7 +53,7 @@ public final class ListObjects {
             directNodes.add(Walk.id(a.node()));
             start.add(new Walk.State(a.node(), a.role(), a.until(), ""));
         }
-        Walk walk = new Walk(rule, nowMs, depth, true, false, directNodes);
+        Walk walk = new Walk(rule, nowMs, depth, true, false, directNodes, true);
         Walk.Reached reached = walk.reachableStates(start, Set.of());
 
         RuleTables.RolesOnType roles = rule.rolesOn(type);
@@ -74,7 +74,7 @@ public final class ListObjects {
             long id = Walk.id(instance);
             Boolean fits = listed.get(id);
             if (fits == null) {
-                Keyed keyed = Walk.eq(walk.typeOf(instance), type) ? keyedAfter(instance, after) : null;
+                Keyed keyed = Walk.eq(walk.typeOf(instance), type) ? keyedAfter(walk, instance, after) : null;
                 if (keyed != null && tenant != null && !Walk.eq(keyed.tenant(), tenant)) keyed = null;
                 seen.put(id, keyed);
                 listed.put(id, fits = keyed != null);
@@ -94,7 +94,7 @@ public final class ListObjects {
                     long id = Walk.id(instance);
                     // Left out by the walk's loop only for its type or tenant, which this instance of the tenant may pass.
                     if (seen.get(id) != null) continue;
-                    seen.put(id, Walk.eq(walk.typeOf(instance), type) ? keyedAfter(instance, after) : null);
+                    seen.put(id, Walk.eq(walk.typeOf(instance), type) ? keyedAfter(walk, instance, after) : null);
                 }
             }
         }
@@ -123,14 +123,15 @@ public final class ListObjects {
     private record Keyed(Object key, Object tenant, Node node) {}
 
     /**
-     * The instance with its key and tenant (read in one pass over its properties) when it comes
-     * after `after` (`$after IS NULL OR instance.key > $after`; every instance when null), else null.
+     * The instance with its key and tenant (read by the walk in one pass over its properties, with
+     * its type) when it comes after `after` (`$after IS NULL OR instance.key > $after`; every instance
+     * when null), else null.
      */
-    private static Keyed keyedAfter(Node instance, String after) {
-        Map<String, Object> props = instance.getProperties("key", "tenant");
-        Object key = props.get("key");
+    private static Keyed keyedAfter(Walk walk, Node instance, String after) {
+        Object[] keyAndTenant = walk.keyAndTenant(instance);
+        Object key = keyAndTenant[0];
         if (after != null && !(key instanceof String k && compareKeys(k, after) > 0)) return null;
-        return new Keyed(key, props.get("tenant"), instance);
+        return new Keyed(key, keyAndTenant[1], instance);
     }
 
     /** Cypher's order of strings (by code point); nulls last. */

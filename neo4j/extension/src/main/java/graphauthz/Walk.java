@@ -80,12 +80,22 @@ final class Walk {
      */
     private final Map<Long, Object> types = new HashMap<>();
     /**
+     * With `withKeys` (list-objects): each visited node's key and tenant, read in the same pass over
+     * its properties as its type, for the nodes the caller lists (one pass instead of two).
+     */
+    private final Map<Long, Object[]> keys;
+    /**
      * Each visited node's live links, read once a walk: they depend on the node alone, and a node is
      * often reached in several states (each role the hierarchy implies there).
      */
     private final Map<Long, List<Link>> linksByNode = new HashMap<>();
 
     Walk(RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes) {
+        this(rule, nowMs, depth, searchForward, withTrails, directNodes, false);
+    }
+
+    Walk(RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes, boolean withKeys) {
+        this.keys = withKeys ? new HashMap<>() : null;
         this.rule = rule;
         this.nowMs = nowMs;
         this.depth = depth;
@@ -105,10 +115,22 @@ final class Walk {
         long id = id(node);
         Object type = types.get(id);
         if (type == null && !types.containsKey(id)) {
-            type = node.getProperty("resource", null);
+            if (keys == null) {
+                type = node.getProperty("resource", null);
+            } else {
+                Map<String, Object> props = node.getProperties("resource", "key", "tenant");
+                type = props.get("resource");
+                keys.put(id, new Object[] {props.get("key"), props.get("tenant")});
+            }
             types.put(id, type);
         }
         return type;
+    }
+
+    /** With `withKeys`: the node's key and tenant ({key, tenant}), read with its type (once in this walk). */
+    Object[] keyAndTenant(Node node) {
+        typeOf(node);
+        return keys.get(id(node));
     }
 
     static String stateKey(Node node, String role) {

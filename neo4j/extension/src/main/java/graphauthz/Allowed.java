@@ -56,6 +56,10 @@ public final class Allowed {
     @Description("Answers a batch of permission questions [{user, action, type, key?, tenant?}] as cypher/decisions/allowed.cypher does, with the environment's revision on every row.")
     public Stream<Row> allowed(@Name("env") String env, @Name("checks") List<Map<String, Object>> checks, @Name("depth") long depth,
             @Name("defaultTenant") String defaultTenant, @Name("explain") boolean explain, @Name("nowMs") long nowMs) {
+        return Vanished.retry(() -> allowedOnce(env, checks, depth, defaultTenant, explain, nowMs));
+    }
+
+    private Stream<Row> allowedOnce(String env, List<Map<String, Object>> checks, long depth, String defaultTenant, boolean explain, long nowMs) {
         if (checks == null || checks.isEmpty()) return Stream.empty();
         Long revision = revision(env);
         List<String> types = new ArrayList<>();

@@ -40,6 +40,10 @@ public final class AuthorizedUsers {
     public Stream<Row> authorizedUsers(@Name("env") String env, @Name("action") String action, @Name("type") String type,
             @Name("key") String key, @Name("tenant") String questionTenant, @Name("depth") long depth,
             @Name("defaultTenant") String defaultTenant, @Name("nowMs") long nowMs) {
+        return Vanished.retry(() -> authorizedUsersOnce(env, action, type, key, questionTenant, depth, defaultTenant, nowMs));
+    }
+
+    private Stream<Row> authorizedUsersOnce(String env, String action, String type, String key, String questionTenant, long depth, String defaultTenant, long nowMs) {
         RuleTables rule = RuleTables.read(tx, env, type == null ? List.of() : List.of(type));
         Node target = Allowed.instance(tx, env, type, key);
         String targetTenant = target == null ? null : Allowed.str(target.getProperty("tenant", null));

@@ -52,6 +52,10 @@ public final class EffectiveRoles {
     @SuppressWarnings("unchecked")
     public Stream<Row> effectiveRoles(@Name("env") String env, @Name("user") String userKey, @Name("tenant") String tenant,
             @Name("depth") long depth, @Name("nowMs") long nowMs) {
+        return Vanished.retry(() -> effectiveRolesOnce(env, userKey, tenant, depth, nowMs));
+    }
+
+    private Stream<Row> effectiveRolesOnce(String env, String userKey, String tenant, long depth, long nowMs) {
         Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
         if (user == null) return Stream.empty();
         RuleTables rule = RuleTables.read(tx, env, List.of());

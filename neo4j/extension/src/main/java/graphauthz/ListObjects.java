@@ -39,6 +39,10 @@ public final class ListObjects {
     public Stream<Row> listObjects(@Name("env") String env, @Name("user") String userKey, @Name("action") String action,
             @Name("type") String type, @Name("tenant") String tenant, @Name("after") String after, @Name("limit") long limit,
             @Name("depth") long depth, @Name("nowMs") long nowMs) {
+        return Vanished.retry(() -> listObjectsOnce(env, userKey, action, type, tenant, after, limit, depth, nowMs));
+    }
+
+    private Stream<Row> listObjectsOnce(String env, String userKey, String action, String type, String tenant, String after, long limit, long depth, long nowMs) {
         Row row = new Row();
         row.objects = new ArrayList<>();
         Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));

@@ -60,6 +60,10 @@ public final class UserPermissions {
     @SuppressWarnings("unchecked")
     public Stream<Row> userPermissions(@Name("env") String env, @Name("user") String userKey, @Name("tenants") List<String> tenants,
             @Name("types") List<String> types, @Name("depth") long depth, @Name("nowMs") long nowMs) {
+        return Vanished.retry(() -> userPermissionsOnce(env, userKey, tenants, types, depth, nowMs));
+    }
+
+    private Stream<Row> userPermissionsOnce(String env, String userKey, List<String> tenants, List<String> types, long depth, long nowMs) {
         Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
         if (user == null) return Stream.empty();
         RuleTables rule = RuleTables.read(tx, env, List.of());

@@ -1,4 +1,4 @@
-// @row { objects: [type: string, key: string, tenant: string][]; validUntil: number | null }
+// @row { keys: string[]; tenants: string[]; tenantOf: number[]; validUntil: number | null; revision: number | null }
 // The instances of type $type on which user $user may do $action, one page in key order: the
 // forward walk (fragments/reachableStates) from the user's role assignments keeps the reached
 // states whose node is a $type instance and whose role gives the action (fragments/rolesOnType);
@@ -42,8 +42,12 @@ CALL (viaRoles, viaTenantRoles) {
   WITH DISTINCT instance
   ORDER BY instance.key
   LIMIT $limit
-  // One row holding the page ([type, key, tenant] each, in key order): a row per object cost the
-  // service and Neo4j about 15 % more a list (docs/benchmarks.md).
-  RETURN collect([instance.resource, instance.key, instance.tenant]) AS objects
+  // Every listed instance is a $type instance: the page is its keys in order and each one's tenant,
+  // as an index into the distinct tenants (a row of [type, key, tenant] a listed object was three
+  // strings to send and decode an object, two of them the same on almost every one).
+  RETURN collect(instance.key) AS keys, collect(instance.tenant) AS pageTenants
 }
-RETURN objects, validUntil
+WITH keys, pageTenants, validUntil,
+     reduce(distinct = [], t IN pageTenants | CASE WHEN any(d IN distinct WHERE d = t) THEN distinct ELSE distinct + [t] END) AS tenants
+RETURN keys, tenants, [t IN pageTenants | head([i IN range(0, size(tenants) - 1) WHERE tenants[i] = t])] AS tenantOf, validUntil,
+       head(COLLECT { MATCH (environment:Environment {id: $env}) RETURN coalesce(environment.revision, 0) }) AS revision

@@ -256,7 +256,7 @@ export interface StatementRows {
   /** cypher/decisions/holdsTenantRole.cypher */
   'decisions/holdsTenantRole': { holds: boolean };
   /** cypher/decisions/listObjects.cypher */
-  'decisions/listObjects': { objects: [type: string, key: string, tenant: string][]; validUntil: number | null };
+  'decisions/listObjects': { keys: string[]; tenants: string[]; tenantOf: number[]; validUntil: number | null; revision: number | null };
   /** cypher/decisions/mayGrantIn.cypher */
   'decisions/mayGrantIn': { may: boolean };
   /** cypher/decisions/userPermissions.cypher */
@@ -695,7 +695,7 @@ export interface StatementRows {
   /** cypher/walk/extensionProcedures.cypher */
   'walk/extensionProcedures': { names: string[] };
   /** cypher/walk/listObjects.cypher */
-  'walk/listObjects': { objects: [type: string, key: string, tenant: string][]; validUntil: number | null };
+  'walk/listObjects': { keys: string[]; tenants: string[]; tenantOf: number[]; validUntil: number | null; revision: number | null };
   /** cypher/walk/ruleVersion.cypher */
   'walk/ruleVersion': { version: string };
   /** cypher/walk/userPermissions.cypher */

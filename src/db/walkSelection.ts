@@ -8,7 +8,7 @@ import type { RowOf } from './db';
  * (neo4j/extension, RuleVersion.java) answers decisions only when it reports exactly this
  * version; change both together whenever the rule (docs/graph-model.md, "Decisions") changes.
  */
-export const RULE_VERSION = '4';
+export const RULE_VERSION = '5';
 
 /** The extension's procedures the service calls: the extension answers only when all are loaded. */
 export const EXTENSION_PROCEDURES = [

@@ -189,6 +189,16 @@ const canon = (value: unknown): string =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
   );
 
+/**
+ * Two list rows are the same list (keys, tenants, validUntil) and both read the environment's
+ * revision, the second not older (the expiry sweep may move it between the two asks).
+ */
+const sameList = <L extends { revision: number | null }>(a: L, b: L): boolean =>
+  canon({ ...a, revision: null }) === canon({ ...b, revision: null }) &&
+  a.revision !== null &&
+  b.revision !== null &&
+  b.revision >= a.revision;
+
 type Row = {
   idx: number;
   allow: boolean;
@@ -300,17 +310,17 @@ it(`the extension's statements answer as the Cypher ones on ${COUNT} random grap
             const [a] = await t.service.db.readRows(list, params);
             const [b] = await t.service.db.readRows(listExt, params);
             lists++;
-            listed += a.objects.length;
+            listed += a.keys.length;
             if (a.validUntil !== null) listsWithUntil++;
-            if (canon(a) !== canon(b))
+            if (!sameList(a, b))
               problems.push(`list ${JSON.stringify(params)}
   cypher ${JSON.stringify(a)}
   extension ${JSON.stringify(b)}`);
-            if (a.objects.length < 2) continue;
-            const page = { ...params, after: a.objects[0][1], limit: 2, depth: 2 };
+            if (a.keys.length < 2) continue;
+            const page = { ...params, after: a.keys[0], limit: 2, depth: 2 };
             const [pa] = await t.service.db.readRows(list, page);
             const [pb] = await t.service.db.readRows(listExt, page);
-            if (canon(pa) !== canon(pb))
+            if (!sameList(pa, pb))
               problems.push(`page ${JSON.stringify(page)}
   cypher ${JSON.stringify(pa)}
   extension ${JSON.stringify(pb)}`);

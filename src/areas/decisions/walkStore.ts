@@ -7,6 +7,7 @@ import type {
   Decision,
   EffectiveRole,
   GraphCheck,
+  ListedObject,
   ListedPage,
   ObjectsPage,
   RuleSettings,
@@ -78,8 +79,7 @@ export class CypherWalk implements Walk {
     const rows = await viaWalk(this.walk, this.q.walkAllowed, this.q.allowed, (stmt) =>
       this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
-    const revision = rows[0]?.revision;
-    if (this.learnRead && revision != null && !this.db.routing && !this.db.rehearsing) this.learnRead(env, revision, sent);
+    this.learned(env, rows[0]?.revision, sent);
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));
     for (const row of rows) {
       out[row.idx] = {
@@ -95,13 +95,22 @@ export class CypherWalk implements Walk {
 
   async listObjects(env: string, p: ObjectsPage, floor?: number): Promise<ListedPage> {
     const params = { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() };
+    const sent = performance.now();
     const [row] = await viaWalk(this.walk, this.q.walkListObjects, this.q.listObjects, (stmt) =>
       this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
-    return {
-      objects: (row?.objects ?? []).map(([type, key, tenant]) => ({ type, key, tenant })),
-      validUntil: row?.validUntil ?? null,
-    };
+    if (!row) return { objects: [], validUntil: null };
+    // The list's read keeps its environment fresh in the coherence window, as a batch of checks does.
+    this.learned(env, row.revision, sent);
+    const { keys, tenants, tenantOf } = row;
+    const objects = new Array<ListedObject>(keys.length);
+    for (let i = 0; i < keys.length; i++) objects[i] = { type: p.type, key: keys[i], tenant: tenants[tenantOf[i]] };
+    return { objects, validUntil: row.validUntil };
+  }
+
+  /** Tells the revision ledger what a walk read sent at `sent` answered (see `learnRead`). */
+  private learned(env: string, revision: number | null | undefined, sent: number): void {
+    if (this.learnRead && revision != null && !this.db.routing && !this.db.rehearsing) this.learnRead(env, revision, sent);
   }
 
   async authorizedUsers(

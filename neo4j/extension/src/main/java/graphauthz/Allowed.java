@@ -61,7 +61,7 @@ public final class Allowed {
 
     private Stream<Row> allowedOnce(String env, List<Map<String, Object>> checks, long depth, String defaultTenant, boolean explain, long nowMs) {
         if (checks == null || checks.isEmpty()) return Stream.empty();
-        Long revision = revision(env);
+        Long revision = revision(tx, env);
         List<String> types = new ArrayList<>();
         for (Map<String, Object> q : checks) types.add(str(q.get("type")));
         RuleTables rule = RuleTables.read(tx, env, types);
@@ -213,7 +213,7 @@ public final class Allowed {
     }
 
     /** `coalesce(environment.revision, 0)` of the environment `env` (unique `id`), null when there is none. */
-    private Long revision(String env) {
+    static Long revision(Transaction tx, String env) {
         if (env == null) return null;
         Node environment = tx.findNode(ENVIRONMENT, "id", env);
         if (environment == null) return null;

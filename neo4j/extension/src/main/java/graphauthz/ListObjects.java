@@ -27,11 +27,20 @@ public final class ListObjects {
     @Context
     public Transaction tx;
 
-    /** The `// @row` of cypher/decisions/listObjects.cypher: [[type, key, tenant], ...] and validUntil. */
+    /**
+     * The `// @row` of cypher/decisions/listObjects.cypher: the page's keys in order, each one's tenant
+     * as an index into `tenants` (the distinct tenants in order of first appearance: a list of 191
+     * objects sent three strings an object, type and tenant the same on almost every one), validUntil
+     * and the environment's revision.
+     */
     public static final class Row {
-        public List<List<Object>> objects;
+        public List<Object> keys;
+        public List<Object> tenants;
+        public List<Long> tenantOf;
         /** The earliest time the list can change without a write (epoch ms), or null: see the statement. */
         public Long validUntil;
+        /** The environment's revision (null: no such environment), read at the start of the call, as graphauthz.allowed answers it. */
+        public Long revision;
     }
 
     @Procedure(name = "graphauthz.listObjects", mode = Mode.READ)
@@ -44,7 +53,10 @@ public final class ListObjects {
 
     private Stream<Row> listObjectsOnce(String env, String userKey, String action, String type, String tenant, String after, long limit, long depth, long nowMs) {
         Row row = new Row();
-        row.objects = new ArrayList<>();
+        row.keys = new ArrayList<>();
+        row.tenants = new ArrayList<>();
+        row.tenantOf = new ArrayList<>();
+        row.revision = Allowed.revision(tx, env);
         Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
         if (user == null) return Stream.of(row);
         RuleTables rule = RuleTables.read(tx, env, type == null ? List.of() : List.of(type));
@@ -108,12 +120,17 @@ public final class ListObjects {
         List<Keyed> page = new ArrayList<>(seen.size());
         for (Keyed k : seen.values()) if (k != null) page.add(k);
         page.sort((a, b) -> compareKeys(a.key(), b.key()));
+        // Every listed instance is a $type instance (the filter above): its type is the one asked.
+        Map<Object, Long> tenantIndex = new HashMap<>();
         for (Keyed k : page.subList(0, (int) Math.max(0, Math.min(limit, page.size())))) {
-            List<Object> object = new ArrayList<>(3);
-            object.add(walk.typeOf(k.node()));
-            object.add(k.key());
-            object.add(k.tenant());
-            row.objects.add(object);
+            row.keys.add(k.key());
+            Long at = tenantIndex.get(k.tenant());
+            if (at == null) {
+                at = (long) row.tenants.size();
+                tenantIndex.put(k.tenant(), at);
+                row.tenants.add(k.tenant());
+            }
+            row.tenantOf.add(at);
         }
         return Stream.of(row);
     }

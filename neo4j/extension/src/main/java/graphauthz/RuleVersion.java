@@ -9,7 +9,7 @@ import org.neo4j.procedure.UserFunction;
  * answers. Bump both together whenever the rule (docs/graph-model.md, "Decisions") changes.
  */
 public final class RuleVersion {
-    public static final String VERSION = "4";
+    public static final String VERSION = "5";
 
     @UserFunction(name = "graphauthz.ruleVersion")
     @Description("The version of the permission rule the graphauthz walk implements.")

@@ -92,6 +92,25 @@ describe('list-objects', () => {
     }
   });
 
+  it('orders keys by Unicode code point, whole and page by page', async () => {
+    // By code point: U+FF5A (ｚ) before U+1F600 (😀); UTF-16 units (JavaScript's `<`) put 😀 first.
+    const keys = ['u-b', 'u-😀ｚ', 'u-ｚ', 'u-😁', 'u-a', 'u-😀', 'u-😀a'];
+    const ordered = ['u-a', 'u-b', 'u-ｚ', 'u-😀', 'u-😀a', 'u-😀ｚ', 'u-😁'];
+    await ok('POST', `${facts()}/users`, { key: 'carol' });
+    for (const key of keys) await ok('POST', `${facts()}/resource_instances`, { key, resource: 'repo', tenant: 'default' });
+    await ok(
+      'POST',
+      `${facts()}/role_assignments/bulk`,
+      keys.map((key) => ({ user: 'carol', role: 'viewer', tenant: 'default', resource_instance: `repo:${key}` })),
+    );
+    for (const consistency of [undefined, 'fully_consistent']) {
+      for (const size of [1, 2, 3, 100]) {
+        const { keys: listed } = await allPages({ user: 'carol', action: 'pull', resource_type: 'repo', consistency }, size);
+        expect({ size, consistency, listed }).toEqual({ size, consistency, listed: ordered });
+      }
+    }
+  });
+
   it('agrees with allowed on every instance', async () => {
     const listed = new Set(
       (await ok('POST', list(), { user: 'alice', action: 'push', resource_type: 'repo' })).objects.map((o: { key: string }) => o.key),

@@ -1,5 +1,6 @@
 import type { Scope } from '../../auth/types';
 import type { DecisionObserver } from '../../metrics/metrics';
+import { compareCodePoints } from '../../util/codePoints';
 import { LruCache } from '../../util/lruCache';
 import { type CompiledRules, type RuleQuestion, type RuleVerdict, SetRules } from '../conditions/rules';
 import type { Asker, Bag, Consistency, ObjectsQuery, PermissionsQuery, Question, UsersQuery } from './question';
@@ -91,9 +92,9 @@ const listKey = (env: string, q: ObjectsQuery): string =>
  * hold it: it starts after `after`, or it was cut and has fewer than `limit` objects after `after`.
  */
 function pageFrom(kept: KeptList, after: string | null, limit: number): ListedObject[] | undefined {
-  if (kept.from !== null && (after === null || after < kept.from)) return undefined;
+  if (kept.from !== null && (after === null || compareCodePoints(after, kept.from) < 0)) return undefined;
   let i = 0;
-  if (after !== null) while (i < kept.objects.length && kept.objects[i].key <= after) i++;
+  if (after !== null) while (i < kept.objects.length && compareCodePoints(kept.objects[i].key, after) <= 0) i++;
   const page = kept.objects.slice(i, i + limit);
   return page.length === limit || kept.complete ? page : undefined;
 }
@@ -362,11 +363,11 @@ export class DecisionEngine {
     ]);
     const byKey = new Map(graph.objects.map((o) => [o.key, o]));
     for (const i of candidates) {
-      if ((after !== null && i.key <= after) || byKey.has(i.key)) continue;
+      if ((after !== null && compareCodePoints(i.key, after) <= 0) || byKey.has(i.key)) continue;
       const verdicts = this.rules!.verdicts(compiled, ruleQuestion(q, q.action, i.type, i.key), user, i);
       if (verdicts.some((v) => v.granted)) byKey.set(i.key, { type: i.type, key: i.key, tenant: i.tenant });
     }
-    const objects = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).slice(0, limit);
+    const objects = [...byKey.values()].sort((a, b) => compareCodePoints(a.key, b.key)).slice(0, limit);
     return { objects, validUntil: graph.validUntil, keep: !compiled.isRole };
   }
 

@@ -24,7 +24,7 @@ const POLLS_IN_FLIGHT = 3;
  * that arrived at t is answered from what this process knows when its environment's last read
  * was sent after t - W (`freshFor`); while questions come, the known environments are read again
  * whenever their last read is older than W/2, so under load almost every question finds them fresh.
- * On one Neo4j, a batch of checks read from the graph returns its environment's revision too
+ * On one Neo4j, a batch of checks or a list-objects page read from the graph returns its environment's revision too
  * (src/areas/decisions/walkStore.ts), which counts as such a read.
  */
 export class Revisions implements RevisionListener {

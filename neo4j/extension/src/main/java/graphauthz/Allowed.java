@@ -102,13 +102,13 @@ public final class Allowed {
             }
         }
         List<Walk.Assignment> directAssignments = Walk.directAssignments(viable ? user : null, nowMs);
-        List<String> heldStates = new ArrayList<>(directAssignments.size());
+        List<Walk.Key> heldStates = new ArrayList<>(directAssignments.size());
         Set<Long> directNodes = new HashSet<>();
         for (Walk.Assignment a : directAssignments) {
             heldStates.add(a.stateKey());
             directNodes.add(Walk.id(a.node()));
         }
-        Set<String> held = new HashSet<>(heldStates);
+        Set<Walk.Key> held = new HashSet<>(heldStates);
         boolean byTenantRole = !tenantRolesHeld.isEmpty();
 
         List<Walk.State> startStates = new ArrayList<>();
@@ -221,12 +221,12 @@ public final class Allowed {
         return revision == null ? 0L : revision;
     }
 
-    /** `split(key, '|')[1]` of a state key "<elementId>|<role>". */
-    static String roleOfKey(String key) {
-        int bar = key.indexOf('|');
-        String rest = key.substring(bar + 1);
-        int next = rest.indexOf('|');
-        return next < 0 ? rest : rest.substring(0, next);
+    /** `split(key, '|')[1]` of the Cypher's state key "<elementId>|<role>": the role up to a `|` in it. */
+    static String roleOfKey(Walk.Key key) {
+        String role = key.role();
+        if (role == null) return null;
+        int next = role.indexOf('|');
+        return next < 0 ? role : role.substring(0, next);
     }
 
     static List<String> granting(List<RuleTables.Grant> grants, String action) {

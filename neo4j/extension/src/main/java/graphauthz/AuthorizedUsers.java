@@ -33,7 +33,10 @@ public final class AuthorizedUsers {
         public List<Map<String, Object>> assignments;
     }
 
-    private record Candidate(String user, Object tenant, String resource, String role, String state) {}
+    private record Candidate(String user, Object tenant, String resource, String role, Walk.Key state) {}
+
+    /** A user and a state (the Cypher's "<user>|<elementId>|<role>"). */
+    private record Confirmed(String user, Walk.Key state) {}
 
     @Procedure(name = "graphauthz.authorizedUsers", mode = Mode.READ)
     @Description("The users who may do an action on an instance (or type in a tenant), as cypher/decisions/authorizedUsers.cypher answers it.")
@@ -70,7 +73,7 @@ public final class AuthorizedUsers {
         }
         // A `no_direct_roles_on_object` derivation depends on the user: each one found is walked again with their own direct roles.
         boolean conditional = false;
-        Set<String> confirmed = new HashSet<>();
+        Set<Confirmed> confirmed = new HashSet<>();
         if (rule.anyNoDirectRolesOnObject) {
             Set<String> users = new LinkedHashSet<>();
             for (Candidate c : candidates) users.add(c.user());
@@ -79,14 +82,14 @@ public final class AuthorizedUsers {
                 if (holder == null) continue;
                 conditional = true;
                 List<Walk.Assignment> assignments = Walk.directAssignments(holder, nowMs);
-                Set<String> held = new HashSet<>();
+                Set<Walk.Key> held = new HashSet<>();
                 Set<Long> directNodes = new HashSet<>();
                 for (Walk.Assignment a : assignments) {
                     held.add(a.stateKey());
                     directNodes.add(Walk.id(a.node()));
                 }
                 Walk.Reached again = new Walk(rule, nowMs, depth, false, false, directNodes).reachableStates(start, held);
-                for (Walk.State s : again.states()) if (held.contains(s.key)) confirmed.add(userKey + "|" + s.key);
+                for (Walk.State s : again.states()) if (held.contains(s.key)) confirmed.add(new Confirmed(userKey, s.key));
             }
         }
         List<Map<String, Object>> out = new ArrayList<>();
@@ -100,7 +103,7 @@ public final class AuthorizedUsers {
             }
         }
         for (Candidate c : candidates) {
-            if (!conditional || confirmed.contains(c.user() + "|" + c.state())) out.add(assignment(c.user(), c.tenant(), c.resource(), c.role()));
+            if (!conditional || confirmed.contains(new Confirmed(c.user(), c.state()))) out.add(assignment(c.user(), c.tenant(), c.resource(), c.role()));
         }
         Row row = new Row();
         row.tenant = tenant;

@@ -155,13 +155,30 @@ public final class ListObjects {
         return new Keyed(key, keyAndTenant[1], instance);
     }
 
-    /** Cypher's order of strings (by code point); nulls last. */
+    /**
+     * Cypher's order of strings (by code point); nulls last. UTF-16 units compare as code points
+     * unless a surrogate meets another unit at the first difference (a supplementary code point
+     * against one at U+E000 or above): only then is the rest compared by code point.
+     */
     static int compareKeys(Object a, Object b) {
         if (a == null || b == null) return a == null ? (b == null ? 0 : 1) : -1;
         String x = a.toString();
         String y = b.toString();
-        int i = 0;
-        int j = 0;
+        int n = Math.min(x.length(), y.length());
+        for (int k = 0; k < n; k++) {
+            char cx = x.charAt(k);
+            char cy = y.charAt(k);
+            if (cx == cy) continue;
+            if (!Character.isSurrogate(cx) && !Character.isSurrogate(cy)) return Character.compare(cx, cy);
+            return byCodePoint(x, y, k > 0 && Character.isHighSurrogate(x.charAt(k - 1)) ? k - 1 : k);
+        }
+        return Integer.compare(x.length(), y.length());
+    }
+
+    /** Code point by code point from index `from` (the start of a code point in both strings, equal before it). */
+    private static int byCodePoint(String x, String y, int from) {
+        int i = from;
+        int j = from;
         while (i < x.length() && j < y.length()) {
             int cx = x.codePointAt(i);
             int cy = y.codePointAt(j);

@@ -39,7 +39,7 @@ final class Walk {
         final String role;
         final Long until;
         final String trail;
-        final String key;
+        final Key key;
 
         State(Node node, String role, Long until, String trail) {
             this.node = node;
@@ -50,9 +50,16 @@ final class Walk {
         }
     }
 
+    /**
+     * A state's identity: its node (Walk.id) and role. The Cypher's state key is the string
+     * "<elementId>|<role>"; a record compares the same pairs without building a string for each
+     * state (a list visits hundreds).
+     */
+    record Key(long node, String role) {}
+
     /** A user's direct role assignment (fragments/rule/directAssignments). */
     record Assignment(Node node, String role, Long until) {
-        String stateKey() {
+        Key stateKey() {
             return Walk.stateKey(node, role);
         }
     }
@@ -133,14 +140,14 @@ final class Walk {
         return keys.get(id(node));
     }
 
-    static String stateKey(Node node, String role) {
-        return id(node) + "|" + role;
+    static Key stateKey(Node node, String role) {
+        return new Key(id(node), role);
     }
 
     /** fragments/reachableStates: every state at most `depth` hops from `start`, in visiting order. */
-    Reached reachableStates(List<State> start, Set<String> stopWhenReached) {
+    Reached reachableStates(List<State> start, Set<Key> stopWhenReached) {
         List<State> states = new ArrayList<>();
-        Set<String> keys = new HashSet<>();
+        Set<Key> keys = new HashSet<>();
         int withinLimit = 0;
         int beyondLimit = 0;
         boolean stopped = false;

@@ -190,14 +190,15 @@ const canon = (value: unknown): string =>
   );
 
 /**
- * Two list rows are the same list (keys, tenants, validUntil) and both read the environment's
- * revision, the second not older (the expiry sweep may move it between the two asks).
+ * Both rows read the environment's revision (the revision ledger learns it from each), the second
+ * not older (the expiry sweep may move it between the two asks).
  */
+const revisionsAgree = (a: { revision: number | null }, b: { revision: number | null }): boolean =>
+  a.revision !== null && b.revision !== null && b.revision >= a.revision;
+
+/** Two list rows are the same list (keys, tenants, validUntil) and their revisions agree. */
 const sameList = <L extends { revision: number | null }>(a: L, b: L): boolean =>
-  canon({ ...a, revision: null }) === canon({ ...b, revision: null }) &&
-  a.revision !== null &&
-  b.revision !== null &&
-  b.revision >= a.revision;
+  canon({ ...a, revision: null }) === canon({ ...b, revision: null }) && revisionsAgree(a, b);
 
 type Row = {
   idx: number;
@@ -268,11 +269,7 @@ it(`the extension's statements answer as the Cypher ones on ${COUNT} random grap
             ra.allow === rb.allow &&
             ra.validUntil === rb.validUntil &&
             ra.depthLimited === rb.depthLimited &&
-            // The environment's revision (the revision ledger learns it from each batch). Asked second, the
-            // extension's is not older (the expiry sweep may move it meanwhile, removing the grants that expired).
-            ra.revision !== null &&
-            rb.revision !== null &&
-            rb.revision >= ra.revision &&
+            revisionsAgree(ra, rb) &&
             storedOf(ra) === storedOf(rb) &&
             (!explain ||
               (JSON.stringify([...ra.explanation.paths].sort()) === JSON.stringify([...rb.explanation.paths].sort()) &&

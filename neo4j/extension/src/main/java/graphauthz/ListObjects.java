@@ -178,14 +178,12 @@ public final class ListObjects {
     /** Code point by code point from index `from` (the start of a code point in both strings, equal before it). */
     private static int byCodePoint(String x, String y, int from) {
         int i = from;
-        int j = from;
-        while (i < x.length() && j < y.length()) {
+        while (i < x.length() && i < y.length()) {
             int cx = x.codePointAt(i);
-            int cy = y.codePointAt(j);
+            int cy = y.codePointAt(i);
             if (cx != cy) return Integer.compare(cx, cy);
             i += Character.charCount(cx);
-            j += Character.charCount(cy);
         }
-        return Integer.compare(x.length() - i, y.length() - j);
+        return Integer.compare(x.length(), y.length());
     }
 }

@@ -40,7 +40,24 @@ const txCount = (t) =>
   Object.fromEntries(
     [...t.matchAll(/authz_neo4j_transaction_duration_seconds_count\{mode="(\w+)"\} (\d+)/g)].map((m) => [m[1], Number(m[2])]),
   );
-const before = txCount(await metrics());
+// Sum and count of a histogram's series whose labels match `labels` (a regex over the label text).
+const sumCount = (t, name, labels) => {
+  let sum = 0;
+  let count = 0;
+  for (const m of t.matchAll(new RegExp(`^${name}_(sum|count)\\{([^}]*)\\} (\\S+)$`, 'gm'))) {
+    if (!labels.test(m[2])) continue;
+    if (m[1] === 'sum') sum += Number(m[3]);
+    else count += Number(m[3]);
+  }
+  return { sum, count };
+};
+const latencies = (t) => ({
+  http: sumCount(t, 'authz_http_request_duration_seconds', /allowed/),
+  db: sumCount(t, 'authz_neo4j_transaction_duration_seconds', /mode="read"/),
+});
+const firstText = await metrics();
+const before = txCount(firstText);
+const lat0 = latencies(firstText);
 const listing = caseName === 'list';
 const qs = listing ? Array.from({ length: 200 }, (_, i) => ds.userKeys[(i * 7919) % ds.userKeys.length]) : cases[caseName];
 const listAsk = (u) =>
@@ -62,7 +79,10 @@ console.log(`--between=${markFrom}-${process.hrtime.bigint() / 1000n}`);
 const c1 = [cpuSeconds(ours.pid), cpuSeconds(neo)];
 const threads1 = threadCpuSeconds(neo);
 if (process.env.PROF_JFR) execFileSync('jcmd', [String(neo), 'JFR.stop', 'name=p']);
-const after = txCount(await metrics());
+const lastText = await metrics();
+const after = txCount(lastText);
+const lat1 = latencies(lastText);
+const meanMs = (k) => (((lat1[k].sum - lat0[k].sum) / Math.max(1, lat1[k].count - lat0[k].count)) * 1000).toFixed(2);
 console.log(
   `${caseName}: ${(n / secs).toFixed(0)} checks/s; CPU ms/check service ${(((c1[0] - c0[0]) * 1000) / n).toFixed(3)}, neo4j ${(((c1[1] - c0[1]) * 1000) / n).toFixed(3)}`,
 );
@@ -78,5 +98,10 @@ console.log(
 console.log(
   'transactions per check:',
   Object.fromEntries(Object.keys(after).map((k) => [k, ((after[k] - (before[k] ?? 0)) / n).toFixed(3)])),
+);
+// Where a question waits: the client's round trip (16 in flight over the rate), the service's time from
+// arrival to answer (its request histogram), and a read statement's time from the driver's call to its rows.
+console.log(
+  `mean ms: round trip ${((16 / (n / secs)) * 1000).toFixed(2)}, in the service ${meanMs('http')}, a read statement ${meanMs('db')}`,
 );
 await ours.stop();

@@ -141,7 +141,14 @@ export function compose(infra: Infrastructure) {
   // endpoint, the console's effective roles and the approvals' reviewers ask it.
   const observer = decisionObserver(metrics, decisionLog);
   const engine = new DecisionEngine(
-    new CypherWalk(db, rule, admission.checks, infra.walk, revisions ? (env, rev, sent) => revisions.learnRead(env, rev, sent) : undefined),
+    new CypherWalk(
+      db,
+      rule,
+      admission.checks,
+      infra.walk,
+      revisions ? (env, rev, sent) => revisions.learnRead(env, rev, sent) : undefined,
+      config.decisionBatchHoldMs,
+    ),
     revisions,
     setRules,
     config.decisionCacheSize,

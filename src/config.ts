@@ -64,6 +64,8 @@ export interface Config {
   decisionQueriesInFlight: number;
   /** Of those, at most this many for one environment (at most decisionQueriesInFlight). */
   decisionQueriesPerEnv: number;
+  /** How long a running batch of an environment's checks holds its next questions for its own next batch (0: not at all). */
+  decisionBatchHoldMs: number;
   /** Heavy questions (explain, list-objects, user-permissions, authorized users, bulk writes, the admin graph) running at once, all environments. */
   heavyQueriesInFlight: number;
   /** Of those, at most this many for one environment (at most heavyQueriesInFlight). */
@@ -152,6 +154,7 @@ export const SETTINGS: Setting[] = [
   { env: 'LIST_CACHE_SIZE', key: 'listCacheSize', type: 'integer', default: 100, min: 0, max: 100000 },
   { env: 'DECISION_QUERIES_IN_FLIGHT', key: 'decisionQueriesInFlight', type: 'integer', default: 4, min: 1, max: 64 },
   { env: 'DECISION_QUERIES_PER_ENV', key: 'decisionQueriesPerEnv', type: 'integer', default: 3, min: 1, max: 64 },
+  { env: 'DECISION_BATCH_HOLD_MS', key: 'decisionBatchHoldMs', type: 'integer', default: 10, min: 0, max: 1000 },
   { env: 'HEAVY_QUERIES_IN_FLIGHT', key: 'heavyQueriesInFlight', type: 'integer', default: 4, min: 1, max: 256 },
   { env: 'HEAVY_QUERIES_PER_ENV', key: 'heavyQueriesPerEnv', type: 'integer', default: 2, min: 1, max: 256 },
   { env: 'ADMISSION_WAIT_MS', key: 'admissionWaitMs', type: 'integer', default: 2000, min: 10, max: 60000 },

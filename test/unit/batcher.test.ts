@@ -141,4 +141,117 @@ describe('QuestionBatcher', () => {
     // The slot is free again: the environment's next question is answered.
     await expect(b.ask('e', [3])).resolves.toEqual([true]);
   });
+
+  describe('with a hold (DECISION_BATCH_HOLD_MS)', () => {
+    const turn = () => new Promise((r) => setImmediate(r));
+    /** A run whose batches answer only when told, recording each batch. */
+    const gated = () => {
+      const calls: { env: string; qs: number[] }[] = [];
+      const gates: (() => void)[] = [];
+      const run = async (env: string, qs: number[]) => {
+        calls.push({ env, qs });
+        await new Promise<void>((r) => gates.push(r));
+        return qs.map((q) => q % 2 === 0);
+      };
+      return { calls, gates, run };
+    };
+
+    it("sends an environment's next questions together once its running batch answers, even with free slots", async () => {
+      const { calls, gates, run } = gated();
+      const b = new QuestionBatcher<number>(run, slots(4), 100, 1_000);
+      const first = b.ask('e', [1]);
+      await turn();
+      const later = [b.ask('e', [2]), b.ask('e', [3])];
+      await turn();
+      const more = b.ask('e', [4]);
+      await turn();
+      // Four slots free, yet the questions that came while the first batch ran wait for it.
+      expect(calls).toEqual([{ env: 'e', qs: [1] }]);
+      gates[0]();
+      await expect(first).resolves.toEqual([false]);
+      await turn();
+      expect(calls).toEqual([
+        { env: 'e', qs: [1] },
+        { env: 'e', qs: [2, 3, 4] },
+      ]);
+      gates[1]();
+      expect(await Promise.all([...later, more])).toEqual([[true], [false], [true]]);
+    });
+
+    it('holds only its own environment: another goes at once', async () => {
+      const { calls, gates, run } = gated();
+      const b = new QuestionBatcher<number>(run, slots(4), 100, 1_000);
+      const first = b.ask('e1', [1]);
+      await turn();
+      const other = b.ask('e2', [2]);
+      await turn();
+      expect(calls).toEqual([
+        { env: 'e1', qs: [1] },
+        { env: 'e2', qs: [2] },
+      ]);
+      gates.forEach((g) => g());
+      await expect(Promise.all([first, other])).resolves.toEqual([[false], [true]]);
+    });
+
+    it('lets the waiting questions go when the running batch takes longer than the hold', async () => {
+      const { calls, gates, run } = gated();
+      const b = new QuestionBatcher<number>(run, slots(4), 100, 30);
+      const slow = b.ask('e', [1]);
+      await turn();
+      const next = b.ask('e', [2]);
+      await turn();
+      expect(calls).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(calls).toEqual([
+        { env: 'e', qs: [1] },
+        { env: 'e', qs: [2] },
+      ]);
+      gates[1]();
+      await expect(next).resolves.toEqual([true]);
+      gates[0]();
+      await expect(slow).resolves.toEqual([false]);
+    });
+
+    it('sends a full batch at once, without waiting for the running one', async () => {
+      const { calls, gates, run } = gated();
+      const b = new QuestionBatcher<number>(run, slots(4), 3, 1_000);
+      const first = b.ask('e', [1]);
+      await turn();
+      const partial = b.ask('e', [2, 3]);
+      await turn();
+      expect(calls).toHaveLength(1);
+      const full = b.ask('e', [4]);
+      await turn();
+      await turn();
+      expect(calls).toEqual([
+        { env: 'e', qs: [1] },
+        { env: 'e', qs: [2, 3, 4] },
+      ]);
+      gates.forEach((g) => g());
+      await expect(Promise.all([first, partial, full])).resolves.toEqual([[false], [true, false], [true]]);
+    });
+
+    it('answers a failed batch with its error and still sends what waited', async () => {
+      const calls: number[][] = [];
+      let fail!: (e: Error) => void;
+      const b = new QuestionBatcher<number>(
+        async (_env, qs) => {
+          calls.push(qs);
+          if (calls.length === 1) await new Promise((_, reject) => (fail = reject));
+          return qs.map(() => true);
+        },
+        slots(4),
+        100,
+        1_000,
+      );
+      const first = b.ask('e', [1]);
+      await turn();
+      const next = b.ask('e', [2]);
+      await turn();
+      fail(new Error('Neo4j went away'));
+      await expect(first).rejects.toThrow('Neo4j went away');
+      await expect(next).resolves.toEqual([true]);
+      expect(calls).toEqual([[1], [2]]);
+    });
+  });
 });

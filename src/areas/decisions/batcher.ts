@@ -9,6 +9,14 @@ import type { FairQueue } from '../../util/fairQueue';
  * batch, so batches grow with the load and stay at one question when idle, and one environment's
  * flood of checks delays another's by one batch at most. Questions whose environment found no slot
  * within the queue's bounded wait are refused (429 TOO_MANY_REQUESTS).
+ *
+ * With `holdMs` (DECISION_BATCH_HOLD_MS), while one of an environment's batches runs, its next
+ * questions wait for that batch to answer, for at most `holdMs`, and then go together: fewer,
+ * larger queries (a query's own cost, in Neo4j and in the driver, is paid once a batch). A
+ * batch that runs longer than `holdMs` holds nobody any more (a slow walk does not hold up
+ * the checks behind it longer than that), and a full batch (`maxBatch` waiting) leaves at once,
+ * so a flood still uses every slot the queue gives. Measured in docs/benchmarks.md ("One batch
+ * in flight an environment").
  */
 interface Pending<Q, A> {
   question: Q;
@@ -23,6 +31,8 @@ export class QuestionBatcher<Q, A = boolean> {
   private readonly pending = new Map<string, Pending<Q, A>[]>();
   /** Environments with a slot asked for and not yet given. */
   private readonly asking = new Set<string>();
+  /** Per environment, its batches running that still hold its next questions (younger than holdMs). */
+  private readonly holding = new Map<string, number>();
   private scheduled = false;
 
   constructor(
@@ -30,6 +40,8 @@ export class QuestionBatcher<Q, A = boolean> {
     private readonly run: (env: string, questions: Q[], floor?: number) => Promise<A[]>,
     private readonly slots: FairQueue,
     private readonly maxBatch = 100,
+    /** How long a running batch holds its environment's next questions (0: they leave on the next turn of the event loop). */
+    private readonly holdMs = 0,
   ) {}
 
   ask(env: string, questions: Q[], floor?: number): Promise<A[]> {
@@ -46,8 +58,32 @@ export class QuestionBatcher<Q, A = boolean> {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      for (const env of this.pending.keys()) if (!this.asking.has(env)) this.request(env);
+      for (const [env, line] of this.pending) if (!this.asking.has(env) && !this.held(env, line.length)) this.request(env);
     });
+  }
+
+  /** Whether `waiting` questions of `env` wait for its running batch (fewer than a full batch, and one holds). */
+  private held(env: string, waiting: number): boolean {
+    return (this.holding.get(env) ?? 0) > 0 && waiting < this.maxBatch;
+  }
+
+  /** Marks a batch of `env` as holding its next questions; answers the function that lets them go (once). */
+  private hold(env: string): () => void {
+    if (this.holdMs <= 0) return () => undefined;
+    this.holding.set(env, (this.holding.get(env) ?? 0) + 1);
+    let holds = true;
+    const letGo = () => {
+      if (!holds) return;
+      holds = false;
+      clearTimeout(timer);
+      const left = (this.holding.get(env) ?? 1) - 1;
+      if (left > 0) this.holding.set(env, left);
+      else this.holding.delete(env);
+      if (this.pending.has(env)) this.schedule();
+    };
+    const timer = setTimeout(letGo, this.holdMs);
+    timer.unref();
+    return letGo;
   }
 
   /** Asks a slot for `env`; once given, sends up to `maxBatch` of its waiting questions, and asks again if more wait. */
@@ -59,8 +95,10 @@ export class QuestionBatcher<Q, A = boolean> {
         const line = this.pending.get(env) ?? [];
         const batch = line.splice(0, this.maxBatch);
         if (!line.length) this.pending.delete(env);
-        else this.request(env);
         if (!batch.length) return release();
+        const letGo = this.hold(env);
+        // More than a batch waited: the rest asks for its own slot now, unless this batch holds it.
+        if (line.length && !this.held(env, line.length)) this.request(env);
         const floors = batch.flatMap((p) => (p.floor === undefined ? [] : [p.floor]));
         this.run(
           env,
@@ -71,7 +109,10 @@ export class QuestionBatcher<Q, A = boolean> {
             (answers) => batch.forEach((p, i) => p.resolve(answers[i])),
             (err) => batch.forEach((p) => p.reject(err)),
           )
-          .finally(release);
+          .finally(() => {
+            release();
+            letGo();
+          });
       },
       (refused) => {
         // No slot within the bounded wait: everything this environment has waiting is refused.

@@ -45,6 +45,8 @@ export class CypherWalk implements Walk {
      * made before it was sent, so under steady checks the coherence window needs no reads of its own.
      */
     private readonly learnRead?: (env: string, rev: number, sent: number) => void,
+    /** DECISION_BATCH_HOLD_MS: how long a running batch holds the environment's next checks for one batch after it (QuestionBatcher). */
+    batchHoldMs = 0,
   ) {
     this.q = this.db.statements({
       walkAllowed: 'walk/allowed',
@@ -62,7 +64,12 @@ export class CypherWalk implements Walk {
       holdsTenantRole: 'decisions/holdsTenantRole',
       mayGrantIn: 'decisions/mayGrantIn',
     });
-    this.batcher = new QuestionBatcher<GraphCheck, Decision>((env, checks, floor) => this.run(env, checks, false, floor), slots, 100);
+    this.batcher = new QuestionBatcher<GraphCheck, Decision>(
+      (env, checks, floor) => this.run(env, checks, false, floor),
+      slots,
+      100,
+      batchHoldMs,
+    );
   }
 
   async check(env: string, checks: GraphCheck[], opts: { explain: boolean; floor?: number }): Promise<Decision[]> {

@@ -6,9 +6,10 @@ import type { RowOf } from './db';
 /**
  * The version of the permission rule this service implements. The walk extension
  * (neo4j/extension, RuleVersion.java) answers decisions only when it reports exactly this
- * version; change both together whenever the rule (docs/graph-model.md, "Decisions") changes.
+ * version; change both together whenever the rule (docs/graph-model.md, "Decisions") or what the
+ * service sends its procedures changes (6: graphauthz.allowed's checks packed into one string).
  */
-export const RULE_VERSION = '5';
+export const RULE_VERSION = '6';
 
 /** The extension's procedures the service calls: the extension answers only when all are loaded. */
 export const EXTENSION_PROCEDURES = [

@@ -104,6 +104,25 @@ describe('allowed', () => {
     expect(bad.body.details).toContainEqual({ path: '/body/resource', message: 'is required' });
   });
 
+  it('answers keys made of the packed checks’ own characters (digits, colons, tildes, astral) exactly', async () => {
+    // The walk extension receives a batch's checks packed into one string (src/areas/decisions/packedChecks.ts).
+    const user = '12:~a:😀';
+    const doc = '3:x~';
+    await ok('POST', `${facts()}/users`, { key: user });
+    await ok('POST', `${schema()}/resource_instances`, { key: doc, tenant: 'acme', resource: 'doc' });
+    await ok('POST', `${facts()}/role_assignments`, { user, role: 'owner', tenant: 'acme', resource_instance: `doc:${doc}` });
+    const res = await ok('POST', `${allowed()}/bulk`, [
+      q(user, 'write', 'doc', doc),
+      q('12:~a:', 'write', 'doc', doc),
+      q(user, 'write', 'doc', '3:x'),
+      q(user, 'read', 'doc', doc, 'acme'),
+      q(user, 'read', 'doc', doc, 'default'),
+      q('owner-user', 'read', 'doc', 'd1'),
+    ]);
+    expect(res).toEqual({
+      allow: [{ allow: true }, { allow: false }, { allow: false }, { allow: true }, { allow: false }, { allow: true }],
+    });
+  });
   it('answers at the Permit PDP paths for an environment key, 403 for the admin key', async () => {
     const res = await t.call('POST', '/allowed', q('owner-user', 'write', 'doc', 'd1'), { key: t.envKey });
     expect(res.body).toEqual({ allow: true });

@@ -15,6 +15,7 @@ import type {
   UserPermissionRows,
   Walk,
 } from './walk';
+import { packChecks } from './packedChecks';
 import { viaWalk } from './walkStatements';
 
 /**
@@ -81,10 +82,17 @@ export class CypherWalk implements Walk {
 
   private async run(env: string, checks: GraphCheck[], explain: boolean, floor?: number): Promise<Decision[]> {
     if (checks.length === 0) return [];
-    const params = { env, checks, depth: this.rule.maxDepth, defaultTenant: this.rule.defaultTenant, explain, nowMs: Date.now() };
+    const { maxDepth: depth, defaultTenant } = this.rule;
+    const nowMs = Date.now();
     const sent = performance.now();
+    // The extension takes the checks packed into one string (src/areas/decisions/packedChecks.ts); the Cypher walk as maps.
     const rows = await viaWalk(this.walk, this.q.walkAllowed, this.q.allowed, (stmt) =>
-      this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
+      this.db.readOnce(
+        stmt,
+        { env, checks: stmt === this.q.walkAllowed ? packChecks(checks) : checks, depth, defaultTenant, explain, nowMs },
+        'read',
+        floorOf(env, floor),
+      ),
     );
     this.learned(env, rows[0]?.revision, sent);
     const out: Decision[] = checks.map(() => ({ allow: false, depthLimited: false }));

@@ -52,11 +52,17 @@ public final class Allowed {
         public Long revision;
     }
 
+    /**
+     * `checks`: the questions as a list of maps {user, action, type, key?, tenant?, stored?}, or the same
+     * packed into one string (PackedChecks: what the service sends; the JavaScript driver spends about
+     * two microseconds packing each parameter value, ten a question as maps).
+     */
     @Procedure(name = "graphauthz.allowed", mode = Mode.READ)
-    @Description("Answers a batch of permission questions [{user, action, type, key?, tenant?}] as cypher/decisions/allowed.cypher does, with the environment's revision on every row.")
-    public Stream<Row> allowed(@Name("env") String env, @Name("checks") List<Map<String, Object>> checks, @Name("depth") long depth,
+    @Description("Answers a batch of permission questions [{user, action, type, key?, tenant?}] (or the same packed as one string) as cypher/decisions/allowed.cypher does, with the environment's revision on every row.")
+    public Stream<Row> allowed(@Name("env") String env, @Name("checks") Object checks, @Name("depth") long depth,
             @Name("defaultTenant") String defaultTenant, @Name("explain") boolean explain, @Name("nowMs") long nowMs) {
-        return Vanished.retry(() -> allowedOnce(env, checks, depth, defaultTenant, explain, nowMs));
+        List<Map<String, Object>> questions = PackedChecks.of(checks);
+        return Vanished.retry(() -> allowedOnce(env, questions, depth, defaultTenant, explain, nowMs));
     }
 
     private Stream<Row> allowedOnce(String env, List<Map<String, Object>> checks, long depth, String defaultTenant, boolean explain, long nowMs) {

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { asyncSlot } from '../util/asyncSlot';
 import type { Principal, Session } from './types';
 
 /** Who made a change (docs/behaviour.md section 12): the admin key, an environment key (its id), a session (its user). */
@@ -28,9 +28,9 @@ export function actorOf(who: { principal?: Principal; session?: Session }, named
  * route table only around writing routes (never around GETs or decision questions, the hot path),
  * so the stores need not pass it down through every service.
  */
-const current = new AsyncLocalStorage<Actor>();
+const current = asyncSlot<Actor>();
 
 export const runAs = <T>(actor: Actor | undefined, fn: () => Promise<T>): Promise<T> => (actor ? current.run(actor, fn) : fn());
 
 /** The actor of the current request; `system` work (bootstrap, sweeps) has none. */
-export const currentActor = (): Actor | undefined => current.getStore();
+export const currentActor = (): Actor | undefined => current.get();

@@ -1,8 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import neo4j, { type Driver, type ManagedTransaction, type Session, type Transaction } from 'neo4j-driver';
 import type { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
 import { withAnswerDeadline } from './driver';
+import { asyncSlot } from '../util/asyncSlot';
 import { Conflict, Duplicate, NotFound, type StoreError, storeErrorOf, Unavailable } from './storeErrors';
 import type { StatementRows } from './statements.generated';
 import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
@@ -56,7 +56,7 @@ export interface ChangeLog {
  * The revisions the write transactions of one piece of work (an HTTP request) produced, by
  * environment: each transaction's bump, the highest kept (`producedRevisions`).
  */
-const produced = new AsyncLocalStorage<Map<string, number>>();
+const produced = asyncSlot<Map<string, number>>();
 
 /**
  * Runs `fn` and answers, beside its result, the revision each environment was moved to by the
@@ -82,7 +82,7 @@ export interface Rehearsal {
 }
 
 /** The transaction of the rehearsal being run in this async context, its statements one at a time. */
-const rehearsing = new AsyncLocalStorage<ManagedTransaction>();
+const rehearsing = asyncSlot<ManagedTransaction>();
 
 /** A read must include every write to environment `env` up to its revision `revision` (Db.readOnce). */
 export interface RevisionFloor {
@@ -346,7 +346,7 @@ export class Db {
 
   /** Whether this async context runs in a rehearsal (its statements go to a transaction never committed). */
   get rehearsing(): boolean {
-    return rehearsing.getStore() !== undefined;
+    return rehearsing.get() !== undefined;
   }
 
   /**
@@ -435,7 +435,7 @@ export class Db {
     atLeast?: RevisionFloor,
   ): Promise<R[]> {
     if (stmt.writes) throw new Error(`Cypher "${stmt.name}" writes; run it in db.write, not in a read`);
-    const held = rehearsing.getStore();
+    const held = rehearsing.get();
     if (held) return this.inRehearsal(held, (tx) => tx.rows(stmt, params));
     if (atLeast && mode === 'read' && this.routing) return this.readIncluding(stmt, params, atLeast);
     const started = Date.now();
@@ -564,7 +564,7 @@ export class Db {
   }
 
   private async transaction<T>(mode: Mode, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const held = rehearsing.getStore();
+    const held = rehearsing.get();
     if (held) return this.inRehearsal(held, fn);
     const session = this.driver.session({
       defaultAccessMode: mode === 'read' ? neo4j.session.READ : neo4j.session.WRITE,
@@ -619,7 +619,7 @@ export class Db {
         timedOut = true;
         return this.timeout();
       });
-      const mine = produced.getStore();
+      const mine = produced.get();
       for (const [envId, rev] of bumped) {
         if (rev === undefined) continue;
         this.opts.revisions?.learn(envId, rev);

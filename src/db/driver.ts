@@ -1,8 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import net from 'node:net';
 import { dirname } from 'node:path';
 import tls from 'node:tls';
 import neo4j, { type Driver } from 'neo4j-driver';
+import { asyncSlot } from '../util/asyncSlot';
 
 /**
  * neo4j-driver opens its sockets without TCP_NODELAY. A query larger than one segment is then
@@ -26,7 +26,7 @@ interface ChannelLike {
 /** The deadline of the channels of this process (the smallest asked for, when several drivers). */
 let channelDeadlineMs = Infinity;
 /** The channel deadline of the work running now, when not the process's (Infinity: none). */
-const answerDeadline = new AsyncLocalStorage<number>();
+const answerDeadline = asyncSlot<number>();
 
 /**
  * Runs `fn` without the channel deadline: for schema migrations, whose index population may
@@ -69,7 +69,7 @@ function enableChannelDeadline(ms: number): void {
     const socket = this._conn;
     coalesce(socket);
     if (!timers.has(socket)) socket.on('data', () => disarm(socket));
-    const ms = answerDeadline.getStore() ?? channelDeadlineMs;
+    const ms = answerDeadline.get() ?? channelDeadlineMs;
     if (!timers.get(socket) && ms !== Infinity) {
       const timer = setTimeout(() => {
         timers.set(socket, null);

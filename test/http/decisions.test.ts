@@ -123,6 +123,7 @@ describe('allowed', () => {
       allow: [{ allow: true }, { allow: false }, { allow: false }, { allow: true }, { allow: false }, { allow: true }],
     });
   });
+
   it('answers at the Permit PDP paths for an environment key, 403 for the admin key', async () => {
     const res = await t.call('POST', '/allowed', q('owner-user', 'write', 'doc', 'd1'), { key: t.envKey });
     expect(res.body).toEqual({ allow: true });

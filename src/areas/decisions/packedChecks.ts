@@ -7,8 +7,8 @@ const field = (s: string | null): string => (s === null ? '~' : `${s.length}:${s
  * A batch of checks as the walk extension's one string (graphauthz.allowed, PackedChecks.java):
  * for each check its user, action, type, key and tenant, then `1` when it asks for what the set
  * rules read (`stored`) or `0`. The driver runs every parameter value through its type checks
- * (about two microseconds a value): a batch of eight checks as maps cost it 77-108 µs to pack, as
- * one string 9 µs (docs/benchmarks.md, "Packing a batch's checks").
+ * (microseconds a value): a batch of eight checks as maps cost it 58-64 µs to pack, as one string
+ * 11-14 µs (bench/driverPacking.mjs; docs/benchmarks.md, "Packing a batch's checks").
  */
 export function packChecks(checks: readonly GraphCheck[]): string {
   let out = '';

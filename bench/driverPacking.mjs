@@ -5,6 +5,7 @@
 // service sends the walk extension); and reading eight rows back, against one row of lists.
 //   npm run build && node bench/driverPacking.mjs        (BENCH_ROUNDS, default 3)
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { root } from './ours.mjs';
 
@@ -99,7 +100,7 @@ for (let r = 0; r < rounds; r++) {
   rows.one.push(unpackUs([oneRow], ['allow', 'validUntil', 'depthLimited', 'revision']));
 }
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`µs a batch of 8 checks, by round (median), load average ${(await import('node:os')).loadavg()[0].toFixed(2)}:`);
+console.log(`µs a batch of 8 checks, by round (median), load average ${loadavg()[0].toFixed(2)}:`);
 console.log(`  parameters, checks as maps:         ${fmt(rows.maps)} (${med(rows.maps).toFixed(1)})`);
 console.log(`  parameters, checks as one string:   ${fmt(rows.string)} (${med(rows.string).toFixed(1)})`);
 console.log(`  answers, 8 rows of 7 fields:        ${fmt(rows.eight)} (${med(rows.eight).toFixed(1)})`);

@@ -14,7 +14,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * Starts Neo4j (fresh data, unless one already listens on that port, or BENCH_KEEP_NEO4J keeps its files) and the service;
  * answers API clients for the project/env `bench/bench` and a stop function.
  */
-export async function startOurs({ port, neo4jPort, concurrency, main, env: extraEnv = {} }) {
+export async function startOurs({ port, neo4jPort, concurrency, main, env: extraEnv = {}, nodeArgs = process.env.BENCH_NODE_ARGS ?? '' }) {
   // BENCH_NEO4J_DATA: the data directory of another benchmark's kept graph (bench/writeCost.mjs), whatever the port.
   const dataDir = process.env.BENCH_NEO4J_DATA ?? join(root, '.neo4j', `bench-data-${neo4jPort}`);
   // A Neo4j already listening on the port is reused: its files are never cleared under it.
@@ -25,7 +25,7 @@ export async function startOurs({ port, neo4jPort, concurrency, main, env: extra
   const project = neo4j.reused ? `bench${Date.now()}` : 'bench';
   const service = spawn(
     process.execPath,
-    [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), main ?? process.env.BENCH_MAIN ?? join(root, 'dist/src/main.js')],
+    [...nodeArgs.split(' ').filter(Boolean), main ?? process.env.BENCH_MAIN ?? join(root, 'dist/src/main.js')],
     {
       env: {
         ...process.env,

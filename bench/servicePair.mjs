@@ -7,6 +7,7 @@
 //   AB_A_ARGS / AB_B_ARGS (node flags), AB_A_ENV / AB_B_ENV (JSON: settings of one arm),
 //   AB_CASES ('direct role,denied'), AB_ROUNDS (4), AB_SECONDS (15), AB_WARM (40 s, both arms), BENCH_SCALE (1)
 // Both arms use the jar this checkout's launcher loads: an arm of another rule version answers with the Cypher walk.
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { buildDataset, buildQuestions } from './dataset.mjs';
 import { client, measure } from './http.mjs';
@@ -20,12 +21,7 @@ const caseNames = (process.env.AB_CASES ?? 'direct role,denied').split(',');
 const neo4jPort = Number(process.env.TEST_NEO4J_PORT ?? 7841);
 const mainA = process.env.AB_A_MAIN ?? join(root, 'dist/src/main.js');
 const mainB = process.env.AB_B_MAIN ?? mainA;
-const start = async (port, main, args, env) => {
-  process.env.BENCH_NODE_ARGS = args ?? '';
-  const s = await startOurs({ port, neo4jPort, concurrency: 16, main, env });
-  delete process.env.BENCH_NODE_ARGS;
-  return s;
-};
+const start = (port, main, nodeArgs, env) => startOurs({ port, neo4jPort, concurrency: 16, main, env, nodeArgs: nodeArgs ?? '' });
 const A = await start(18191, mainA, process.env.AB_A_ARGS, JSON.parse(process.env.AB_A_ENV ?? '{}'));
 const ds = buildDataset({
   users: Math.round(10000 * scale),
@@ -67,7 +63,7 @@ for (let r = 0; r < rounds; r++) {
       const x = { rate: n / secs, svc: ((c1[0] - c0[0]) * 1000) / n, neo: ((c1[1] - c0[1]) * 1000) / n };
       (results[name] ??= { A: [], B: [] })[k].push(x);
       console.log(
-        `round ${r + 1} ${name} ${k}: ${x.rate.toFixed(0)} checks/s, CPU ms/check service ${x.svc.toFixed(3)} neo4j ${x.neo.toFixed(3)} (load ${(await import('node:os')).loadavg()[0].toFixed(2)})`,
+        `round ${r + 1} ${name} ${k}: ${x.rate.toFixed(0)} checks/s, CPU ms/check service ${x.svc.toFixed(3)} neo4j ${x.neo.toFixed(3)} (load ${loadavg()[0].toFixed(2)})`,
       );
     }
   }

@@ -109,6 +109,32 @@ function coalesce(socket: net.Socket): void {
   });
 }
 
+/**
+ * Before packing a statement's parameters, neo4j-driver runs every value through its protocol's
+ * type transformers (`Transformer.toStructure`: 13 `isTypeInstance` checks, for nodes, points and
+ * the temporal types), each string and number of every list included. On the load of the bench
+ * dataset that was a quarter of the service's busy CPU (docs/benchmarks.md, "Bulk writes and
+ * import"): a bulk of 1,000 assignments sends six columns of 1,000 values and a change set of five
+ * lists of 1,000 strings. Only an object of one of the driver's classes can match a transformer, so
+ * primitives, arrays and plain objects (`{}` literals, JSON) are passed on at once; the packer still
+ * visits the elements of a list and the values of a map one by one, each through this same check.
+ */
+function skipTransformersForPlainValues(): void {
+  const path = require.resolve('neo4j-driver-bolt-connection/lib/bolt/transformer', {
+    paths: [dirname(require.resolve('neo4j-driver'))],
+  });
+  type ToStructure = (this: unknown, value: unknown) => unknown;
+  const proto = (require(path) as { default: { prototype: { toStructure: ToStructure; plainPatched?: boolean } } }).default.prototype;
+  if (proto.plainPatched) return;
+  const toStructure = proto.toStructure;
+  proto.toStructure = function (this: unknown, value: unknown) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const prototype = Object.getPrototypeOf(value);
+    return prototype === Object.prototype || prototype === null ? value : toStructure.call(this, value);
+  };
+  proto.plainPatched = true;
+}
+
 export interface DriverOptions {
   uri: string;
   user: string;
@@ -122,6 +148,7 @@ export interface DriverOptions {
 export function createDriver(opts: DriverOptions): Driver {
   enableNoDelay();
   enableChannelDeadline(opts.timeoutMs);
+  skipTransformersForPlainValues();
   return neo4j.driver(opts.uri, neo4j.auth.basic(opts.user, opts.password), {
     disableLosslessIntegers: true,
     // TCP connect; the Bolt handshake and every answer are bounded by the channel deadline above.

@@ -181,8 +181,11 @@ export class Tx {
    * could not write) is one change: the last description of each (env, op, kind, key) is kept.
    */
   dropRepeatedChanges(): void {
+    // Environment ids, operations and kinds hold no line break, so the joined string names one
+    // (env, op, kind, key) alone, whatever the key holds.
     const last = new Map<string, number>();
-    this.changes.forEach((c, i) => last.set(JSON.stringify([c.env, c.op, c.kind, c.key]), i));
+    this.changes.forEach((c, i) => last.set(`${c.env}\n${c.op}\n${c.kind}\n${c.key}`, i));
+    if (last.size === this.changes.length) return;
     const keep = new Set(last.values());
     this.changes.splice(0, this.changes.length, ...this.changes.filter((_, i) => keep.has(i)));
   }

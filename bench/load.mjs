@@ -3,19 +3,22 @@
 // BENCH_LOAD_ROUNDS (default 2): round 1 loads into a freshly started Neo4j (its JIT compiler
 // still busy: measured, it took about as much CPU as the load itself); each later round loads the
 // same dataset into a new project of the same, now warm, Neo4j, through a new service process.
+// Each round also prints Neo4j's CPU by kind of thread (its JIT compilers, Bolt workers, GC).
+// BENCH_NEO4J_JVM: JVM flags added to the launcher's for this Neo4j (e.g. '-XX:TieredStopAtLevel=1').
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { DEFAULT_JVM_ARGS, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { buildDataset } from './dataset.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
-import { cpuSeconds } from './proc.mjs';
+import { cpuSeconds, threadCpuSeconds } from './proc.mjs';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const rounds = Number(process.env.BENCH_LOAD_ROUNDS ?? 2);
 const neo4jPort = Number(process.env.BENCH_NEO4J_PORT ?? 7741);
 const dataDir = join(root, '.neo4j', `bench-load-${neo4jPort}`);
 rmSync(dataDir, { recursive: true, force: true });
-const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, log: () => undefined });
+const jvmArgs = [...DEFAULT_JVM_ARGS, ...(process.env.BENCH_NEO4J_JVM ?? '').split(' ').filter(Boolean)];
+const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, jvmArgs, log: () => undefined });
 try {
   const ds = buildDataset({
     users: Math.round(10_000 * scale),
@@ -33,6 +36,7 @@ try {
       });
       let before = cpu();
       const first = before;
+      const threads0 = threadCpuSeconds(ours.neoPid());
       // Each phase with the CPU seconds each process spent on it (the wall time depends on the box's other load).
       const log = (line) => {
         const now = cpu();
@@ -44,6 +48,21 @@ try {
       console.log(`round ${round} (${round === 1 ? 'Neo4j just started' : 'Neo4j warm, new project'}):`);
       const load = await loadOurs(ours.api, ours.project, ds, { loaders: Number(process.env.BENCH_LOADERS ?? 2), log });
       const end = cpu();
+      const threads = threadCpuSeconds(ours.neoPid());
+      const kinds = { 'JIT compilers': /Compiler/, 'Bolt (workers, network)': /Bolt/, GC: /^(GC|G1)/ };
+      const spent = Object.fromEntries(Object.keys(kinds).map((k) => [k, 0]));
+      let other = 0;
+      for (const [name, s] of threads) {
+        const d = s - (threads0.get(name) ?? 0);
+        const kind = Object.keys(kinds).find((k) => kinds[k].test(name));
+        if (kind) spent[kind] += d;
+        else other += d;
+      }
+      console.log(
+        `Neo4j CPU s by thread: ${Object.entries(spent)
+          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+          .join(', ')}, other ${other.toFixed(1)}`,
+      );
       console.log(
         `load: ${load.facts} facts in ${load.seconds.toFixed(2)} s = ${Math.round(load.facts / load.seconds)} facts/s (with ${load.records} users, repos, groups); CPU s: service ${(end.service - first.service).toFixed(1)}, Neo4j ${(end.neo4j - first.neo4j).toFixed(1)}`,
       );

@@ -42,7 +42,7 @@ const STOP_TIMEOUT_MS = 30_000;
 
 // Same opens as Neo4j's own neo4j.conf; without them the page cache runs in a slower fallback
 // mode and transaction-log fadvise calls fail (warnings in debug.log).
-const DEFAULT_JVM_ARGS = [
+export const DEFAULT_JVM_ARGS = [
   '-Xms256m',
   '-Xmx768m',
   '-XX:+ExitOnOutOfMemoryError',

@@ -113,9 +113,9 @@ function coalesce(socket: net.Socket): void {
  * Before packing a statement's parameters, neo4j-driver runs every value through its protocol's
  * type transformers (`Transformer.toStructure`: 13 `isTypeInstance` checks, for nodes, points and
  * the temporal types), each string and number of every list included. On the load of the bench
- * dataset that was a quarter of the service's busy CPU (docs/benchmarks.md, "Bulk writes and
- * import"): a bulk of 1,000 assignments sends six columns of 1,000 values and a change set of five
- * lists of 1,000 strings. Only an object of one of the driver's classes can match a transformer, so
+ * dataset that was a quarter of the service's busy CPU (docs/benchmarks.md, "The service's side of
+ * a load, cut"): a bulk of 1,000 assignments sends six columns of 1,000 values and a change set of
+ * five lists of 1,000 strings. Only an object of one of the driver's classes can match a transformer, so
  * primitives, arrays and plain objects (`{}` literals, JSON) are passed on at once; the packer still
  * visits the elements of a list and the values of a map one by one, each through this same check.
  */

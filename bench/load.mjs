@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DEFAULT_JVM_ARGS, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { buildDataset } from './dataset.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
-import { cpuSeconds, threadCpuSeconds } from './proc.mjs';
+import { cpuSeconds, threadCpuDelta, threadCpuSeconds } from './proc.mjs';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const rounds = Number(process.env.BENCH_LOAD_ROUNDS ?? 2);
@@ -48,21 +48,18 @@ try {
       console.log(`round ${round} (${round === 1 ? 'Neo4j just started' : 'Neo4j warm, new project'}):`);
       const load = await loadOurs(ours.api, ours.project, ds, { loaders: Number(process.env.BENCH_LOADERS ?? 2), log });
       const end = cpu();
-      const threads = threadCpuSeconds(ours.neoPid());
-      const kinds = { 'JIT compilers': /Compiler/, 'Bolt (workers, network)': /Bolt/, GC: /^(GC|G1)/ };
-      const spent = Object.fromEntries(Object.keys(kinds).map((k) => [k, 0]));
-      let other = 0;
-      for (const [name, s] of threads) {
-        const d = s - (threads0.get(name) ?? 0);
-        const kind = Object.keys(kinds).find((k) => kinds[k].test(name));
-        if (kind) spent[kind] += d;
-        else other += d;
+      const kinds = [
+        ['JIT compilers', /Compiler/],
+        ['Bolt (workers, network)', /Bolt/],
+        ['GC', /^(GC|G1)/],
+        ['other', /./],
+      ];
+      const spent = new Map(kinds.map(([k]) => [k, 0]));
+      for (const [name, s] of threadCpuDelta(threads0, threadCpuSeconds(ours.neoPid()))) {
+        const [kind] = kinds.find(([, re]) => re.test(name));
+        spent.set(kind, spent.get(kind) + s);
       }
-      console.log(
-        `Neo4j CPU s by thread: ${Object.entries(spent)
-          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
-          .join(', ')}, other ${other.toFixed(1)}`,
-      );
+      console.log(`Neo4j CPU s by thread: ${[...spent].map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
       console.log(
         `load: ${load.facts} facts in ${load.seconds.toFixed(2)} s = ${Math.round(load.facts / load.seconds)} facts/s (with ${load.records} users, repos, groups); CPU s: service ${(end.service - first.service).toFixed(1)}, Neo4j ${(end.neo4j - first.neo4j).toFixed(1)}`,
       );

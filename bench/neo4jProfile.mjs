@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { buildDataset, buildQuestions } from './dataset.mjs';
 import { measure } from './http.mjs';
 import { loadOurs, startOurs } from './ours.mjs';
-import { cpuSeconds, threadCpuSeconds } from './proc.mjs';
+import { cpuSeconds, threadCpuDelta, threadCpuSeconds } from './proc.mjs';
 const scale = Number(process.env.BENCH_SCALE ?? 0.1);
 const caseName = process.env.PROF_CASE ?? 'direct role';
 // Ports: PROF_PORT, and the test slot's Neo4j port when run through a slot (TEST_NEO4J_PORT), so two slots do not meet.
@@ -87,7 +87,7 @@ console.log(
   `${caseName}: ${(n / secs).toFixed(0)} checks/s; CPU ms/check service ${(((c1[0] - c0[0]) * 1000) / n).toFixed(3)}, neo4j ${(((c1[1] - c0[1]) * 1000) / n).toFixed(3)}`,
 );
 // Neo4j's CPU a question by kind of thread (Bolt workers, Bolt I/O, GC, JIT compilers...), the largest first.
-const byThread = [...threads1].map(([name, s]) => [name, ((s - (threads0.get(name) ?? 0)) * 1000) / n]).filter(([, ms]) => ms >= 0.005);
+const byThread = [...threadCpuDelta(threads0, threads1)].map(([name, s]) => [name, (s * 1000) / n]).filter(([, ms]) => ms >= 0.005);
 console.log(
   'neo4j CPU ms/check by thread:',
   byThread

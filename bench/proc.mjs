@@ -39,6 +39,11 @@ export function threadCpuSeconds(pid) {
   return out;
 }
 
+/** The CPU seconds each kind of thread spent between two `threadCpuSeconds` snapshots. */
+export function threadCpuDelta(before, after) {
+  return new Map([...after].map(([name, s]) => [name, s - (before.get(name) ?? 0)]));
+}
+
 /** RSS of a process and all its descendants, in MB (a PostgreSQL cluster is a postmaster and its backends). */
 export function treeRssMb(pid) {
   const parent = new Map();

@@ -18,6 +18,11 @@ function enableNoDelay(): void {
   }
 }
 
+/** A module of the driver's Bolt layer (`neo4j-driver-bolt-connection/<path>`), as the driver loads it. */
+function driverModule(path: string): unknown {
+  return require(require.resolve(`neo4j-driver-bolt-connection/${path}`, { paths: [dirname(require.resolve('neo4j-driver'))] }));
+}
+
 interface ChannelLike {
   _conn: net.Socket;
   write(buffer: unknown): void;
@@ -58,10 +63,8 @@ export function withAnswerDeadline<T>(ms: number, fn: () => Promise<T>): Promise
  */
 function enableChannelDeadline(ms: number): void {
   channelDeadlineMs = Math.min(channelDeadlineMs, ms);
-  const path = require.resolve('neo4j-driver-bolt-connection/lib/channel/node/node-channel', {
-    paths: [dirname(require.resolve('neo4j-driver'))],
-  });
-  const proto = (require(path) as { default: { prototype: ChannelLike & { deadlinePatched?: boolean } } }).default.prototype;
+  const proto = (driverModule('lib/channel/node/node-channel') as { default: { prototype: ChannelLike & { deadlinePatched?: boolean } } })
+    .default.prototype;
   if (proto.deadlinePatched) return;
   const write = proto.write;
   const timers = new WeakMap<net.Socket, NodeJS.Timeout | null>();
@@ -115,16 +118,15 @@ function coalesce(socket: net.Socket): void {
  * the temporal types), each string and number of every list included. On the load of the bench
  * dataset that was a quarter of the service's busy CPU (docs/benchmarks.md, "The service's side of
  * a load, cut"): a bulk of 1,000 assignments sends six columns of 1,000 values and a change set of
- * five lists of 1,000 strings. Only an object of one of the driver's classes can match a transformer, so
- * primitives, arrays and plain objects (`{}` literals, JSON) are passed on at once; the packer still
- * visits the elements of a list and the values of a map one by one, each through this same check.
+ * five lists of 1,000 strings. Only an object of one of the driver's classes can match a
+ * transformer, so primitives, arrays and plain objects (`{}` literals, JSON) are passed on at once;
+ * the packer still visits the elements of a list and the values of a map one by one, each through
+ * this same check.
  */
 function skipTransformersForPlainValues(): void {
-  const path = require.resolve('neo4j-driver-bolt-connection/lib/bolt/transformer', {
-    paths: [dirname(require.resolve('neo4j-driver'))],
-  });
   type ToStructure = (this: unknown, value: unknown) => unknown;
-  const proto = (require(path) as { default: { prototype: { toStructure: ToStructure; plainPatched?: boolean } } }).default.prototype;
+  const proto = (driverModule('lib/bolt/transformer') as { default: { prototype: { toStructure: ToStructure; plainPatched?: boolean } } })
+    .default.prototype;
   if (proto.plainPatched) return;
   const toStructure = proto.toStructure;
   proto.toStructure = function (this: unknown, value: unknown) {

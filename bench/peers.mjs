@@ -50,8 +50,8 @@ const bulks = Array.from({ length: Math.max(20, Math.round(perCase / 20)) }, (_,
   mixed.slice((i * 100) % (mixed.length - 100), ((i * 100) % (mixed.length - 100)) + 100),
 );
 // Each list is a user never listed before in the run (so no system answers it from memory): up to
-// 7,600 users in one pass, cut after BENCH_MIN_SECONDS (users i * 7919 mod 10,000 for i < 7,679
-// are distinct and none of the warm-up's below).
+// 7,600 users in one pass, cut after BENCH_MIN_SECONDS (at full size, users i * 7919 mod 10,000 for
+// i < 7,679 are distinct and none of the warm-up's below; a smaller BENCH_SCALE may repeat some).
 const listUsers = Array.from({ length: Math.min(7600, ds.userKeys.length) }, (_, i) => ds.userKeys[(i * 7919) % ds.userKeys.length]);
 // Warm-up questions for bulk and list-objects, asked of every system before those are measured,
 // as the checks have theirs: a first call plans statements (ours), fills caches (all).

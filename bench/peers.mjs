@@ -114,7 +114,8 @@ async function measureSystem(sys, memory) {
       out.cases[`${name}${cached ? ' cached' : ''}`] = { ...r, wrong: bad.length };
     }
     log(
-      `${sys.name}: ${name} ${out.cases[name].perSecond.toFixed(0)} / cached ${out.cases[`${name} cached`].perSecond.toFixed(0)} checks/s`,
+      // The client's own CPU share beside each rate: on 2 cores it competes with the system measured.
+      `${sys.name}: ${name} ${out.cases[name].perSecond.toFixed(0)} / cached ${out.cases[`${name} cached`].perSecond.toFixed(0)} checks/s (client at ${out.cases[name].clientCore.toFixed(2)} / ${out.cases[`${name} cached`].clientCore.toFixed(2)} core)`,
     );
   };
   for (const [name, qs] of Object.entries(cases)) await measureCase(name, qs);

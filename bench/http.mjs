@@ -68,8 +68,6 @@ export async function measure(items, concurrency, work, { minSeconds = 0, stopAf
     let next = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        // `stopAfterSeconds`: no item is started after it (one pass over distinct items, cut by time:
-        // the items done are always the first `count`).
         while (next < items.length && elapsed() < stopAfterSeconds) {
           const i = next++;
           const t0 = process.hrtime.bigint();
@@ -79,7 +77,7 @@ export async function measure(items, concurrency, work, { minSeconds = 0, stopAf
       }),
     );
     count += next;
-  } while (elapsed() < minSeconds);
+  } while (elapsed() < Math.min(minSeconds, stopAfterSeconds));
   const seconds = elapsed();
   const cpu = process.cpuUsage(cpu0);
   // This process's CPU share while it measured (the client's own, and whatever else the bench does meanwhile).

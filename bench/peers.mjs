@@ -134,7 +134,12 @@ async function measureSystem(sys, memory) {
   if (lists.some((l) => l === null)) out.list = null;
   else {
     if (ours) reference.lists = lists;
-    const same = (a, b) => a.length === b.length && [...a].sort().every((k, j) => k === [...b].sort()[j]);
+    const same = (a, b) => {
+      if (a.length !== b.length) return false;
+      const x = [...a].sort();
+      const y = [...b].sort();
+      return x.every((k, j) => k === y[j]);
+    };
     // Compared where ours listed the same user (each system lists the first users, as many as it did in the time).
     const listWrong = reference.lists.length
       ? lists.filter((l, i) => i < reference.lists.length && !same(l, reference.lists[i])).length

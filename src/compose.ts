@@ -240,6 +240,7 @@ export function compose(infra: Infrastructure) {
           readMs: config.adminTimeoutMs,
         },
         (read, ms) => metrics.exportHeld.observe({ read }, ms / 1000),
+        config.importBatchRows,
       ),
       conditions,
       roleExtras: {

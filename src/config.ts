@@ -96,6 +96,7 @@ export interface Config {
   jsonMaxDepth: number;
   /** Largest body of an import (POST /v2/import/{p}/{e}, streamed, not bound by the body limits above); more answers 413. */
   importMaxBytes: number;
+  importBatchRows: number;
   /** How long a secret (key or session token) that failed is refused from memory, without a lookup. */
   authFailureTtlMs: number;
   /** Lookups of secrets this process has not seen succeed, running at once (all of them together). */
@@ -171,6 +172,7 @@ export const SETTINGS: Setting[] = [
   { env: 'BODY_LIMIT_BYTES', key: 'bodyLimitBytes', type: 'integer', default: 1048576, min: 1024, max: 67108864 },
   { env: 'BULK_BODY_LIMIT_BYTES', key: 'bulkBodyLimitBytes', type: 'integer', default: 8388608, min: 1024, max: 67108864 },
   { env: 'IMPORT_MAX_BYTES', key: 'importMaxBytes', type: 'integer', default: 1073741824, min: 1024, max: 1099511627776 },
+  { env: 'IMPORT_BATCH_ROWS', key: 'importBatchRows', type: 'integer', default: 5000, min: 1, max: 50000 },
   { env: 'JSON_MAX_DEPTH', key: 'jsonMaxDepth', type: 'integer', default: 32, min: 4, max: 256 },
   { env: 'AUTH_FAILURE_TTL_MS', key: 'authFailureTtlMs', type: 'integer', default: 30000, min: 0, max: 3600000 },
   { env: 'AUTH_LOOKUPS_IN_FLIGHT', key: 'authLookupsInFlight', type: 'integer', default: 8, min: 1, max: 256 },

@@ -8,6 +8,8 @@ import { runCypher, type TestService } from '../support/testService';
  * all or nothing. The source environment holds a scaled-down bench dataset (bench/dataset.mjs:
  * users in chains of nested groups, group grants on repos, direct role assignments), plus tenant
  * roles with an end, an elements config with a webhook, an operation approval and an access request.
+ * The service writes an import in batches of IMPORT_BATCH_ROWS = 40 rows here (5,000 by default), so
+ * that every import below is many batches, two of them sent at a time (src/areas/snapshots/service.ts).
  */
 let w: World;
 let t: TestService;
@@ -214,8 +216,10 @@ const assignmentsOf = async (e: string) =>
   (await ok(t, 'GET', `/v2/facts/${t.proj}/${e}/role_assignments?user=carol`)).map(
     (a: { id: string; role: string; expires_at?: string }) => [a.id, a.role, a.expires_at],
   );
+/** Rows a batch of an import writes in this file's service: the stream's ~400 records and ~1,900 links are many batches. */
+const IMPORT_BATCH_ROWS = 40;
 beforeAll(async () => {
-  w = await buildWorld();
+  w = await buildWorld({ env: { IMPORT_BATCH_ROWS: String(IMPORT_BATCH_ROWS) } });
   t = w.t;
   factCount = await loadBench(t.env);
   // Tenant roles with and without an end, an approval and an access request, a webhook with its secret.
@@ -416,6 +420,32 @@ describe('import', () => {
     expect([groupsFromUser.status, groupsFromUser.body.message]).toEqual([
       400,
       expect.stringMatching(/GROUPS links that do not start at a group/),
+    ]);
+    await expectEmpty(env);
+  }, 60_000);
+
+  it('refuses a record repeated batches apart (409) and a link to a missing record in a middle batch (400), keeping nothing', async () => {
+    const env = await newEnv('repeated');
+    const lines = exported.trim().split('\n');
+    const parsed = lines.map((l) => JSON.parse(l));
+    const records = parsed.filter((v) => v.type === 'node');
+    const links = parsed.filter((v) => v.type === 'relationship');
+    // Both kinds span many batches, written two at a time.
+    expect(Math.min(records.length, links.length)).toBeGreaterThan(4 * IMPORT_BATCH_ROWS);
+    // The first user again as the last record: its batch fails at commit on the user key, batches after the first.
+    const firstUser = lines[parsed.findIndex((v) => v.kind === 'user')];
+    const lastRecord = parsed.map((v) => v.type).lastIndexOf('node');
+    const repeated = [...lines.slice(0, lastRecord + 1), firstUser, ...lines.slice(lastRecord + 1)];
+    const dup = await importInto(env, repeated.join('\n'));
+    expect([dup.status, dup.body.message]).toEqual([409, expect.stringMatching(/a key twice in it/)]);
+    await expectEmpty(env);
+    // A link in the middle of the links names a record the stream does not hold: 400 naming how many, nothing kept.
+    const middle = parsed.indexOf(links[Math.floor(links.length / 2)]);
+    const dangling = lines.map((l, i) => (i === middle ? JSON.stringify({ ...parsed[i], to: '00000000-0000-4000-8000-000000000000' }) : l));
+    const missing = await importInto(env, dangling.join('\n'));
+    expect([missing.status, missing.body.message]).toEqual([
+      400,
+      expect.stringMatching(/, 1 name a record id the stream did not hold before them/),
     ]);
     await expectEmpty(env);
   }, 60_000);

@@ -10,8 +10,15 @@ import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
 import type { SnapshotStore } from './store';
 
-/** Rows written per transaction of an import (each bound by ADMIN_TIMEOUT_MS). */
+/** Rows written per transaction of an import by default (IMPORT_BATCH_ROWS; each bound by ADMIN_TIMEOUT_MS). */
 export const IMPORT_BATCH = 5000;
+/**
+ * Batches of an import sent before the oldest has been answered. Each batch's statement first
+ * takes its environment's lock (it renews the import's lease), so Neo4j still writes them one
+ * after the other; the next batch is packed, sent and decoded while the one before it is written
+ * (docs/benchmarks.md, "The import: two batches in flight").
+ */
+const IMPORT_WRITES_IN_FLIGHT = 2;
 /** Held exports tried before an export is streamed without holding its writers. */
 const HELD_ATTEMPTS = 3;
 /** Records removed per transaction when a failed import is discarded. */
@@ -57,8 +64,10 @@ export interface ImportSummary {
  * Import: only into an empty environment. The environment is marked as importing in one small
  * transaction (cypher/import/begin.cypher): from then on every request to it but this import
  * answers 503 (src/http/authenticator.ts), so no question sees a staged record, and nothing mixes
- * with them. The body is read as a stream, line by line, and written in batches of IMPORT_BATCH
- * rows, each a transaction of its own (CREATE, no MERGE). One small transaction at the end makes
+ * with them. The body is read as a stream, line by line, and written in batches of IMPORT_BATCH_ROWS
+ * rows, each a transaction of its own (CREATE, no MERGE); the next batch is read, parsed and sent
+ * while the one before it is written (the relationships' first batch once every batch of records
+ * has committed). One small transaction at the end makes
  * it visible (the mark goes, the revision moves: every cached answer is dropped). Any failure (a
  * bad line, the client gone, IMPORT_MAX_BYTES passed, a database error) removes what was staged,
  * in batches, and leaves the environment as new (its `default` tenant). A process that dies mid
@@ -79,6 +88,8 @@ export class SnapshotService {
     } = { loaded: () => false, readMs: 60_000 },
     /** Told how long each export held its environment's writers (authz_export_writers_held_seconds). */
     private readonly held: (read: 'extension' | 'held', ms: number) => void = () => undefined,
+    /** IMPORT_BATCH_ROWS: rows written per transaction of an import. */
+    private readonly importBatch = IMPORT_BATCH,
   ) {}
 
   /** When Neo4j last answered that it lacks graphauthz.exportParts (an older jar). */
@@ -310,7 +321,13 @@ export class SnapshotService {
     while ((await this.store.discardBatch(env, importId, DISCARD_BATCH)) === DISCARD_BATCH);
   }
 
-  /** Reads the body line by line, writing batches as they fill (reading waits for each write). */
+  /**
+   * Reads the body line by line, sending batches as they fill, up to IMPORT_WRITES_IN_FLIGHT of them
+   * unanswered while the next is read and parsed (a write's error is thrown when a later batch waits
+   * for it, or at the end). The first batch of relationships is sent once every batch of records has
+   * committed (its ends are found by id). Whatever stops the reading first waits for every batch
+   * sent, so that the discard that follows (`import`) finds everything staged.
+   */
   private async load(env: string, importId: string, req: IncomingMessage): Promise<{ nodes: number; relationships: number }> {
     const decoder = new StringDecoder('utf8');
     let bytes = 0;
@@ -323,24 +340,44 @@ export class SnapshotService {
     let nodes = 0;
     let relationships = 0;
     let linking = false;
-
+    /** The batches being written, oldest first (at most IMPORT_WRITES_IN_FLIGHT). */
+    const inFlight: Promise<void>[] = [];
+    /** Waits for every batch being written; throws the first error. */
+    const written = async () => {
+      while (inFlight.length) await inFlight.shift();
+    };
+    /** Sends a batch once fewer than IMPORT_WRITES_IN_FLIGHT are unanswered. */
+    const send = async (write: () => Promise<void>) => {
+      while (inFlight.length >= IMPORT_WRITES_IN_FLIGHT) await inFlight.shift();
+      const w = write();
+      // Observed when a later batch or the end waits for it; not an unhandled rejection meanwhile.
+      w.catch(() => undefined);
+      inFlight.push(w);
+    };
     const flushNodes = async () => {
       if (!nodeBatch.length) return;
-      const created = await this.store.createNodes(env, importId, nodeBatch);
-      if (created !== nodeBatch.length) throw abandoned();
-      nodes += created;
+      const rows = nodeBatch;
       nodeBatch = [];
+      await send(async () => {
+        const created = await this.store.createNodes(env, importId, rows);
+        if (created !== rows.length) throw abandoned();
+        nodes += created;
+      });
     };
     const flushRelationships = async () => {
       if (!relBatch.length) return;
-      const created = await this.store.createRelationships(env, importId, relBatch);
-      if (created !== relBatch.length) {
-        throw badRequest(
-          `Of ${relBatch.length} relationships up to line ${lineNo}, ${relBatch.length - created} name a record id the stream did not hold before them, or are GROUPS links that do not start at a group.`,
-        );
-      }
-      relationships += created;
+      const rows = relBatch;
+      const upTo = lineNo;
       relBatch = [];
+      await send(async () => {
+        const created = await this.store.createRelationships(env, importId, rows);
+        if (created !== rows.length) {
+          throw badRequest(
+            `Of ${rows.length} relationships up to line ${upTo}, ${rows.length - created} name a record id the stream did not hold before them, or are GROUPS links that do not start at a group.`,
+          );
+        }
+        relationships += created;
+      });
     };
     const take = async (text: string) => {
       lineNo++;
@@ -362,15 +399,16 @@ export class SnapshotService {
             // The secret is never exported: a restored webhook signs with a new one (shown once the config is updated).
             line.row.props.webhook_secret = newWebhookSecret();
           }
-          if (nodeBatch.length >= IMPORT_BATCH) await flushNodes();
+          if (nodeBatch.length >= this.importBatch) await flushNodes();
           return;
         case 'relationship':
           if (!linking) {
             await flushNodes();
+            await written();
             linking = true;
           }
           relBatch.push(line.row);
-          if (relBatch.length >= IMPORT_BATCH) await flushRelationships();
+          if (relBatch.length >= this.importBatch) await flushRelationships();
           return;
         case 'end':
           end = line;
@@ -378,25 +416,32 @@ export class SnapshotService {
       }
     };
 
-    // Not destroyed when a bad line stops the reading: the answer (400, 413) still goes out on its socket.
-    for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (bytes > this.importMaxBytes) throw bodyTooLarge(this.importMaxBytes);
-      pending += decoder.write(chunk);
-      let nl = pending.indexOf('\n');
-      while (nl >= 0) {
-        const text = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        await take(text);
-        nl = pending.indexOf('\n');
+    try {
+      // Not destroyed when a bad line stops the reading: the answer (400, 413) still goes out on its socket.
+      for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (bytes > this.importMaxBytes) throw bodyTooLarge(this.importMaxBytes);
+        pending += decoder.write(chunk);
+        let nl = pending.indexOf('\n');
+        while (nl >= 0) {
+          const text = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          await take(text);
+          nl = pending.indexOf('\n');
+        }
+        if (pending.length > MAX_LINE_BYTES) throw badRequest(`line ${lineNo + 1} is longer than ${MAX_LINE_BYTES} bytes.`);
       }
-      if (pending.length > MAX_LINE_BYTES) throw badRequest(`line ${lineNo + 1} is longer than ${MAX_LINE_BYTES} bytes.`);
+      pending += decoder.end();
+      if (pending) await take(pending);
+      if (!req.complete) throw badRequest('The body was cut off before its end.');
+      await flushNodes();
+      await flushRelationships();
+      await written();
+    } catch (err) {
+      // The batch being written ends (committed or not) before the discard removes what was staged.
+      await Promise.allSettled(inFlight);
+      throw err;
     }
-    pending += decoder.end();
-    if (pending) await take(pending);
-    if (!req.complete) throw badRequest('The body was cut off before its end.');
-    await flushNodes();
-    await flushRelationships();
     if (!header) throw badRequest('The body is empty: an import reads an export (graph-authz export).');
     if (!end) throw badRequest(`The stream ends at line ${lineNo} without its end line: it was cut off, or its export failed.`);
     if (end.nodes !== nodes || end.relationships !== relationships) {

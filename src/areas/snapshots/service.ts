@@ -16,7 +16,7 @@ export const IMPORT_BATCH = 5000;
  * Batches of an import sent before the oldest has been answered. Each batch's statement first
  * takes its environment's lock (it renews the import's lease), so Neo4j still writes them one
  * after the other; the next batch is packed, sent and decoded while the one before it is written
- * (docs/benchmarks.md, "The import: two batches in flight").
+ * (docs/benchmarks.md, "The import: the next batch sent while one is written").
  */
 const IMPORT_WRITES_IN_FLIGHT = 2;
 /** Held exports tried before an export is streamed without holding its writers. */

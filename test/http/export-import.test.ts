@@ -216,7 +216,7 @@ const assignmentsOf = async (e: string) =>
   (await ok(t, 'GET', `/v2/facts/${t.proj}/${e}/role_assignments?user=carol`)).map(
     (a: { id: string; role: string; expires_at?: string }) => [a.id, a.role, a.expires_at],
   );
-/** Rows a batch of an import writes in this file's service: the stream's ~400 records and ~1,900 links are many batches. */
+/** Rows a batch of an import writes in this file's service: the stream's records and its links are each more than four batches (asserted below). */
 const IMPORT_BATCH_ROWS = 40;
 beforeAll(async () => {
   w = await buildWorld({ env: { IMPORT_BATCH_ROWS: String(IMPORT_BATCH_ROWS) } });

@@ -96,6 +96,7 @@ export interface Config {
   jsonMaxDepth: number;
   /** Largest body of an import (POST /v2/import/{p}/{e}, streamed, not bound by the body limits above); more answers 413. */
   importMaxBytes: number;
+  /** Rows an import writes in one transaction (IMPORT_BATCH_ROWS); the next batch is sent while one is written. */
   importBatchRows: number;
   /** How long a secret (key or session token) that failed is refused from memory, without a lookup. */
   authFailureTtlMs: number;

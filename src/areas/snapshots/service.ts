@@ -10,8 +10,8 @@ import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
 import type { SnapshotStore } from './store';
 
-/** Rows written per transaction of an import by default (IMPORT_BATCH_ROWS; each bound by ADMIN_TIMEOUT_MS). */
-export const IMPORT_BATCH = 5000;
+/** Rows written per transaction of an import when none is given (the composition root passes IMPORT_BATCH_ROWS). */
+const IMPORT_BATCH = 5000;
 /**
  * Batches of an import sent before the oldest has been answered. Each batch's statement first
  * takes its environment's lock (it renews the import's lease), so Neo4j still writes them one
@@ -438,7 +438,7 @@ export class SnapshotService {
       await flushRelationships();
       await written();
     } catch (err) {
-      // The batch being written ends (committed or not) before the discard removes what was staged.
+      // Every batch sent ends (committed or not) before the discard removes what was staged.
       await Promise.allSettled(inFlight);
       throw err;
     }

@@ -10,6 +10,37 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 const frames = new AsyncLocalStorage<readonly unknown[]>();
 let slotsMade = 0;
 
+/**
+ * Runs in progress (a run lasts until the promise its function answered settles). Node 20 runs its
+ * promise hooks for every promise of the process while any storage is enabled, and a storage, once
+ * run, stays enabled for good: since the migrations run at start-up (`withoutAnswerDeadline`), every
+ * promise of every request paid them, a check's and a probe's included, that carry no slot at all
+ * (docs/benchmarks.md, "The promise hooks"). So the storage is disabled whenever no run is in
+ * progress, and enabled again by the next run. What a slot answers is unchanged: work started inside
+ * a run ends before the run's promise settles (the slots' users await it: a write's handler, a
+ * migration, an admin operation, a rehearsal's step), and outside every run a slot holds nothing.
+ */
+let running = 0;
+const release = (): void => {
+  if (--running === 0) frames.disable();
+};
+
+/** Runs `fn` in `frame`, counted in `running` until what it answers settles. */
+function runCounted<R>(frame: readonly unknown[], fn: () => R): R {
+  running++;
+  let out: R;
+  try {
+    out = frames.run(frame, fn);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const then = (out as { then?: unknown } | null | undefined)?.then;
+  if (typeof then === 'function') (out as PromiseLike<unknown>).then(release, release);
+  else release();
+  return out;
+}
+
 export interface AsyncSlot<T> {
   /** Runs `fn` with this slot holding `value` (the other slots as they are), as AsyncLocalStorage.run. */
   run<R>(value: T, fn: () => R): R;
@@ -25,7 +56,7 @@ export function asyncSlot<T>(): AsyncSlot<T> {
       const outer = frames.getStore();
       const frame = outer ? outer.slice() : [];
       frame[at] = value;
-      return frames.run(frame, fn);
+      return runCounted(frame, fn);
     },
     get: () => frames.getStore()?.[at] as T | undefined,
   };

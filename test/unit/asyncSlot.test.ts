@@ -1,3 +1,4 @@
+import { executionAsyncId } from 'node:async_hooks';
 import { asyncSlot } from '../../src/util/asyncSlot';
 
 describe('asyncSlot (values carried down awaits, one storage for all)', () => {
@@ -35,5 +36,41 @@ describe('asyncSlot (values carried down awaits, one storage for all)', () => {
       return a.get();
     });
     expect(await Promise.all([one, two])).toEqual(['one', 'two']);
+  });
+
+  it('keeps the value of a run after another run ends before it (the storage stays on while any run is in progress)', async () => {
+    let endShort!: () => void;
+    const short = a.run('short', () => new Promise<void>((r) => (endShort = r)));
+    const long = b.run(7, async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      endShort();
+      await short;
+      await new Promise((r) => setTimeout(r, 1));
+      return [a.get(), b.get()];
+    });
+    expect(await long).toEqual([undefined, 7]);
+  });
+
+  it('ends a run whose function throws or rejects, and the next run still carries its value', async () => {
+    expect(() =>
+      a.run('thrown', () => {
+        throw new Error('sync');
+      }),
+    ).toThrow('sync');
+    await expect(a.run('rejected', async () => Promise.reject(new Error('async')))).rejects.toThrow('async');
+    expect(a.get()).toBeUndefined();
+    expect(await a.run('next', async () => (await Promise.resolve(), a.get()))).toBe('next');
+  });
+
+  it('runs no promise hook while no run is in progress (a check pays nothing for the slots)', async () => {
+    // With Node's promise hooks on, the code after an await runs under its promise's own async id.
+    const idsAcrossAnAwait = async () => {
+      const before = executionAsyncId();
+      await Promise.resolve();
+      return executionAsyncId() === before ? 'same id' : 'new id';
+    };
+    expect(await a.run('on', idsAcrossAnAwait)).toBe('new id');
+    await new Promise((r) => setTimeout(r, 1));
+    expect(await idsAcrossAnAwait()).toBe('same id');
   });
 });

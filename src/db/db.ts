@@ -2,7 +2,7 @@ import neo4j, { type Driver, type ManagedTransaction, type Session, type Transac
 import type { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
 import { withAnswerDeadline } from './driver';
-import { asyncSlot } from '../util/asyncSlot';
+import { asyncSlot, keepSlotsFor } from '../util/asyncSlot';
 import { Conflict, Duplicate, NotFound, type StoreError, storeErrorOf, Unavailable } from './storeErrors';
 import type { StatementRows } from './statements.generated';
 import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
@@ -612,7 +612,11 @@ export class Db {
     };
     // The server also drops the transaction at the deadline, so a slow query does not linger there.
     const config = { timeout: this.timeoutMs };
-    const run = this.deadlined(() => (mode === 'read' ? session.executeRead(work, config) : session.executeWrite(work, config)));
+    // Kept in its run's slots until it settles: after a timeout answers, the transaction may still
+    // record its changes, with its actor and revisions (src/util/asyncSlot.ts).
+    const run = keepSlotsFor(
+      this.deadlined(() => (mode === 'read' ? session.executeRead(work, config) : session.executeWrite(work, config))),
+    );
     let timedOut = false;
     const started = process.hrtime.bigint();
     let failure: DbErrorKind | undefined;

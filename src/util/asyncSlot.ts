@@ -3,9 +3,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * The values that work carries down its awaits (the actor of a write, a rehearsal's transaction, a
  * channel deadline, the revisions a request produced), all in one AsyncLocalStorage. Node 20 copies
- * the value of every storage in use onto each promise the process makes (a property a storage, in
- * the promise hook of each `init`), on every path, the hot one included: one storage holding a
- * frame of slots costs each promise one copy where a storage a value cost one a value.
+ * the value of every enabled storage onto each promise the process makes (a property a storage, in
+ * the promise hook of each `init`), whatever path made it: one storage holding a frame of slots
+ * costs each promise one copy where a storage a value cost one a value, and the storage is enabled
+ * only while a run is in progress (below).
  */
 const frames = new AsyncLocalStorage<readonly unknown[]>();
 let slotsMade = 0;
@@ -24,6 +25,20 @@ let running = 0;
 const release = (): void => {
   if (--running === 0) frames.disable();
 };
+
+/**
+ * Keeps the slots of the run this code runs in (if any) for `work`'s awaits until it settles, even
+ * when the run itself ends first: for work that may outlive the caller's wait (a write transaction
+ * still running after its caller's deadline answered: it must still read its actor when it records
+ * its changes). Outside every run it does nothing.
+ */
+export function keepSlotsFor<T>(work: Promise<T>): Promise<T> {
+  if (frames.getStore() !== undefined) {
+    running++;
+    work.then(release, release);
+  }
+  return work;
+}
 
 /** Runs `fn` in `frame`, counted in `running` until what it answers settles. */
 function runCounted<R>(frame: readonly unknown[], fn: () => R): R {

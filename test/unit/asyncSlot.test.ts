@@ -1,5 +1,5 @@
 import { executionAsyncId } from 'node:async_hooks';
-import { asyncSlot } from '../../src/util/asyncSlot';
+import { asyncSlot, keepSlotsFor } from '../../src/util/asyncSlot';
 
 describe('asyncSlot (values carried down awaits, one storage for all)', () => {
   const a = asyncSlot<string>();
@@ -72,5 +72,20 @@ describe('asyncSlot (values carried down awaits, one storage for all)', () => {
     expect(await a.run('on', idsAcrossAnAwait)).toBe('new id');
     await new Promise((r) => setTimeout(r, 1));
     expect(await idsAcrossAnAwait()).toBe('same id');
+  });
+
+  it('keeps the slots for work that outlives its run when the run hands it to keepSlotsFor (a write past the deadline of its caller)', async () => {
+    let outlived!: Promise<string | undefined>;
+    await a.run('writer', async () => {
+      outlived = keepSlotsFor(
+        (async () => {
+          await new Promise((r) => setTimeout(r, 5));
+          return a.get();
+        })(),
+      );
+    });
+    // The run has ended and no other is in progress; the work it handed over still reads its value.
+    expect(await outlived).toBe('writer');
+    expect(a.get()).toBeUndefined();
   });
 });

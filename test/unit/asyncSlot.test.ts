@@ -59,7 +59,12 @@ describe('asyncSlot (values carried down awaits, one storage for all)', () => {
     ).toThrow('sync');
     await expect(a.run('rejected', async () => Promise.reject(new Error('async')))).rejects.toThrow('async');
     expect(a.get()).toBeUndefined();
-    expect(await a.run('next', async () => (await Promise.resolve(), a.get()))).toBe('next');
+    expect(
+      await a.run('next', async () => {
+        await Promise.resolve();
+        return a.get();
+      }),
+    ).toBe('next');
   });
 
   it('runs no promise hook while no run is in progress (a check pays nothing for the slots)', async () => {

@@ -19,7 +19,8 @@ let slotsMade = 0;
  * (docs/benchmarks.md, "The promise hooks"). So the storage is disabled whenever no run is in
  * progress, and enabled again by the next run. What a slot answers is unchanged: work started inside
  * a run ends before the run's promise settles (the slots' users await it: a write's handler, a
- * migration, an admin operation, a rehearsal's step), and outside every run a slot holds nothing.
+ * migration, an admin operation, a rehearsal's step) or is handed to `keepSlotsFor`, and outside
+ * every run a slot holds nothing.
  */
 let running = 0;
 const release = (): void => {
@@ -35,12 +36,12 @@ const release = (): void => {
 export function keepSlotsFor<T>(work: Promise<T>): Promise<T> {
   if (frames.getStore() !== undefined) {
     running++;
-    work.then(release, release);
+    releaseWhenSettled(work);
   }
   return work;
 }
 
-/** Runs `fn` in `frame`, counted in `running` until what it answers settles. */
+/** Runs `fn` in `frame`, counted in `running` (from before it starts) until what it answers settles. */
 function runCounted<R>(frame: readonly unknown[], fn: () => R): R {
   running++;
   let out: R;
@@ -50,10 +51,15 @@ function runCounted<R>(frame: readonly unknown[], fn: () => R): R {
     release();
     throw err;
   }
+  releaseWhenSettled(out);
+  return out;
+}
+
+/** Ends one counted run when `out` settles: at once when it is no promise. */
+function releaseWhenSettled(out: unknown): void {
   const then = (out as { then?: unknown } | null | undefined)?.then;
   if (typeof then === 'function') (out as PromiseLike<unknown>).then(release, release);
   else release();
-  return out;
 }
 
 export interface AsyncSlot<T> {

@@ -62,10 +62,14 @@ public final class Allowed {
     public Stream<Row> allowed(@Name("env") String env, @Name("checks") Object checks, @Name("depth") long depth,
             @Name("defaultTenant") String defaultTenant, @Name("explain") boolean explain, @Name("nowMs") long nowMs) {
         List<Map<String, Object>> questions = PackedChecks.of(checks);
-        return Vanished.retry(() -> allowedOnce(env, questions, depth, defaultTenant, explain, nowMs));
+        return Vanished.retry(() -> {
+            try (Reads reads = new Reads(tx)) {
+                return allowedOnce(reads, env, questions, depth, defaultTenant, explain, nowMs);
+            }
+        });
     }
 
-    private Stream<Row> allowedOnce(String env, List<Map<String, Object>> checks, long depth, String defaultTenant, boolean explain, long nowMs) {
+    private Stream<Row> allowedOnce(Reads reads, String env, List<Map<String, Object>> checks, long depth, String defaultTenant, boolean explain, long nowMs) {
         if (checks == null || checks.isEmpty()) return Stream.empty();
         Long revision = revision(tx, env);
         List<String> types = new ArrayList<>();
@@ -74,14 +78,14 @@ public final class Allowed {
         Map<String, Node> users = new HashMap<>();
         List<Row> rows = new ArrayList<>(checks.size());
         for (int i = 0; i < checks.size(); i++) {
-            Row row = answer(env, i, checks.get(i), depth, defaultTenant, explain, nowMs, rule, users);
+            Row row = answer(reads, env, i, checks.get(i), depth, defaultTenant, explain, nowMs, rule, users);
             row.revision = revision;
             rows.add(row);
         }
         return rows.stream();
     }
 
-    private Row answer(String env, int idx, Map<String, Object> question, long depth, String defaultTenant, boolean explain, long nowMs,
+    private Row answer(Reads reads, String env, int idx, Map<String, Object> question, long depth, String defaultTenant, boolean explain, long nowMs,
             RuleTables rule, Map<String, Node> users) {
         String resourceType = str(question.get("type"));
         String action = str(question.get("action"));
@@ -107,7 +111,7 @@ public final class Allowed {
                 tenantGrantUntils.add(Walk.asLong(grant.getProperty("expires_at", null)));
             }
         }
-        List<Walk.Assignment> directAssignments = Walk.directAssignments(viable ? user : null, nowMs);
+        List<Walk.Assignment> directAssignments = Walk.directAssignments(reads, viable ? user : null, nowMs);
         List<Walk.Key> heldStates = new ArrayList<>(directAssignments.size());
         Set<Long> directNodes = new HashSet<>();
         for (Walk.Assignment a : directAssignments) {
@@ -124,7 +128,7 @@ public final class Allowed {
                 startStates.add(new Walk.State(target, role, null, explain ? Walk.cat(at, "#", role) : ""));
             }
         }
-        Walk walk = new Walk(rule, nowMs, depth, false, explain, directNodes);
+        Walk walk = new Walk(reads, rule, nowMs, depth, false, explain, directNodes);
         Walk.Reached reached = walk.reachableStates(startStates, explain ? Set.of() : held);
         List<Integer> hits = new ArrayList<>();
         for (int i = 0; i < reached.states().size(); i++) {

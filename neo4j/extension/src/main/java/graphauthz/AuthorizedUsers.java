@@ -43,10 +43,14 @@ public final class AuthorizedUsers {
     public Stream<Row> authorizedUsers(@Name("env") String env, @Name("action") String action, @Name("type") String type,
             @Name("key") String key, @Name("tenant") String questionTenant, @Name("depth") long depth,
             @Name("defaultTenant") String defaultTenant, @Name("nowMs") long nowMs) {
-        return Vanished.retry(() -> authorizedUsersOnce(env, action, type, key, questionTenant, depth, defaultTenant, nowMs));
+        return Vanished.retry(() -> {
+            try (Reads reads = new Reads(tx)) {
+                return authorizedUsersOnce(reads, env, action, type, key, questionTenant, depth, defaultTenant, nowMs);
+            }
+        });
     }
 
-    private Stream<Row> authorizedUsersOnce(String env, String action, String type, String key, String questionTenant, long depth, String defaultTenant, long nowMs) {
+    private Stream<Row> authorizedUsersOnce(Reads reads, String env, String action, String type, String key, String questionTenant, long depth, String defaultTenant, long nowMs) {
         RuleTables rule = RuleTables.read(tx, env, type == null ? List.of() : List.of(type));
         Node target = Allowed.instance(tx, env, type, key);
         String targetTenant = target == null ? null : Allowed.str(target.getProperty("tenant", null));
@@ -57,7 +61,7 @@ public final class AuthorizedUsers {
         if (target != null && (questionTenant == null || questionTenant.equals(tenant))) {
             for (String role : Allowed.granting(roles.instance(), action)) start.add(new Walk.State(target, role, null, ""));
         }
-        Walk.Reached reached = new Walk(rule, nowMs, depth, false, false, Set.of()).reachableStates(start, Set.of());
+        Walk.Reached reached = new Walk(reads, rule, nowMs, depth, false, false, Set.of()).reachableStates(start, Set.of());
 
         // The users holding a reached state's role on its node (live HAS_ROLE edges).
         List<Candidate> candidates = new ArrayList<>();
@@ -81,14 +85,14 @@ public final class AuthorizedUsers {
                 Node holder = userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
                 if (holder == null) continue;
                 conditional = true;
-                List<Walk.Assignment> assignments = Walk.directAssignments(holder, nowMs);
+                List<Walk.Assignment> assignments = Walk.directAssignments(reads, holder, nowMs);
                 Set<Walk.Key> held = new HashSet<>();
                 Set<Long> directNodes = new HashSet<>();
                 for (Walk.Assignment a : assignments) {
                     held.add(a.stateKey());
                     directNodes.add(Walk.id(a.node()));
                 }
-                Walk.Reached again = new Walk(rule, nowMs, depth, false, false, directNodes).reachableStates(start, held);
+                Walk.Reached again = new Walk(reads, rule, nowMs, depth, false, false, directNodes).reachableStates(start, held);
                 for (Walk.State s : again.states()) if (held.contains(s.key)) confirmed.add(new Confirmed(userKey, s.key));
             }
         }

@@ -52,15 +52,19 @@ public final class EffectiveRoles {
     @SuppressWarnings("unchecked")
     public Stream<Row> effectiveRoles(@Name("env") String env, @Name("user") String userKey, @Name("tenant") String tenant,
             @Name("depth") long depth, @Name("nowMs") long nowMs) {
-        return Vanished.retry(() -> effectiveRolesOnce(env, userKey, tenant, depth, nowMs));
+        return Vanished.retry(() -> {
+            try (Reads reads = new Reads(tx)) {
+                return effectiveRolesOnce(reads, env, userKey, tenant, depth, nowMs);
+            }
+        });
     }
 
-    private Stream<Row> effectiveRolesOnce(String env, String userKey, String tenant, long depth, long nowMs) {
+    private Stream<Row> effectiveRolesOnce(Reads reads, String env, String userKey, String tenant, long depth, long nowMs) {
         Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
         if (user == null) return Stream.empty();
         RuleTables rule = RuleTables.read(tx, env, List.of());
         Object key = user.getProperty("key", null);
-        List<Walk.Assignment> assignments = Walk.directAssignments(user, nowMs);
+        List<Walk.Assignment> assignments = Walk.directAssignments(reads, user, nowMs);
         Set<Long> directNodes = new HashSet<>();
         List<Walk.State> start = new ArrayList<>(assignments.size());
         for (Walk.Assignment a : assignments) {
@@ -68,7 +72,7 @@ public final class EffectiveRoles {
             String trail = Walk.cat("user:", key, " -", a.role(), "-> ", a.node().getProperty("resource", null), ":", a.node().getProperty("key", null));
             start.add(new Walk.State(a.node(), a.role(), a.until(), trail));
         }
-        Walk.Reached reached = new Walk(rule, nowMs, depth, true, true, directNodes).reachableStates(start, Set.of());
+        Walk.Reached reached = new Walk(reads, rule, nowMs, depth, true, true, directNodes).reachableStates(start, Set.of());
         List<Map<String, Object>> roles = new ArrayList<>();
         for (Walk.State state : reached.states()) {
             Object nodeTenant = state.node.getProperty("tenant", null);

@@ -48,10 +48,14 @@ public final class ListObjects {
     public Stream<Row> listObjects(@Name("env") String env, @Name("user") String userKey, @Name("action") String action,
             @Name("type") String type, @Name("tenant") String tenant, @Name("after") String after, @Name("limit") long limit,
             @Name("depth") long depth, @Name("nowMs") long nowMs) {
-        return Vanished.retry(() -> listObjectsOnce(env, userKey, action, type, tenant, after, limit, depth, nowMs));
+        return Vanished.retry(() -> {
+            try (Reads reads = new Reads(tx)) {
+                return listObjectsOnce(reads, env, userKey, action, type, tenant, after, limit, depth, nowMs);
+            }
+        });
     }
 
-    private Stream<Row> listObjectsOnce(String env, String userKey, String action, String type, String tenant, String after, long limit, long depth, long nowMs) {
+    private Stream<Row> listObjectsOnce(Reads reads, String env, String userKey, String action, String type, String tenant, String after, long limit, long depth, long nowMs) {
         Row row = new Row();
         row.keys = new ArrayList<>();
         row.tenants = new ArrayList<>();
@@ -62,14 +66,14 @@ public final class ListObjects {
         RuleTables rule = RuleTables.read(tx, env, type == null ? List.of() : List.of(type));
 
         // fragments/walkFromUser: the forward walk from the user's direct role assignments.
-        List<Walk.Assignment> assignments = Walk.directAssignments(user, nowMs);
+        List<Walk.Assignment> assignments = Walk.directAssignments(reads, user, nowMs);
         Set<Long> directNodes = new HashSet<>();
         List<Walk.State> start = new ArrayList<>(assignments.size());
         for (Walk.Assignment a : assignments) {
             directNodes.add(Walk.id(a.node()));
             start.add(new Walk.State(a.node(), a.role(), a.until(), ""));
         }
-        Walk walk = new Walk(rule, nowMs, depth, true, false, directNodes, true);
+        Walk walk = new Walk(reads, rule, nowMs, depth, true, false, directNodes, true);
         Walk.Reached reached = walk.reachableStates(start, Set.of());
 
         RuleTables.RolesOnType roles = rule.rolesOn(type);

@@ -60,21 +60,25 @@ public final class UserPermissions {
     @SuppressWarnings("unchecked")
     public Stream<Row> userPermissions(@Name("env") String env, @Name("user") String userKey, @Name("tenants") List<String> tenants,
             @Name("types") List<String> types, @Name("depth") long depth, @Name("nowMs") long nowMs) {
-        return Vanished.retry(() -> userPermissionsOnce(env, userKey, tenants, types, depth, nowMs));
+        return Vanished.retry(() -> {
+            try (Reads reads = new Reads(tx)) {
+                return userPermissionsOnce(reads, env, userKey, tenants, types, depth, nowMs);
+            }
+        });
     }
 
-    private Stream<Row> userPermissionsOnce(String env, String userKey, List<String> tenants, List<String> types, long depth, long nowMs) {
+    private Stream<Row> userPermissionsOnce(Reads reads, String env, String userKey, List<String> tenants, List<String> types, long depth, long nowMs) {
         Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
         if (user == null) return Stream.empty();
         RuleTables rule = RuleTables.read(tx, env, List.of());
-        List<Walk.Assignment> assignments = Walk.directAssignments(user, nowMs);
+        List<Walk.Assignment> assignments = Walk.directAssignments(reads, user, nowMs);
         Set<Long> directNodes = new HashSet<>();
         List<Walk.State> start = new ArrayList<>(assignments.size());
         for (Walk.Assignment a : assignments) {
             directNodes.add(Walk.id(a.node()));
             start.add(new Walk.State(a.node(), a.role(), a.until(), ""));
         }
-        Walk.Reached reached = new Walk(rule, nowMs, depth, true, false, directNodes).reachableStates(start, Set.of());
+        Walk.Reached reached = new Walk(reads, rule, nowMs, depth, true, false, directNodes).reachableStates(start, Set.of());
 
         // The reached states kept, grouped by instance (first reached first), and their types.
         Map<String, List<Walk.State>> byNode = new LinkedHashMap<>();

@@ -29,9 +29,6 @@ final class Walk {
     static final RelationshipType HAS_ROLE = RelationshipType.withName("HAS_ROLE");
     static final RelationshipType HAS_TENANT_ROLE = RelationshipType.withName("HAS_TENANT_ROLE");
     static final Label GROUP = Label.label("Group");
-    private static final RelationshipType[] RELATED_AND_GROUPS = {RELATED, GROUPS};
-    private static final RelationshipType[] ONLY_RELATED = {RELATED};
-    private static final RelationshipType[] ONLY_GROUPS = {GROUPS};
 
     /** A state of the walk; `until`: the earliest expires_at on the way to it (null: none). */
     static final class State {
@@ -65,14 +62,16 @@ final class Walk {
     }
 
     /**
-     * An edge one hop may follow (fragments/rule/linksOfState), with its `relation` (null on a GROUPS
-     * edge) and expires_at (null: none, or not a number) read in one pass over its properties.
+     * An edge one hop may follow (fragments/rule/linksOfState): whether it is a GROUPS edge, its
+     * `relation` (null on a GROUPS edge) and expires_at (null: none, or not a number), read from the
+     * cursor that found it.
      */
-    record Link(Node neighbour, Relationship edge, Node subject, Node object, Object relation, Long expiresAt) {}
+    record Link(Node neighbour, boolean groups, Node subject, Node object, Object relation, Long expiresAt) {}
 
     /** What a walk reached (fragments/reachableStates' reachedStates, depthLimited). */
     record Reached(List<State> states, boolean depthLimited) {}
 
+    private final Reads reads;
     private final RuleTables rule;
     private final long nowMs;
     private final long depth;
@@ -97,11 +96,12 @@ final class Walk {
      */
     private final Map<Long, List<Link>> linksByNode = new HashMap<>();
 
-    Walk(RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes) {
-        this(rule, nowMs, depth, searchForward, withTrails, directNodes, false);
+    Walk(Reads reads, RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes) {
+        this(reads, rule, nowMs, depth, searchForward, withTrails, directNodes, false);
     }
 
-    Walk(RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes, boolean withKeys) {
+    Walk(Reads reads, RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes, boolean withKeys) {
+        this.reads = reads;
         this.keys = withKeys ? new HashMap<>() : null;
         this.rule = rule;
         this.nowMs = nowMs;
@@ -123,11 +123,11 @@ final class Walk {
         Object type = types.get(id);
         if (type == null && !types.containsKey(id)) {
             if (keys == null) {
-                type = node.getProperty("resource", null);
+                type = reads.typeOf(id);
             } else {
-                Map<String, Object> props = node.getProperties("resource", "key", "tenant");
-                type = props.get("resource");
-                keys.put(id, new Object[] {props.get("key"), props.get("tenant")});
+                Object[] props = reads.typeKeyAndTenant(id);
+                type = props[0];
+                keys.put(id, new Object[] {props[1], props[2]});
             }
             types.put(id, type);
         }
@@ -161,7 +161,7 @@ final class Walk {
             } else {
                 for (State state : front) {
                     for (Link link : linksOfState(state)) {
-                        List<String> roles = link.edge().isType(GROUPS) ? groupStep(state) : derivationStep(state, link);
+                        List<String> roles = link.groups() ? groupStep(state) : derivationStep(state, link);
                         for (String role : roles) {
                             expand(new State(link.neighbour(), role, untilThrough(state, link.expiresAt()), hopTrail(state, link)), candidates);
                         }
@@ -222,17 +222,14 @@ final class Walk {
         if (!related && !groups) return List.of();
         List<Link> links = new ArrayList<>();
         Direction direction = searchForward ? Direction.OUTGOING : Direction.INCOMING;
-        for (Relationship grant : node.getRelationships(direction, related ? (groups ? RELATED_AND_GROUPS : ONLY_RELATED) : ONLY_GROUPS)) {
-            Map<String, Object> props = grant.getProperties("relation", "expires_at");
-            Object expiresAt = props.get("expires_at");
-            if (!isLive(expiresAt, nowMs)) continue;
-            Node neighbour = grant.getOtherNode(node);
-            Object relation = props.get("relation");
+        reads.links(id(node), direction, related, groups, (other, isGroups, relation, expiresAt) -> {
+            if (!isLive(expiresAt, nowMs)) return;
+            Node neighbour = reads.nodeOf(other);
             Long until = asLong(expiresAt);
             links.add(searchForward
-                    ? new Link(neighbour, grant, node, neighbour, relation, until)
-                    : new Link(neighbour, grant, neighbour, node, relation, until));
-        }
+                    ? new Link(neighbour, isGroups, node, neighbour, relation, until)
+                    : new Link(neighbour, isGroups, neighbour, node, relation, until));
+        });
         return links;
     }
 
@@ -312,18 +309,15 @@ final class Walk {
 
     /**
      * fragments/rule/directAssignments: the holder's live HAS_ROLE edges, each edge's `role` and
-     * `expires_at` read in one pass over its properties (a getProperty each walks the chain again).
+     * `expires_at` read from the cursor that found it (Reads).
      */
-    static List<Assignment> directAssignments(Node holder, long nowMs) {
+    static List<Assignment> directAssignments(Reads reads, Node holder, long nowMs) {
         List<Assignment> out = new ArrayList<>();
         if (holder == null) return out;
-        for (Relationship grant : holder.getRelationships(Direction.OUTGOING, HAS_ROLE)) {
-            Map<String, Object> props = grant.getProperties("role", "expires_at");
-            Object expiresAt = props.get("expires_at");
-            if (!isLive(expiresAt, nowMs)) continue;
-            Object role = props.get("role");
-            out.add(new Assignment(grant.getEndNode(), role instanceof String s ? s : null, asLong(expiresAt)));
-        }
+        reads.roleGrants(id(holder), (other, isGroups, role, expiresAt) -> {
+            if (!isLive(expiresAt, nowMs)) return;
+            out.add(new Assignment(reads.nodeOf(other), role instanceof String s ? s : null, asLong(expiresAt)));
+        });
         return out;
     }
 

@@ -1,0 +1,175 @@
+package graphauthz;
+
+import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.NotFoundException;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.internal.kernel.api.NodeCursor;
+import org.neo4j.internal.kernel.api.PropertyCursor;
+import org.neo4j.internal.kernel.api.Read;
+import org.neo4j.internal.kernel.api.RelationshipTraversalCursor;
+import org.neo4j.internal.kernel.api.TokenRead;
+import org.neo4j.kernel.api.KernelTransaction;
+import org.neo4j.kernel.impl.coreapi.InternalTransaction;
+import org.neo4j.storageengine.api.PropertySelection;
+import org.neo4j.storageengine.api.RelationshipSelection;
+import org.neo4j.token.api.TokenConstants;
+import org.neo4j.values.storable.Value;
+
+/**
+ * The walk's hot reads (a node's type, key and tenant; the edges at a node with their properties)
+ * through the kernel's cursors, in the calling transaction (what it wrote included, as the core API
+ * reads it). The core API positions a cursor of its own for every call, resolves each property name
+ * to its token, and builds a map of the values; a list-objects call reads hundreds of nodes and
+ * edges, and those steps were about a third of its reads (docs/walk-extension.md). Here the cursors
+ * are allocated once a procedure call, the tokens resolved once, and an edge's properties read from
+ * the cursor that found it.
+ *
+ * One per procedure call, closed when the call has computed its rows (try-with-resources). A node
+ * that is gone when read throws NotFoundException, as the core API does, so that Vanished retries.
+ */
+final class Reads implements AutoCloseable {
+    private final InternalTransaction tx;
+    private final Read read;
+    private final NodeCursor node;
+    private final PropertyCursor properties;
+    private final RelationshipTraversalCursor edges;
+
+    /** Property key tokens (TokenRead.NO_TOKEN when no record has ever had the property: then none has it). */
+    private final int resource;
+    private final int key;
+    private final int tenant;
+    private final int relation;
+    private final int expiresAt;
+    private final int role;
+    private final int[] relatedAndGroups;
+    private final int[] onlyRelated;
+    private final int[] onlyGroups;
+    private final int[] hasRoleOnly;
+    private final int groups;
+
+    private final PropertySelection typeOnly;
+    private final PropertySelection typeKeyTenant;
+    private final PropertySelection relationAndExpiry;
+    private final PropertySelection roleAndExpiry;
+
+    Reads(Transaction transaction) {
+        this.tx = (InternalTransaction) transaction;
+        KernelTransaction ktx = tx.kernelTransaction();
+        this.read = ktx.dataRead();
+        TokenRead tokens = ktx.tokenRead();
+        resource = tokens.propertyKey("resource");
+        key = tokens.propertyKey("key");
+        tenant = tokens.propertyKey("tenant");
+        relation = tokens.propertyKey("relation");
+        expiresAt = tokens.propertyKey("expires_at");
+        role = tokens.propertyKey("role");
+        int related = tokens.relationshipType(Walk.RELATED.name());
+        groups = tokens.relationshipType(Walk.GROUPS.name());
+        hasRoleOnly = known(tokens.relationshipType(Walk.HAS_ROLE.name()));
+        relatedAndGroups = known(related, groups);
+        onlyRelated = known(related);
+        onlyGroups = known(groups);
+        typeOnly = selection(resource);
+        typeKeyTenant = selection(resource, key, tenant);
+        relationAndExpiry = selection(relation, expiresAt);
+        roleAndExpiry = selection(role, expiresAt);
+        node = ktx.cursors().allocateNodeCursor(ktx.cursorContext(), ktx.memoryTracker());
+        properties = ktx.cursors().allocatePropertyCursor(ktx.cursorContext(), ktx.memoryTracker());
+        edges = ktx.cursors().allocateRelationshipTraversalCursor(ktx.cursorContext(), ktx.memoryTracker());
+    }
+
+    /** The tokens that exist (a name no record ever had has none: nothing can have it). */
+    private static int[] known(int... tokens) {
+        return java.util.Arrays.stream(tokens).filter(t -> t != TokenConstants.NO_TOKEN).toArray();
+    }
+
+    private static PropertySelection selection(int... keys) {
+        int[] present = known(keys);
+        return present.length == 0 ? PropertySelection.NO_PROPERTIES : PropertySelection.selection(present);
+    }
+
+    /** A node of this transaction by id, not read until used (the neighbours the edges name). */
+    Node nodeOf(long id) {
+        return tx.newNodeEntity(id);
+    }
+
+    /** The node's `resource` (its type), or null when it has none. */
+    Object typeOf(long nodeId) {
+        at(nodeId);
+        node.properties(properties, typeOnly);
+        Object type = null;
+        while (properties.next()) if (properties.propertyKey() == resource) type = valueOf(properties.propertyValue());
+        return type;
+    }
+
+    /** The node's `resource`, `key` and `tenant` (each null when missing), in one pass over its properties. */
+    Object[] typeKeyAndTenant(long nodeId) {
+        at(nodeId);
+        node.properties(properties, typeKeyTenant);
+        Object[] out = new Object[3];
+        while (properties.next()) {
+            int k = properties.propertyKey();
+            Object v = valueOf(properties.propertyValue());
+            if (k == resource) out[0] = v;
+            else if (k == key) out[1] = v;
+            else if (k == tenant) out[2] = v;
+        }
+        return out;
+    }
+
+    /** What `edges` gives for each edge: the node at its other end, whether it is a GROUPS edge, and two of its properties. */
+    interface EdgeVisitor {
+        void edge(long other, boolean isGroups, Object first, Object second);
+    }
+
+    /**
+     * The RELATED and/or GROUPS edges at the node in one direction, each with its `relation` and
+     * `expires_at` (fragments/rule/linksOfState's reads). The visitor must not read through this
+     * object (the cursors are in use until this returns).
+     */
+    void links(long nodeId, Direction direction, boolean related, boolean groupEdges, EdgeVisitor visitor) {
+        int[] types = related ? (groupEdges ? relatedAndGroups : onlyRelated) : onlyGroups;
+        traverse(nodeId, types, direction, relationAndExpiry, relation, visitor);
+    }
+
+    /** The node's outgoing HAS_ROLE edges, each with its `role` and `expires_at` (fragments/rule/directAssignments' reads). */
+    void roleGrants(long nodeId, EdgeVisitor visitor) {
+        traverse(nodeId, hasRoleOnly, Direction.OUTGOING, roleAndExpiry, role, visitor);
+    }
+
+    private void traverse(long nodeId, int[] types, Direction direction, PropertySelection selection, int firstKey, EdgeVisitor visitor) {
+        at(nodeId);
+        if (types.length == 0) return;
+        node.relationships(edges, RelationshipSelection.selection(types, direction));
+        while (edges.next()) {
+            edges.properties(properties, selection);
+            Object first = null;
+            Object second = null;
+            while (properties.next()) {
+                int k = properties.propertyKey();
+                if (k == firstKey) first = valueOf(properties.propertyValue());
+                else if (k == expiresAt) second = valueOf(properties.propertyValue());
+            }
+            visitor.edge(edges.otherNodeReference(), edges.type() == groups, first, second);
+        }
+    }
+
+    /** Positions the node cursor on the node; a node deleted since it was found is NotFoundException (Vanished). */
+    private void at(long nodeId) {
+        read.singleNode(nodeId, node);
+        if (!node.next()) throw new NotFoundException("Node " + nodeId + " not found");
+    }
+
+    /** The value as the core API gives it (a String, a Long, a Double, an array ...); null for no value. */
+    private static Object valueOf(Value value) {
+        return value == null ? null : value.asObjectCopy();
+    }
+
+    @Override
+    public void close() {
+        edges.close();
+        properties.close();
+        node.close();
+    }
+}

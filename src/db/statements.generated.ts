@@ -695,7 +695,7 @@ export interface StatementRows {
   /** cypher/walk/extensionProcedures.cypher */
   'walk/extensionProcedures': { names: string[] };
   /** cypher/walk/listObjects.cypher */
-  'walk/listObjects': { keys: string[]; tenants: string[]; tenantOf: number[]; validUntil: number | null; revision: number | null };
+  'walk/listObjects': { page: string; tenants: string[]; validUntil: number | null; revision: number | null };
   /** cypher/walk/ruleVersion.cypher */
   'walk/ruleVersion': { version: string };
   /** cypher/walk/userPermissions.cypher */

@@ -9,7 +9,7 @@ import type { RowOf } from './db';
  * version; change both together whenever the rule (docs/graph-model.md, "Decisions") or what the
  * service sends its procedures changes (6: graphauthz.allowed's checks packed into one string).
  */
-export const RULE_VERSION = '6';
+export const RULE_VERSION = '7';
 
 /** The extension's procedures the service calls: the extension answers only when all are loaded. */
 export const EXTENSION_PROCEDURES = [

@@ -1,4 +1,5 @@
 import { packChecks } from '../../src/areas/decisions/packedChecks';
+import { unpackPage } from '../../src/areas/decisions/packedPage';
 import type { Statement } from '../../src/db/db';
 import { startTestService, type TestService } from '../support/testService';
 import { type Assignment, generateGraph, type Graph, mulberry32, SERVICE_SCHEMA } from './graphs';
@@ -197,9 +198,19 @@ const canon = (value: unknown): string =>
 const revisionsAgree = (a: { revision: number | null }, b: { revision: number | null }): boolean =>
   a.revision !== null && b.revision !== null && b.revision >= a.revision;
 
-/** Two list rows are the same list (keys, tenants, validUntil) and their revisions agree. */
-const sameList = <L extends { revision: number | null }>(a: L, b: L): boolean =>
-  canon({ ...a, revision: null }) === canon({ ...b, revision: null }) && revisionsAgree(a, b);
+type CypherList = { keys: string[]; tenants: string[]; tenantOf: number[]; validUntil: number | null; revision: number | null };
+type PackedList = { page: string; tenants: string[]; validUntil: number | null; revision: number | null };
+
+/** A list row as the objects it lists (key and tenant, in order): the Cypher walk's lists, or the extension's packed page read back as the service reads it. */
+const objectsOf = (r: CypherList | PackedList) =>
+  'page' in r
+    ? unpackPage(r.page, r.tenants, 'any').map((o) => [o.key, o.tenant])
+    : r.keys.map((key, i) => [key, r.tenants[r.tenantOf[i]]]);
+
+/** Two list rows are the same list (the same objects in the same order, validUntil) and their revisions agree. */
+const sameList = (a: CypherList, b: PackedList): boolean =>
+  canon({ objects: objectsOf(a), validUntil: a.validUntil }) === canon({ objects: objectsOf(b), validUntil: b.validUntil }) &&
+  revisionsAgree(a, b);
 
 type Row = {
   idx: number;

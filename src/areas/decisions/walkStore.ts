@@ -1,4 +1,5 @@
-import { type Db, floorOf } from '../../db/db';
+import { type Db, floorOf, type Statement } from '../../db/db';
+import type { StatementRows } from '../../db/statements.generated';
 import type { WalkSelection } from '../../db/walkSelection';
 import type { FairQueue } from '../../util/fairQueue';
 import { QuestionBatcher } from './batcher';
@@ -16,14 +17,19 @@ import type {
   Walk,
 } from './walk';
 import { packChecks } from './packedChecks';
+import { unpackPage } from './packedPage';
 import { viaWalk } from './walkStatements';
+
+/** A list-objects row: the extension's (the page packed into one string) or the Cypher walk's (lists). */
+type ListRow = StatementRows['walk/listObjects'] | StatementRows['decisions/listObjects'];
 
 /**
  * The walk as named Cypher statements (cypher/decisions/): the rule's steps are the fragments of
  * cypher/fragments/rule/, shared by every statement. Plain checks asked at about the same time
  * share one query (QuestionBatcher). When the walk extension answers (src/db/walkSelection.ts,
  * docs/walk-extension.md), the statements that walk are its own (cypher/walk/: the same
- * parameters, the same rows): allowed, listObjects, authorizedUsers, userPermissions, effectiveRoles.
+ * parameters, the same rows, listObjects' page packed into one string): allowed, listObjects,
+ * authorizedUsers, userPermissions, effectiveRoles.
  */
 export class CypherWalk implements Walk {
   private readonly q;
@@ -111,12 +117,14 @@ export class CypherWalk implements Walk {
   async listObjects(env: string, p: ObjectsPage, floor?: number): Promise<ListedPage> {
     const params = { env, ...p, depth: this.rule.maxDepth, nowMs: Date.now() };
     const sent = performance.now();
-    const [row] = await viaWalk(this.walk, this.q.walkListObjects, this.q.listObjects, (stmt) =>
+    // The extension's row packs the page into one string; the Cypher walk's holds it as lists.
+    const [row] = await viaWalk<Statement<ListRow>, ListRow[]>(this.walk, this.q.walkListObjects, this.q.listObjects, (stmt) =>
       this.db.readOnce(stmt, params, 'read', floorOf(env, floor)),
     );
     if (!row) return { objects: [], validUntil: null };
     // The list's read keeps its environment fresh in the coherence window, as a batch of checks does.
     this.learned(env, row.revision, sent);
+    if ('page' in row) return { objects: unpackPage(row.page, row.tenants, p.type), validUntil: row.validUntil };
     const { keys, tenants, tenantOf } = row;
     const objects = new Array<ListedObject>(keys.length);
     for (let i = 0; i < keys.length; i++) objects[i] = { type: p.type, key: keys[i], tenant: tenants[tenantOf[i]] };

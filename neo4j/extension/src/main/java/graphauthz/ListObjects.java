@@ -28,15 +28,16 @@ public final class ListObjects {
     public Transaction tx;
 
     /**
-     * The `// @row` of cypher/decisions/listObjects.cypher: the page's keys in order, each one's tenant
-     * as an index into `tenants` (the distinct tenants in order of first appearance: a list of 191
-     * objects sent three strings an object, type and tenant the same on almost every one), validUntil
-     * and the environment's revision.
+     * The row of cypher/walk/listObjects.cypher: the page in one string (`page`: for each object in
+     * key order, the index of its tenant in `tenants`, `:`, then its key as `<length>:<key>` in UTF-16
+     * units, or `~` for none), the distinct tenants in order of first appearance, validUntil and the
+     * environment's revision. cypher/decisions/listObjects.cypher answers the same page as lists
+     * (`keys`, `tenantOf`); one string spares Neo4j converting 191 values into Cypher's and Bolt's
+     * (a twelfth of a list's samples) and the service decoding them (docs/benchmarks.md).
      */
     public static final class Row {
-        public List<Object> keys;
+        public String page;
         public List<Object> tenants;
-        public List<Long> tenantOf;
         /** The earliest time the list can change without a write (epoch ms), or null: see the statement. */
         public Long validUntil;
         /** The environment's revision (null: no such environment), read at the start of the call, as graphauthz.allowed answers it. */
@@ -57,9 +58,8 @@ public final class ListObjects {
 
     private Stream<Row> listObjectsOnce(Reads reads, String env, String userKey, String action, String type, String tenant, String after, long limit, long depth, long nowMs) {
         Row row = new Row();
-        row.keys = new ArrayList<>();
+        row.page = "";
         row.tenants = new ArrayList<>();
-        row.tenantOf = new ArrayList<>();
         row.revision = Allowed.revision(tx, env);
         Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
         if (user == null) return Stream.of(row);
@@ -125,17 +125,20 @@ public final class ListObjects {
         for (Keyed k : seen.values()) if (k != null) page.add(k);
         page.sort((a, b) -> compareKeys(a.key(), b.key()));
         // Every listed instance is a $type instance (the filter above): its type is the one asked.
-        Map<Object, Long> tenantIndex = new HashMap<>();
+        Map<Object, Integer> tenantIndex = new HashMap<>();
+        StringBuilder packed = new StringBuilder();
         for (Keyed k : page.subList(0, (int) Math.max(0, Math.min(limit, page.size())))) {
-            row.keys.add(k.key());
-            Long at = tenantIndex.get(k.tenant());
+            Integer at = tenantIndex.get(k.tenant());
             if (at == null) {
-                at = (long) row.tenants.size();
+                at = row.tenants.size();
                 tenantIndex.put(k.tenant(), at);
                 row.tenants.add(k.tenant());
             }
-            row.tenantOf.add(at);
+            packed.append(at).append(':');
+            if (k.key() instanceof String key) packed.append(key.length()).append(':').append(key);
+            else packed.append('~');
         }
+        row.page = packed.toString();
         return Stream.of(row);
     }
 

@@ -1,6 +1,6 @@
 // Neo4j's side of one kind of question: loads the bench dataset (bench/dataset.mjs, BENCH_SCALE), warms
 // up on mixed uncached checks for PROF_WARM seconds, then asks one case for PROF_SECONDS at 16 in
-// flight and prints the rate, the CPU each process spent a question (service, Neo4j) and Neo4j's
+// flight and prints the rate, the CPU each process spent a question (service, Neo4j), their RSS at the end and Neo4j's
 // transactions a question (from /metrics). With PROF_JFR=<file>, a JFR recording of Neo4j for the
 // measured part (read it with `jfr print --stack-depth 64 --events jdk.ExecutionSample <file>`).
 //   npm run build && PROF_CASE='direct role' node bench/neo4jProfile.mjs
@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { buildDataset, buildQuestions } from './dataset.mjs';
 import { measure } from './http.mjs';
 import { loadOurs, startOurs } from './ours.mjs';
-import { cpuSeconds, threadCpuDelta, threadCpuSeconds } from './proc.mjs';
+import { cpuSeconds, memOf, threadCpuDelta, threadCpuSeconds } from './proc.mjs';
 const scale = Number(process.env.BENCH_SCALE ?? 0.1);
 const caseName = process.env.PROF_CASE ?? 'direct role';
 // Ports: PROF_PORT, and the test slot's Neo4j port when run through a slot (TEST_NEO4J_PORT), so two slots do not meet.
@@ -78,6 +78,8 @@ const secs = (Date.now() - t0) / 1000;
 console.log(`--between=${markFrom}-${process.hrtime.bigint() / 1000n}`);
 const c1 = [cpuSeconds(ours.pid), cpuSeconds(neo)];
 const threads1 = threadCpuSeconds(neo);
+// Memory at the end of the measured part, as bench:peers reads it after its lists (its "memory RSS" rows).
+const rss = { service: memOf(ours.pid).rssMb, neo4j: memOf(neo).rssMb };
 if (process.env.PROF_JFR) execFileSync('jcmd', [String(neo), 'JFR.stop', 'name=p']);
 const lastText = await metrics();
 const after = txCount(lastText);
@@ -95,6 +97,7 @@ console.log(
     .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
     .join(', '),
 );
+console.log(`RSS MB at the end: service ${rss.service.toFixed(0)}, neo4j ${rss.neo4j.toFixed(0)}`);
 console.log(
   'transactions per check:',
   Object.fromEntries(Object.keys(after).map((k) => [k, ((after[k] - (before[k] ?? 0)) / n).toFixed(3)])),

@@ -1,4 +1,7 @@
-import { executionAsyncId } from 'node:async_hooks';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { asyncSlot, keepSlotsFor } from '../../src/util/asyncSlot';
 
 describe('asyncSlot (values carried down awaits, one storage for all)', () => {
@@ -67,16 +70,35 @@ describe('asyncSlot (values carried down awaits, one storage for all)', () => {
     ).toBe('next');
   });
 
-  it('runs no promise hook while no run is in progress (a check pays nothing for the slots)', async () => {
+  it('runs no promise hook while no run is in progress (a check pays nothing for the slots)', () => {
+    // Promise hooks are the whole process's: any storage another test file left enabled in this jest
+    // worker turns them on. So the module runs alone in a child process, transpiled as ts-jest does.
     // With Node's promise hooks on, the code after an await runs under its promise's own async id.
-    const idsAcrossAnAwait = async () => {
-      const before = executionAsyncId();
-      await Promise.resolve();
-      return executionAsyncId() === before ? 'same id' : 'new id';
-    };
-    expect(await a.run('on', idsAcrossAnAwait)).toBe('new id');
-    await new Promise((r) => setTimeout(r, 1));
-    expect(await idsAcrossAnAwait()).toBe('same id');
+    const source = readFileSync(join(__dirname, '../../src/util/asyncSlot.ts'), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    });
+    const child = `
+      const m = { exports: {} };
+      new Function('module', 'exports', 'require', ${JSON.stringify(outputText)})(m, m.exports, require);
+      const { executionAsyncId } = require('node:async_hooks');
+      const ids = async () => {
+        const before = executionAsyncId();
+        await Promise.resolve();
+        return executionAsyncId() === before ? 'same id' : 'new id';
+      };
+      const a = m.exports.asyncSlot();
+      (async () => {
+        // Each look from a timer's callback (the script's own top level has no async id to keep).
+        await new Promise((r) => setTimeout(r, 1));
+        const seen = [await ids(), await a.run('on', ids)];
+        await new Promise((r) => setTimeout(r, 1));
+        seen.push(await ids());
+        process.stdout.write(JSON.stringify(seen));
+      })();`;
+    const seen = JSON.parse(execFileSync(process.execPath, ['-e', child], { encoding: 'utf8' }));
+    // Before any run, inside one, and after every run has ended.
+    expect(seen).toEqual(['same id', 'new id', 'same id']);
   });
 
   it('keeps the slots for work that outlives its run when the run hands it to keepSlotsFor (a write past the deadline of its caller)', async () => {

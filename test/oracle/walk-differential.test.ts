@@ -1,5 +1,6 @@
 import { packChecks } from '../../src/areas/decisions/packedChecks';
-import { unpackPage } from '../../src/areas/decisions/packedPage';
+import { objectsOfRow } from '../../src/areas/decisions/packedPage';
+import type { StatementRows } from '../../src/db/statements.generated';
 import type { Statement } from '../../src/db/db';
 import { startTestService, type TestService } from '../support/testService';
 import { type Assignment, generateGraph, type Graph, mulberry32, SERVICE_SCHEMA } from './graphs';
@@ -198,14 +199,11 @@ const canon = (value: unknown): string =>
 const revisionsAgree = (a: { revision: number | null }, b: { revision: number | null }): boolean =>
   a.revision !== null && b.revision !== null && b.revision >= a.revision;
 
-type CypherList = { keys: string[]; tenants: string[]; tenantOf: number[]; validUntil: number | null; revision: number | null };
-type PackedList = { page: string; tenants: string[]; validUntil: number | null; revision: number | null };
+type CypherList = StatementRows['decisions/listObjects'];
+type PackedList = StatementRows['walk/listObjects'];
 
-/** A list row as the objects it lists (key and tenant, in order): the Cypher walk's lists, or the extension's packed page read back as the service reads it. */
-const objectsOf = (r: CypherList | PackedList) =>
-  'page' in r
-    ? unpackPage(r.page, r.tenants, 'any').map((o) => [o.key, o.tenant])
-    : r.keys.map((key, i) => [key, r.tenants[r.tenantOf[i]]]);
+/** A list row as the objects it lists (key and tenant, in order), read as the service reads either walk's row. */
+const objectsOf = (r: CypherList | PackedList) => objectsOfRow(r, 'any').map((o) => [o.key, o.tenant]);
 
 /** Two list rows are the same list (the same objects in the same order, validUntil) and their revisions agree. */
 const sameList = (a: CypherList, b: PackedList): boolean =>

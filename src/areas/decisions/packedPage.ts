@@ -1,4 +1,8 @@
+import type { StatementRows } from '../../db/statements.generated';
 import type { ListedObject } from './walk';
+
+/** A list-objects row: the extension's (the page packed into one string) or the Cypher walk's (lists). */
+export type ListRow = StatementRows['walk/listObjects'] | StatementRows['decisions/listObjects'];
 
 /**
  * A list-objects page as the walk extension answers it (graphauthz.listObjects, ListObjects.java):
@@ -34,4 +38,13 @@ export function unpackPage(page: string, tenants: readonly string[], type: strin
     out.push({ type, key: key as string, tenant });
   }
   return out;
+}
+
+/** The objects of a list-objects row, whichever walk answered it (the one reading of both shapes). */
+export function objectsOfRow(row: ListRow, type: string): ListedObject[] {
+  if ('page' in row) return unpackPage(row.page, row.tenants, type);
+  const { keys, tenants, tenantOf } = row;
+  const objects = new Array<ListedObject>(keys.length);
+  for (let i = 0; i < keys.length; i++) objects[i] = { type, key: keys[i], tenant: tenants[tenantOf[i]] };
+  return objects;
 }

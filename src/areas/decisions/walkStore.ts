@@ -1,5 +1,4 @@
 import { type Db, floorOf, type Statement } from '../../db/db';
-import type { StatementRows } from '../../db/statements.generated';
 import type { WalkSelection } from '../../db/walkSelection';
 import type { FairQueue } from '../../util/fairQueue';
 import { QuestionBatcher } from './batcher';
@@ -8,7 +7,6 @@ import type {
   Decision,
   EffectiveRole,
   GraphCheck,
-  ListedObject,
   ListedPage,
   ObjectsPage,
   RuleSettings,
@@ -17,11 +15,8 @@ import type {
   Walk,
 } from './walk';
 import { packChecks } from './packedChecks';
-import { unpackPage } from './packedPage';
+import { type ListRow, objectsOfRow } from './packedPage';
 import { viaWalk } from './walkStatements';
-
-/** A list-objects row: the extension's (the page packed into one string) or the Cypher walk's (lists). */
-type ListRow = StatementRows['walk/listObjects'] | StatementRows['decisions/listObjects'];
 
 /**
  * The walk as named Cypher statements (cypher/decisions/): the rule's steps are the fragments of
@@ -124,11 +119,7 @@ export class CypherWalk implements Walk {
     if (!row) return { objects: [], validUntil: null };
     // The list's read keeps its environment fresh in the coherence window, as a batch of checks does.
     this.learned(env, row.revision, sent);
-    if ('page' in row) return { objects: unpackPage(row.page, row.tenants, p.type), validUntil: row.validUntil };
-    const { keys, tenants, tenantOf } = row;
-    const objects = new Array<ListedObject>(keys.length);
-    for (let i = 0; i < keys.length; i++) objects[i] = { type: p.type, key: keys[i], tenant: tenants[tenantOf[i]] };
-    return { objects, validUntil: row.validUntil };
+    return { objects: objectsOfRow(row, p.type), validUntil: row.validUntil };
   }
 
   /** Tells the revision ledger what a walk read sent at `sent` answered (see `learnRead`). */

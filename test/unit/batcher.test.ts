@@ -178,6 +178,36 @@ describe('QuestionBatcher', () => {
       expect(await Promise.all([...later, more])).toEqual([[true], [false], [true]]);
     });
 
+    it('sends the questions a batch held before answering that batch (Neo4j walks them while the service answers)', async () => {
+      const { calls, gates, run } = gated();
+      const b = new QuestionBatcher<number>(run, slots(4), 100, 1_000);
+      const callsWhenAnswered: number[] = [];
+      const first = b.ask('e', [1]).then((a) => {
+        callsWhenAnswered.push(calls.length);
+        return a;
+      });
+      await turn();
+      const held = b.ask('e', [2]);
+      await turn();
+      expect(calls).toHaveLength(1);
+      gates[0]();
+      expect(await first).toEqual([false]);
+      // The held question was already on its way when the first batch's answer was given.
+      expect(callsWhenAnswered).toEqual([2]);
+      expect(calls[1]).toEqual({ env: 'e', qs: [2] });
+      gates[1]();
+      expect(await held).toEqual([true]);
+      // With nothing held, a batch's answer is given at once (no turn of the event loop added).
+      const alone = b.ask('e', [3]).then((a) => {
+        callsWhenAnswered.push(calls.length);
+        return a;
+      });
+      await turn();
+      gates[2]();
+      expect(await alone).toEqual([false]);
+      expect(callsWhenAnswered).toEqual([2, 3]);
+    });
+
     it('holds only its own environment: another goes at once', async () => {
       const { calls, gates, run } = gated();
       const b = new QuestionBatcher<number>(run, slots(4), 100, 1_000);

@@ -197,14 +197,16 @@ describe('QuestionBatcher', () => {
       expect(calls[1]).toEqual({ env: 'e', qs: [2] });
       gates[1]();
       expect(await held).toEqual([true]);
-      // With nothing held, a batch's answer is given at once (no turn of the event loop added).
+      // With nothing held, a batch's answer is given at once: before a turn of the event loop asked after it answered.
+      let turned = false;
       const alone = b.ask('e', [3]).then((a) => {
         callsWhenAnswered.push(calls.length);
-        return a;
+        return { a, turned };
       });
       await turn();
       gates[2]();
-      expect(await alone).toEqual([false]);
+      setImmediate(() => (turned = true));
+      expect(await alone).toEqual({ a: [false], turned: false });
       expect(callsWhenAnswered).toEqual([2, 3]);
     });
 

@@ -170,10 +170,13 @@ it('exports exactly one revision while mixed writes go on, and every write succe
   /** The writer's log: each write's revision and its effect on the model. */
   const log: { revision: number; apply: Write }[] = [];
   const failed: string[] = [];
-  let writing = true;
+  /** Writes still to make once the exports are done (-1: until then): a few always land after the last export. */
+  let extra = -1;
+  let writerDone = false;
   const rnd = rng(43);
   const writer = (async () => {
-    for (let n = 0; writing || n < 30; n++) {
+    for (let n = 0; extra !== 0 || n < 30; n++) {
+      if (extra > 0) extra--;
       const w = nextWrite(model, rnd, n);
       const res = await t.call(w.method, w.path, w.body);
       if (res.status >= 300) {
@@ -183,13 +186,15 @@ it('exports exactly one revision while mixed writes go on, and every write succe
       w.apply(model);
       log.push({ revision: Number(res.headers.get('x-authz-revision')), apply: w.apply });
     }
-  })();
+  })().finally(() => (writerDone = true));
 
   const exports: { revision: number; text: string }[] = [];
   try {
     for (let i = 0; i < 3; i++) {
-      // Let some writes land between exports.
+      // Let some writes land between exports (at least one acknowledged, however slow the box).
+      const before = log.length;
       await new Promise((r) => setTimeout(r, 300));
+      while (log.length === before && failed.length === 0 && !writerDone) await new Promise((r) => setTimeout(r, 20));
       const res = await fetch(`${t.url}/v2/export/${t.proj}/${SRC}`, { headers: { authorization: `Bearer ${t.adminKey}` } });
       const text = await res.text();
       expect([res.status, res.status === 200 ? '' : text]).toEqual([200, '']);
@@ -204,7 +209,8 @@ it('exports exactly one revision while mixed writes go on, and every write succe
       exports.push({ revision: lines[0].revision, text });
     }
   } finally {
-    writing = false;
+    // The write in flight may have committed before the last export read; the three after it start once it is done.
+    extra = 3;
     await writer;
   }
   expect(failed).toEqual([]);

@@ -58,7 +58,7 @@ export class QuestionBatcher<Q, A = boolean> {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      for (const [env, line] of this.pending) if (!this.asking.has(env) && !this.held(env, line.length)) this.request(env);
+      for (const env of this.pending.keys()) this.sendNext(env);
     });
   }
 
@@ -87,13 +87,13 @@ export class QuestionBatcher<Q, A = boolean> {
   }
 
   /**
-   * Sends `env`'s waiting questions now, when nothing holds them (a batch of it just answered, or
-   * its hold ran out): at once rather than on the next turn of the event loop, so that Neo4j walks
-   * the next batch while the service writes this one's answers.
+   * Asks a slot for `env`'s waiting questions unless it has asked already or a running batch holds
+   * them: on a turn of the event loop (`schedule`), or at once when a batch of it answers or its
+   * hold runs out, so that Neo4j walks the next batch while the service writes this one's answers.
    */
   private sendNext(env: string): void {
     const line = this.pending.get(env);
-    if (line?.length && !this.asking.has(env) && !this.held(env, line.length)) this.request(env);
+    if (line && !this.asking.has(env) && !this.held(env, line.length)) this.request(env);
   }
 
   /**

@@ -1,13 +1,22 @@
 // A small keep-alive HTTP/JSON client and a closed-loop load runner with latency figures.
-// The client (node:http, http.Agent) costs about what a bare server costs a request: a floor measured
-// with it is the client's ceiling, not the server's (`measure` says so: `clientCore`, `clientBound`).
+// The client (bench/leanClient.mjs) runs in the measuring process: `measure` prints its CPU share, and
+// a floor measured at a full core of it is its ceiling, not the server's (`clientCore`, `clientBound`).
 // The floor and the rows compared with it: bench/flood.mjs, several client processes of raw sockets.
 import http from 'node:http';
+import { leanClient } from './leanClient.mjs';
 
 /** A measuring process at or above this share of one core had no idle CPU: what it measured is its own ceiling. */
 export const CLIENT_BUSY = 0.9;
 
+/**
+ * The benches' client: bench/leanClient.mjs (raw keep-alive sockets); BENCH_CLIENT=agent, Node's own
+ * (`http.request` through a keep-alive Agent), which the benches used before 2026-11-29.
+ */
 export function client(baseUrl, token, connections = 16) {
+  return process.env.BENCH_CLIENT === 'agent' ? agentClient(baseUrl, token, connections) : leanClient(baseUrl, token, connections);
+}
+
+function agentClient(baseUrl, token, connections) {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const call = (method, path, body, retried = false) =>

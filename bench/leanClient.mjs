@@ -47,21 +47,19 @@ export function leanClient(baseUrl, token, connections = 16) {
   function connect() {
     const socket = net.connect({ host, port });
     socket.setNoDelay(true);
-    const c = { socket, closed: false, pending: undefined, buf: undefined, gotBytes: false };
+    const c = { socket, closed: false, pending: undefined, reader: new AnswerReader(), gotBytes: false };
     socket.on('data', (chunk) => {
       c.gotBytes = true;
-      c.buf = c.buf ? Buffer.concat([c.buf, chunk]) : chunk;
-      const p = c.pending;
-      if (!p) return;
-      const done = parse(c.buf);
+      const done = c.reader.push(chunk);
       if (!done) return;
-      c.buf = done.rest.length ? done.rest : undefined;
+      const p = c.pending;
       c.pending = undefined;
+      c.reader = new AnswerReader();
       if (done.close) {
         c.closed = true;
         socket.destroy();
       }
-      p.resolve(done);
+      p?.resolve(done);
     });
     const gone = (err) => {
       if (c.closed && !c.pending) return;
@@ -70,7 +68,7 @@ export function leanClient(baseUrl, token, connections = 16) {
       c.pending = undefined;
       if (!p) return;
       // A body read until the server closed (no length, not chunked).
-      const untilClose = c.buf && parse(c.buf, true);
+      const untilClose = c.reader.end();
       if (untilClose) p.resolve(untilClose);
       else p.reject(Object.assign(err ?? new Error('socket closed'), { reused: p.reused, noAnswer: !c.gotBytes }));
     };
@@ -115,49 +113,103 @@ export function leanClient(baseUrl, token, connections = 16) {
 }
 
 /**
- * One whole answer at the start of `buf`: { status, body, close, rest }, or undefined while it is
- * incomplete. `ended`: the server closed the connection (a body without a length ends there).
+ * Reads one answer as its bytes arrive: the head (up to the blank line), then the body by its
+ * Content-Length, chunked, or until the server closes. `push` answers { status, body, close } once
+ * the answer is whole; the body's pieces are joined once, at its end (an export of many megabytes
+ * arrives in thousands of pieces). One request is in flight a socket, so nothing follows an answer.
  */
-function parse(buf, ended = false) {
-  const end = buf.indexOf(CRLF2);
-  if (end < 0) return undefined;
-  const lines = buf.toString('latin1', 0, end).split('\r\n');
-  const status = Number(lines[0].slice(9, 12));
-  let length = -1;
-  let chunked = false;
-  let close = false;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    const colon = line.indexOf(':');
-    const name = line.slice(0, colon).toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    if (name === 'content-length') length = Number(value);
-    else if (name === 'transfer-encoding') chunked = value.toLowerCase().includes('chunked');
-    else if (name === 'connection') close = value.toLowerCase() === 'close';
-  }
-  const start = end + 4;
-  if (status === 204 || status === 304) return { status, body: Buffer.alloc(0), close, rest: buf.subarray(start) };
-  if (chunked) {
-    const parts = [];
-    let at = start;
-    for (;;) {
-      const lineEnd = buf.indexOf('\r\n', at);
-      if (lineEnd < 0) return undefined;
-      const size = Number.parseInt(buf.toString('latin1', at, lineEnd), 16);
-      if (size === 0) {
-        // Trailers (none expected) end with an empty line.
-        const trailerEnd = buf.indexOf('\r\n', lineEnd + 2);
-        if (trailerEnd < 0) return undefined;
-        return { status, body: Buffer.concat(parts), close, rest: buf.subarray(trailerEnd + 2) };
+class AnswerReader {
+  head = undefined; // the bytes before the blank line, while it has not arrived
+  status = 0;
+  length = -1; // Content-Length, or -1
+  chunked = false;
+  close = false;
+  parts = [];
+  got = 0; // body bytes so far (length mode)
+  chunkLeft = -1; // chunked: bytes left of the current chunk's data and its CRLF; -1 while reading a size line
+  line = undefined; // chunked: a size line (or the trailer's end) not yet whole
+  trailer = false; // chunked: the last chunk was read; waiting for the blank line that ends the trailers
+
+  push(chunk) {
+    if (this.status === 0) {
+      const buf = this.head ? Buffer.concat([this.head, chunk]) : chunk;
+      const end = buf.indexOf(CRLF2);
+      if (end < 0) {
+        this.head = buf;
+        return undefined;
       }
-      if (buf.length < lineEnd + 2 + size + 2) return undefined;
-      parts.push(buf.subarray(lineEnd + 2, lineEnd + 2 + size));
-      at = lineEnd + 2 + size + 2;
+      this.head = undefined;
+      this.readHead(buf.toString('latin1', 0, end));
+      chunk = buf.subarray(end + 4);
+      if (this.status === 204 || this.status === 304 || this.length === 0) return this.done();
+    }
+    if (this.chunked) return this.pushChunked(chunk);
+    if (this.length < 0) {
+      this.parts.push(chunk); // until the server closes: `end`
+      return undefined;
+    }
+    this.parts.push(chunk);
+    this.got += chunk.length;
+    return this.got >= this.length ? this.done() : undefined;
+  }
+
+  readHead(text) {
+    const lines = text.split('\r\n');
+    this.status = Number(lines[0].slice(9, 12));
+    for (let i = 1; i < lines.length; i++) {
+      const colon = lines[i].indexOf(':');
+      const name = lines[i].slice(0, colon).toLowerCase();
+      const value = lines[i]
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase();
+      if (name === 'content-length') this.length = Number(value);
+      else if (name === 'transfer-encoding') this.chunked = value.includes('chunked');
+      else if (name === 'connection') this.close = value === 'close';
     }
   }
-  if (length >= 0) {
-    if (buf.length < start + length) return undefined;
-    return { status, body: buf.subarray(start, start + length), close, rest: buf.subarray(start + length) };
+
+  pushChunked(chunk) {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.chunkLeft > 0) {
+        const take = Math.min(this.chunkLeft, chunk.length - at);
+        // The chunk's data, without the CRLF after it (the last 2 of chunkLeft).
+        const data = Math.min(take, Math.max(0, this.chunkLeft - 2));
+        if (data > 0) this.parts.push(chunk.subarray(at, at + data));
+        this.chunkLeft -= take;
+        at += take;
+        if (this.chunkLeft === 0) this.chunkLeft = -1;
+        continue;
+      }
+      const buf = this.line ? Buffer.concat([this.line, chunk.subarray(at)]) : chunk.subarray(at);
+      const eol = buf.indexOf('\r\n');
+      if (eol < 0) {
+        this.line = Buffer.from(buf);
+        return undefined;
+      }
+      this.line = undefined;
+      const used = eol + 2 - (buf.length - (chunk.length - at)); // bytes of this chunk the line took
+      at += used;
+      if (this.trailer) {
+        if (eol === 0) return this.done(); // the blank line after the trailers
+        continue; // a trailer field: skipped
+      }
+      const size = Number.parseInt(buf.toString('latin1', 0, eol), 16);
+      if (size === 0) this.trailer = true;
+      else this.chunkLeft = size + 2;
+    }
+    return undefined;
   }
-  return ended ? { status, body: buf.subarray(start), close: true, rest: Buffer.alloc(0) } : undefined;
+
+  done() {
+    return { status: this.status, body: this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts), close: this.close };
+  }
+
+  /** The server closed: the answer, when its body was to run until then. */
+  end() {
+    return this.status !== 0 && this.length < 0 && !this.chunked
+      ? { status: this.status, body: Buffer.concat(this.parts), close: true }
+      : undefined;
+  }
 }

@@ -71,7 +71,7 @@ public final class Allowed {
 
     private Stream<Row> allowedOnce(Reads reads, String env, List<Map<String, Object>> checks, long depth, String defaultTenant, boolean explain, long nowMs) {
         if (checks == null || checks.isEmpty()) return Stream.empty();
-        Long revision = revision(tx, env);
+        Long revision = revision(reads, env);
         List<String> types = new ArrayList<>();
         for (Map<String, Object> q : checks) types.add(str(q.get("type")));
         RuleTables rule = RuleTables.read(tx, env, types);
@@ -90,8 +90,8 @@ public final class Allowed {
         String resourceType = str(question.get("type"));
         String action = str(question.get("action"));
         String questionTenant = str(question.get("tenant"));
-        Node user = user(env, str(question.get("user")), users);
-        Node target = instance(tx, env, resourceType, str(question.get("key")));
+        Node user = user(reads, env, str(question.get("user")), users);
+        Node target = reads.findOne(INSTANCE, INSTANCE_KEY, env, resourceType, str(question.get("key")));
         RuleTables.RolesOnType roles = rule.rolesOn(resourceType);
         List<String> instanceRolesGranting = granting(roles.instance(), action);
         List<String> tenantRolesGranting = granting(roles.tenant(), action);
@@ -111,14 +111,8 @@ public final class Allowed {
                 tenantGrantUntils.add(Walk.asLong(grant.getProperty("expires_at", null)));
             }
         }
-        List<Walk.Assignment> directAssignments = Walk.directAssignments(reads, viable ? user : null, nowMs);
-        List<Walk.Key> heldStates = new ArrayList<>(directAssignments.size());
-        Set<Long> directNodes = new HashSet<>();
-        for (Walk.Assignment a : directAssignments) {
-            heldStates.add(a.stateKey());
-            directNodes.add(Walk.id(a.node()));
-        }
-        Set<Walk.Key> held = new HashSet<>(heldStates);
+        // The user's assignments, each read when the walk asks about its node (Held).
+        Held held = Held.of(reads, viable ? user : null, nowMs);
         boolean byTenantRole = !tenantRolesHeld.isEmpty();
 
         List<Walk.State> startStates = new ArrayList<>();
@@ -128,11 +122,11 @@ public final class Allowed {
                 startStates.add(new Walk.State(target, role, null, explain ? Walk.cat(at, "#", role) : ""));
             }
         }
-        Walk walk = new Walk(reads, rule, nowMs, depth, false, explain, directNodes);
-        Walk.Reached reached = walk.reachableStates(startStates, explain ? Set.of() : held);
+        Walk walk = new Walk(reads, rule, nowMs, depth, false, explain, held::anyAt, false);
+        Walk.Reached reached = walk.reachableStates(startStates, explain ? null : held::holds);
         List<Integer> hits = new ArrayList<>();
         for (int i = 0; i < reached.states().size(); i++) {
-            if (held.contains(reached.states().get(i).key)) hits.add(i);
+            if (held.holds(reached.states().get(i).key)) hits.add(i);
         }
 
         List<Long> expiries = new ArrayList<>();
@@ -141,11 +135,9 @@ public final class Allowed {
         } else if (!hits.isEmpty()) {
             Walk.State first = reached.states().get(hits.get(0));
             expiries.add(first.until);
-            for (int i = 0; i < heldStates.size(); i++) {
-                if (heldStates.get(i).equals(first.key)) expiries.add(directAssignments.get(i).until());
-            }
+            expiries.addAll(held.untilsOf(first.key));
         } else if (rule.anyNoDirectRolesOnObject) {
-            for (Walk.Assignment a : directAssignments) expiries.add(a.until());
+            for (Walk.Assignment a : held.all()) expiries.add(a.until());
         }
         Long validUntil = null;
         for (Long e : expiries) if (e != null && (validUntil == null || e < validUntil)) validUntil = e;
@@ -223,9 +215,9 @@ public final class Allowed {
     }
 
     /** `coalesce(environment.revision, 0)` of the environment `env` (unique `id`), null when there is none. */
-    static Long revision(Transaction tx, String env) {
+    static Long revision(Reads reads, String env) {
         if (env == null) return null;
-        Node environment = tx.findNode(ENVIRONMENT, "id", env);
+        Node environment = reads.findOne(ENVIRONMENT, ENVIRONMENT_ID, env);
         if (environment == null) return null;
         Long revision = Walk.asLong(environment.getProperty("revision", null));
         return revision == null ? 0L : revision;
@@ -245,17 +237,17 @@ public final class Allowed {
         return out;
     }
 
-    private Node user(String env, String key, Map<String, Node> users) {
+    /** The properties of the unique constraints users and instances are found by (migrations V0001, V0002). */
+    static final String[] USER_KEY = {"env", "key"};
+    static final String[] INSTANCE_KEY = {"env", "resource", "key"};
+    static final String[] ENVIRONMENT_ID = {"id"};
+
+    private static Node user(Reads reads, String env, String key, Map<String, Node> users) {
         if (env == null || key == null) return null;
         if (users.containsKey(key)) return users.get(key);
-        Node found = findOne(tx, USER, Map.of("env", env, "key", key));
+        Node found = reads.findOne(USER, USER_KEY, env, key);
         users.put(key, found);
         return found;
-    }
-
-    static Node instance(Transaction tx, String env, String type, String key) {
-        if (env == null || type == null || key == null) return null;
-        return findOne(tx, INSTANCE, Map.of("env", env, "resource", type, "key", key));
     }
 
     static Node findOne(Transaction tx, Label label, Map<String, Object> properties) {

@@ -60,8 +60,8 @@ public final class ListObjects {
         Row row = new Row();
         row.page = "";
         row.tenants = new ArrayList<>();
-        row.revision = Allowed.revision(tx, env);
-        Node user = env == null || userKey == null ? null : Allowed.findOne(tx, Allowed.USER, Map.of("env", env, "key", userKey));
+        row.revision = Allowed.revision(reads, env);
+        Node user = env == null || userKey == null ? null : reads.findOne(Allowed.USER, Allowed.USER_KEY, env, userKey);
         if (user == null) return Stream.of(row);
         RuleTables rule = RuleTables.read(tx, env, type == null ? List.of() : List.of(type));
 

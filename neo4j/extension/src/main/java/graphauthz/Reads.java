@@ -1,14 +1,29 @@
 package graphauthz;
 
+import java.util.HashMap;
+import java.util.Map;
+
+import org.neo4j.exceptions.KernelException;
 import org.neo4j.graphdb.Direction;
+import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.NotFoundException;
 import org.neo4j.graphdb.Transaction;
+import org.neo4j.internal.kernel.api.IndexQueryConstraints;
+import org.neo4j.internal.kernel.api.IndexReadSession;
+import org.neo4j.internal.kernel.api.InternalIndexState;
 import org.neo4j.internal.kernel.api.NodeCursor;
+import org.neo4j.internal.kernel.api.NodeValueIndexCursor;
+import org.neo4j.internal.kernel.api.PropertyIndexQuery;
 import org.neo4j.internal.kernel.api.PropertyCursor;
 import org.neo4j.internal.kernel.api.Read;
+import org.neo4j.internal.kernel.api.RelationshipScanCursor;
 import org.neo4j.internal.kernel.api.RelationshipTraversalCursor;
+import org.neo4j.internal.kernel.api.SchemaRead;
 import org.neo4j.internal.kernel.api.TokenRead;
+import org.neo4j.internal.schema.IndexDescriptor;
+import org.neo4j.internal.schema.IndexType;
+import org.neo4j.internal.schema.SchemaDescriptors;
 import org.neo4j.kernel.api.KernelTransaction;
 import org.neo4j.kernel.impl.coreapi.InternalTransaction;
 import org.neo4j.storageengine.api.PropertySelection;
@@ -30,10 +45,13 @@ import org.neo4j.values.storable.Value;
  */
 final class Reads implements AutoCloseable {
     private final InternalTransaction tx;
+    private final KernelTransaction ktx;
     private final Read read;
     private final NodeCursor node;
     private final PropertyCursor properties;
     private final RelationshipTraversalCursor edges;
+    /** One edge by id (Held: an assignment's properties, read only when the walk reaches its node). */
+    private final RelationshipScanCursor edge;
 
     /** Property key tokens (TokenRead.NO_TOKEN when no record has ever had the property: then none has it). */
     private final int resource;
@@ -55,7 +73,7 @@ final class Reads implements AutoCloseable {
 
     Reads(Transaction transaction) {
         this.tx = (InternalTransaction) transaction;
-        KernelTransaction ktx = tx.kernelTransaction();
+        this.ktx = tx.kernelTransaction();
         this.read = ktx.dataRead();
         TokenRead tokens = ktx.tokenRead();
         resource = tokens.propertyKey("resource");
@@ -77,6 +95,7 @@ final class Reads implements AutoCloseable {
         node = ktx.cursors().allocateNodeCursor(ktx.cursorContext(), ktx.memoryTracker());
         properties = ktx.cursors().allocatePropertyCursor(ktx.cursorContext(), ktx.memoryTracker());
         edges = ktx.cursors().allocateRelationshipTraversalCursor(ktx.cursorContext(), ktx.memoryTracker());
+        edge = ktx.cursors().allocateRelationshipScanCursor(ktx.cursorContext(), ktx.memoryTracker());
     }
 
     /** The tokens that exist (a name no record ever had has none: nothing can have it). */
@@ -138,6 +157,106 @@ final class Reads implements AutoCloseable {
         traverse(nodeId, hasRoleOnly, Direction.OUTGOING, roleAndExpiry, role, visitor);
     }
 
+    /** The index lookups of this call, by label and property names (built on first use). */
+    private final Map<String, Lookup> lookups = new HashMap<>();
+    /** The cursor of every index lookup (allocated on the first). */
+    private NodeValueIndexCursor found;
+
+    /**
+     * The node of the label whose properties `names` have exactly `values` (the properties of a
+     * unique constraint, in its order: User (env, key), Instance (env, resource, key)), or null when
+     * there is none. Through the constraint's index with the kernel's cursor: its reader is opened and
+     * the tokens resolved once a call, where the core API's findNodes looks the index up, opens a
+     * reader and allocates a cursor for every lookup. Without that index online, findNodes.
+     */
+    Node findOne(Label label, String[] names, Object... values) {
+        Lookup lookup = lookups.computeIfAbsent(label.name() + ":" + String.join(",", names), k -> new Lookup(label, names));
+        return lookup.find(values);
+    }
+
+    private final class Lookup {
+        private final Label label;
+        private final String[] names;
+        private final int[] keys;
+        /** The index's reader; null: no such index online (the core API answers). */
+        private final IndexReadSession session;
+
+        Lookup(Label label, String[] names) {
+            this.label = label;
+            this.names = names;
+            TokenRead tokens = ktx.tokenRead();
+            int labelId = tokens.nodeLabel(label.name());
+            keys = new int[names.length];
+            boolean known = labelId != TokenConstants.NO_TOKEN;
+            for (int i = 0; i < names.length; i++) {
+                keys[i] = tokens.propertyKey(names[i]);
+                known &= keys[i] != TokenConstants.NO_TOKEN;
+            }
+            IndexReadSession open = null;
+            if (known) {
+                try {
+                    SchemaRead schema = ktx.schemaRead();
+                    IndexDescriptor index = schema.index(SchemaDescriptors.forLabel(labelId, keys), IndexType.RANGE);
+                    if (index != IndexDescriptor.NO_INDEX && schema.indexGetStateNonLocking(index) == InternalIndexState.ONLINE) {
+                        open = read.indexReadSession(index);
+                    }
+                } catch (KernelException e) {
+                    open = null; // dropped meanwhile: the core API answers
+                }
+            }
+            session = open;
+        }
+
+        Node find(Object[] values) {
+            for (Object v : values) if (v == null) return null;
+            if (session == null) {
+                Map<String, Object> properties = new HashMap<>();
+                for (int i = 0; i < names.length; i++) properties.put(names[i], values[i]);
+                return Allowed.findOne(tx, label, properties);
+            }
+            if (found == null) found = ktx.cursors().allocateNodeValueIndexCursor(ktx.cursorContext(), ktx.memoryTracker());
+            PropertyIndexQuery[] query = new PropertyIndexQuery[keys.length];
+            for (int i = 0; i < keys.length; i++) query[i] = PropertyIndexQuery.exact(keys[i], values[i]);
+            try {
+                read.nodeIndexSeek(ktx.queryContext(), session, found, IndexQueryConstraints.unconstrained(), query);
+            } catch (KernelException e) {
+                throw new IllegalStateException("index lookup of " + label.name() + " failed: " + e.getMessage(), e);
+            }
+            return found.next() ? tx.newNodeEntity(found.nodeReference()) : null;
+        }
+    }
+
+    /** What `roleGrantEnds` gives for each edge: the node at its other end and the edge's id. */
+    interface EndVisitor {
+        void edge(long other, long edgeId);
+    }
+
+    /**
+     * The node's outgoing HAS_ROLE edges, each edge's other end and id only: no property record is
+     * read (Held reads an edge's `role` and `expires_at` with `roleAndExpiry` when the walk reaches
+     * its end). The visitor must not read through this object.
+     */
+    void roleGrantEnds(long nodeId, EndVisitor visitor) {
+        at(nodeId);
+        if (hasRoleOnly.length == 0) return;
+        node.relationships(edges, RelationshipSelection.selection(hasRoleOnly, Direction.OUTGOING));
+        while (edges.next()) visitor.edge(edges.otherNodeReference(), edges.relationshipReference());
+    }
+
+    /** One edge's `role` and `expires_at` ({role, expiresAt}, each null when missing); an edge deleted since it was found is NotFoundException (Vanished). */
+    Object[] roleAndExpiry(long edgeId) {
+        read.singleRelationship(edgeId, edge);
+        if (!edge.next()) throw new NotFoundException("Relationship " + edgeId + " not found");
+        edge.properties(properties, roleAndExpiry);
+        Object[] out = new Object[2];
+        while (properties.next()) {
+            int k = properties.propertyKey();
+            if (k == role) out[0] = valueOf(properties.propertyValue());
+            else if (k == expiresAt) out[1] = valueOf(properties.propertyValue());
+        }
+        return out;
+    }
+
     private void traverse(long nodeId, int[] types, Direction direction, PropertySelection selection, int firstKey, EdgeVisitor visitor) {
         at(nodeId);
         if (types.length == 0) return;
@@ -168,6 +287,8 @@ final class Reads implements AutoCloseable {
 
     @Override
     public void close() {
+        if (found != null) found.close();
+        edge.close();
         edges.close();
         properties.close();
         node.close();

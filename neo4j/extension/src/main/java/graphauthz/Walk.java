@@ -6,6 +6,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 
 import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.Label;
@@ -77,8 +79,8 @@ final class Walk {
     private final long depth;
     private final boolean searchForward;
     private final boolean withTrails;
-    /** ids (Walk.id) of the nodes the user holds a direct role on ([]: none known). */
-    private final Set<Long> directNodes;
+    /** Whether the user holds a live direct role on the node of this id (Walk.id) (never: none known). */
+    private final LongPredicate directNode;
     /**
      * Each visited node's `resource` (its type), read once a walk: a property read walks the node's
      * property chain in the store, and one node is looked at by several steps (each link's subject
@@ -97,10 +99,14 @@ final class Walk {
     private final Map<Long, List<Link>> linksByNode = new HashMap<>();
 
     Walk(Reads reads, RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes) {
-        this(reads, rule, nowMs, depth, searchForward, withTrails, directNodes, false);
+        this(reads, rule, nowMs, depth, searchForward, withTrails, directNodes::contains, false);
     }
 
     Walk(Reads reads, RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, Set<Long> directNodes, boolean withKeys) {
+        this(reads, rule, nowMs, depth, searchForward, withTrails, directNodes::contains, withKeys);
+    }
+
+    Walk(Reads reads, RuleTables rule, long nowMs, long depth, boolean searchForward, boolean withTrails, LongPredicate directNode, boolean withKeys) {
         this.reads = reads;
         this.keys = withKeys ? new HashMap<>() : null;
         this.rule = rule;
@@ -108,7 +114,7 @@ final class Walk {
         this.depth = depth;
         this.searchForward = searchForward;
         this.withTrails = withTrails;
-        this.directNodes = directNodes;
+        this.directNode = directNode;
     }
 
     /** A node's id within this transaction (the state keys and the sets of visited nodes). */
@@ -146,6 +152,11 @@ final class Walk {
 
     /** fragments/reachableStates: every state at most `depth` hops from `start`, in visiting order. */
     Reached reachableStates(List<State> start, Set<Key> stopWhenReached) {
+        return reachableStates(start, stopWhenReached.isEmpty() ? null : stopWhenReached::contains);
+    }
+
+    /** The same, stopping after the hop that reaches a state `stopWhenReached` accepts (null: none stops it). */
+    Reached reachableStates(List<State> start, Predicate<Key> stopWhenReached) {
         List<State> states = new ArrayList<>();
         Set<Key> keys = new HashSet<>();
         int withinLimit = 0;
@@ -174,7 +185,7 @@ final class Walk {
                 states.add(candidate);
                 if (hop <= depth) withinLimit++;
                 else beyondLimit++;
-                if (!stopWhenReached.isEmpty() && stopWhenReached.contains(candidate.key)) stopped = true;
+                if (stopWhenReached != null && stopWhenReached.test(candidate.key)) stopped = true;
             }
             front = next;
         }
@@ -252,7 +263,7 @@ final class Walk {
             if (!eq(d.onResource(), subjectType) || !eq(d.resource(), objectType)) continue;
             if (!eq(searchForward ? d.fromRole() : d.role(), state.role)) continue;
             if (d.noDirectRolesOnObject()) {
-                if (objectIsDirect == null) objectIsDirect = directNodes.contains(id(link.object()));
+                if (objectIsDirect == null) objectIsDirect = directNode.test(id(link.object()));
                 if (objectIsDirect) continue;
             }
             roles.add(searchForward ? d.role() : d.fromRole());

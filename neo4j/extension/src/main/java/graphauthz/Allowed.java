@@ -95,15 +95,22 @@ public final class Allowed {
         RuleTables.RolesOnType roles = rule.rolesOn(resourceType);
         List<String> instanceRolesGranting = granting(roles.instance(), action);
         List<String> tenantRolesGranting = granting(roles.tenant(), action);
-        String targetTenant = target == null ? null : str(target.getProperty("tenant", null));
+        // The instance's type, key and tenant in one pass over its properties (the walk then knows its type).
+        Object[] targetProps = target == null ? null : reads.typeKeyAndTenant(Walk.id(target));
+        String targetTenant = target == null ? null : str(targetProps[2]);
         String tenant = targetTenant != null ? targetTenant : questionTenant != null ? questionTenant : defaultTenant;
         boolean viable = user != null && (questionTenant == null || questionTenant.equals(tenant));
 
         // Tenant scope (fragments/rule/tenantScopeGrant).
+        // The user's assignments, each read when the walk asks about its node (Held), and its tenant
+        // role assignments, found in the same pass over its relationships.
+        List<Long> tenantRoleEdges = new ArrayList<>();
+        Held held = Held.withTenantRoles(reads, viable ? user : null, nowMs, tenantRoleEdges);
         List<String> tenantRolesHeld = new ArrayList<>();
         List<Long> tenantGrantUntils = new ArrayList<>();
         if (viable) {
-            for (Relationship grant : user.getRelationships(Direction.OUTGOING, Walk.HAS_TENANT_ROLE)) {
+            for (long edgeId : tenantRoleEdges) {
+                Relationship grant = reads.relationshipOf(edgeId);
                 Node heldIn = grant.getEndNode();
                 if (!heldIn.hasLabel(TENANT) || !Walk.eq(heldIn.getProperty("env", null), env) || !Walk.eq(heldIn.getProperty("key", null), tenant)) continue;
                 if (!Walk.tenantScopeGrant(grant, tenantRolesGranting, nowMs)) continue;
@@ -111,18 +118,17 @@ public final class Allowed {
                 tenantGrantUntils.add(Walk.asLong(grant.getProperty("expires_at", null)));
             }
         }
-        // The user's assignments, each read when the walk asks about its node (Held).
-        Held held = Held.of(reads, viable ? user : null, nowMs);
         boolean byTenantRole = !tenantRolesHeld.isEmpty();
 
         List<Walk.State> startStates = new ArrayList<>();
         if (!((byTenantRole && !explain) || !viable || target == null)) {
-            String at = explain ? Walk.cat(target.getProperty("resource", null), ":", target.getProperty("key", null)) : null;
+            String at = explain ? Walk.cat(targetProps[0], ":", targetProps[1]) : null;
             for (String role : instanceRolesGranting) {
                 startStates.add(new Walk.State(target, role, null, explain ? Walk.cat(at, "#", role) : ""));
             }
         }
         Walk walk = new Walk(reads, rule, nowMs, depth, false, explain, held::anyAt, false);
+        if (target != null) walk.knowType(target, targetProps[0]);
         Walk.Reached reached = walk.reachableStates(startStates, explain ? null : held::holds);
         List<Integer> hits = new ArrayList<>();
         for (int i = 0; i < reached.states().size(); i++) {

@@ -32,10 +32,22 @@ final class Held {
     /** The assignments of `holder` (null: none). */
     static Held of(Reads reads, Node holder, long nowMs) {
         Held held = new Held(reads, nowMs);
-        if (holder != null) {
-            reads.roleGrantEnds(Walk.id(holder), (other, edgeId) -> held.edgesByNode.computeIfAbsent(other, k -> new ArrayList<>(1)).add(edgeId));
-        }
+        if (holder != null) reads.roleGrantEnds(Walk.id(holder), held::add);
         return held;
+    }
+
+    /**
+     * The same, and the ids of the holder's HAS_TENANT_ROLE edges (its tenant role assignments) in
+     * `tenantRoleEdges`, found in the same pass over its relationships.
+     */
+    static Held withTenantRoles(Reads reads, Node holder, long nowMs, List<Long> tenantRoleEdges) {
+        Held held = new Held(reads, nowMs);
+        if (holder != null) reads.userGrantEnds(Walk.id(holder), held::add, (other, edgeId) -> tenantRoleEdges.add(edgeId));
+        return held;
+    }
+
+    private void add(long node, long edgeId) {
+        edgesByNode.computeIfAbsent(node, k -> new ArrayList<>(1)).add(edgeId);
     }
 
     /** The live assignments on the node of this id (its edges' properties read the first time it is asked about). */

@@ -8,6 +8,7 @@ import org.neo4j.graphdb.Direction;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.NotFoundException;
+import org.neo4j.graphdb.Relationship;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.internal.kernel.api.IndexQueryConstraints;
 import org.neo4j.internal.kernel.api.IndexReadSession;
@@ -64,6 +65,8 @@ final class Reads implements AutoCloseable {
     private final int[] onlyRelated;
     private final int[] onlyGroups;
     private final int[] hasRoleOnly;
+    private final int hasRole;
+    private final int[] userGrants;
     private final int groups;
 
     private final PropertySelection typeOnly;
@@ -84,7 +87,9 @@ final class Reads implements AutoCloseable {
         role = tokens.propertyKey("role");
         int related = tokens.relationshipType(Walk.RELATED.name());
         groups = tokens.relationshipType(Walk.GROUPS.name());
-        hasRoleOnly = known(tokens.relationshipType(Walk.HAS_ROLE.name()));
+        hasRole = tokens.relationshipType(Walk.HAS_ROLE.name());
+        hasRoleOnly = known(hasRole);
+        userGrants = known(hasRole, tokens.relationshipType(Walk.HAS_TENANT_ROLE.name()));
         relatedAndGroups = known(related, groups);
         onlyRelated = known(related);
         onlyGroups = known(groups);
@@ -241,6 +246,25 @@ final class Reads implements AutoCloseable {
         if (hasRoleOnly.length == 0) return;
         node.relationships(edges, RelationshipSelection.selection(hasRoleOnly, Direction.OUTGOING));
         while (edges.next()) visitor.edge(edges.otherNodeReference(), edges.relationshipReference());
+    }
+
+    /**
+     * A user's outgoing HAS_ROLE and HAS_TENANT_ROLE edges in one pass over its relationship chain
+     * (each edge's other end and id, no property record): `roles` gets the HAS_ROLE edges, `tenantRoles`
+     * the others. The visitors must not read through this object.
+     */
+    void userGrantEnds(long nodeId, EndVisitor roles, EndVisitor tenantRoles) {
+        at(nodeId);
+        if (userGrants.length == 0) return;
+        node.relationships(edges, RelationshipSelection.selection(userGrants, Direction.OUTGOING));
+        while (edges.next()) {
+            (edges.type() == hasRole ? roles : tenantRoles).edge(edges.otherNodeReference(), edges.relationshipReference());
+        }
+    }
+
+    /** A relationship of this transaction by id, not read until used. */
+    Relationship relationshipOf(long id) {
+        return tx.newRelationshipEntity(id);
     }
 
     /** One edge's `role` and `expires_at` ({role, expiresAt}, each null when missing); an edge deleted since it was found is NotFoundException (Vanished). */

@@ -140,6 +140,11 @@ final class Walk {
         return type;
     }
 
+    /** The node's type as the caller read it already (a check's instance, read with its key and tenant): typeOf answers it without reading again. */
+    void knowType(Node node, Object type) {
+        if (keys == null) types.putIfAbsent(id(node), type);
+    }
+
     /** With `withKeys`: the node's key and tenant ({key, tenant}), read with its type (once in this walk). */
     Object[] keyAndTenant(Node node) {
         typeOf(node);

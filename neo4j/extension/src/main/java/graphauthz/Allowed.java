@@ -2,7 +2,6 @@ package graphauthz;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -101,11 +100,12 @@ public final class Allowed {
         String tenant = targetTenant != null ? targetTenant : questionTenant != null ? questionTenant : defaultTenant;
         boolean viable = user != null && (questionTenant == null || questionTenant.equals(tenant));
 
-        // Tenant scope (fragments/rule/tenantScopeGrant).
         // The user's assignments, each read when the walk asks about its node (Held), and its tenant
         // role assignments, found in the same pass over its relationships.
         List<Long> tenantRoleEdges = new ArrayList<>();
         Held held = Held.withTenantRoles(reads, viable ? user : null, nowMs, tenantRoleEdges);
+
+        // Tenant scope (fragments/rule/tenantScopeGrant).
         List<String> tenantRolesHeld = new ArrayList<>();
         List<Long> tenantGrantUntils = new ArrayList<>();
         if (viable) {

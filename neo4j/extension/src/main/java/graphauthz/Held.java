@@ -29,16 +29,9 @@ final class Held {
         this.nowMs = nowMs;
     }
 
-    /** The assignments of `holder` (null: none). */
-    static Held of(Reads reads, Node holder, long nowMs) {
-        Held held = new Held(reads, nowMs);
-        if (holder != null) reads.roleGrantEnds(Walk.id(holder), held::add);
-        return held;
-    }
-
     /**
-     * The same, and the ids of the holder's HAS_TENANT_ROLE edges (its tenant role assignments) in
-     * `tenantRoleEdges`, found in the same pass over its relationships.
+     * The assignments of `holder` (null: none), and the ids of its HAS_TENANT_ROLE edges (its tenant
+     * role assignments) in `tenantRoleEdges`, found in the same pass over its relationships.
      */
     static Held withTenantRoles(Reads reads, Node holder, long nowMs, List<Long> tenantRoleEdges) {
         Held held = new Held(reads, nowMs);
@@ -59,7 +52,8 @@ final class Held {
             live = new ArrayList<>(edges.size());
             for (long edgeId : edges) {
                 Object[] roleAndExpiry = reads.roleAndExpiry(edgeId);
-                if (!Walk.isLive(roleAndExpiry[1], nowMs)) continue;
+                // Deleted since its end was read (a walk reads committed state without locks): it grants nothing.
+                if (roleAndExpiry == null || !Walk.isLive(roleAndExpiry[1], nowMs)) continue;
                 live.add(new Walk.Assignment(reads.nodeOf(node), roleAndExpiry[0] instanceof String s ? s : null, Walk.asLong(roleAndExpiry[1])));
             }
             liveByNode.put(node, live);

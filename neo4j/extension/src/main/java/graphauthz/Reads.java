@@ -231,21 +231,9 @@ final class Reads implements AutoCloseable {
         }
     }
 
-    /** What `roleGrantEnds` gives for each edge: the node at its other end and the edge's id. */
+    /** What `userGrantEnds` gives for each edge: the node at its other end and the edge's id. */
     interface EndVisitor {
         void edge(long other, long edgeId);
-    }
-
-    /**
-     * The node's outgoing HAS_ROLE edges, each edge's other end and id only: no property record is
-     * read (Held reads an edge's `role` and `expires_at` with `roleAndExpiry` when the walk reaches
-     * its end). The visitor must not read through this object.
-     */
-    void roleGrantEnds(long nodeId, EndVisitor visitor) {
-        at(nodeId);
-        if (hasRoleOnly.length == 0) return;
-        node.relationships(edges, RelationshipSelection.selection(hasRoleOnly, Direction.OUTGOING));
-        while (edges.next()) visitor.edge(edges.otherNodeReference(), edges.relationshipReference());
     }
 
     /**
@@ -267,10 +255,13 @@ final class Reads implements AutoCloseable {
         return tx.newRelationshipEntity(id);
     }
 
-    /** One edge's `role` and `expires_at` ({role, expiresAt}, each null when missing); an edge deleted since it was found is NotFoundException (Vanished). */
+    /**
+     * One edge's `role` and `expires_at` ({role, expiresAt}, each null when missing), or null when the
+     * edge was deleted since it was found (it grants nothing: as if it had been read after the delete).
+     */
     Object[] roleAndExpiry(long edgeId) {
         read.singleRelationship(edgeId, edge);
-        if (!edge.next()) throw new NotFoundException("Relationship " + edgeId + " not found");
+        if (!edge.next()) return null;
         edge.properties(properties, roleAndExpiry);
         Object[] out = new Object[2];
         while (properties.next()) {

@@ -90,7 +90,7 @@ public final class Allowed {
         String action = str(question.get("action"));
         String questionTenant = str(question.get("tenant"));
         Node user = user(reads, env, str(question.get("user")), users);
-        Node target = reads.findOne(INSTANCE, INSTANCE_KEY, env, resourceType, str(question.get("key")));
+        Node target = reads.findOne(INSTANCE_KEY, env, resourceType, str(question.get("key")));
         RuleTables.RolesOnType roles = rule.rolesOn(resourceType);
         List<String> instanceRolesGranting = granting(roles.instance(), action);
         List<String> tenantRolesGranting = granting(roles.tenant(), action);
@@ -223,7 +223,7 @@ public final class Allowed {
     /** `coalesce(environment.revision, 0)` of the environment `env` (unique `id`), null when there is none. */
     static Long revision(Reads reads, String env) {
         if (env == null) return null;
-        Node environment = reads.findOne(ENVIRONMENT, ENVIRONMENT_ID, env);
+        Node environment = reads.findOne(ENVIRONMENT_ID, env);
         if (environment == null) return null;
         Long revision = Walk.asLong(environment.getProperty("revision", null));
         return revision == null ? 0L : revision;
@@ -244,14 +244,14 @@ public final class Allowed {
     }
 
     /** The properties of the unique constraints users and instances are found by (migrations V0001, V0002). */
-    static final String[] USER_KEY = {"env", "key"};
-    static final String[] INSTANCE_KEY = {"env", "resource", "key"};
-    static final String[] ENVIRONMENT_ID = {"id"};
+    static final Reads.Unique USER_KEY = new Reads.Unique(USER, "env", "key");
+    static final Reads.Unique INSTANCE_KEY = new Reads.Unique(INSTANCE, "env", "resource", "key");
+    static final Reads.Unique ENVIRONMENT_ID = new Reads.Unique(ENVIRONMENT, "id");
 
     private static Node user(Reads reads, String env, String key, Map<String, Node> users) {
         if (env == null || key == null) return null;
         if (users.containsKey(key)) return users.get(key);
-        Node found = reads.findOne(USER, USER_KEY, env, key);
+        Node found = reads.findOne(USER_KEY, env, key);
         users.put(key, found);
         return found;
     }

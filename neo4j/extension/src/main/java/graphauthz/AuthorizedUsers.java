@@ -52,7 +52,7 @@ public final class AuthorizedUsers {
 
     private Stream<Row> authorizedUsersOnce(Reads reads, String env, String action, String type, String key, String questionTenant, long depth, String defaultTenant, long nowMs) {
         RuleTables rule = RuleTables.read(tx, env, type == null ? List.of() : List.of(type));
-        Node target = reads.findOne(Allowed.INSTANCE, Allowed.INSTANCE_KEY, env, type, key);
+        Node target = reads.findOne(Allowed.INSTANCE_KEY, env, type, key);
         String targetTenant = target == null ? null : Allowed.str(target.getProperty("tenant", null));
         String tenant = targetTenant != null ? targetTenant : questionTenant != null ? questionTenant : defaultTenant;
         RuleTables.RolesOnType roles = rule.rolesOn(type);
@@ -82,7 +82,7 @@ public final class AuthorizedUsers {
             Set<String> users = new LinkedHashSet<>();
             for (Candidate c : candidates) users.add(c.user());
             for (String userKey : users) {
-                Node holder = userKey == null ? null : reads.findOne(Allowed.USER, Allowed.USER_KEY, env, userKey);
+                Node holder = userKey == null ? null : reads.findOne(Allowed.USER_KEY, env, userKey);
                 if (holder == null) continue;
                 conditional = true;
                 List<Walk.Assignment> assignments = Walk.directAssignments(reads, holder, nowMs);

@@ -60,7 +60,7 @@ public final class EffectiveRoles {
     }
 
     private Stream<Row> effectiveRolesOnce(Reads reads, String env, String userKey, String tenant, long depth, long nowMs) {
-        Node user = env == null || userKey == null ? null : reads.findOne(Allowed.USER, Allowed.USER_KEY, env, userKey);
+        Node user = env == null || userKey == null ? null : reads.findOne(Allowed.USER_KEY, env, userKey);
         if (user == null) return Stream.empty();
         RuleTables rule = RuleTables.read(tx, env, List.of());
         Object key = user.getProperty("key", null);

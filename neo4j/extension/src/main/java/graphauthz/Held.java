@@ -13,8 +13,8 @@ import org.neo4j.graphdb.Node;
  * them. First only where the user's HAS_ROLE edges end (the edge records, no property record); an
  * edge's `role` and `expires_at` are read when the walk asks about its end node. A check's walk
  * reaches a few nodes, and a user may hold many assignments: reading every one's properties was a
- * fifth of a check's time in the procedure (docs/benchmarks.md, "Reading a user's assignments as the
- * walk asks"). The answers are those of the list Walk.directAssignments reads whole.
+ * fifth of a check's time in the procedure (docs/benchmarks.md, "A user's assignments read as the walk
+ * asks"). The answers are those of the list Walk.directAssignments reads whole.
  */
 final class Held {
     private final Reads reads;
@@ -53,8 +53,9 @@ final class Held {
             for (long edgeId : edges) {
                 Object[] roleAndExpiry = reads.roleAndExpiry(edgeId);
                 // Deleted since its end was read (a walk reads committed state without locks): it grants nothing.
-                if (roleAndExpiry == null || !Walk.isLive(roleAndExpiry[1], nowMs)) continue;
-                live.add(new Walk.Assignment(reads.nodeOf(node), roleAndExpiry[0] instanceof String s ? s : null, Walk.asLong(roleAndExpiry[1])));
+                if (roleAndExpiry == null) continue;
+                Walk.Assignment a = Walk.liveAssignment(reads, node, roleAndExpiry[0], roleAndExpiry[1], nowMs);
+                if (a != null) live.add(a);
             }
             liveByNode.put(node, live);
         }

@@ -61,7 +61,7 @@ public final class ListObjects {
         row.page = "";
         row.tenants = new ArrayList<>();
         row.revision = Allowed.revision(reads, env);
-        Node user = env == null || userKey == null ? null : reads.findOne(Allowed.USER, Allowed.USER_KEY, env, userKey);
+        Node user = env == null || userKey == null ? null : reads.findOne(Allowed.USER_KEY, env, userKey);
         if (user == null) return Stream.of(row);
         RuleTables rule = RuleTables.read(tx, env, type == null ? List.of() : List.of(type));
 

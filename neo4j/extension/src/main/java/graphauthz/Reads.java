@@ -162,8 +162,11 @@ final class Reads implements AutoCloseable {
         traverse(nodeId, hasRoleOnly, Direction.OUTGOING, roleAndExpiry, role, visitor);
     }
 
-    /** The index lookups of this call, by label and property names (built on first use). */
-    private final Map<String, Lookup> lookups = new HashMap<>();
+    /** A unique constraint's label and properties, in its order (Allowed.USER_KEY, INSTANCE_KEY, ENVIRONMENT_ID). */
+    record Unique(Label label, String... names) {}
+
+    /** The index lookups of this call, by constraint (built on first use; keyed by the constant, no key built a lookup). */
+    private final Map<Unique, Lookup> lookups = new java.util.IdentityHashMap<>();
     /** The cursor of every index lookup (allocated on the first). */
     private NodeValueIndexCursor found;
 
@@ -174,9 +177,8 @@ final class Reads implements AutoCloseable {
      * the tokens resolved once a call, where the core API's findNodes looks the index up, opens a
      * reader and allocates a cursor for every lookup. Without that index online, findNodes.
      */
-    Node findOne(Label label, String[] names, Object... values) {
-        Lookup lookup = lookups.computeIfAbsent(label.name() + ":" + String.join(",", names), k -> new Lookup(label, names));
-        return lookup.find(values);
+    Node findOne(Unique unique, Object... values) {
+        return lookups.computeIfAbsent(unique, u -> new Lookup(u.label(), u.names())).find(values);
     }
 
     private final class Lookup {

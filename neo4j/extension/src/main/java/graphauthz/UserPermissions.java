@@ -68,7 +68,7 @@ public final class UserPermissions {
     }
 
     private Stream<Row> userPermissionsOnce(Reads reads, String env, String userKey, List<String> tenants, List<String> types, long depth, long nowMs) {
-        Node user = env == null || userKey == null ? null : reads.findOne(Allowed.USER, Allowed.USER_KEY, env, userKey);
+        Node user = env == null || userKey == null ? null : reads.findOne(Allowed.USER_KEY, env, userKey);
         if (user == null) return Stream.empty();
         RuleTables rule = RuleTables.read(tx, env, List.of());
         List<Walk.Assignment> assignments = Walk.directAssignments(reads, user, nowMs);

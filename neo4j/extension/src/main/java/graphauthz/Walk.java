@@ -331,10 +331,15 @@ final class Walk {
         List<Assignment> out = new ArrayList<>();
         if (holder == null) return out;
         reads.roleGrants(id(holder), (other, isGroups, role, expiresAt) -> {
-            if (!isLive(expiresAt, nowMs)) return;
-            out.add(new Assignment(reads.nodeOf(other), role instanceof String s ? s : null, asLong(expiresAt)));
+            Assignment a = liveAssignment(reads, other, role, expiresAt, nowMs);
+            if (a != null) out.add(a);
         });
         return out;
+    }
+
+    /** The assignment an edge to `node` with this `role` and `expires_at` makes, or null when it is not live (fragments/rule/grantIsLive). */
+    static Assignment liveAssignment(Reads reads, long node, Object role, Object expiresAt, long nowMs) {
+        return isLive(expiresAt, nowMs) ? new Assignment(reads.nodeOf(node), role instanceof String s ? s : null, asLong(expiresAt)) : null;
     }
 
     /** fragments/rule/tenantScopeGrant: a live tenant role assignment whose role gives the action. */

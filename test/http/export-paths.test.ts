@@ -65,6 +65,10 @@ describe.each([
         });
       }
     } finally {
+      // The writer goes on until a write lands after the last export (on a slow box the export may
+      // end with the writer's last acknowledged write), at most 5 s more.
+      const last = Math.max(0, ...exports.map((e) => e.revision));
+      for (let waited = 0; waited < 5000 && !log.some((l) => l.revision > last); waited += 50) await new Promise((r) => setTimeout(r, 50));
       writing = false;
       await writer;
     }

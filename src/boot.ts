@@ -83,6 +83,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
         metrics.transaction(...a);
         walk.transaction(...a);
       },
+      retried: (mode: string) => metrics.retried(mode),
     },
     routing: neo4j.uri.startsWith('neo4j'),
   };

@@ -455,6 +455,7 @@ export class Db {
             failure = errorKindOf(storeErr);
             throw storeErr ?? err;
           }
+          this.opts.observer?.retried?.(mode);
           await new Promise((ok) => setTimeout(ok, pause));
         }
       }

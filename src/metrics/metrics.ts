@@ -6,6 +6,8 @@ export type DbErrorKind = 'unavailable' | 'timeout' | 'conflict' | 'other';
 /** Told of each Neo4j transaction by the Db (src/db/db.ts), which knows nothing of Prometheus. */
 export interface TransactionObserver {
   transaction(mode: string, seconds: number, error?: DbErrorKind): void;
+  /** A single-statement read that failed with a retriable error and is sent again (src/db/db.ts, readOnce). */
+  retried?(mode: string): void;
 }
 
 /** A question as the decision service asked it. */
@@ -87,6 +89,12 @@ export class Metrics implements TransactionObserver, DecisionObserver {
     labelNames: ['mode', 'error'] as const,
     registers: [this.registry],
   });
+  readonly dbRetries = new Counter({
+    name: 'authz_neo4j_read_retries_total',
+    help: 'Reads sent again after a retriable Neo4j error (a connection lost, a transient error such as a walk raced by deletions), by mode',
+    labelNames: ['mode'] as const,
+    registers: [this.registry],
+  });
   readonly walkInfo = new Gauge({
     name: 'authz_walk_info',
     help: 'The walk answering decisions (1 on the pair in use): walk extension or cypher, and why (docs/walk-extension.md)',
@@ -140,6 +148,10 @@ export class Metrics implements TransactionObserver, DecisionObserver {
   transaction(mode: string, seconds: number, error?: DbErrorKind): void {
     this.dbDuration.observe({ mode }, seconds);
     if (error) this.dbErrors.inc({ mode, error });
+  }
+
+  retried(mode: string): void {
+    this.dbRetries.inc({ mode });
   }
 
   decided(_env: string, _checks: AskedCheck[], answers: boolean[]): void {

@@ -89,6 +89,7 @@ it('serves Prometheus text without a key, with conventional names and types', as
     'authz_decision_cache_hits_total',
     'authz_decision_cache_misses_total',
     'authz_neo4j_errors_total',
+    'authz_neo4j_read_retries_total',
   ]) {
     expect(m.get(name)?.type).toBe('COUNTER');
   }

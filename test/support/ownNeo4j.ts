@@ -28,10 +28,19 @@ export interface OwnNeo4j {
 
 /**
  * A Neo4j of the calling test's own (not the run's shared one), on `port`, its data in `dataDir`;
- * `extension: false` without the walk extension in its plugins (as a Neo4j that takes none).
+ * `extension: false` without the walk extension in its plugins (as a Neo4j that takes none);
+ * `systemProperties` set in its JVM.
  */
-export async function startOwnNeo4j(port: number, dataDir: string, opts: { extension?: boolean } = {}): Promise<OwnNeo4j> {
-  const env = opts.extension === undefined ? process.env : { ...process.env, NEO4J_LOCAL_EXTENSION: opts.extension ? '1' : '0' };
+export async function startOwnNeo4j(
+  port: number,
+  dataDir: string,
+  opts: { extension?: boolean; systemProperties?: Record<string, string> } = {},
+): Promise<OwnNeo4j> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (opts.extension !== undefined) env.NEO4J_LOCAL_EXTENSION = opts.extension ? '1' : '0';
+  // Java system properties for Neo4j's JVM (the JVM reads JAVA_TOOL_OPTIONS itself; the launcher passes its environment on).
+  const props = Object.entries(opts.systemProperties ?? {}).map(([k, v]) => `-D${k}=${v}`);
+  if (props.length) env.JAVA_TOOL_OPTIONS = [process.env.JAVA_TOOL_OPTIONS, ...props].filter(Boolean).join(' ');
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
     ['--input-type=module', '-e', CHILD, `file://${LAUNCHER}`, String(port), dataDir],

@@ -5,6 +5,7 @@ import { observeRequest } from './httpMetrics';
 import type { Metrics } from '../metrics/metrics';
 import { errorAnswer, requestIdOf, SPEC_ERROR_TYPE, specErrorAnswer, specRequestIdOf } from './middleware';
 import { type BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
+import { RequestState } from './requestState';
 import { answer, type Authenticator, type Req, type RevisionOf, type RouteDef } from './routeTable';
 
 /** A `__proto__` key, written plainly or with escapes (the test bourne makes before it looks closer). */
@@ -123,17 +124,9 @@ export function hotPath(
     res: ServerResponse,
   ): Promise<void> {
     const headers: Record<string, string> = { 'x-request-id': reqId };
-    let childLog: Logger | undefined;
-    const log = () => (childLog ??= deps.log.child({ reqId }));
-    // The getter in the literal, not `Object.defineProperty` afterwards (which leaves a dictionary-mode
-    // object: the same cut as `answer`'s request, docs/benchmarks.md "What was cut").
-    const state: Record<string, unknown> = {
-      arrivedAt,
-      reqId,
-      get log() {
-        return log();
-      },
-    };
+    // Its logger is made when something logs (src/http/requestState.ts: a class's getter, no object's own).
+    const state = new RequestState(arrivedAt, reqId, deps.log);
+    const log = () => state.log;
     // What `answer`, the authenticator and the decision handlers use of koa's context.
     const ctx = {
       path: req.url,

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { publicError } from '../db/storeErrors';
 import { AppError, type ErrorBody } from '../errors';
 import { bodyTooLarge } from './bodies';
+import { RequestState } from './requestState';
 import type { RouteDef } from './routeTable';
 import { MAX_BODY_BYTES } from './schema';
 
@@ -32,18 +33,11 @@ export function specRequestIdOf(incoming: string | undefined): string {
  */
 export function requestContext(log: Logger) {
   return async (ctx: Context, next: Next) => {
-    // The instant the request arrived: what it is answered from must include every write acknowledged before it.
-    ctx.state.arrivedAt = performance.now();
+    // The instant the request arrived (what it is answered from must include every write acknowledged
+    // before it), its id and its logger, made at the first log with the id of then (a route of another
+    // specification may replace the id first: src/http/credentialsFirst.ts).
     const reqId = requestIdOf(ctx.get('x-request-id'));
-    ctx.state.reqId = reqId;
-    let child: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', {
-      // The id at the first log (a route of another specification may replace it first: src/http/credentialsFirst.ts).
-      get: () => (child ??= log.child({ reqId: ctx.state.reqId })),
-      set: (l: Logger) => (child = l),
-      enumerable: true,
-      configurable: true,
-    });
+    ctx.state = new RequestState(performance.now(), reqId, log);
     ctx.set('x-request-id', reqId);
     const started = performance.now();
     try {

@@ -12,7 +12,10 @@ describe('RequestState (ctx.state of every request: src/http/requestState.ts)', 
     const { log, out } = lines();
     let made = 0;
     const child = log.child.bind(log);
-    log.child = ((b: pino.Bindings) => (made++, child(b))) as typeof log.child;
+    log.child = ((b: pino.Bindings) => {
+      made++;
+      return child(b);
+    }) as typeof log.child;
     const state = new RequestState(12.5, 'first-id', log);
     expect(made).toBe(0);
     state.reqId = 'second-id'; // a route of another specification may replace it before the first log

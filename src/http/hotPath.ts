@@ -126,7 +126,6 @@ export function hotPath(
     const headers: Record<string, string> = { 'x-request-id': reqId };
     // Its logger is made when something logs (src/http/requestState.ts: a class's getter, no object's own).
     const state = new RequestState(arrivedAt, reqId, deps.log);
-    const log = () => state.log;
     // What `answer`, the authenticator and the decision handlers use of koa's context.
     const ctx = {
       path: req.url,
@@ -154,7 +153,7 @@ export function hotPath(
     } catch (err) {
       if (err === CLOSED) return;
       // Another specification's route answers its errors as it says (src/http/middleware.ts).
-      const out = found.route.specWire ? specErrorAnswer(err, log()) : errorAnswer(err, log());
+      const out = found.route.specWire ? specErrorAnswer(err, state.log) : errorAnswer(err, state.log);
       status = out.status;
       if ('text' in out) errorText = out.text;
       else payload = out.body;

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { type OwnNeo4j, startOwnNeo4j, stopLeftover } from '../support/ownNeo4j';
+import { seedTeamReaders } from '../support/teamReaders';
 import { startTestService, type TestService } from '../support/testService';
 
 /**
@@ -39,22 +40,9 @@ it('a walk raced by deletions on its every attempt is asked again: every answer 
   const s = (t = await startTestService({ neo4jUri: neo4j.uri }));
   const ready = await s.call('GET', '/readyz', undefined, { key: null });
   expect(ready.body.walk).toBe('extension');
-  const schema = `/v2/schema/${s.proj}/${s.env}`;
   const facts = `/v2/facts/${s.proj}/${s.env}`;
   const allowed = `/v2/allowed/${s.proj}/${s.env}`;
-  await s.ok('POST', `${schema}/resources`, { key: 'team', name: 'Team', actions: {} });
-  await s.ok('POST', `${schema}/resources/team/roles`, { key: 'member', name: 'Member', permissions: [] });
-  await s.ok('POST', `${schema}/resources`, { key: 'repo', name: 'Repo', actions: { pull: {} } });
-  await s.ok('POST', `${schema}/resources/repo/roles`, { key: 'viewer', name: 'Viewer', permissions: ['pull'] });
-  await s.ok('POST', `${schema}/resources/repo/relations`, { key: 'readers', name: 'Reader teams', subject_resource: 'team' });
-  await s.ok('POST', `${schema}/resources/repo/roles/viewer/implicit_grants`, {
-    role: 'member',
-    on_resource: 'team',
-    linked_by_relation: 'readers',
-  });
-  await s.ok('POST', `${facts}/users`, { key: 'alice' });
-  await s.ok('POST', `${facts}/resource_instances`, { key: 'crew', resource: 'team', tenant: 'default' });
-  await s.ok('POST', `${facts}/role_assignments`, { user: 'alice', role: 'member', resource_instance: 'team:crew', tenant: 'default' });
+  await seedTeamReaders(s);
   expect(await retries(s)).toBe(0);
 
   const statuses: Record<string, number> = {};

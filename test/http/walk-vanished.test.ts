@@ -1,3 +1,4 @@
+import { seedTeamReaders } from '../support/teamReaders';
 import { startTestService, type TestService } from '../support/testService';
 
 /**
@@ -7,25 +8,12 @@ import { startTestService, type TestService } from '../support/testService';
  * list-objects on instances deleted while they are asked answer 200 (allowed or not), never a 500.
  */
 let t: TestService;
-const schema = () => `/v2/schema/${t.proj}/${t.env}`;
 const facts = () => `/v2/facts/${t.proj}/${t.env}`;
 const allowed = () => `/v2/allowed/${t.proj}/${t.env}`;
 
 beforeAll(async () => {
   t = await startTestService();
-  await t.ok('POST', `${schema()}/resources`, { key: 'team', name: 'Team', actions: {} });
-  await t.ok('POST', `${schema()}/resources/team/roles`, { key: 'member', name: 'Member', permissions: [] });
-  await t.ok('POST', `${schema()}/resources`, { key: 'repo', name: 'Repo', actions: { pull: {} } });
-  await t.ok('POST', `${schema()}/resources/repo/roles`, { key: 'viewer', name: 'Viewer', permissions: ['pull'] });
-  await t.ok('POST', `${schema()}/resources/repo/relations`, { key: 'readers', name: 'Reader teams', subject_resource: 'team' });
-  await t.ok('POST', `${schema()}/resources/repo/roles/viewer/implicit_grants`, {
-    role: 'member',
-    on_resource: 'team',
-    linked_by_relation: 'readers',
-  });
-  await t.ok('POST', `${facts()}/users`, { key: 'alice' });
-  await t.ok('POST', `${facts()}/resource_instances`, { key: 'crew', resource: 'team', tenant: 'default' });
-  await t.ok('POST', `${facts()}/role_assignments`, { user: 'alice', role: 'member', resource_instance: 'team:crew', tenant: 'default' });
+  await seedTeamReaders(t);
 }, 120_000);
 
 afterAll(async () => {

@@ -10,7 +10,8 @@
 // The answers are compared first (every question asked both ways, the same answers).
 //   npm run build && node bench/authzen.mjs        (BENCH_SCALE=0.1 by default, BENCH_ROUNDS=4: each order twice)
 //   BENCH_REQUESTS=20000: the cached check row's requests a round (the others scale from it)
-//   BENCH_ONLY=bulk: only the rows whose name holds that text
+//   BENCH_ONLY=bulk: only the rows whose name holds that text (BENCH_ONLY="one user": a bulk of one user's
+//     questions against AuthZEN's batch with that user and action as its top-level defaults)
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=.cache/prof' BENCH_MARKS=1: profile the service and print each
 //   measured arm's window (µs of the monotonic clock) for bench/profileTop.mjs --between=<from>-<to>
 import { buildDataset, buildQuestions } from './dataset.mjs';
@@ -50,6 +51,20 @@ try {
   const bulks = Array.from({ length: Math.max(20, Math.round(perRow / 100)) }, (_, i) =>
     qs.slice((i * 100) % (qs.length - 100)).slice(0, 100),
   );
+  // One user's questions on 100 resources: the shape a gateway sends most (AuthZEN's top-level
+  // `subject` and `action` as defaults, each evaluation only its `resource`; the bulk repeats them).
+  const oneUser = Array.from({ length: 20 }, (_, i) => {
+    const { user, action } = qs[(i * 37) % qs.length];
+    return qs
+      .slice((i * 100) % (qs.length - 100))
+      .slice(0, 100)
+      .map((q) => ({ user, action, resource: q.resource }));
+  });
+  const asDefaults = (b) => ({
+    subject: { type: 'user', id: b[0].user },
+    action: { name: b[0].action },
+    evaluations: b.map((q) => ({ resource: asAuthzen(q).resource })),
+  });
   const auth = { authorization: `Bearer ${secret}` };
   const post = (path, body, expect) => ({ method: 'POST', path, headers: auth, body, ...(expect ? { expect } : {}) });
   // The answers, asked once each way through the plain client: they must agree, and they are what
@@ -74,6 +89,18 @@ try {
     ]);
     if (JSON.stringify(x.allow.map((r) => r.allow)) !== JSON.stringify(y.evaluations.map((r) => r.decision)))
       throw new Error('a bulk: AuthZEN answered differently');
+  });
+  await measure(oneUser, concurrency, async (b) => {
+    const [x, y] = await Promise.all([
+      env(
+        'POST',
+        `${allowedPath}/bulk`,
+        b.map((q) => asAllowed(q)),
+      ),
+      env('POST', '/access/v1/evaluations', asDefaults(b)),
+    ]);
+    if (JSON.stringify(x.allow.map((r) => r.allow)) !== JSON.stringify(y.evaluations.map((r) => r.decision)))
+      throw new Error("one user's bulk: AuthZEN answered differently");
   });
   const fc = { options: { consistency: 'fully_consistent' } };
   const rows = {
@@ -106,6 +133,16 @@ try {
         ),
       ),
       b: bulks.map((b) => post('/access/v1/evaluations', { evaluations: b.map(asAuthzen) })),
+    },
+    "one user's bulk of 100, AuthZEN's defaults, default consistency (cached)": {
+      count: Math.round(perRow / 10),
+      a: oneUser.map((b) =>
+        post(
+          `${allowedPath}/bulk`,
+          b.map((q) => asAllowed(q)),
+        ),
+      ),
+      b: oneUser.map((b) => post('/access/v1/evaluations', asDefaults(b))),
     },
   };
   const only = process.env.BENCH_ONLY;

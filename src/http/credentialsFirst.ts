@@ -2,10 +2,10 @@ import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { type BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
-import type { Logger } from 'pino';
 import { unrouted } from './methods';
 import { specRequestIdOf } from './middleware';
 import { type Authenticator, routeOf } from './routeTable';
+import type { RequestState } from './requestState';
 
 /**
  * Who first, then what (docs/behaviour.md section 15), on koa's chain: before any byte of the body is
@@ -25,8 +25,7 @@ export function credentialsFirst(router: Router, auth: Authenticator) {
     if (route.specWire) {
       const reqId = specRequestIdOf(ctx.get('x-request-id'));
       if (reqId !== ctx.state.reqId) {
-        ctx.state.reqId = reqId;
-        ctx.state.log = (ctx.state.log as Logger).child({ reqId });
+        (ctx.state as RequestState).renameTo(reqId);
         ctx.set('x-request-id', reqId);
       }
     }

@@ -29,7 +29,13 @@ export class RequestState {
     return (this.child ??= this.base.child({ reqId: this.reqId }));
   }
 
-  set log(l: Logger) {
-    this.child = l;
+  /**
+   * Another id for the request (a route of another specification echoes the caller's own:
+   * src/http/credentialsFirst.ts): lines logged from now on carry it, once (a child of the request's
+   * logger would write both ids' key in every line).
+   */
+  renameTo(reqId: string): void {
+    this.reqId = reqId;
+    this.child = undefined;
   }
 }

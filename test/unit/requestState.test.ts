@@ -29,12 +29,17 @@ describe('RequestState (ctx.state of every request: src/http/requestState.ts)', 
     expect(state.arrivedAt).toBe(12.5);
   });
 
-  it('uses a logger set on it (src/http/credentialsFirst.ts sets one with a replaced id)', () => {
-    const { log, out } = lines();
-    const state = new RequestState(0, 'a', log);
-    state.log = log.child({ reqId: 'set' });
-    state.log.info('x');
-    expect(out.map((l) => l.reqId)).toEqual(['set']);
+  it("takes another id (an AuthZEN route echoes the caller's): later lines carry it, each line its id once", () => {
+    const raw: string[] = [];
+    const log = pino({ level: 'info' }, { write: (l: string) => raw.push(l) });
+    const state = new RequestState(0, 'generated-id', log);
+    state.log.info('before');
+    state.renameTo('callers-id');
+    state.log.info('after');
+    expect(raw.map((l) => JSON.parse(l).reqId)).toEqual(['generated-id', 'callers-id']);
+    expect(state.reqId).toBe('callers-id');
+    // JSON.parse keeps the last of two equal keys: the raw line shows whether the id was written twice.
+    expect(raw.map((l) => l.match(/"reqId":/g)?.length)).toEqual([1, 1]);
   });
 
   it('every request shares one hidden shape: the logger is the class getter, no object has its own', () => {

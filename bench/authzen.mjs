@@ -95,6 +95,12 @@ try {
   await sameAnswers(bulks, (b) => ({ evaluations: b.map(asAuthzen) }), 'a bulk');
   await sameAnswers(oneUser, asDefaults, "one user's bulk");
   const fc = { options: { consistency: 'fully_consistent' } };
+  /** A bulk of questions as `POST /v2/allowed/.../bulk` takes it. */
+  const asBulk = (b, consistency) =>
+    post(
+      `${allowedPath}/bulk`,
+      b.map((q) => asAllowed(q, consistency)),
+    );
   const rows = {
     'check, uncached': {
       count: Math.round(perRow / 4),
@@ -108,32 +114,17 @@ try {
     },
     'bulk of 100, uncached': {
       count: Math.round(perRow / 80),
-      a: bulks.map((b) =>
-        post(
-          `${allowedPath}/bulk`,
-          b.map((q) => asAllowed(q, 'fully_consistent')),
-        ),
-      ),
+      a: bulks.map((b) => asBulk(b, 'fully_consistent')),
       b: bulks.map((b) => post('/access/v1/evaluations', { evaluations: b.map(asAuthzen), ...fc })),
     },
     'bulk of 100, default consistency (cached)': {
       count: Math.round(perRow / 10),
-      a: bulks.map((b) =>
-        post(
-          `${allowedPath}/bulk`,
-          b.map((q) => asAllowed(q)),
-        ),
-      ),
+      a: bulks.map((b) => asBulk(b)),
       b: bulks.map((b) => post('/access/v1/evaluations', { evaluations: b.map(asAuthzen) })),
     },
     "one user's bulk of 100, AuthZEN's defaults, default consistency (cached)": {
       count: Math.round(perRow / 10),
-      a: oneUser.map((b) =>
-        post(
-          `${allowedPath}/bulk`,
-          b.map((q) => asAllowed(q)),
-        ),
-      ),
+      a: oneUser.map((b) => asBulk(b)),
       b: oneUser.map((b) => post('/access/v1/evaluations', asDefaults(b))),
     },
   };

@@ -81,6 +81,69 @@ export function buildQuestions(ds, count = 2000) {
 }
 
 /**
+ * The same cases as buildQuestions, each as up to `count` distinct questions in a seeded random
+ * order, none asked twice, each with its expected answer (from the facts: graphAnswers). For the
+ * uncached rows of bench:peers, which ask each question once: a system that answers a question
+ * it has seen at the same revision from a cache of answers (SpiceDB's dispatch cache does, at
+ * `fully_consistent` too: docs/benchmarks.md, "Each question once") meets none. The chain cases
+ * take every (user of the chain, repo granted to the granting group) pair, so their space is
+ * users x grants (100,000 at full size); direct role every distinct (user, repo) of the direct
+ * roles; denied random (user, repo) pairs for push. Its own generator: the dataset's questions
+ * elsewhere stay as they were.
+ */
+export function buildDistinctQuestions(ds, count = 100_000, { seed = 11 } = {}) {
+  const rnd = mulberry32(seed);
+  const graph = graphAnswers(ds);
+  const q = (user, action, repo) => ({ user, action, resource: { type: 'repo', key: repo, tenant: 'default' } });
+  const shuffled = (xs) => {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [xs[i], xs[j]] = [xs[j], xs[i]];
+    }
+    return xs;
+  };
+  const usersOfChain = (c) => ds.userKeys.filter((_, i) => i % ds.chains === c);
+  const grantsOf = new Map(); // "group|role" -> repos
+  for (const g of ds.groupGrants) {
+    const k = `${g.group}|${g.role}`;
+    if (!grantsOf.has(k)) grantsOf.set(k, new Set());
+    grantsOf.get(k).add(g.repo);
+  }
+  const chainCase = (levels, role, action) => {
+    const pairs = new Set();
+    for (let c = 0; c < ds.chains; c++) {
+      const repos = grantsOf.get(`${ds.group(c, ds.depth - levels)}|${role}`) ?? [];
+      for (const u of usersOfChain(c)) for (const r of repos) pairs.add(`${u}|${r}`);
+    }
+    return shuffled([...pairs])
+      .slice(0, count)
+      .map((p) => {
+        const [u, r] = p.split('|');
+        return { ...q(u, action, r), expect: true };
+      });
+  };
+  const direct = shuffled([...new Set(ds.direct.map((d) => `${d.user}|${d.repo}`))])
+    .slice(0, count)
+    .map((p) => {
+      const [u, r] = p.split('|');
+      return { ...q(u, 'pull', r), expect: true };
+    });
+  const denied = new Map();
+  for (let n = 0; denied.size < count && n < count * 4; n++) {
+    const u = ds.userKeys[Math.floor(rnd() * ds.userKeys.length)];
+    const r = ds.repoKeys[Math.floor(rnd() * ds.repoKeys.length)];
+    if (!denied.has(`${u}|${r}`)) denied.set(`${u}|${r}`, { ...q(u, 'push', r), expect: graph(u, 'push', r) });
+  }
+  return {
+    'direct role': direct,
+    '1-level group': chainCase(1, 'viewer', 'pull'),
+    '5-level nesting': chainCase(5, 'viewer', 'pull'),
+    '10-level nesting': chainCase(10, 'editor', 'push'),
+    denied: [...denied.values()],
+  };
+}
+
+/**
  * The "decided by conditions" case of bench:peers (docs/behaviour.md section 17), over the dataset above:
  * attributes on a share of its users (`department`, `clearance`) and repos (`classification`),
  * drawn from a generator of their own (the dataset and its questions stay as they were), and

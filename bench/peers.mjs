@@ -221,6 +221,10 @@ async function main() {
   {
     const ours = await startOurs({ port: ports.service, neo4jPort: ports.neo4j, concurrency });
     try {
+      // Which walk answers (the extension, or the Cypher walk and why: docs/walk-extension.md), printed with the table.
+      const ready = await ours.api('GET', '/readyz');
+      versions.walk = `${ready.walk} (${ready.walk_reason})`;
+      log(`ours: walk ${versions.walk}`);
       results.ours = await measureSystem(oursAdapter(ours.api, ours.project), () => ({
         service: memOf(ours.pid).rssMb,
         store: memOf(ours.neoPid()).rssMb,
@@ -327,7 +331,7 @@ function printTable(results, floor, versions) {
         .join('; ')}`,
   );
   console.log(
-    `ours: Neo4j 5.26 community (local launcher, heap 768 MB), service defaults; load = users, repos, groups and facts through the public bulk API, ${loaders} calls in flight; uncached = consistency fully_consistent, cached = minimize_latency`,
+    `ours: Neo4j 5.26 community (local launcher, heap 768 MB), walk ${versions.walk}, service defaults; load = users, repos, groups and facts through the public bulk API, ${loaders} calls in flight; uncached = consistency fully_consistent, cached = minimize_latency`,
   );
   if (results.ours.restore) {
     const r = results.ours.restore;

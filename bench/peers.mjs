@@ -212,7 +212,7 @@ async function main() {
     `bench:peers ${new Date().toISOString()} commit ${commit}; ${cpus().length} cores (${cpus()[0].model}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB; node ${process.version}`,
   );
   console.log(
-    `dataset: ${facts} facts (${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups); ${perCase} questions a case, each row measured for at least ${minSeconds} s, ${concurrency} in flight, ${loaders} loaders`,
+    `dataset: ${facts} facts (${ds.userKeys.length} users, ${ds.repoKeys.length} repos, ${ds.groups.length} groups); an uncached row asks each of up to ${distinct} distinct questions once, for ${minSeconds} s; a cached row passes over ${perCase} of them for at least ${minSeconds} s; ${concurrency} in flight, ${loaders} loaders`,
   );
   const floor = await measureFloor();
   log(`HTTP floor: ${floor.perSecond.toFixed(0)} req/s (${clientNote(floor)})`);

@@ -55,9 +55,11 @@ export function buildDataset({
   return { userKeys, repoKeys, groups, nesting, groupGrants, memberships, direct, chains, depth, grantOf, rnd, group };
 }
 
+/** A question of the cases below: may `user` do `action` on repo `repo` (in the default tenant). */
+const q = (user, action, repo) => ({ user, action, resource: { type: 'repo', key: repo, tenant: 'default' } });
+
 /** The questions of each measured case, each with its expected answer where the dataset fixes it. */
 export function buildQuestions(ds, count = 2000) {
-  const q = (user, action, repo) => ({ user, action, resource: { type: 'repo', key: repo, tenant: 'default' } });
   const userInChain = (c) => ds.userKeys[c + ds.chains * Math.floor(ds.rnd() * (ds.userKeys.length / ds.chains))];
   const chainCase = (levels, role, action) =>
     Array.from({ length: count }, (_, i) => {
@@ -94,7 +96,6 @@ export function buildQuestions(ds, count = 2000) {
 export function buildDistinctQuestions(ds, count = 100_000, { seed = 11 } = {}) {
   const rnd = mulberry32(seed);
   const graph = graphAnswers(ds);
-  const q = (user, action, repo) => ({ user, action, resource: { type: 'repo', key: repo, tenant: 'default' } });
   const shuffled = (xs) => {
     for (let i = xs.length - 1; i > 0; i--) {
       const j = Math.floor(rnd() * (i + 1));

@@ -58,6 +58,12 @@ export function buildDataset({
 /** A question of the cases below: may `user` do `action` on repo `repo` (in the default tenant). */
 const q = (user, action, repo) => ({ user, action, resource: { type: 'repo', key: repo, tenant: 'default' } });
 
+/** What tells two questions apart (their user, action, repo and the network of their context). */
+const questionKey = (x) => `${x.user}|${x.action}|${x.resource.key}|${x.context?.network ?? ''}`;
+
+/** The questions without repeats, each where it first came. */
+export const distinctQuestions = (qs) => [...new Map(qs.map((x) => [questionKey(x), x])).values()];
+
 /** The questions of each measured case, each with its expected answer where the dataset fixes it. */
 export function buildQuestions(ds, count = 2000) {
   const userInChain = (c) => ds.userKeys[c + ds.chains * Math.floor(ds.rnd() * (ds.userKeys.length / ds.chains))];
@@ -111,29 +117,19 @@ export function buildDistinctQuestions(ds, count = 100_000, { seed = 11 } = {}) 
     grantsOf.get(k).add(g.repo);
   }
   const chainCase = (levels, role, action) => {
-    const pairs = new Set();
+    const qs = [];
     for (let c = 0; c < ds.chains; c++) {
       const repos = grantsOf.get(`${ds.group(c, ds.depth - levels)}|${role}`) ?? [];
-      for (const u of usersOfChain(c)) for (const r of repos) pairs.add(`${u}|${r}`);
+      for (const u of usersOfChain(c)) for (const r of repos) qs.push({ ...q(u, action, r), expect: true });
     }
-    return shuffled([...pairs])
-      .slice(0, count)
-      .map((p) => {
-        const [u, r] = p.split('|');
-        return { ...q(u, action, r), expect: true };
-      });
+    return shuffled(distinctQuestions(qs)).slice(0, count);
   };
-  const direct = shuffled([...new Set(ds.direct.map((d) => `${d.user}|${d.repo}`))])
-    .slice(0, count)
-    .map((p) => {
-      const [u, r] = p.split('|');
-      return { ...q(u, 'pull', r), expect: true };
-    });
+  const direct = shuffled(distinctQuestions(ds.direct.map((d) => ({ ...q(d.user, 'pull', d.repo), expect: true })))).slice(0, count);
   const denied = new Map();
   for (let n = 0; denied.size < count && n < count * 4; n++) {
-    const u = ds.userKeys[Math.floor(rnd() * ds.userKeys.length)];
-    const r = ds.repoKeys[Math.floor(rnd() * ds.repoKeys.length)];
-    if (!denied.has(`${u}|${r}`)) denied.set(`${u}|${r}`, { ...q(u, 'push', r), expect: graph(u, 'push', r) });
+    const question = q(ds.userKeys[Math.floor(rnd() * ds.userKeys.length)], 'push', ds.repoKeys[Math.floor(rnd() * ds.repoKeys.length)]);
+    const key = questionKey(question);
+    if (!denied.has(key)) denied.set(key, { ...question, expect: graph(question.user, 'push', question.resource.key) });
   }
   return {
     'direct role': direct,

@@ -10,7 +10,7 @@
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { buildConditions, buildDataset, buildDistinctQuestions, buildQuestions } from './dataset.mjs';
+import { buildConditions, buildDataset, buildDistinctQuestions, buildQuestions, distinctQuestions } from './dataset.mjs';
 import { client, clientNote, measure, warmUntilSteady as warmUp } from './http.mjs';
 import { oursAdapter, root, startOurs } from './ours.mjs';
 import { memOf, startServer, treeRssMb } from './proc.mjs';
@@ -76,11 +76,7 @@ const CONDITIONS = 'decided by conditions';
 const conditions = buildConditions(ds, Math.round(distinct * 1.01) + 400);
 const warmConditions = conditions.questions.slice(0, 400);
 // Distinct, as the other cases (a few random questions repeat one another).
-const conditionCase = [
-  ...new Map(
-    conditions.questions.slice(400).map((q) => [`${q.user}|${q.action}|${q.resource.key}|${q.context?.network ?? ''}`, q]),
-  ).values(),
-].slice(0, distinct);
+const conditionCase = distinctQuestions(conditions.questions.slice(400)).slice(0, distinct);
 /** Our answers, the reference every peer's answers are checked against. */
 const reference = { cases: {}, bulk: [], lists: [] };
 

@@ -6,7 +6,7 @@ import type { Metrics } from '../metrics/metrics';
 import { errorAnswer, requestIdOf, SPEC_ERROR_TYPE, specErrorAnswer, specRequestIdOf } from './middleware';
 import { type BodyBounds, bodyLimitOf, bodyTooDeep, continueIfExpected, nestsDeeperThan } from './bodies';
 import { RequestState } from './requestState';
-import { answer, type Authenticator, type Req, type RevisionOf, type RouteDef } from './routeTable';
+import { answer, type Authenticator, ReadBody, type Req, type RevisionOf, type RouteDef } from './routeTable';
 
 /** A `__proto__` key, written plainly or with escapes (the test bourne makes before it looks closer). */
 const PROTO_KEY =
@@ -145,7 +145,12 @@ export function hotPath(
         deps.auth,
         deps.revisionOf,
         ctx,
-        { params: found.params, query: {}, headers: req.headers, body: req.method === 'GET' ? undefined : await jsonBody(req, res) },
+        {
+          params: found.params,
+          query: {},
+          headers: req.headers,
+          body: req.method === 'GET' ? undefined : await jsonBody(found.route, req, res),
+        },
         who,
       );
       status = out.status;
@@ -171,8 +176,11 @@ export function hotPath(
       deps.log.info({ reqId, method: req.method, path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
   }
 
-  /** The JSON body of an authenticated caller; throws the errors of docs/behaviour.md section 1, or CLOSED when the request went away. */
-  async function jsonBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  /**
+   * The JSON body of an authenticated caller, or what the route's own reader made of it (`readBody`,
+   * src/http/routeTable.ts); throws the errors of docs/behaviour.md section 1, or CLOSED when the request went away.
+   */
+  async function jsonBody(route: RouteDef, req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     let raw: Buffer;
     try {
       raw = await bodyOf(req, res);
@@ -180,6 +188,8 @@ export function hotPath(
       res.destroy();
       throw CLOSED;
     }
+    const read = route.readBody?.(raw, deps.bounds.depth);
+    if (read !== undefined) return new ReadBody(read);
     if (nestsDeeperThan(raw, deps.bounds.depth)) throw bodyTooDeep(deps.bounds.depth);
     let body: unknown;
     try {

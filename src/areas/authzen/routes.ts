@@ -1,6 +1,7 @@
 import { forbidden } from '../../errors';
 import { withDepthLimitSignal } from '../../http/depthLimit';
 import { route, type Req, type RouteSpec } from '../../http/routeTable';
+import { readBatch } from './batchReader';
 import * as s from './schemas';
 import type { AuthzenService } from './service';
 
@@ -39,6 +40,8 @@ export const authzenRoutes: RouteSpec<AuthzenDeps>[] = [
     path: '/access/v1/evaluations',
     summary: 'AuthZEN Access Evaluations: up to 100 evaluations with top-level defaults and evaluations_semantic (environment key)',
     schemas: { body: s.evaluationsQuery, response: s.evaluationsAnswer },
+    // A batch of the plain shape is read straight into its questions (docs/authzen.md, "Speed").
+    readBody: readBatch,
     handler: async (r, { svc }) => withDepthLimitSignal(r, await svc.evaluations(envKeyScope(r), r.body)),
   }),
   route({

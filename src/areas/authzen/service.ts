@@ -3,7 +3,9 @@ import type { Scope } from '../../auth/types';
 import { badRequest } from '../../errors';
 import type { StaticOf } from '../../http/schema';
 import type { AuthzenDecisions, Consistency, Question } from './decisions';
+import { ReadBatch } from './batchReader';
 import type * as s from './schemas';
+import type { SEMANTICS } from './schemas';
 
 /**
  * The AuthZEN Authorization API 1.0 on our decisions (docs/authzen.md): each AuthZEN request is
@@ -24,6 +26,7 @@ type Entity = { type: string; id: string; properties?: Bag };
 type SearchedEntity = { type: string; id?: string; properties?: Bag };
 type Action = { name: string; properties?: Bag };
 type Decision = { decision: boolean; context?: Bag };
+type EvaluationsAnswer = { decision?: boolean; context?: Bag; evaluations?: Decision[]; depthLimited?: true };
 
 /** The only subject type the service knows: its users. Another type is nobody (deny, empty searches). */
 export const USER_TYPE = 'user';
@@ -165,12 +168,14 @@ export class AuthzenService {
   /**
    * `POST /access/v1/evaluations`: the items with the top-level defaults (each key replaces its
    * default whole), asked in one bulk check, answered in order and cut as the semantic says.
-   * Without items it is the single evaluation of the top-level keys.
+   * Without items it is the single evaluation of the top-level keys. A batch the hot path read
+   * from its bytes (`ReadBatch`, src/areas/authzen/batchReader.ts) comes with its questions made.
    */
-  async evaluations(
-    scope: Scope,
-    q: StaticOf<typeof s.evaluationsQuery>,
-  ): Promise<{ decision?: boolean; context?: Bag; evaluations?: Decision[]; depthLimited?: true }> {
+  async evaluations(scope: Scope, q: StaticOf<typeof s.evaluationsQuery> | ReadBatch): Promise<EvaluationsAnswer> {
+    if (q instanceof ReadBatch) {
+      const askedAt = Array.from({ length: q.questions.length }, (_, i) => i);
+      return this.answerBatch(scope, new Array<Decision>(q.questions.length), q.questions, askedAt, q.consistency, q.semantic);
+    }
     if (!q.evaluations?.length) {
       const missing = (['subject', 'action', 'resource'] as const).filter((k) => q[k] === undefined);
       if (missing.length)
@@ -196,9 +201,20 @@ export class AuthzenService {
         askedAt.push(i);
       }
     }
-    const { allow, depthLimited } = await this.decisions.decide(scope, asked, consistencyOf(q));
+    return this.answerBatch(scope, answers, asked, askedAt, consistencyOf(q), q.options?.evaluations_semantic ?? 'execute_all');
+  }
+
+  /** The batch's answers: `asked` decided into `answers` at `askedAt` (the others already known), cut as `semantic` says. */
+  private async answerBatch(
+    scope: Scope,
+    answers: Decision[],
+    asked: Question[],
+    askedAt: number[],
+    consistency: Consistency | undefined,
+    semantic: (typeof SEMANTICS)[number],
+  ): Promise<EvaluationsAnswer> {
+    const { allow, depthLimited } = await this.decisions.decide(scope, asked, consistency);
     for (let j = 0; j < askedAt.length; j++) answers[askedAt[j]] = { decision: allow[j] };
-    const semantic = q.options?.evaluations_semantic ?? 'execute_all';
     const stopAt =
       semantic === 'deny_on_first_deny'
         ? answers.findIndex((a) => !a.decision)

@@ -262,6 +262,32 @@ describe('Batch Core (c-3)', () => {
     );
   });
 
+  it('answers a batch read straight from its bytes as the same batch read by JSON.parse, under every semantic', async () => {
+    // The plain shape is read without JSON.parse (docs/authzen.md, "Speed"); with each entity's
+    // keys reversed (id before type) the same questions take JSON.parse, the schema and the mapping.
+    const items = [
+      { subject: alice, action: read, resource: record1 },
+      { subject: bob, action: write, resource: record1 },
+      { resource: record2, subject: alice, action: { name: 'delete' } },
+      { action: read, subject: bob, resource: { ...record1, properties: { tenant: 'default' } } },
+    ];
+    const reversed = (o: object) => Object.fromEntries(Object.entries(o).reverse());
+    for (const semantic of ['execute_all', 'deny_on_first_deny', 'permit_on_first_permit']) {
+      const plain = await evaluations({ options: { evaluations_semantic: semantic }, evaluations: items });
+      const general = await evaluations({
+        evaluations: items.map((e) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, reversed(v)]))),
+        options: { evaluations_semantic: semantic },
+      });
+      expect(plain.status).toBe(200);
+      expect(plain.body).toEqual(general.body);
+      expect(plain.body.evaluations[0]).toEqual(
+        semantic === 'permit_on_first_permit' ? { decision: true, context: { reason: semantic } } : { decision: true },
+      );
+    }
+    const all = await evaluations({ evaluations: items });
+    expect(all.body.evaluations.slice(0, 2)).toEqual([{ decision: true }, { decision: false }]);
+  });
+
   it('deny_on_first_deny and permit_on_first_permit stop at the first deny / permit', async () => {
     const items = [{ resource: record1 }, { action: { name: 'delete' }, resource: record1 }, { resource: record2 }];
     const all = await evaluations({ subject: alice, action: read, evaluations: items });

@@ -98,7 +98,7 @@ export function readBatch(raw: Buffer, maxDepth: number): ReadBatch | undefined 
   }
 }
 
-/** Whether `re` matches at `from` (its end is then `re.lastIndex`); no match array is made. */
+/** `re` must match at `from` (its end is then `re.lastIndex`), else NOT_PLAIN; no match array is made. */
 function test(re: RegExp, text: string, from: number): void {
   re.lastIndex = from;
   if (!re.test(text)) throw NOT_PLAIN;

@@ -2,7 +2,8 @@
 // 'syscalls:sys_enter_*'` attached to the server's process while bench/flood.mjs drives it): a
 // repeated check at the default consistency and `GET /healthz` on the service, each next to the
 // bare node:http floor (bench/floor.mjs) under the same client. Prints each row's rate and the
-// syscalls a request, most frequent first (docs/benchmarks.md, "Syscalls a request").
+// syscalls a request, most frequent first, and its context switches and CPU migrations a request
+// (docs/benchmarks.md, "Syscalls a request").
 //   npm run build && node bench/syscalls.mjs        (needs `perf` with tracepoint access; BENCH_REQUESTS=60000 BENCH_ROUNDS=2)
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ if (spawnSync('perf', ['stat', '-e', 'syscalls:sys_enter_read', 'true']).status 
 const ours = await startOurs({ port, neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7771), concurrency });
 /** perf counting every syscall tracepoint of `pid` until stopped; `stop` answers its CSV (count,,event,...). */
 const perfStat = (pid) => {
-  const p = spawn('perf', ['stat', '-x', ',', '-e', 'syscalls:sys_enter_*', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const p = spawn('perf', ['stat', '-x', ',', '-e', 'syscalls:sys_enter_*,context-switches,cpu-migrations', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let out = '';
   p.stderr.on('data', (c) => (out += c));
   return {
@@ -67,11 +68,13 @@ try {
       await new Promise((ok) => setTimeout(ok, 300));
       const out = await c.run(reqs, n, { serverPid: pid });
       const text = await perf.stop();
-      const counts = text
+      const all = text
         .split('\n')
         .map((l) => l.split(','))
         .filter((f) => Number(f[0]) > 0)
         .map((f) => [f[2].replace('syscalls:sys_enter_', ''), Number(f[0])]);
+      const scheduler = all.filter(([k]) => k === 'context-switches' || k === 'cpu-migrations');
+      const counts = all.filter(([k]) => k !== 'context-switches' && k !== 'cpu-migrations');
       counts.sort((a, b) => b[1] - a[1]);
       const total = counts.reduce((s, [, v]) => s + v, 0);
       console.log(`${name}: ${describeRound(out)}`);
@@ -79,7 +82,7 @@ try {
         `   ${(total / n).toFixed(2)} syscalls a request: ${counts
           .slice(0, 10)
           .map(([k, v]) => `${k} ${(v / n).toFixed(3)}`)
-          .join(', ')}`,
+          .join(', ')}; ${scheduler.map(([k, v]) => `${k} ${(v / n).toFixed(3)}`).join(', ')} a request`,
       );
     }
   await toFloor.close();

@@ -24,7 +24,9 @@ if (spawnSync('perf', ['stat', '-e', 'syscalls:sys_enter_read', 'true']).status 
 const ours = await startOurs({ port, neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7771), concurrency });
 /** perf counting every syscall tracepoint of `pid` until stopped; `stop` answers its CSV (count,,event,...). */
 const perfStat = (pid) => {
-  const p = spawn('perf', ['stat', '-x', ',', '-e', 'syscalls:sys_enter_*,context-switches,cpu-migrations', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const p = spawn('perf', ['stat', '-x', ',', '-e', 'syscalls:sys_enter_*,context-switches,cpu-migrations', '-p', String(pid)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let out = '';
   p.stderr.on('data', (c) => (out += c));
   return {

@@ -1,3 +1,4 @@
+import { CONSISTENCY_LEVELS } from '../decisions/schemas';
 import type { Consistency, Question } from './decisions';
 import { MAX_EVALUATIONS, SEMANTICS } from './schemas';
 
@@ -28,7 +29,7 @@ export class ReadBatch {
 }
 
 /** The deepest this reader's shapes nest: body, evaluations, item, resource, properties. */
-export const READ_DEPTH = 5;
+const READ_DEPTH = 5;
 
 const W = '[ \\t\\n\\r]*';
 /** A JSON string of printable ASCII without escapes, `min` to `max` characters: its text is a group. */
@@ -61,9 +62,9 @@ const CLOSE = sticky(`${W}\\}`);
 const OPEN_ARRAY = sticky(`${W}\\[`);
 /** After an element of an array: a comma, or the close. */
 const NEXT = sticky(`${W}[,\\]]`);
+/** After a member of the top level: a comma, or the body's close. */
+const SEPARATOR = sticky(`${W}[,}]`);
 const END = sticky(`${W}$`);
-
-const CONSISTENCIES: readonly string[] = ['minimize_latency', 'fully_consistent'];
 
 /**
  * V8 makes a match of 13 characters or more a slice that keeps the whole body's text alive: such a
@@ -172,7 +173,7 @@ function read(text: string): ReadBatch {
         m = at(OPTION, text, i);
         i = OPTION.lastIndex;
         if (m[1] === 'consistency') {
-          if (consistency !== undefined || !CONSISTENCIES.includes(m[2])) throw NOT_PLAIN;
+          if (consistency !== undefined || !(CONSISTENCY_LEVELS as readonly string[]).includes(m[2])) throw NOT_PLAIN;
           consistency = m[2];
         } else {
           if (semantic !== undefined || !(SEMANTICS as readonly string[]).includes(m[2])) throw NOT_PLAIN;
@@ -181,9 +182,9 @@ function read(text: string): ReadBatch {
       } while (m[3] === ',');
     }
     // After evaluations or options: a comma, or the body's close.
-    const after = at(SEPARATOR, text, i)[1];
+    test(SEPARATOR, text, i);
     i = SEPARATOR.lastIndex;
-    if (after === '}') break;
+    if (text[i - 1] === '}') break;
   }
   test(END, text, i);
   // Without evaluations it is the single evaluation: the general way's.
@@ -212,9 +213,6 @@ function read(text: string): ReadBatch {
   }
   return new ReadBatch(questions, consistency as Consistency | undefined, (semantic ?? 'execute_all') as (typeof SEMANTICS)[number]);
 }
-
-/** A comma or a close brace (after a member of the top level). */
-const SEPARATOR = sticky(`${W}([,}])`);
 
 /** One evaluation from `from` (after its opening brace) into `items` at `k`; answers where it ends (after its closing brace). */
 function readItem(text: string, from: number, items: Entities, k: number): number {

@@ -29,11 +29,11 @@ export const resourceRef = {
 /** A filter list where null means "not sent" (the Python SDK sends `tenants: null`). */
 const filterList = () => nullable(arr(str(), { maxItems: 1000 }));
 
+/** The consistencies a request may name as a string (docs/consistency.md); `{at_least}` is the other form. */
+export const CONSISTENCY_LEVELS = ['minimize_latency', 'fully_consistent'] as const;
+
 export const consistency = {
-  oneOf: [
-    { type: 'string', enum: ['minimize_latency', 'fully_consistent'] },
-    obj({ at_least: str({ pattern: '^[0-9]+$' }) }, ['at_least']),
-  ],
+  oneOf: [{ type: 'string', enum: CONSISTENCY_LEVELS }, obj({ at_least: str({ pattern: '^[0-9]+$' }) }, ['at_least'])],
 };
 
 export const checkQuery = obj(

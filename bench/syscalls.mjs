@@ -22,9 +22,11 @@ if (spawnSync('perf', ['stat', '-e', 'syscalls:sys_enter_read', 'true']).status 
   process.exit(2);
 }
 const ours = await startOurs({ port, neo4jPort: Number(process.env.BENCH_NEO4J_PORT ?? 7771), concurrency });
+/** The scheduler's events counted beside the syscalls. */
+const SCHEDULER = new Set(['context-switches', 'cpu-migrations']);
 /** perf counting every syscall tracepoint of `pid` until stopped; `stop` answers its CSV (count,,event,...). */
 const perfStat = (pid) => {
-  const p = spawn('perf', ['stat', '-x', ',', '-e', 'syscalls:sys_enter_*,context-switches,cpu-migrations', '-p', String(pid)], {
+  const p = spawn('perf', ['stat', '-x', ',', '-e', ['syscalls:sys_enter_*', ...SCHEDULER].join(','), '-p', String(pid)], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let out = '';
@@ -43,6 +45,9 @@ try {
   const qs = buildQuestions(ds, 500)['direct role'];
   const path = `/v2/allowed/${ours.project}/bench`;
   const auth = { authorization: `Bearer ${ours.secret}` };
+  /** The same check requests, to the floor or to the service. */
+  const checksTo = (to) =>
+    qs.map((q) => ({ method: 'POST', path: to, headers: auth, body: { user: q.user, action: q.action, resource: q.resource } }));
   await warmUntilSteady(qs, concurrency, (q) =>
     ours.api('POST', path, { user: q.user, action: q.action, resource: q.resource, consistency: 'fully_consistent' }),
   );
@@ -50,16 +55,8 @@ try {
   const toFloor = await floodClient({ port: floorPort, processes: 2, connections: concurrency });
   const toOurs = await floodClient({ port, processes: 2, connections: concurrency });
   const rows = {
-    'floor POST': [
-      toFloor,
-      qs.map((q) => ({ method: 'POST', path: '/', headers: auth, body: { user: q.user, action: q.action, resource: q.resource } })),
-      floor.pid,
-    ],
-    'check (default)': [
-      toOurs,
-      qs.map((q) => ({ method: 'POST', path, headers: auth, body: { user: q.user, action: q.action, resource: q.resource } })),
-      ours.pid,
-    ],
+    'floor POST': [toFloor, checksTo('/'), floor.pid],
+    'check (default)': [toOurs, checksTo(path), ours.pid],
     'floor GET': [toFloor, [{ method: 'GET', path: '/healthz' }], floor.pid],
     '/healthz': [toOurs, [{ method: 'GET', path: '/healthz' }], ours.pid],
   };
@@ -75,8 +72,8 @@ try {
         .map((l) => l.split(','))
         .filter((f) => Number(f[0]) > 0)
         .map((f) => [f[2].replace('syscalls:sys_enter_', ''), Number(f[0])]);
-      const scheduler = all.filter(([k]) => k === 'context-switches' || k === 'cpu-migrations');
-      const counts = all.filter(([k]) => k !== 'context-switches' && k !== 'cpu-migrations');
+      const scheduler = all.filter(([k]) => SCHEDULER.has(k));
+      const counts = all.filter(([k]) => !SCHEDULER.has(k));
       counts.sort((a, b) => b[1] - a[1]);
       const total = counts.reduce((s, [, v]) => s + v, 0);
       console.log(`${name}: ${describeRound(out)}`);

@@ -66,12 +66,12 @@ function rng(seed: number) {
 }
 
 type Json = Record<string, unknown>;
-/** Writes `o` with its keys in `order` (others after), with whitespace from `space`. */
-function write(o: unknown, random: () => number, space: () => string): string {
-  if (Array.isArray(o)) return `[${space()}${o.map((v) => write(v, random, space)).join(`${space()},${space()}`)}${space()}]`;
+/** Writes `o` as JSON with its keys in their order, with whitespace from `space` between tokens. */
+function write(o: unknown, space: () => string): string {
+  if (Array.isArray(o)) return `[${space()}${o.map((v) => write(v, space)).join(`${space()},${space()}`)}${space()}]`;
   if (o === null || typeof o !== 'object') return JSON.stringify(o);
   const keys = Object.keys(o);
-  return `{${space()}${keys.map((k) => `${JSON.stringify(k)}${space()}:${space()}${write((o as Json)[k], random, space)}`).join(`${space()},${space()}`)}${space()}}`;
+  return `{${space()}${keys.map((k) => `${JSON.stringify(k)}${space()}:${space()}${write((o as Json)[k], space)}`).join(`${space()},${space()}`)}${space()}}`;
 }
 const shuffle = <T>(xs: T[], random: () => number): T[] => {
   const out = [...xs];
@@ -117,7 +117,7 @@ function plainBatch(random: () => number): string {
     if (Object.keys(options).length) top.options = ordered(options, random);
   }
   const spaces = random() < 0.5 ? [''] : ['', ' ', '\n  ', '\t', '\r\n'];
-  return write(ordered(top, random), random, () => pick(spaces));
+  return write(ordered(top, random), () => pick(spaces));
 }
 
 describe('the AuthZEN batch reader', () => {

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { type BodyBounds, closeWhenUnread } from './http/bodies';
 import { boundedBody, credentialsFirst } from './http/credentialsFirst';
-import { hotPath } from './http/hotPath';
+import { hotPath, type LaneDoor } from './http/hotPath';
 import { methodNotAllowed } from './http/methods';
 import { errorHandler, requestContext } from './http/middleware';
 import { type Authenticator, mountRoutes, type RevisionOf, type RouteDef } from './http/routeTable';
@@ -16,6 +16,8 @@ export interface App {
   koa: Koa;
   /** The server's request listener: the hot path for permission questions, koa for the rest. */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The same hot routes for requests the lane read without Node's request objects (src/http/lane.ts). */
+  lane: LaneDoor;
   routes: RouteDef[];
 }
 
@@ -48,10 +50,10 @@ export function createApp({ config, log, metrics, routes, authenticator, revisio
   koa.use(boundedBody(bounds));
   koa.use(methodNotAllowed(router));
   koa.use(router.routes());
-  const door = hotPath(routes, { auth: authenticator, log, metrics, revisionOf, bounds }, koa.callback());
+  const hot = hotPath(routes, { auth: authenticator, log, metrics, revisionOf, bounds }, koa.callback());
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     closeWhenUnread(req, res);
-    door(req, res);
+    hot.door(req, res);
   };
-  return { koa, handler, routes };
+  return { koa, handler, lane: hot.lane, routes };
 }

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   });
   const service = await bootService(config, log, neo4j);
 
-  const server = createHttpServer(service.app.handler, log);
+  const server = createHttpServer(service.app.handler, log, { lane: service.app.lane });
   const drain = gracefulDrain(server);
   await new Promise<void>((ok) => server.listen(config.port, config.host, ok));
   const addr = server.address();

@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
+import { laneBusy } from './http/lane';
 
 const SETTLE_MAX_MS = 1000;
 
@@ -46,7 +47,7 @@ export function gracefulDrain(server: Server): (drainMs: number) => Promise<{ cu
     server.closeIdleConnections();
     let cut = 0;
     const deadline = setTimeout(() => {
-      cut = inFlight.size;
+      cut = inFlight.size + laneBusy(server);
       server.closeAllConnections();
     }, drainMs);
     await closed;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { observeRequest } from './httpMetrics';
@@ -12,6 +12,43 @@ import { answer, type Authenticator, ReadBody, type Req, type RevisionOf, type R
 const PROTO_KEY =
   /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
+/** A hot route and the decoded parameters of its path. */
+interface Found {
+  route: RouteDef;
+  template: string;
+  params: Record<string, string>;
+}
+
+/** A request read whole (its body in hand: the lane; or to be read: Node's request), and how it is answered. */
+interface Call {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body(): Buffer | Promise<Buffer>;
+  reply(status: number, headers: Record<string, string>, text: string): void;
+}
+
+/** A request the lane (src/http/lane.ts) read whole from its connection. */
+export interface LaneRequest {
+  method: string;
+  url: string;
+  /** Lower-case names, one value each (the lane leaves a repeated header to Node). */
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** Writes one answer on the lane's connection (its own status line, `Date` and keep-alive headers added). */
+export type LaneReply = (status: number, headers: Record<string, string>, text: string) => void;
+
+/** Serves a request the lane read when it goes to a hot route (true), else leaves it to Node's HTTP server (false). */
+export type LaneDoor = (request: LaneRequest, reply: LaneReply) => boolean;
+
+export interface HotDoors {
+  /** Node's request listener: a hot route's request served here, any other given to koa. */
+  door(req: IncomingMessage, res: ServerResponse): void;
+  lane: LaneDoor;
+}
+
 /**
  * The permission questions' own door, in front of koa (routes marked `hot`: single and bulk
  * checks, list-objects; and `GET /healthz`, the probe a load balancer asks as often). A repeated
@@ -23,13 +60,15 @@ const PROTO_KEY =
  * method or path, a query string, a POST body that is not declared JSON with a length, or longer
  * than the route's limit, a GET with a body) goes to koa untouched. As on koa's chain, the caller
  * is authenticated before the body is read (docs/behaviour.md section 15), and a body nested deeper than
- * the depth bound answers 422.
+ * the depth bound answers 422. Two doors serve the same way: `door` takes Node's request objects;
+ * `lane` takes a request the lane (src/http/lane.ts) read whole from a keep-alive connection without
+ * them, which halves the cost of a cached check (docs/benchmarks.md, "The lane").
  */
 export function hotPath(
   routes: RouteDef[],
   deps: { auth: Authenticator; log: Logger; metrics: Metrics; revisionOf?: RevisionOf; bounds: BodyBounds },
   koa: (req: IncomingMessage, res: ServerResponse) => void,
-): (req: IncomingMessage, res: ServerResponse) => void {
+): HotDoors {
   const byPath = new Map<string, RouteDef>();
   const templates: { route: RouteDef; template: string; re: RegExp; names: string[] }[] = [];
   /** Hot GET routes: paths without parameters only (`/healthz`). */
@@ -49,7 +88,7 @@ export function hotPath(
   const limits = new Map(routes.filter((r) => r.hot).map((r) => [r, bodyLimitOf(r, deps.bounds)]));
 
   /** The route and its decoded path parameters, or undefined (koa then answers, 404 and 405 included). */
-  const match = (path: string): { route: RouteDef; template: string; params: Record<string, string> } | undefined => {
+  const match = (path: string): Found | undefined => {
     const exact = byPath.get(path);
     if (exact) return { route: exact, template: path, params: {} };
     for (const t of templates) {
@@ -68,33 +107,65 @@ export function hotPath(
     return undefined;
   };
 
-  return (req, res) => {
-    if (req.method === 'GET') {
-      // No body (a GET with one is koa's to answer), no query string: the route as declared.
-      const route =
-        req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0) ? gets.get(req.url!) : undefined;
-      if (!route) return koa(req, res);
-      void serve({ route, template: req.url!, params: {} }, performance.now(), idOf(route, req), req, res);
-      return;
+  /**
+   * The hot route a request goes to, or undefined (koa then answers it): a GET without a body
+   * and without a query string to a declared path; a POST of declared JSON (not compressed) with a
+   * length, within the route's limit (a longer one koa answers 413, after the credentials, as it
+   * does every other refusal of a body), without a query string.
+   */
+  const hotRoute = (method: string, url: string, headers: IncomingHttpHeaders): Found | undefined => {
+    if (method === 'GET') {
+      const route = headers['transfer-encoding'] === undefined && !(Number(headers['content-length']) > 0) ? gets.get(url) : undefined;
+      return route && { route, template: url, params: {} };
     }
-    const length = Number(req.headers['content-length']);
-    const type = req.headers['content-type'] ?? '';
+    const length = Number(headers['content-length']);
+    const type = headers['content-type'] ?? '';
     // A compressed body (Content-Encoding) is koa's to inflate or refuse (415).
-    const plain = req.headers['content-encoding'] === undefined;
+    const plain = headers['content-encoding'] === undefined;
     const found =
-      req.method === 'POST' && plain && !req.url!.includes('?') && length > 0 && /^application\/json\s*(;|$)/i.test(type)
-        ? match(req.url!)
-        : undefined;
-    // Longer than the route's limit: koa answers 413 (after the credentials), as it does every other refusal of a body.
-    if (!found || length > limits.get(found.route)!) return koa(req, res);
-    void serve(found, performance.now(), idOf(found.route, req), req, res);
+      method === 'POST' && plain && !url.includes('?') && length > 0 && /^application\/json\s*(;|$)/i.test(type) ? match(url) : undefined;
+    return found && length <= limits.get(found.route)! ? found : undefined;
+  };
+
+  return {
+    door: (req, res) => {
+      const found = hotRoute(req.method!, req.url!, req.headers);
+      if (!found) return koa(req, res);
+      void serve(found, performance.now(), {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: () =>
+          bodyOf(req, res).catch(() => {
+            res.destroy();
+            throw CLOSED;
+          }),
+        reply: (status, headers, text) => {
+          res.writeHead(status, headers);
+          res.end(text);
+        },
+      });
+    },
+    lane: (request, reply) => {
+      const found = hotRoute(request.method, request.url, request.headers);
+      if (!found) return false;
+      // Field by field, not `{ ...request, more }` (docs/benchmarks.md, "Object spreads").
+      void serve(found, performance.now(), {
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: () => request.body,
+        reply,
+      });
+      return true;
+    },
   };
 
   /**
    * The body, read whole (Node holds it to its declared length, within the route's limit: checked
-   * above). Rejects with CLOSED when the request closes first. Node emits 'close' on every request
-   * once its answer is done: nothing is made then for a body that was read (an Error takes a stack
-   * trace: it was a tenth of the hot path's own CPU).
+   * above). Rejects when the request closes first. Node emits 'close' on every request once its
+   * answer is done: nothing is made then for a body that was read (an Error takes a stack trace: it
+   * was a tenth of the hot path's own CPU).
    */
   function bodyOf(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
     continueIfExpected(req, res);
@@ -116,22 +187,17 @@ export function hotPath(
     });
   }
 
-  async function serve(
-    found: { route: RouteDef; template: string; params: Record<string, string> },
-    arrivedAt: number,
-    reqId: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<void> {
+  async function serve(found: Found, arrivedAt: number, call: Call): Promise<void> {
+    const reqId = idOf(found.route, call.headers);
     const headers: Record<string, string> = { 'x-request-id': reqId };
     // Its logger is made when something logs (src/http/requestState.ts: a class's getter, no object's own).
     const state = new RequestState(arrivedAt, reqId, deps.log);
     // What `answer`, the authenticator and the decision handlers use of koa's context.
     const ctx = {
-      path: req.url,
-      method: req.method,
+      path: call.url,
+      method: call.method,
       state,
-      get: (name: string) => (req.headers[name.toLowerCase()] as string | undefined) ?? '',
+      get: (name: string) => (call.headers[name.toLowerCase()] as string | undefined) ?? '',
       set: (name: string, value: string) => (headers[name.toLowerCase()] = value),
     } as unknown as Context;
     let status: number;
@@ -148,8 +214,8 @@ export function hotPath(
         {
           params: found.params,
           query: {},
-          headers: req.headers,
-          body: req.method === 'GET' ? undefined : await jsonBody(found.route, req, res),
+          headers: call.headers,
+          body: call.method === 'GET' ? undefined : jsonBody(found.route, await call.body()),
         },
         who,
       );
@@ -167,27 +233,19 @@ export function hotPath(
     const json = errorText ?? JSON.stringify(payload);
     headers['content-type'] = errorText === undefined ? 'application/json; charset=utf-8' : SPEC_ERROR_TYPE;
     headers['content-length'] = String(Buffer.byteLength(json));
-    res.writeHead(status, headers);
-    res.end(json);
+    call.reply(status, headers, json);
     const seconds = (performance.now() - arrivedAt) / 1000;
-    observeRequest(deps.metrics, req.method!, found.template, status, seconds, headers['x-authz-depth-limited']);
+    observeRequest(deps.metrics, call.method, found.template, status, seconds, headers['x-authz-depth-limited']);
     // One line a request, with the request id (no child logger made for it: src/http/middleware.ts writes the same line).
     if (deps.log.isLevelEnabled('info'))
-      deps.log.info({ reqId, method: req.method, path: req.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+      deps.log.info({ reqId, method: call.method, path: call.url, status, ms: Math.round(seconds * 10_000) / 10 }, 'request');
   }
 
   /**
    * The JSON body of an authenticated caller, or what the route's own reader made of it (`readBody`,
-   * src/http/routeTable.ts); throws the errors of docs/behaviour.md section 1, or CLOSED when the request went away.
+   * src/http/routeTable.ts); throws the errors of docs/behaviour.md section 1.
    */
-  async function jsonBody(route: RouteDef, req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-    let raw: Buffer;
-    try {
-      raw = await bodyOf(req, res);
-    } catch {
-      res.destroy();
-      throw CLOSED;
-    }
+  function jsonBody(route: RouteDef, raw: Buffer): unknown {
     const read = route.readBody?.(raw, deps.bounds.depth);
     if (read !== undefined) return new ReadBody(read);
     if (nestsDeeperThan(raw, deps.bounds.depth)) throw bodyTooDeep(deps.bounds.depth);
@@ -211,8 +269,8 @@ export function hotPath(
 }
 
 /** The request's id: another specification's route echoes what was sent (src/http/middleware.ts). */
-const idOf = (route: RouteDef, req: IncomingMessage): string => {
-  const incoming = req.headers['x-request-id'] as string | undefined;
+const idOf = (route: RouteDef, headers: IncomingHttpHeaders): string => {
+  const incoming = headers['x-request-id'] as string | undefined;
   return route.specWire ? specRequestIdOf(incoming) : requestIdOf(incoming);
 };
 

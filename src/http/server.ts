@@ -3,6 +3,8 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
 import { isLongBody } from './bodies';
+import type { LaneDoor } from './hotPath';
+import { serveLane } from './lane';
 import { errorAnswer } from './middleware';
 
 /** A request not received whole within this many milliseconds is answered 408. */
@@ -17,9 +19,12 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export function createHttpServer(
   handler: RequestListener,
   log?: Logger,
-  timing: { requestTimeoutMs?: number; checkEveryMs?: number } = {},
+  timing: { requestTimeoutMs?: number; checkEveryMs?: number; lane?: LaneDoor } = {},
 ): Server {
   const server = createServer({ connectionsCheckingInterval: timing.checkEveryMs ?? 30_000 }, handler);
+  // The hot routes' requests read and answered without Node's request objects while a connection
+  // asks only them (src/http/lane.ts); every other connection is Node's, as below.
+  if (timing.lane) serveLane(server, timing.lane);
   // `Expect: 100-continue`: no automatic `100 Continue` before the caller is known (who first,
   // then what); the body reader sends it once the route and the credentials were accepted
   // (continueIfExpected in src/http/bodies.ts).

@@ -39,7 +39,7 @@ export async function startReplica(env: Record<string, string> = {}): Promise<Re
     user: process.env.NEO4J_USER ?? 'neo4j',
     password: process.env.NEO4J_PASSWORD ?? 'neo4j',
   });
-  const server: Server = createHttpServer(service.app.handler);
+  const server: Server = createHttpServer(service.app.handler, undefined, { lane: service.app.lane });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await untilWindowOpen(service);

@@ -49,7 +49,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     user: process.env.NEO4J_USER ?? 'neo4j',
     password: process.env.NEO4J_PASSWORD ?? 'neo4j',
   });
-  const server: Server = createHttpServer(service.app.handler, log);
+  const server: Server = createHttpServer(service.app.handler, log, { lane: service.app.lane });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -160,13 +160,17 @@ class LaneConnection {
     while (this.ahead && !this.busy && !this.socket.destroyed) {
       const held = this.ahead;
       const read = readRequest(held);
-      if (!read) return this.handOver();
+      if (!read) {
+        this.handOver();
+        return;
+      }
       this.ahead = read.size === held.length ? undefined : held.subarray(read.size);
       this.busy = true;
       if (!this.door(read.request, this.reply)) {
         this.ahead = held;
         this.busy = false;
-        return this.handOver();
+        this.handOver();
+        return;
       }
     }
   }

@@ -76,7 +76,7 @@ describe('the lane through a real server', () => {
       tag: 'Decisions',
       summary: 'test check',
       schemas: { body: obj({ user: str() }), response: obj({ allow: { type: 'boolean' } }) },
-      handler: async (r: { body: { user: string } }) => {
+      handler: async (r) => {
         await hold;
         return { allow: r.body.user === 'alice' };
       },

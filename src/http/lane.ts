@@ -7,8 +7,12 @@ const MAX_HEAD = 16 * 1024;
 /** Bytes a pipelining client may send ahead while one answer is made; past that the connection stops reading until it is sent. */
 const MAX_AHEAD = 64 * 1024;
 const REQUEST_LINE = /^(GET|POST) (\/[!-~]*) HTTP\/1\.1$/;
-/** A header field: a token, a colon, and a value of visible ASCII, spaces and tabs (no obs-fold, no obs-text: Node's). */
-const FIELD = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*([\t -~]*?)[\t ]*$/;
+/**
+ * A header field: a token, a colon, and a value of visible ASCII, spaces and tabs (no obs-fold, no
+ * obs-text: Node's), trimmed after the match (no two quantifiers over the same characters: no
+ * backtracking over a long line).
+ */
+const FIELD = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):([\t -~]*)$/;
 const DIGITS = /^\d{1,9}$/;
 
 /**
@@ -33,7 +37,7 @@ export function readRequest(buf: Buffer): { request: LaneRequest; size: number }
     // A repeated header (Node joins or drops repeats, each its own way), or one named like a
     // property every object has: Node's.
     if (headers[name] !== undefined || name === '__proto__') return undefined;
-    headers[name] = field[2];
+    headers[name] = field[2].trim();
   }
   if (headers.host === undefined || headers['transfer-encoding'] !== undefined || headers.expect !== undefined) return undefined;
   if (headers.upgrade !== undefined || (headers.connection !== undefined && headers.connection.toLowerCase() !== 'keep-alive'))

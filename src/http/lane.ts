@@ -237,7 +237,9 @@ class LaneConnection {
     s.setTimeout(0);
     this.open.delete(this);
     if (this.ended) {
-      // Half-closed with a request that will never be whole (Node would only refuse it).
+      // The client half-closed: a stream that ended takes no bytes back (`unshift`), so Node cannot
+      // read them; the connection closes. (Only a request not the lane's, pipelined behind one of
+      // the lane's and followed at once by the half-close, goes unanswered so.)
       s.destroy();
       return;
     }

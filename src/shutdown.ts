@@ -1,5 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
-import { laneBusy } from './http/lane';
+import { laneBusy, laneOf } from './http/lane';
 
 const SETTLE_MAX_MS = 1000;
 
@@ -12,13 +12,16 @@ const SETTLE_MAX_MS = 1000;
  */
 export function gracefulDrain(server: Server): (drainMs: number) => Promise<{ cut: number }> {
   const inFlight = new Set<ServerResponse>();
+  // The lane's connections and requests (src/http/lane.ts): counted, told, closed and cut alike.
+  const lane = laneOf(server);
   let draining = false;
   let arrivals = 0;
   server.on('connection', () => arrivals++);
+  const arrived = () => arrivals + (lane?.arrivals ?? 0);
   const settle = async () => {
     const until = Date.now() + SETTLE_MAX_MS;
-    for (let seen = -1; seen !== arrivals && Date.now() < until; ) {
-      seen = arrivals;
+    for (let seen = -1; seen !== arrived() && Date.now() < until; ) {
+      seen = arrived();
       // Two check phases: each follows a poll phase, which accepts pending connections and reads sockets.
       for (let i = 0; i < 2; i++) await new Promise((ok) => setImmediate(ok));
     }
@@ -38,6 +41,7 @@ export function gracefulDrain(server: Server): (drainMs: number) => Promise<{ cu
     draining = true;
     // Connection: close on answers not yet sent, so that the client does not reuse a connection that is going away.
     for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+    if (lane) lane.draining = true;
     // Connections the kernel accepted but Node did not yet (closing the listener resets them), and
     // requests sent on kept-alive connections just before the signal but still unread (the
     // connection looks idle, server.close() resets it): let the event loop take them in first,
@@ -47,7 +51,7 @@ export function gracefulDrain(server: Server): (drainMs: number) => Promise<{ cu
     server.closeIdleConnections();
     let cut = 0;
     const deadline = setTimeout(() => {
-      cut = inFlight.size + laneBusy(server);
+      cut = inFlight.size + (lane ? laneBusy(lane) : 0);
       server.closeAllConnections();
     }, drainMs);
     await closed;

@@ -49,8 +49,19 @@ export function readRequest(buf: Buffer): { request: LaneRequest; size: number }
   return { request: { method: line[1], url: line[2], headers, body: buf.subarray(end + 4, size) }, size };
 }
 
-/** Each server's lane connections (the graceful stop counts and closes them: src/shutdown.ts). */
-const lanes = new WeakMap<Server, Set<LaneConnection>>();
+/** A server's lane: its connections, and what the graceful stop (src/shutdown.ts) reads and sets. */
+export interface Lane {
+  readonly open: Set<LaneConnection>;
+  /** Requests the lane has read (the graceful stop waits until a round of the event loop brings none). */
+  arrivals: number;
+  /** Set when the graceful stop begins: every answer from then on is its connection's last (`Connection: close`). */
+  draining: boolean;
+}
+
+const lanes = new WeakMap<Server, Lane>();
+
+/** The server's lane, if it has one. */
+export const laneOf = (server: Server): Lane | undefined => lanes.get(server);
 
 /**
  * The lane: keep-alive connections whose requests go to the hot routes (permission questions and
@@ -68,10 +79,11 @@ const lanes = new WeakMap<Server, Set<LaneConnection>>();
 export function serveLane(server: Server, door: LaneDoor): void {
   const nodeListeners = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
-  const open = new Set<LaneConnection>();
-  lanes.set(server, open);
+  const lane: Lane = { open: new Set(), arrivals: 0, draining: false };
+  const open = lane.open;
+  lanes.set(server, lane);
   server.on('connection', (socket: Socket) => {
-    const c = new LaneConnection(socket, server, door, open, () => {
+    const c = new LaneConnection(socket, server, door, lane, () => {
       for (const listener of nodeListeners) listener.call(server, socket);
     });
     c.start();
@@ -90,13 +102,13 @@ export function serveLane(server: Server, door: LaneDoor): void {
 }
 
 /** The lane's requests being answered now (the graceful stop's count of what its deadline cut). */
-export function laneBusy(server: Server): number {
+export function laneBusy(lane: Lane): number {
   let busy = 0;
-  for (const c of lanes.get(server) ?? []) if (c.busy) busy++;
+  for (const c of lane.open) if (c.busy) busy++;
   return busy;
 }
 
-class LaneConnection {
+export class LaneConnection {
   /** A request read and not yet answered (or its answer not yet taken by the socket). */
   busy = false;
   /** Bytes received and not yet read as a request. */
@@ -112,12 +124,12 @@ class LaneConnection {
     readonly socket: Socket,
     private readonly server: Server,
     private readonly door: LaneDoor,
-    private readonly open: Set<LaneConnection>,
+    private readonly lane: Lane,
     private readonly toNode: () => void,
   ) {}
 
   start(): void {
-    this.open.add(this);
+    this.lane.open.add(this);
     const s = this.socket;
     s.on('data', this.onData);
     s.on('end', this.onEnd);
@@ -153,7 +165,7 @@ class LaneConnection {
   };
 
   private readonly onClose = (): void => {
-    this.open.delete(this);
+    this.lane.open.delete(this);
     this.ahead = undefined;
   };
 
@@ -173,6 +185,7 @@ class LaneConnection {
       }
       this.ahead = read.size === held.length ? undefined : held.subarray(read.size);
       this.busy = true;
+      this.lane.arrivals++;
       if (!this.door(read.request, this.reply)) {
         this.ahead = held;
         this.busy = false;
@@ -185,7 +198,7 @@ class LaneConnection {
   private readonly reply: LaneReply = (status, headers, text) => {
     if (this.socket.destroyed) return;
     // The client half-closed, or the server stops (src/shutdown.ts): this answer is the connection's last.
-    this.last = this.ended || !this.server.listening;
+    this.last = this.ended || this.lane.draining || !this.server.listening;
     let head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n`;
     for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
     head += this.last
@@ -235,7 +248,7 @@ class LaneConnection {
     s.off('close', this.onClose);
     s.off('timeout', this.onTimeout);
     s.setTimeout(0);
-    this.open.delete(this);
+    this.lane.open.delete(this);
     if (this.ended) {
       // The client half-closed: a stream that ended takes no bytes back (`unshift`), so Node cannot
       // read them; the connection closes. (Only a request not the lane's, pipelined behind one of

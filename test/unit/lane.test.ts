@@ -240,16 +240,24 @@ describe('the lane through a real server', () => {
     await c.until(() => c.closed());
   });
 
-  it('on a graceful stop closes idle connections at once and answers the request in flight, with Connection: close', async () => {
+  it('on a graceful stop answers what arrives as it begins and the request in flight, with Connection: close, and closes idle connections', async () => {
+    const drain = gracefulDrain(server);
     const idle = await open();
-    idle.socket.write(raw(['GET /healthz HTTP/1.1', 'Host: x']));
-    await idle.until(() => idle.answers.length === 1);
+    const late = await open();
+    for (const c of [idle, late]) {
+      c.socket.write(raw(['GET /healthz HTTP/1.1', 'Host: x']));
+      await c.until(() => c.answers.length === 1);
+    }
     let release!: () => void;
     hold = new Promise((ok) => (release = ok));
     const busy = await open();
     busy.socket.write(post('{"user":"alice"}'));
     await new Promise((ok) => setTimeout(ok, 30));
-    const stopped = gracefulDrain(server)(5000);
+    const stopped = drain(5000);
+    // Sent on a kept-alive connection as the stop begins: read before the idle connections close, and answered as the connection's last.
+    late.socket.write(raw(['GET /healthz HTTP/1.1', 'Host: x']));
+    await late.until(() => late.answers.length === 2 && late.closed());
+    expect([late.answers[1].status, late.answers[1].headers.connection]).toEqual([200, 'close']);
     await idle.until(() => idle.closed());
     expect(busy.answers).toEqual([]);
     release();

@@ -131,11 +131,7 @@ export class LaneConnection {
   start(): void {
     this.lane.open.add(this);
     const s = this.socket;
-    s.on('data', this.onData);
-    s.on('end', this.onEnd);
-    s.on('error', this.onError);
-    s.on('close', this.onClose);
-    s.on('timeout', this.onTimeout);
+    for (const [event, listener] of this.listeners) s.on(event, listener);
     // Until the first request: Node's time for a request's head; then its keep-alive time between answers.
     s.setTimeout(this.server.headersTimeout);
   }
@@ -173,6 +169,15 @@ export class LaneConnection {
     // Idle past the keep-alive time (or no first request in time); a request being answered is bounded by its own deadlines.
     if (!this.busy) this.socket.destroy();
   };
+
+  /** The socket's listeners while the connection is the lane's (taken off when it is handed to Node). */
+  private readonly listeners: [string, (chunk: Buffer) => void][] = [
+    ['data', this.onData],
+    ['end', this.onEnd],
+    ['error', this.onError],
+    ['close', this.onClose],
+    ['timeout', this.onTimeout],
+  ];
 
   /** Reads the next request received, or gives the connection to Node when it is not the lane's. */
   private next(): void {
@@ -242,11 +247,7 @@ export class LaneConnection {
   /** From here the connection is Node's HTTP server's, with every byte not yet read. */
   private handOver(): void {
     const s = this.socket;
-    s.off('data', this.onData);
-    s.off('end', this.onEnd);
-    s.off('error', this.onError);
-    s.off('close', this.onClose);
-    s.off('timeout', this.onTimeout);
+    for (const [event, listener] of this.listeners) s.off(event, listener);
     s.setTimeout(0);
     this.lane.open.delete(this);
     if (this.ended) {

@@ -19,13 +19,19 @@ interface Found {
   params: Record<string, string>;
 }
 
+/**
+ * Writes one answer: through Node's response, or on the lane's connection (which adds its own
+ * status line, `Date` and keep-alive headers).
+ */
+export type LaneReply = (status: number, headers: Record<string, string>, text: string) => void;
+
 /** A request read whole (its body in hand: the lane; or to be read: Node's request), and how it is answered. */
 interface Call {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
   body(): Buffer | Promise<Buffer>;
-  reply(status: number, headers: Record<string, string>, text: string): void;
+  reply: LaneReply;
 }
 
 /** A request the lane (src/http/lane.ts) read whole from its connection. */
@@ -36,9 +42,6 @@ export interface LaneRequest {
   headers: IncomingHttpHeaders;
   body: Buffer;
 }
-
-/** Writes one answer on the lane's connection (its own status line, `Date` and keep-alive headers added). */
-export type LaneReply = (status: number, headers: Record<string, string>, text: string) => void;
 
 /** Serves a request the lane read when it goes to a hot route (true), else leaves it to Node's HTTP server (false). */
 export type LaneDoor = (request: LaneRequest, reply: LaneReply) => boolean;

@@ -84,6 +84,7 @@ export async function bootService(config: Config, log: Logger, neo4j: { uri: str
         walk.transaction(...a);
       },
       retried: (mode: string) => metrics.retried(mode),
+      procedureMissing: () => walk.procedureMissing(),
     },
     routing: neo4j.uri.startsWith('neo4j'),
   };

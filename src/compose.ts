@@ -182,7 +182,7 @@ export function compose(infra: Infrastructure) {
   });
 
   // Facts, schema, assignments, groups.
-  const assignmentsStore = new AssignmentsStore(db);
+  const assignmentsStore = new AssignmentsStore(db, infra.walk);
   const assignments = new RoleAssignmentsService(assignmentsStore);
   const facts = new FactsService(new FactsStore(db), assignments);
   const schemaStore = new SchemaStore(db);

@@ -8,6 +8,8 @@ const FRAGMENTS = 'fragments/';
 const HEADER = /^\/\/[ \t]*@invalidates[ \t]+(\$[A-Za-z_][A-Za-z0-9_]*|none)[ \t]*$/;
 /** A clause that changes the graph (a property named `set` or `$delete` is not one). */
 const WRITE_CLAUSE = /(?<![\w$.`])(CREATE|MERGE|SET|DELETE|REMOVE)(?![\w`:])/i;
+/** A call of one of the walk extension's write procedures (neo4j/extension, `Mode.WRITE`) writes too. */
+const WRITE_PROCEDURE = /(?<![\w$.`])CALL\s+graphauthz\.(assignInstanceRoles)(?![\w`])/i;
 /**
  * A time has one name per meaning: `$nowMs` (epoch ms, against stored epoch-ms `expires_at` of
  * grants) or `$nowIso` (ISO 8601, for stored timestamps); a bare `$now` would be either.
@@ -109,7 +111,7 @@ export class CypherRegistry {
     const file = join(this.root, `${name}.cypher`);
     const first = own.split('\n', 1)[0].trim();
     const header = HEADER.exec(first);
-    const writes = WRITE_CLAUSE.test(codeOnly(text));
+    const writes = WRITE_CLAUSE.test(codeOnly(text)) || WRITE_PROCEDURE.test(codeOnly(text));
     if (AMBIGUOUS_TIME.test(codeOnly(text))) {
       throw new Error(`Cypher file ${file} uses $now: name the instant by its meaning, $nowMs (epoch ms) or $nowIso (ISO 8601)`);
     }

@@ -3,7 +3,7 @@ import type { CypherRegistry, DeclaredChange } from './cypherRegistry';
 import { withDeadline } from './deadline';
 import { withAnswerDeadline } from './driver';
 import { asyncSlot, keepSlotsFor } from '../util/asyncSlot';
-import { Conflict, Duplicate, NotFound, type StoreError, storeErrorOf, Unavailable } from './storeErrors';
+import { Conflict, Duplicate, NotFound, type StoreError, isMissingProcedure, storeErrorOf, Unavailable } from './storeErrors';
 import type { StatementRows } from './statements.generated';
 import type { DbErrorKind, TransactionObserver } from '../metrics/metrics';
 
@@ -410,7 +410,17 @@ export class Db {
    */
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const writer = this.writer();
-    return writer === this ? this.transaction('write', fn) : writer.write(fn);
+    if (writer !== this) return writer.write(fn);
+    try {
+      return await this.transaction('write', fn);
+    } catch (err) {
+      // A write procedure of the walk extension missing (Neo4j restarted without it): the transaction
+      // rolled back whole; the walk selection turns to the Cypher statements, and the write runs again.
+      const missing = this.opts.observer?.procedureMissing;
+      if (!missing || !isMissingProcedure(err)) throw err;
+      missing();
+      return this.transaction('write', fn);
+    }
   }
 
   /** One read statement: an auto-commit query (readOnce), one exchange instead of a transaction's three. */

@@ -29,6 +29,8 @@ export interface StatementRows {
   'approvals/transition': { won: boolean; instanceGone: boolean; roleGone: boolean; approval: ApprovalNode };
   /** cypher/assignments/assignInstanceRoles.cypher */
   'assignments/assignInstanceRoles': { written: number; renewed: number; id: string | null; created_at: string | null; tenant: string | null; members: { user: string; tenant: string }[] };
+  /** cypher/assignments/assignInstanceRolesExt.cypher */
+  'assignments/assignInstanceRolesExt': { written: number; renewed: number; edgesCreated: number; id: string | null; created_at: string | null; tenant: string | null; members: { user: string; tenant: string }[] };
   /** cypher/assignments/assignTenantRoles.cypher */
   'assignments/assignTenantRoles': { written: number; renewed: number; id: string | null; created_at: string | null; tenant: string | null; members: { user: string; tenant: string }[] };
   /** cypher/assignments/createImplicitInstances.cypher */

@@ -7,16 +7,21 @@ import type { RowOf } from './db';
  * The version of the permission rule this service implements. The walk extension
  * (neo4j/extension, RuleVersion.java) answers decisions only when it reports exactly this
  * version; change both together whenever the rule (docs/graph-model.md, "Decisions") or what the
- * service sends its procedures changes (6: graphauthz.allowed's checks packed into one string).
+ * service sends its procedures changes (6: graphauthz.allowed's checks packed into one string; 8:
+ * the bulk instance role assignments written by graphauthz.assignInstanceRoles).
  */
-export const RULE_VERSION = '7';
+export const RULE_VERSION = '8';
 
-/** The extension's procedures the service calls: the extension answers only when all are loaded. */
+/**
+ * The extension's procedures the service calls: the extension answers (decisions, and the writes it
+ * carries) only when all are loaded.
+ */
 export const EXTENSION_PROCEDURES = [
   'graphauthz.allowed',
   'graphauthz.listObjects',
   'graphauthz.authorizedUsers',
   'graphauthz.userPermissions',
+  'graphauthz.assignInstanceRoles',
 ] as const;
 
 export type WalkMode = 'auto' | 'cypher';

@@ -8,6 +8,12 @@ export interface TransactionObserver {
   transaction(mode: string, seconds: number, error?: DbErrorKind): void;
   /** A single-statement read that failed with a retriable error and is sent again (src/db/db.ts, readOnce). */
   retried?(mode: string): void;
+  /**
+   * A write transaction called a procedure of the walk extension that Neo4j has not loaded (restarted
+   * without it since the last check): it rolled back, and is run once more after this is told
+   * (src/db/db.ts, write), when the walk selection has turned to the Cypher statements.
+   */
+  procedureMissing?(): void;
 }
 
 /** A question as the decision service asked it. */

@@ -70,8 +70,15 @@ it('a Neo4j restarted without the extension: answers stay right, and the Cypher 
     t.call('POST', `/v2/allowed/${t.proj}/${t.env}?explain=true`, { user: 'alice', action: 'read', resource: { type: 'doc', key: 'd1' } });
   expect((await ask()).body.allow).toBe(true);
 
+  await t.ok('POST', `${facts}/resource_instances`, { key: 'd2', tenant: 'default', resource: 'doc' });
   await neo4j.stop();
   neo4j = await startOwnNeo4j(PORT, DATA_DIR, { extension: false });
+  // The first write after the restart: the extension's write procedure is missing, so the
+  // transaction rolls back and runs again with the Cypher statement: written once, never a 500.
+  const bulk = () =>
+    t.call('POST', `${facts}/role_assignments/bulk`, [{ user: 'alice', role: 'reader', tenant: 'default', resource_instance: 'doc:d2' }]);
+  const wrote = await waitFor(bulk, (r) => r.status !== 503);
+  expect({ status: wrote.status, body: wrote.body }).toEqual({ status: 200, body: { assignments_created: 1 } });
   // The first answers after the restart: right (the extension's statement that finds no procedure is asked of Cypher), never a 500.
   const again = await waitFor(ask, (r) => r.status !== 503);
   expect({ status: again.status, allow: again.body.allow }).toEqual({ status: 200, allow: true });

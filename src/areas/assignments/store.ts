@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/db';
+import type { WalkSelection } from '../../db/walkSelection';
 import type { Page } from '../../http/paging';
 import { listOf } from '../../util/listOf';
 import type { StatementRows } from '../../db/statements.generated';
@@ -65,11 +66,19 @@ export interface TupleKeys {
 export class AssignmentsStore {
   private readonly q;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /**
+     * Which walk answers (src/db/walkSelection.ts): with the extension, its procedure writes the
+     * instance role assignments (cypher/assignments/assignInstanceRolesExt.cypher); none: the Cypher statements.
+     */
+    private readonly walk?: Pick<WalkSelection, 'extension'>,
+  ) {
     this.q = this.db.statements({
       resolveAssignments: 'assignments/resolveAssignments',
       assignTenantRoles: 'assignments/assignTenantRoles',
       assignInstanceRoles: 'assignments/assignInstanceRoles',
+      assignInstanceRolesExt: 'assignments/assignInstanceRolesExt',
       unassignRoles: 'assignments/unassignRoles',
       listRoleAssignments: 'assignments/listRoleAssignments',
       resolveTuples: 'assignments/resolveTuples',
@@ -110,8 +119,11 @@ export class AssignmentsStore {
     const onTenants = items.filter((a) => a.instance === null);
     const out: AssignOutcome = { written: 0, created: 0, first: null };
     const members: { user: string; tenant: string }[] = [];
+    // The extension's procedure writes what the statement writes and answers the same row, with the
+    // count of edges it created (a procedure's writes are not in the statement's counters).
+    const onInstancesStmt = this.walk?.extension ? this.q.assignInstanceRolesExt : this.q.assignInstanceRoles;
     const kinds = [
-      [this.q.assignInstanceRoles, onInstances, columnsOf(onInstances)],
+      [onInstancesStmt, onInstances, columnsOf(onInstances)],
       [this.q.assignTenantRoles, onTenants, { items: onTenants }],
     ] as const;
     for (const [stmt, batch, shape] of kinds) {
@@ -120,9 +132,9 @@ export class AssignmentsStore {
       const {
         rows: [row],
         relationshipsCreated,
-      } = await tx.rowsCreating(stmt, { env, nowIso, nowMs: Date.parse(nowIso), ...shape }, { env, nowIso, items: batch });
+      } = await tx.rowsCreating<AssignRow>(stmt, { env, nowIso, nowMs: Date.parse(nowIso), ...shape }, { env, nowIso, items: batch });
       out.written += row.written;
-      out.created += relationshipsCreated + row.renewed;
+      out.created += (row.edgesCreated ?? relationshipsCreated) + row.renewed;
       out.first ??= firstOf(row);
       members.push(...row.members);
     }
@@ -179,6 +191,9 @@ export class AssignmentsStore {
     return listOf(tx ? await tx.rows(this.q.listTuples, params) : await this.db.readRows(this.q.listTuples, params));
   }
 }
+
+/** A batch statement's row: the extension's (cypher/assignments/assignInstanceRolesExt.cypher) also counts what it created. */
+type AssignRow = StatementRows['assignments/assignInstanceRoles'] & { edgesCreated?: number };
 
 /** The first written item of a batch statement's answer (its id, and its tenant with it, are null when none was written). */
 const firstOf = (row: { id: string | null; created_at: string | null; tenant: string | null }): AssignOutcome['first'] =>

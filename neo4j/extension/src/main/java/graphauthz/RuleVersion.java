@@ -8,10 +8,11 @@ import org.neo4j.procedure.UserFunction;
  * uses the extension only when this answers exactly its own version; otherwise the Cypher walk
  * answers. Bump both together whenever the rule (docs/graph-model.md, "Decisions") or what the service
  * sends the procedures changes (6: graphauthz.allowed takes its checks packed into one string; 7:
- * graphauthz.listObjects answers its page packed into one string).
+ * graphauthz.listObjects answers its page packed into one string; 8: the bulk instance role
+ * assignments written by graphauthz.assignInstanceRoles).
  */
 public final class RuleVersion {
-    public static final String VERSION = "7";
+    public static final String VERSION = "8";
 
     @UserFunction(name = "graphauthz.ruleVersion")
     @Description("The version of the permission rule the graphauthz walk implements.")

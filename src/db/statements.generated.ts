@@ -158,10 +158,6 @@ export interface StatementRows {
   'changes/recordAtNextRevision': { revision: number };
   /** cypher/changes/recordAuditEvents.cypher */
   'changes/recordAuditEvents': never;
-  /** cypher/changes/recordStagedAtNextRevision.cypher */
-  'changes/recordStagedAtNextRevision': { revision: number };
-  /** cypher/changes/stageChangeSet.cypher */
-  'changes/stageChangeSet': { staged: string };
   /** cypher/changes/sweepAuditEvents.cypher */
   'changes/sweepAuditEvents': { deleted: number };
   /** cypher/changes/sweepChanges.cypher */

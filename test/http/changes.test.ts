@@ -531,16 +531,3 @@ it('long-polls until a change after the revision exists', async () => {
   // A revision past what an integer can hold (1e400 parses as Infinity) is refused, not read as "after everything".
   for (const bad of ['1e400', '9007199254740993']) expect((await w.t.call('GET', `${feed()}?after_revision=${bad}`)).status).toBe(422);
 });
-
-it('records a large bulk (its events written before the lock) at one revision, one past the last, each event in order', async () => {
-  // STAGE_FROM (src/areas/changes/store.ts) or more events: the change set is staged, then given its revision.
-  const users = Array.from({ length: 150 }, (_, i) => ({ key: `staged${i}` }));
-  const before = await lastRevision();
-  const events = await changesOf(asAdmin('POST', `${w.facts}/users/bulk`, { operations: users }));
-  expect(events.map((e) => [e.revision, e.op, e.kind, e.key])).toEqual(users.map((u) => [before + 1, 'create', 'user', u.key]));
-  // Paged 40 at a time, a revision is never split: the whole set, then nothing more.
-  expect((await allChanges(before, 40)).length).toBe(150);
-  // A small write after it takes the next revision in one statement.
-  const next = await changesOf(asAdmin('POST', `${w.facts}/users`, { key: 'after-staged' }));
-  expect(next.map((e) => [e.revision, e.key])).toEqual([[before + 2, 'after-staged']]);
-});

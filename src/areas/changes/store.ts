@@ -37,20 +37,11 @@ function changeSetOf(feed: ChangeDraft[], actor: { kind: string; id: string }) {
 }
 
 /**
- * From this many events, a transaction's change set is written before the environment's lock is
- * taken (cypher/changes/stageChangeSet.cypher): a bulk of 1,000 assignments held the lock about a
- * third longer writing its events. Below, one statement does both (one round trip fewer).
- */
-export const STAGE_FROM = 64;
-
-/**
  * The Db's change log: what each write statement changed, in its transaction: the feed's events
  * as one `:ChangeSet` node per (environment, revision), the audit-only ones as `:AuditEvent` nodes.
  */
 export class ChangeStore implements ChangeLog {
   private record_?: Statement<RowOf<'changes/recordAtNextRevision'>>;
-  private stage_?: Statement<RowOf<'changes/stageChangeSet'>>;
-  private recordStaged_?: Statement<RowOf<'changes/recordStagedAtNextRevision'>>;
   private list_?: Statement<RowOf<'changes/listChanges'>>;
   private audit_?: Statement<RowOf<'changes/recordAuditEvents'>>;
 
@@ -58,11 +49,9 @@ export class ChangeStore implements ChangeLog {
 
   private get q() {
     this.record_ ??= this.db().statement('changes/recordAtNextRevision');
-    this.stage_ ??= this.db().statement('changes/stageChangeSet');
-    this.recordStaged_ ??= this.db().statement('changes/recordStagedAtNextRevision');
     this.list_ ??= this.db().statement('changes/listChanges');
     this.audit_ ??= this.db().statement('changes/recordAuditEvents');
-    return { record: this.record_, stage: this.stage_, recordStaged: this.recordStaged_, list: this.list_, audit: this.audit_ };
+    return { record: this.record_, list: this.list_, audit: this.audit_ };
   }
 
   describe(stmt: Statement, params: Params, rows: Row[]): ChangeDraft[] {
@@ -72,13 +61,7 @@ export class ChangeStore implements ChangeLog {
   async recordAtNextRevision(tx: Tx, env: string, feed: { env: string; feed: boolean }[]): Promise<number | undefined> {
     const actor = currentActor() ?? SYSTEM;
     const at = new Date().toISOString();
-    const set = { env, at, ...changeSetOf(feed as ChangeDraft[], actor) };
-    if (feed.length < STAGE_FROM) return (await tx.one(this.q.record, set))?.revision;
-    // A large change set is written first, before the lock: the lock is then held only to move the
-    // revision and give it to the set (one round trip more, outside the lock).
-    const staged = await tx.one(this.q.stage, set);
-    if (!staged) return undefined;
-    return (await tx.one(this.q.recordStaged, { env, staged: staged.staged }))?.revision;
+    return (await tx.one(this.q.record, { env, at, ...changeSetOf(feed as ChangeDraft[], actor) }))?.revision;
   }
 
   async recordAudit(tx: Tx, env: string, changes: { env: string; feed: boolean }[]): Promise<void> {

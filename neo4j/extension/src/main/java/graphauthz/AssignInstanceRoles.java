@@ -141,10 +141,31 @@ public final class AssignInstanceRoles {
                 member.put("tenant", tenantKey);
                 row.members.add(member);
             }
-        } catch (KernelException e) {
+        } catch (KernelException | RuntimeException e) {
+            // A user or instance found at the start was deleted by a commit before its edge was
+            // written (its lock was waited for): the transaction is asked again, where it is not found.
+            if (Vanished.vanished(e)) throw new Deleted(e);
+            if (e instanceof RuntimeException r) throw r;
             throw new IllegalStateException("assignInstanceRoles: " + e.getMessage(), e);
         }
         return Stream.of(row);
+    }
+
+    /**
+     * A record of the batch deleted under it: reported with Neo4j's transient status
+     * `Neo.TransientError.Transaction.Outdated` (what Cypher's MERGE on a deleted node would report is
+     * a client error), which the service's write transaction sends again: the second attempt no
+     * longer finds the record and explains the item (404), as a batch naming a missing user does.
+     */
+    static final class Deleted extends RuntimeException implements org.neo4j.kernel.api.exceptions.Status.HasStatus {
+        Deleted(Throwable cause) {
+            super("A user or instance of this batch was deleted by a concurrent commit; write the batch again", cause);
+        }
+
+        @Override
+        public org.neo4j.kernel.api.exceptions.Status status() {
+            return org.neo4j.kernel.api.exceptions.Status.Transaction.Outdated;
+        }
     }
 
     private static long number(Object v) {
@@ -256,10 +277,11 @@ public final class AssignInstanceRoles {
         private long find(long user, long instance, String roleKey) {
             RelationshipSelection out = RelationshipSelection.selection(hasRole, Direction.OUTGOING);
             RelationshipSelection in = RelationshipSelection.selection(hasRole, Direction.INCOMING);
+            // Either end deleted since it was found (its lock was waited for): the batch is written again.
             read.singleNode(user, node);
-            if (!node.next()) return -1;
+            if (!node.next()) throw new org.neo4j.graphdb.NotFoundException("Node " + user + " not found");
             read.singleNode(instance, other);
-            if (!other.next()) return -1;
+            if (!other.next()) throw new org.neo4j.graphdb.NotFoundException("Node " + instance + " not found");
             // A node with few edges (not dense) is read whole in one pass; a dense one knows its degree
             // at once. So: the end that is not dense, else the one with fewer HAS_ROLE edges.
             boolean userDense = node.supportsFastDegreeLookup();

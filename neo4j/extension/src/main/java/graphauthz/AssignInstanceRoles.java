@@ -3,6 +3,7 @@ package graphauthz;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -92,14 +93,14 @@ public final class AssignInstanceRoles {
                 Node found = reads.findOne(Allowed.USER_KEY, env, users.get(u));
                 userIds[u] = found == null ? -1 : found.getId();
             }
-            // (user, tenant) pairs of written items, in the order first written.
-            Map<String, long[]> pairs = new LinkedHashMap<>();
-            Map<String, String> pairTenant = new LinkedHashMap<>();
+            // The (user, tenant) pairs of the written items, in the order first written (user by its index in `users`).
+            Set<Pair> pairs = new LinkedHashSet<>();
             String lastInstanceRef = null;
             long instanceId = -1;
             String instanceTenant = null;
             for (int k = 0; k < instances.size(); k++) {
-                long user = userIds[(int) number(userOf.get(k))];
+                int userIndex = (int) number(userOf.get(k));
+                long user = userIds[userIndex];
                 if (user < 0) continue;
                 String resource = resources.get(k);
                 String instance = instances.get(k);
@@ -126,19 +127,13 @@ public final class AssignInstanceRoles {
                     row.created_at = merged.createdAt;
                     row.tenant = instanceTenant;
                 }
-                String pairKey = user + "\u0000" + instanceTenant;
-                if (!pairs.containsKey(pairKey)) {
-                    pairs.put(pairKey, new long[] {user});
-                    pairTenant.put(pairKey, instanceTenant);
-                }
+                pairs.add(new Pair(userIndex, instanceTenant));
             }
-            for (Map.Entry<String, long[]> e : pairs.entrySet()) {
-                long user = e.getValue()[0];
-                String tenantKey = pairTenant.get(e.getKey());
-                if (edges.inTenant(user, tenantKey)) continue;
+            for (Pair pair : pairs) {
+                if (edges.inTenant(userIds[pair.user()], pair.tenant())) continue;
                 Map<String, Object> member = new LinkedHashMap<>();
-                member.put("user", edges.stringProperty(user, "key"));
-                member.put("tenant", tenantKey);
+                member.put("user", users.get(pair.user()));
+                member.put("tenant", pair.tenant());
                 row.members.add(member);
             }
         } catch (KernelException | RuntimeException e) {
@@ -167,6 +162,9 @@ public final class AssignInstanceRoles {
             return org.neo4j.kernel.api.exceptions.Status.Transaction.Outdated;
         }
     }
+
+    /** A user (its index in the call's `users`) and a tenant key (null: an instance without one). */
+    private record Pair(int user, String tenant) {}
 
     private static long number(Object v) {
         if (v instanceof Number n) return n.longValue();
@@ -312,13 +310,6 @@ public final class AssignInstanceRoles {
                 if (tenantKey != null && tenantKey.equals(property(other, key))) return true;
             }
             return false;
-        }
-
-        String stringProperty(long nodeId, String name) {
-            read.singleNode(nodeId, node);
-            if (!node.next()) return null;
-            Object v = property(node, key);
-            return v instanceof String s ? s : null;
         }
 
         private Object property(NodeCursor n, int k) {

@@ -37,6 +37,8 @@ export interface StatementRows {
   'assignments/createImplicitInstances': { instances: number };
   /** cypher/assignments/createTuples.cypher */
   'assignments/createTuples': { written: number; renewed: number; id: string | null; created_at: string | null; tenant: string | null };
+  /** cypher/assignments/createTuplesExt.cypher */
+  'assignments/createTuplesExt': { written: number; renewed: number; edgesCreated: number; id: string | null; created_at: string | null; tenant: string | null };
   /** cypher/assignments/deleteTuples.cypher */
   'assignments/deleteTuples': {
     removed: number;

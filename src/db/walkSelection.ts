@@ -8,7 +8,8 @@ import type { RowOf } from './db';
  * (neo4j/extension, RuleVersion.java) answers decisions only when it reports exactly this
  * version; change both together whenever the rule (docs/graph-model.md, "Decisions") or what the
  * service sends its procedures changes (6: graphauthz.allowed's checks packed into one string; 8:
- * the bulk instance role assignments written by graphauthz.assignInstanceRoles).
+ * the instance role assignments and the tuples written by graphauthz.assignInstanceRoles and
+ * graphauthz.createTuples).
  */
 export const RULE_VERSION = '8';
 
@@ -22,6 +23,7 @@ export const EXTENSION_PROCEDURES = [
   'graphauthz.authorizedUsers',
   'graphauthz.userPermissions',
   'graphauthz.assignInstanceRoles',
+  'graphauthz.createTuples',
 ] as const;
 
 export type WalkMode = 'auto' | 'cypher';

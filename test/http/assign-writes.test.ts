@@ -52,9 +52,27 @@ const allAssignments = async (t: TestService) => {
   const text = (a: Record<string, unknown>) => `${a.user} ${a.role} ${a.resource_instance ?? ''} ${a.tenant}`;
   return { status: res.status, body: [...res.body].sort((a, b) => text(a).localeCompare(text(b))) };
 };
-const changes = async (t: TestService) => {
-  const res = await t.call('GET', `${facts(t)}/changes?page_size=1000`);
-  return { status: res.status, body: res.body.changes };
+/** The change feed after a revision of each service's own (every event from the start without one). */
+const feedAfter =
+  (after = new Map<TestService, number>()) =>
+  async (t: TestService) => {
+    const res = await t.call('GET', `${facts(t)}/changes?page_size=1000&after_revision=${after.get(t) ?? 0}`);
+    return { status: res.status, body: res.body.changes };
+  };
+const changes = feedAfter();
+/** Each service's latest revision in its feed. */
+const revisions = async () => {
+  const out = new Map<TestService, number>();
+  for (const t of [ext, cypher]) {
+    let rev = 0;
+    for (;;) {
+      const page = (await t.call('GET', `${facts(t)}/changes?page_size=1000&after_revision=${rev}`)).body;
+      if (!page.changes.length) break;
+      rev = page.next_revision;
+    }
+    out.set(t, rev);
+  }
+  return out;
 };
 
 beforeAll(async () => {
@@ -198,4 +216,56 @@ it('users deleted while a bulk assigns them roles: never a 500, and no assignmen
     // "retry" for a write that still met a deletion after its retries (the contract's conflict).
     expect([...new Set(statuses)].filter((s) => ![200, 204, 404, 503].includes(s))).toEqual([]);
   }
+});
+
+const allTuples = async (t: TestService) => {
+  const res = await t.call('GET', `${facts(t)}/relationship_tuples?per_page=100`);
+  const text = (a: Record<string, unknown>) => `${a.subject} ${a.relation} ${a.object} ${a.tenant}`;
+  return { status: res.status, body: [...res.body].sort((a, b) => text(a).localeCompare(text(b))) };
+};
+
+it('tuples in bulk (new, repeated, held, implicit instances, refused, an expired one again): the same on both', async () => {
+  const from = await revisions();
+  await same((t) => t.call('POST', `${schema(t)}/resources/doc/relations`, { key: 'parent', name: 'Parent', subject_resource: 'doc' }));
+  const tuples = [
+    { subject: 'doc:d1', relation: 'parent', object: 'doc:d2', tenant: 'default' },
+    { subject: 'doc:d1', relation: 'parent', object: 'doc:d2', tenant: 'default' }, // repeated in the batch
+    { subject: 'doc:d2', relation: 'parent', object: 'doc:d3' },
+    { subject: 'doc:new1', relation: 'parent', object: 'doc:d3', tenant: 'default' }, // an instance made implicitly
+  ];
+  expect((await same((t) => t.call('POST', `${facts(t)}/relationship_tuples/bulk`, { operations: tuples }))).body).toEqual({
+    tuples_created: 3,
+  });
+  expect(
+    (
+      await same((t) =>
+        t.call('POST', `${facts(t)}/relationship_tuples/bulk`, {
+          operations: [...tuples, { subject: 'doc:d3', relation: 'parent', object: 'doc:d1', tenant: 'default' }],
+        }),
+      )
+    ).body,
+  ).toEqual({ tuples_created: 1 });
+  for (const bad of [
+    { subject: 'doc:d1', relation: 'nope', object: 'doc:d2', tenant: 'default' },
+    { subject: 'doc:d1', relation: 'parent', object: 'doc:o1', tenant: 'default' }, // another tenant's object
+  ]) {
+    const res = await same((t) => t.call('POST', `${facts(t)}/relationship_tuples/bulk`, { operations: [tuples[2], bad] }));
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  }
+  const soon = new Date(Date.now() + 1500).toISOString();
+  await same((t) =>
+    t.call('POST', `${facts(t)}/relationship_tuples/bulk`, {
+      operations: [{ subject: 'doc:d2', relation: 'parent', object: 'doc:d1', tenant: 'default', expires_at: soon }],
+    }),
+  );
+  await new Promise((ok) => setTimeout(ok, 1700));
+  const again = await same((t) =>
+    t.call('POST', `${facts(t)}/relationship_tuples/bulk`, {
+      operations: [{ subject: 'doc:d2', relation: 'parent', object: 'doc:d1', tenant: 'default' }, tuples[0]],
+    }),
+  );
+  expect(again.body).toEqual({ tuples_created: 1 });
+  await same(allTuples);
+  await same(feedAfter(from));
 });

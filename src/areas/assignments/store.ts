@@ -69,8 +69,9 @@ export class AssignmentsStore {
   constructor(
     private readonly db: Db,
     /**
-     * Which walk answers (src/db/walkSelection.ts): with the extension, its procedure writes the
-     * instance role assignments (cypher/assignments/assignInstanceRolesExt.cypher); none: the Cypher statements.
+     * Which walk answers (src/db/walkSelection.ts): with the extension, its procedures write the
+     * instance role assignments and the tuples (cypher/assignments/assignInstanceRolesExt.cypher,
+     * createTuplesExt.cypher); none: the Cypher statements.
      */
     private readonly walk?: Pick<WalkSelection, 'extension'>,
   ) {
@@ -83,6 +84,7 @@ export class AssignmentsStore {
       listRoleAssignments: 'assignments/listRoleAssignments',
       resolveTuples: 'assignments/resolveTuples',
       createTuples: 'assignments/createTuples',
+      createTuplesExt: 'assignments/createTuplesExt',
       createImplicitInstances: 'assignments/createImplicitInstances',
       deleteTuples: 'assignments/deleteTuples',
       listTuples: 'assignments/listTuples',
@@ -173,11 +175,13 @@ export class AssignmentsStore {
     // Sorted by object so that concurrent batches lock shared instances in the same order.
     const sorted = [...items].sort((a, b) => cmp(a.object_type, b.object_type) || cmp(a.object_key, b.object_key));
     const objectTypes = [...new Set(items.map((x) => x.object_type))];
+    // The extension's procedure writes what the statement writes, and counts the edges it created.
+    const stmt = this.walk?.extension ? this.q.createTuplesExt : this.q.createTuples;
     const {
       rows: [row],
       relationshipsCreated,
-    } = await tx.rowsCreating(this.q.createTuples, { env, items: sorted, objectTypes, nowIso, nowMs: Date.parse(nowIso) });
-    return { written: row.written, created: relationshipsCreated + row.renewed, first: firstOf(row) };
+    } = await tx.rowsCreating<CreatedTuplesRow>(stmt, { env, items: sorted, objectTypes, nowIso, nowMs: Date.parse(nowIso) });
+    return { written: row.written, created: (row.edgesCreated ?? relationshipsCreated) + row.renewed, first: firstOf(row) };
   }
 
   /** Removes those of a batch that exist, in one statement; answers how many. */
@@ -194,6 +198,8 @@ export class AssignmentsStore {
 
 /** A batch statement's row: the extension's (cypher/assignments/assignInstanceRolesExt.cypher) also counts what it created. */
 type AssignRow = StatementRows['assignments/assignInstanceRoles'] & { edgesCreated?: number };
+/** The same for tuples (cypher/assignments/createTuplesExt.cypher). */
+type CreatedTuplesRow = StatementRows['assignments/createTuples'] & { edgesCreated?: number };
 
 /** The first written item of a batch statement's answer (its id, and its tenant with it, are null when none was written). */
 const firstOf = (row: { id: string | null; created_at: string | null; tenant: string | null }): AssignOutcome['first'] =>

@@ -8,8 +8,8 @@ import org.neo4j.procedure.UserFunction;
  * uses the extension only when this answers exactly its own version; otherwise the Cypher walk
  * answers. Bump both together whenever the rule (docs/graph-model.md, "Decisions") or what the service
  * sends the procedures changes (6: graphauthz.allowed takes its checks packed into one string; 7:
- * graphauthz.listObjects answers its page packed into one string; 8: the bulk instance role
- * assignments written by graphauthz.assignInstanceRoles).
+ * graphauthz.listObjects answers its page packed into one string; 8: the instance role
+ * assignments and the tuples written by graphauthz.assignInstanceRoles and graphauthz.createTuples).
  */
 public final class RuleVersion {
     public static final String VERSION = "8";

@@ -1,0 +1,101 @@
+package graphauthz;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.neo4j.exceptions.KernelException;
+import org.neo4j.graphdb.Label;
+import org.neo4j.graphdb.Node;
+import org.neo4j.graphdb.ResourceIterator;
+import org.neo4j.graphdb.Transaction;
+import org.neo4j.kernel.impl.coreapi.InternalTransaction;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Description;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
+import org.neo4j.procedure.Procedure;
+
+/**
+ * graphauthz.createTuples: what cypher/assignments/createTuples.cypher writes and answers (same
+ * parameters, same row, same edges and properties) through the kernel's API, as
+ * AssignInstanceRoles does for role assignments: each item's subject and object found by their
+ * unique index (the object once a run of items on it: they come sorted by object), the relation
+ * checked against the environment's, both ends locked, then the RELATED edge of that relation made
+ * or an expired one renewed (GrantEdges). Statement: cypher/assignments/createTuplesExt.cypher;
+ * docs/walk-extension.md ("Writes").
+ */
+public final class CreateTuples {
+    static final Label RELATION = Label.label("Relation");
+
+    @Context
+    public Transaction tx;
+
+    /** The `// @row` of cypher/assignments/createTuples.cypher, and the count of edges created. */
+    public static final class Row {
+        public long written;
+        public long renewed;
+        public long edgesCreated;
+        public String id;
+        public String created_at;
+        public String tenant;
+    }
+
+    @Procedure(name = "graphauthz.createTuples", mode = Mode.WRITE)
+    @Description("Writes a batch of relationship tuples as cypher/assignments/createTuples.cypher does, with the count of edges created.")
+    public Stream<Row> createTuples(@Name("env") String env, @Name("items") List<Map<String, Object>> items,
+            @Name("objectTypes") List<String> objectTypes, @Name("nowIso") String nowIso, @Name("nowMs") long nowMs) {
+        Set<String> relations = new HashSet<>();
+        for (String objectType : objectTypes) {
+            try (ResourceIterator<Node> it = tx.findNodes(RELATION, "env", env, "resource", objectType)) {
+                while (it.hasNext()) {
+                    Node rel = it.next();
+                    relations.add(rel.getProperty("resource", "") + ":" + rel.getProperty("key", "") + ":" + rel.getProperty("subject_resource", ""));
+                }
+            }
+        }
+        Row row = new Row();
+        try (Reads reads = new Reads(tx);
+                GrantEdges edges = new GrantEdges(((InternalTransaction) tx).kernelTransaction(), "RELATED", "relation")) {
+            String lastObject = null;
+            long object = -1;
+            String objectTenant = null;
+            for (Map<String, Object> x : items) {
+                String subjectType = (String) x.get("subject_type");
+                String objectType = (String) x.get("object_type");
+                String relation = (String) x.get("relation");
+                if (!relations.contains(objectType + ":" + relation + ":" + subjectType)) continue;
+                String objectRef = objectType + '\u0000' + x.get("object_key");
+                if (!objectRef.equals(lastObject)) {
+                    lastObject = objectRef;
+                    Node o = reads.findOne(Allowed.INSTANCE_KEY, env, objectType, x.get("object_key"));
+                    object = o == null ? -1 : o.getId();
+                    objectTenant = o == null ? null : (String) o.getProperty("tenant", null);
+                }
+                if (object < 0) continue;
+                Node s = reads.findOne(Allowed.INSTANCE_KEY, env, subjectType, x.get("subject_key"));
+                if (s == null) continue;
+                // s.tenant = coalesce(x.tenant, s.tenant) AND o.tenant = s.tenant: a missing tenant matches nothing.
+                String subjectTenant = (String) s.getProperty("tenant", null);
+                Object tenant = x.get("tenant");
+                if (subjectTenant == null || (tenant != null && !subjectTenant.equals(tenant)) || !subjectTenant.equals(objectTenant)) continue;
+                Object expiry = x.get("expires_at");
+                Long expiresAt = expiry instanceof Number n ? n.longValue() : null;
+                GrantEdges.Merged merged = edges.merge(s.getId(), object, relation, subjectTenant, expiresAt, nowIso, nowMs);
+                row.written++;
+                if (merged.created()) row.edgesCreated++;
+                if (merged.renewed()) row.renewed++;
+                if (row.written == 1) {
+                    row.id = merged.id();
+                    row.created_at = merged.createdAt();
+                    row.tenant = subjectTenant;
+                }
+            }
+        } catch (KernelException | RuntimeException e) {
+            throw GrantEdges.failure("createTuples", e);
+        }
+        return Stream.of(row);
+    }
+}

@@ -37,14 +37,8 @@ public final class AssignInstanceRoles {
     @Context
     public Transaction tx;
 
-    /** The `// @row` of cypher/assignments/assignInstanceRoles.cypher, and the count of edges created. */
-    public static final class Row {
-        public long written;
-        public long renewed;
-        public long edgesCreated;
-        public String id;
-        public String created_at;
-        public String tenant;
+    /** The `// @row` of cypher/assignments/assignInstanceRoles.cypher (GrantRow) with its `members`. */
+    public static final class Row extends GrantRow {
         public List<Map<String, Object>> members;
     }
 
@@ -107,14 +101,7 @@ public final class AssignInstanceRoles {
                 Object expiry = expires.get(k);
                 Long expiresAt = expiry == null ? null : number(expiry);
                 GrantEdges.Merged merged = edges.merge(user, instanceId, role, instanceTenant, expiresAt, nowIso, nowMs);
-                row.written++;
-                if (merged.created()) row.edgesCreated++;
-                if (merged.renewed()) row.renewed++;
-                if (row.written == 1) {
-                    row.id = merged.id();
-                    row.created_at = merged.createdAt();
-                    row.tenant = instanceTenant;
-                }
+                row.count(merged, instanceTenant);
                 pairs.add(new Pair(userIndex, instanceTenant));
             }
             for (Pair pair : pairs) {

@@ -33,19 +33,9 @@ public final class CreateTuples {
     @Context
     public Transaction tx;
 
-    /** The `// @row` of cypher/assignments/createTuples.cypher, and the count of edges created. */
-    public static final class Row {
-        public long written;
-        public long renewed;
-        public long edgesCreated;
-        public String id;
-        public String created_at;
-        public String tenant;
-    }
-
     @Procedure(name = "graphauthz.createTuples", mode = Mode.WRITE)
     @Description("Writes a batch of relationship tuples as cypher/assignments/createTuples.cypher does, with the count of edges created.")
-    public Stream<Row> createTuples(@Name("env") String env, @Name("items") List<Map<String, Object>> items,
+    public Stream<GrantRow> createTuples(@Name("env") String env, @Name("items") List<Map<String, Object>> items,
             @Name("objectTypes") List<String> objectTypes, @Name("nowIso") String nowIso, @Name("nowMs") long nowMs) {
         Set<String> relations = new HashSet<>();
         for (String objectType : objectTypes) {
@@ -56,7 +46,7 @@ public final class CreateTuples {
                 }
             }
         }
-        Row row = new Row();
+        GrantRow row = new GrantRow();
         try (Reads reads = new Reads(tx);
                 GrantEdges edges = new GrantEdges(((InternalTransaction) tx).kernelTransaction(), "RELATED", "relation")) {
             String lastObject = null;
@@ -84,14 +74,7 @@ public final class CreateTuples {
                 Object expiry = x.get("expires_at");
                 Long expiresAt = expiry instanceof Number n ? n.longValue() : null;
                 GrantEdges.Merged merged = edges.merge(s.getId(), object, relation, subjectTenant, expiresAt, nowIso, nowMs);
-                row.written++;
-                if (merged.created()) row.edgesCreated++;
-                if (merged.renewed()) row.renewed++;
-                if (row.written == 1) {
-                    row.id = merged.id();
-                    row.created_at = merged.createdAt();
-                    row.tenant = subjectTenant;
-                }
+                row.count(merged, subjectTenant);
             }
         } catch (KernelException | RuntimeException e) {
             throw GrantEdges.failure("createTuples", e);

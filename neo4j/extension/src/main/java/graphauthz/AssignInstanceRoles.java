@@ -10,9 +10,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import org.neo4j.exceptions.KernelException;
-import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
-import org.neo4j.graphdb.ResourceIterator;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.kernel.api.KernelTransaction;
 import org.neo4j.kernel.impl.coreapi.InternalTransaction;
@@ -26,14 +24,11 @@ import org.neo4j.procedure.Procedure;
  * graphauthz.assignInstanceRoles: what cypher/assignments/assignInstanceRoles.cypher writes and
  * answers (same parameters, same row, same edges and properties), through the kernel's API: each
  * user and instance found once by its unique index, an item's ends locked (in id order, as Cypher's
- * MERGE locks them) before its existing edge is looked for from the end with fewer HAS_ROLE edges,
- * then the edge created, or an expired one renewed (fragments/renewExpiredGrant). Statement:
+ * MERGE locks them) before its existing edge is looked for from the end that is not dense, then the
+ * edge created, or an expired one renewed (GrantEdges, fragments/renewExpiredGrant). Statement:
  * cypher/assignments/assignInstanceRolesExt.cypher; docs/walk-extension.md ("Writes").
  */
 public final class AssignInstanceRoles {
-    static final Label ROLE = Label.label("Role");
-    static final Label RESOURCE_ROLE = Label.label("ResourceRole");
-
     @Context
     public Transaction tx;
 
@@ -52,19 +47,13 @@ public final class AssignInstanceRoles {
         InternalTransaction itx = (InternalTransaction) tx;
         KernelTransaction ktx = itx.kernelTransaction();
         Set<String> tenantRoles = new HashSet<>();
-        try (ResourceIterator<Node> it = tx.findNodes(ROLE, "env", env)) {
-            while (it.hasNext()) {
-                Object key = it.next().getProperty("key", null);
-                if (key instanceof String s) tenantRoles.add(s);
-            }
+        for (Node role : RuleTables.nodes(tx, RuleTables.ROLE, "env", env)) {
+            if (role.getProperty("key", null) instanceof String key) tenantRoles.add(key);
         }
         Set<String> resourceRoles = new HashSet<>();
         for (String resource : resourceKeys) {
-            try (ResourceIterator<Node> it = tx.findNodes(RESOURCE_ROLE, "env", env, "resource", resource)) {
-                while (it.hasNext()) {
-                    Object key = it.next().getProperty("key", null);
-                    if (key instanceof String s) resourceRoles.add(resource + ':' + s);
-                }
+            for (Node role : RuleTables.nodes(tx, RuleTables.RESOURCE_ROLE, "env", env, "resource", resource)) {
+                if (role.getProperty("key", null) instanceof String key) resourceRoles.add(resource + ':' + key);
             }
         }
         Row row = new Row();
@@ -77,32 +66,22 @@ public final class AssignInstanceRoles {
             }
             // The (user, tenant) pairs of the written items, in the order first written (user by its index in `users`).
             Set<Pair> pairs = new LinkedHashSet<>();
-            String lastInstanceRef = null;
-            long instanceId = -1;
-            String instanceTenant = null;
             for (int k = 0; k < instances.size(); k++) {
                 int userIndex = (int) number(userOf.get(k));
                 long user = userIds[userIndex];
                 if (user < 0) continue;
                 String resource = resources.get(k);
-                String instance = instances.get(k);
-                String ref = resource + '\u0000' + instance;
-                if (!ref.equals(lastInstanceRef)) {
-                    lastInstanceRef = ref;
-                    Node i = reads.findOne(Allowed.INSTANCE_KEY, env, resource, instance);
-                    instanceId = i == null ? -1 : i.getId();
-                    instanceTenant = i == null ? null : (String) i.getProperty("tenant", null);
-                }
-                if (instanceId < 0) continue;
+                Reads.Instance instance = reads.instance(env, resource, instances.get(k));
+                if (instance == null) continue;
                 String tenant = tenants.get(k);
-                if (tenant != null && !tenant.equals(instanceTenant)) continue;
+                if (tenant != null && !tenant.equals(instance.tenant())) continue;
                 String role = roles.get(k);
                 if (role == null || !(resourceRoles.contains(resource + ':' + role) || tenantRoles.contains(role))) continue;
                 Object expiry = expires.get(k);
                 Long expiresAt = expiry == null ? null : number(expiry);
-                GrantEdges.Merged merged = edges.merge(user, instanceId, role, instanceTenant, expiresAt, nowIso, nowMs);
-                row.count(merged, instanceTenant);
-                pairs.add(new Pair(userIndex, instanceTenant));
+                GrantEdges.Merged merged = edges.merge(user, instance.id(), role, instance.tenant(), expiresAt, nowIso, nowMs);
+                row.count(merged, instance.tenant());
+                pairs.add(new Pair(userIndex, instance.tenant()));
             }
             for (Pair pair : pairs) {
                 if (edges.inTenant(userIds[pair.user()], pair.tenant())) continue;

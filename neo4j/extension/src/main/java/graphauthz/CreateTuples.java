@@ -9,7 +9,6 @@ import java.util.stream.Stream;
 import org.neo4j.exceptions.KernelException;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
-import org.neo4j.graphdb.ResourceIterator;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.kernel.impl.coreapi.InternalTransaction;
 import org.neo4j.procedure.Context;
@@ -22,7 +21,7 @@ import org.neo4j.procedure.Procedure;
  * graphauthz.createTuples: what cypher/assignments/createTuples.cypher writes and answers (same
  * parameters, same row, same edges and properties) through the kernel's API, as
  * AssignInstanceRoles does for role assignments: each item's subject and object found by their
- * unique index (the object once a run of items on it: they come sorted by object), the relation
+ * unique index (each instance once a call), the relation
  * checked against the environment's, both ends locked, then the RELATED edge of that relation made
  * or an expired one renewed (GrantEdges). Statement: cypher/assignments/createTuplesExt.cypher;
  * docs/walk-extension.md ("Writes").
@@ -39,41 +38,28 @@ public final class CreateTuples {
             @Name("objectTypes") List<String> objectTypes, @Name("nowIso") String nowIso, @Name("nowMs") long nowMs) {
         Set<String> relations = new HashSet<>();
         for (String objectType : objectTypes) {
-            try (ResourceIterator<Node> it = tx.findNodes(RELATION, "env", env, "resource", objectType)) {
-                while (it.hasNext()) {
-                    Node rel = it.next();
-                    relations.add(rel.getProperty("resource", "") + ":" + rel.getProperty("key", "") + ":" + rel.getProperty("subject_resource", ""));
-                }
+            for (Node rel : RuleTables.nodes(tx, RELATION, "env", env, "resource", objectType)) {
+                relations.add(rel.getProperty("resource", "") + ":" + rel.getProperty("key", "") + ":" + rel.getProperty("subject_resource", ""));
             }
         }
         GrantRow row = new GrantRow();
         try (Reads reads = new Reads(tx);
                 GrantEdges edges = new GrantEdges(((InternalTransaction) tx).kernelTransaction(), "RELATED", "relation")) {
-            String lastObject = null;
-            long object = -1;
-            String objectTenant = null;
             for (Map<String, Object> x : items) {
                 String subjectType = (String) x.get("subject_type");
                 String objectType = (String) x.get("object_type");
                 String relation = (String) x.get("relation");
                 if (!relations.contains(objectType + ":" + relation + ":" + subjectType)) continue;
-                String objectRef = objectType + '\u0000' + x.get("object_key");
-                if (!objectRef.equals(lastObject)) {
-                    lastObject = objectRef;
-                    Node o = reads.findOne(Allowed.INSTANCE_KEY, env, objectType, x.get("object_key"));
-                    object = o == null ? -1 : o.getId();
-                    objectTenant = o == null ? null : (String) o.getProperty("tenant", null);
-                }
-                if (object < 0) continue;
-                Node s = reads.findOne(Allowed.INSTANCE_KEY, env, subjectType, x.get("subject_key"));
-                if (s == null) continue;
+                Reads.Instance object = reads.instance(env, objectType, x.get("object_key"));
+                Reads.Instance subject = reads.instance(env, subjectType, x.get("subject_key"));
+                if (object == null || subject == null) continue;
                 // s.tenant = coalesce(x.tenant, s.tenant) AND o.tenant = s.tenant: a missing tenant matches nothing.
-                String subjectTenant = (String) s.getProperty("tenant", null);
+                String subjectTenant = subject.tenant();
                 Object tenant = x.get("tenant");
-                if (subjectTenant == null || (tenant != null && !subjectTenant.equals(tenant)) || !subjectTenant.equals(objectTenant)) continue;
+                if (subjectTenant == null || (tenant != null && !subjectTenant.equals(tenant)) || !subjectTenant.equals(object.tenant())) continue;
                 Object expiry = x.get("expires_at");
                 Long expiresAt = expiry instanceof Number n ? n.longValue() : null;
-                GrantEdges.Merged merged = edges.merge(s.getId(), object, relation, subjectTenant, expiresAt, nowIso, nowMs);
+                GrantEdges.Merged merged = edges.merge(subject.id(), object.id(), relation, subjectTenant, expiresAt, nowIso, nowMs);
                 row.count(merged, subjectTenant);
             }
         } catch (KernelException | RuntimeException e) {

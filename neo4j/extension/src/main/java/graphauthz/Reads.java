@@ -162,6 +162,22 @@ final class Reads implements AutoCloseable {
         traverse(nodeId, hasRoleOnly, Direction.OUTGOING, roleAndExpiry, role, visitor);
     }
 
+    /** An instance as a write procedure needs it: its node's id and its tenant (null: none). */
+    record Instance(long id, String tenant) {}
+
+    /** The instances this call looked up, by resource and key (a batch names one many times). */
+    private final Map<String, Instance> instances = new HashMap<>();
+
+    /** The instance of this resource and key, looked up once a call; null when there is none. */
+    Instance instance(String env, String resource, Object key) {
+        String ref = resource + '\u0000' + key;
+        if (instances.containsKey(ref)) return instances.get(ref);
+        Node found = findOne(Allowed.INSTANCE_KEY, env, resource, key);
+        Instance instance = found == null ? null : new Instance(found.getId(), (String) found.getProperty("tenant", null));
+        instances.put(ref, instance);
+        return instance;
+    }
+
     /** A unique constraint's label and properties, in its order (Allowed.USER_KEY, INSTANCE_KEY, ENVIRONMENT_ID). */
     record Unique(Label label, String... names) {}
 

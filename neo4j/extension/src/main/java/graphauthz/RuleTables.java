@@ -196,7 +196,8 @@ final class RuleTables {
         return out;
     }
 
-    private static List<Node> nodes(Transaction tx, Label label, String k1, Object v1) {
+    /** The nodes of the label with this property value (through its index). */
+    static List<Node> nodes(Transaction tx, Label label, String k1, Object v1) {
         List<Node> out = new ArrayList<>();
         try (ResourceIterator<Node> it = tx.findNodes(label, k1, v1)) {
             while (it.hasNext()) out.add(it.next());
@@ -204,7 +205,8 @@ final class RuleTables {
         return out;
     }
 
-    private static List<Node> nodes(Transaction tx, Label label, String k1, Object v1, String k2, Object v2) {
+    /** The nodes of the label with these two property values (through their index). */
+    static List<Node> nodes(Transaction tx, Label label, String k1, Object v1, String k2, Object v2) {
         List<Node> out = new ArrayList<>();
         try (ResourceIterator<Node> it = tx.findNodes(label, k1, v1, k2, v2)) {
             while (it.hasNext()) out.add(it.next());

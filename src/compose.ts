@@ -232,7 +232,7 @@ export function compose(infra: Infrastructure) {
       policy,
       environmentCopy: new EnvironmentCopier(policy, provisioning, config.orgId),
       snapshots: new SnapshotService(
-        new SnapshotStore(db),
+        new SnapshotStore(db, infra.walk),
         config.importMaxBytes,
         config.exportHoldMs,
         {

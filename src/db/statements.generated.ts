@@ -421,12 +421,18 @@ export interface StatementRows {
   'import/begin': { state: 'started' | 'not_empty' | 'importing'; stale: boolean };
   /** cypher/import/createNodes.cypher */
   'import/createNodes': { created: number };
+  /** cypher/import/createNodesExt.cypher */
+  'import/createNodesExt': { created: number };
   /** cypher/import/createRelationships.cypher */
   'import/createRelationships': { created: number };
+  /** cypher/import/createRelationshipsExt.cypher */
+  'import/createRelationshipsExt': { created: number };
   /** cypher/import/discardBatch.cypher */
   'import/discardBatch': { deleted: number };
   /** cypher/import/finish.cypher */
   'import/finish': { after: { key: string; records: number; links: number } };
+  /** cypher/import/renewLease.cypher */
+  'import/renewLease': { renewed: number };
   /** cypher/metrics/operatorCounts.cypher */
   'metrics/operatorCounts': { sessions: number; approvals: { status: string; n: number }[] };
   /** cypher/policy/factsInUse.cypher */

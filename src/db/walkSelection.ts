@@ -9,9 +9,10 @@ import type { RowOf } from './db';
  * version; change both together whenever the rule (docs/graph-model.md, "Decisions") or what the
  * service sends its procedures changes (6: graphauthz.allowed's checks packed into one string; 8:
  * the instance role assignments and the tuples written by graphauthz.assignInstanceRoles and
- * graphauthz.createTuples).
+ * graphauthz.createTuples; 9: the batches of an import share the environment's lock through
+ * graphauthz.holdImport).
  */
-export const RULE_VERSION = '8';
+export const RULE_VERSION = '9';
 
 /**
  * The extension's procedures the service calls: the extension answers (decisions, and the writes it
@@ -24,6 +25,7 @@ export const EXTENSION_PROCEDURES = [
   'graphauthz.userPermissions',
   'graphauthz.assignInstanceRoles',
   'graphauthz.createTuples',
+  'graphauthz.holdImport',
 ] as const;
 
 export type WalkMode = 'auto' | 'cypher';

@@ -8,17 +8,23 @@ import { Conflict, Duplicate, isMissingProcedure, Unavailable } from '../../db/s
 import { AppError, badRequest, invalidState } from '../../errors';
 import { newWebhookSecret } from '../webhooks/outbox';
 import { EXPORT_FORMAT, EXPORT_VERSION, kindOf, type NodeRow, parseLine, plainProps, type RelationshipRow } from './format';
-import type { SnapshotStore } from './store';
+import { IMPORT_LEASE_MS, type SnapshotStore } from './store';
 
 /** Rows written per transaction of an import when none is given (the composition root passes IMPORT_BATCH_ROWS). */
 const IMPORT_BATCH = 5000;
 /**
- * Batches of an import sent before the oldest has been answered. Each batch's statement first
- * takes its environment's lock (it renews the import's lease), so Neo4j still writes them one
- * after the other; the next batch is packed, sent and decoded while the one before it is written
- * (docs/benchmarks.md, "The import: the next batch sent while one is written").
+ * Batches of an import sent before the oldest has been answered. With the walk extension each
+ * batch shares its environment's lock (cypher/import/createNodesExt.cypher), so Neo4j writes them
+ * at once; with the Cypher statements each takes the lock (it renews the import's lease), so Neo4j
+ * writes them one after the other while the next is packed, sent and decoded (docs/benchmarks.md,
+ * "The import: the next batch sent while one is written", "The import's batches side by side").
  */
 const IMPORT_WRITES_IN_FLIGHT = 2;
+/**
+ * With the extension the batches do not renew the import's lease: it is renewed on its own once
+ * this much of it has passed, after the batches in flight (IMPORT_LEASE_MS is two minutes).
+ */
+const LEASE_RENEWAL_MS = IMPORT_LEASE_MS / 4;
 /** Held exports tried before an export is streamed without holding its writers. */
 const HELD_ATTEMPTS = 3;
 /** Records removed per transaction when a failed import is discarded. */
@@ -346,8 +352,15 @@ export class SnapshotService {
     const written = async () => {
       while (inFlight.length) await inFlight.shift();
     };
-    /** Sends a batch once fewer than IMPORT_WRITES_IN_FLIGHT are unanswered. */
+    /** When the import's lease was last renewed (`begin` took it). */
+    let renewed = Date.now();
+    /** Sends a batch once fewer than IMPORT_WRITES_IN_FLIGHT are unanswered (the lease renewed first when due). */
     const send = async (write: () => Promise<void>) => {
+      if (this.store.batchesShareLock && Date.now() - renewed > LEASE_RENEWAL_MS) {
+        await written();
+        if (!(await this.store.renewLease(env, importId))) throw abandoned();
+        renewed = Date.now();
+      }
       while (inFlight.length >= IMPORT_WRITES_IN_FLIGHT) await inFlight.shift();
       const w = write();
       // Observed when a later batch or the end waits for it; not an unhandled rejection meanwhile.
@@ -372,6 +385,8 @@ export class SnapshotService {
       await send(async () => {
         const created = await this.store.createRelationships(env, importId, rows);
         if (created !== rows.length) {
+          // Nothing written when another import has taken the environment over: that is the conflict, not the stream.
+          if (!(await this.store.renewLease(env, importId))) throw abandoned();
           throw badRequest(
             `Of ${rows.length} relationships up to line ${upTo}, ${rows.length - created} name a record id the stream did not hold before them, or are GROUPS links that do not start at a group.`,
           );

@@ -1,4 +1,5 @@
 import type { Db, ReadStream } from '../../db/db';
+import type { WalkSelection } from '../../db/walkSelection';
 import type { NodeRow, RelationshipRow } from './format';
 
 /** How long an import holds its environment without writing a batch before another may take it over. */
@@ -13,7 +14,15 @@ export class SnapshotStore {
   readonly q;
   private readonly db: Db;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /**
+     * Which walk answers (src/db/walkSelection.ts): with the extension, an import's batches share the
+     * environment's lock (cypher/import/createNodesExt.cypher, createRelationshipsExt.cypher) and the
+     * lease is renewed apart (`renewLease`); none: each batch renews it under the lock, one at a time.
+     */
+    private readonly walk?: Pick<WalkSelection, 'extension'>,
+  ) {
     this.db = db.admin();
     this.q = db.statements({
       holdWriters: 'export/holdWriters',
@@ -24,6 +33,9 @@ export class SnapshotStore {
       begin: 'import/begin',
       createNodes: 'import/createNodes',
       createRelationships: 'import/createRelationships',
+      createNodesExt: 'import/createNodesExt',
+      createRelationshipsExt: 'import/createRelationshipsExt',
+      renewLease: 'import/renewLease',
       finish: 'import/finish',
       discardBatch: 'import/discardBatch',
       abandon: 'import/abandon',
@@ -62,15 +74,37 @@ export class SnapshotStore {
     });
   }
 
+  /**
+   * True when the batches leave the lease to `renewLease` (the extension's statements); checked
+   * before each batch, as the walk may change between them.
+   */
+  get batchesShareLock(): boolean {
+    return this.walk?.extension === true;
+  }
+
   /** One batch, its own transaction (bound by ADMIN_TIMEOUT_MS); answers how many were created (0: the import is no longer the environment's). */
   async createNodes(env: string, importId: string, rows: NodeRow[]): Promise<number> {
-    const [row] = await this.db.writeRows(this.q.createNodes, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS });
+    const [row] = await this.db.write((tx) =>
+      // Chosen in the transaction: a write that found the procedure missing runs again with the walk turned to Cypher.
+      this.batchesShareLock
+        ? tx.rows(this.q.createNodesExt, { env, importId, rows })
+        : tx.rows(this.q.createNodes, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS }),
+    );
     return row?.created ?? 0;
   }
 
   async createRelationships(env: string, importId: string, rows: RelationshipRow[]): Promise<number> {
-    const [row] = await this.db.writeRows(this.q.createRelationships, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS });
+    const [row] = await this.db.write((tx) =>
+      this.batchesShareLock
+        ? tx.rows(this.q.createRelationshipsExt, { env, importId, rows })
+        : tx.rows(this.q.createRelationships, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS }),
+    );
     return row?.created ?? 0;
+  }
+
+  /** The import's lease renewed (after every batch in flight has committed); false: the import is no longer the environment's. */
+  async renewLease(env: string, importId: string): Promise<boolean> {
+    return (await this.db.writeRows(this.q.renewLease, { env, importId, leaseUntil: Date.now() + IMPORT_LEASE_MS })).length > 0;
   }
 
   /** The one small transaction that makes the import visible; false: the import is no longer the environment's. */

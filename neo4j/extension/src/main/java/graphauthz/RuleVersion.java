@@ -9,10 +9,11 @@ import org.neo4j.procedure.UserFunction;
  * answers. Bump both together whenever the rule (docs/graph-model.md, "Decisions") or what the service
  * sends the procedures changes (6: graphauthz.allowed takes its checks packed into one string; 7:
  * graphauthz.listObjects answers its page packed into one string; 8: the instance role
- * assignments and the tuples written by graphauthz.assignInstanceRoles and graphauthz.createTuples).
+ * assignments and the tuples written by graphauthz.assignInstanceRoles and graphauthz.createTuples;
+ * 9: the batches of an import share the environment's lock through graphauthz.holdImport).
  */
 public final class RuleVersion {
-    public static final String VERSION = "8";
+    public static final String VERSION = "9";
 
     @UserFunction(name = "graphauthz.ruleVersion")
     @Description("The version of the permission rule the graphauthz walk implements.")

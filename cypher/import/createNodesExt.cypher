@@ -1,0 +1,13 @@
+// @invalidates none
+// @changes none
+// @row { created: number }
+// One batch of import $importId with the walk extension: what import/createNodes writes and
+// answers, the import's mark checked under the environment's lock taken shared
+// (graphauthz.holdImport) instead of renewed under it taken exclusively, so that the import's two
+// batches in flight are written at once. The lease is renewed apart (import/renewLease).
+// Nothing when the import is no longer the environment's.
+CALL graphauthz.holdImport($env, $importId) YIELD env AS held
+UNWIND $rows AS row
+CREATE (n:$(row.labels))
+SET n = row.props, n.env = $env
+RETURN count(n) AS created

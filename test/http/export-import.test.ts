@@ -190,6 +190,18 @@ async function importInto(env: string, body: string, key = t.adminKey) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/** An export's record and link lines, each with its properties in one order, sorted (the header and end lines left out). */
+const recordsOf = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .slice(1, -1)
+    .map((l) => {
+      const { props, ...line } = JSON.parse(l);
+      return JSON.stringify({ ...line, props: Object.fromEntries(Object.entries(props).sort()) });
+    })
+    .sort();
+
 /** An environment holds no facts: no users, no instances, no schema, only its `default` tenant. */
 async function expectEmpty(env: string) {
   const facts = envPath('facts', env);
@@ -501,6 +513,46 @@ describe('import', () => {
     await expectEmpty(env);
   }, 120_000);
 
+  it('an import whose lease ran out is taken over: whichever import ends first, the environment holds the export once', async () => {
+    const env = await newEnv('takeover');
+    const { id: envId } = await ok(t, 'GET', `/v2/projects/${t.proj}/envs/${env}`);
+    const body = Buffer.from(exported);
+    const cut = Math.floor(body.length / 3);
+    const first = httpRequest(`${t.url}/v2/import/${t.proj}/${env}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/x-ndjson', 'content-length': String(body.length) },
+    });
+    const firstAnswer = new Promise<{ status: number; body: any }>((done, fail) => {
+      first.on('response', (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => done({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+      });
+      first.on('error', fail);
+    });
+    first.write(body.subarray(0, cut));
+    // The first import has staged records (batches of IMPORT_BATCH_ROWS), then its client stalls.
+    let staged = 0;
+    for (let i = 0; i < 200 && staged === 0; i++) {
+      [{ staged }] = await runCypher(t, 'MATCH (n:InEnv {env: $envId}) RETURN count(n) AS staged', { envId });
+      if (staged === 0) await new Promise((done) => setTimeout(done, 50));
+    }
+    expect(staged).toBeGreaterThan(0);
+    // As if its process were gone: its lease ran out. A second import may take the environment over,
+    // while the first goes on with the rest of its stream, its batches racing the takeover.
+    await runCypher(t, 'MATCH (e:Environment {id: $envId}) SET e.import_lease_until = 0', { envId });
+    first.end(body.subarray(cut));
+    const [one, two] = await Promise.all([firstAnswer, importInto(env, exported)]);
+    // One of them restored the export; the other was refused: taken over (the first), or the environment already filled (the second).
+    expect([one.status, two.status].sort()).toEqual([200, 409]);
+    expect((one.status === 409 ? one : two).body.error_code).toBe('INVALID_STATE');
+    // Nothing of the refused one stayed: the environment exports exactly the records and links of the export.
+    expect(recordsOf((await exportOf(env)).text)).toEqual(recordsOf(exported));
+    expect(await usersOf(env)).toEqual(before.users);
+    // Its ids are the export's, unique in a deployment: it goes, for the restore below.
+    await ok(t, 'DELETE', `/v2/projects/${t.proj}/envs/${env}`, undefined, 204);
+  }, 120_000);
+
   it('restores the export into an empty environment, ids kept, where every question gets the same answer', async () => {
     const env = 'cutoff';
     const res = await importInto(env, exported);
@@ -526,17 +578,7 @@ describe('import', () => {
     const { secret } = await ok(t, 'POST', `/v2/api-key/${t.proj}/${env}`, {});
     expect(await urlAnswers(secret)).toEqual(before.urls);
     // The restored environment exports the same records (at its own revision).
-    const records = (text: string) =>
-      text
-        .trim()
-        .split('\n')
-        .slice(1, -1)
-        .map((l) => {
-          const { props, ...line } = JSON.parse(l);
-          return JSON.stringify({ ...line, props: Object.fromEntries(Object.entries(props).sort()) });
-        })
-        .sort();
-    expect(records((await exportOf(env)).text)).toEqual(records(exported));
+    expect(recordsOf((await exportOf(env)).text)).toEqual(recordsOf(exported));
   }, 120_000);
 
   it('refuses an environment that holds facts (409), and changes nothing there', async () => {

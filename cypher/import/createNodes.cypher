@@ -5,10 +5,7 @@
 // (CREATE, no MERGE: the environment was empty, and a key repeated in the stream fails on its
 // label's unique constraint). Nothing when the import is no longer the environment's (abandoned
 // and taken over): the caller then stops. Renews the import's lease.
-MATCH (e:Environment {id: $env}) WHERE e.import_id = $importId
-SET e.import_lease_until = $leaseUntil
+// #include fragments/importLease
 WITH e
-UNWIND $rows AS row
-CREATE (n:$(row.labels))
-SET n = row.props, n.env = $env
-RETURN count(n) AS created
+// #include fragments/importRecords
+RETURN created

@@ -7,7 +7,5 @@
 // batches in flight are written at once. The lease is renewed apart (import/renewLease).
 // Nothing when the import is no longer the environment's.
 CALL graphauthz.holdImport($env, $importId) YIELD env AS held
-UNWIND $rows AS row
-CREATE (n:$(row.labels))
-SET n = row.props, n.env = $env
-RETURN count(n) AS created
+// #include fragments/importRecords
+RETURN created

@@ -5,8 +5,7 @@
 // environment $env, each end found by its id (index in_env_id). `created` short of size($rows): an
 // end is missing, or a GROUPS link does not start at a group (the caller refuses the stream).
 // Nothing when the import is no longer the environment's. Renews the import's lease.
-MATCH (e:Environment {id: $env}) WHERE e.import_id = $importId
-SET e.import_lease_until = $leaseUntil
+// #include fragments/importLease
 WITH e
 // #include fragments/importLinks
 RETURN created

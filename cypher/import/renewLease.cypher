@@ -4,6 +4,5 @@
 // Renews import $importId's lease on environment $env (its lock taken exclusively, so after every
 // batch in flight): the batches written with the walk extension do not (import/createNodesExt).
 // No row: the import is no longer the environment's.
-MATCH (e:Environment {id: $env}) WHERE e.import_id = $importId
-SET e.import_lease_until = $leaseUntil
+// #include fragments/importLease
 RETURN 1 AS renewed

@@ -1,4 +1,4 @@
-import type { Db, ReadStream } from '../../db/db';
+import type { Db, ReadStream, Statement } from '../../db/db';
 import type { WalkSelection } from '../../db/walkSelection';
 import type { NodeRow, RelationshipRow } from './format';
 
@@ -21,7 +21,7 @@ export class SnapshotStore {
      * environment's lock (cypher/import/createNodesExt.cypher, createRelationshipsExt.cypher) and the
      * lease is renewed apart (`renewLease`); none: each batch renews it under the lock, one at a time.
      */
-    private readonly walk?: Pick<WalkSelection, 'extension'>,
+    private readonly walk: Pick<WalkSelection, 'extension'>,
   ) {
     this.db = db.admin();
     this.q = db.statements({
@@ -79,25 +79,27 @@ export class SnapshotStore {
    * before each batch, as the walk may change between them.
    */
   get batchesShareLock(): boolean {
-    return this.walk?.extension === true;
+    return this.walk.extension === true;
   }
 
   /** One batch, its own transaction (bound by ADMIN_TIMEOUT_MS); answers how many were created (0: the import is no longer the environment's). */
-  async createNodes(env: string, importId: string, rows: NodeRow[]): Promise<number> {
-    const [row] = await this.db.write((tx) =>
-      // Chosen in the transaction: a write that found the procedure missing runs again with the walk turned to Cypher.
-      this.batchesShareLock
-        ? tx.rows(this.q.createNodesExt, { env, importId, rows })
-        : tx.rows(this.q.createNodes, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS }),
-    );
-    return row?.created ?? 0;
+  createNodes(env: string, importId: string, rows: NodeRow[]): Promise<number> {
+    return this.batch(this.q.createNodesExt, this.q.createNodes, { env, importId, rows });
   }
 
-  async createRelationships(env: string, importId: string, rows: RelationshipRow[]): Promise<number> {
+  createRelationships(env: string, importId: string, rows: RelationshipRow[]): Promise<number> {
+    return this.batch(this.q.createRelationshipsExt, this.q.createRelationships, { env, importId, rows });
+  }
+
+  /** A batch through the extension's statement (the lock shared) or the Cypher one (the lease renewed under the lock). */
+  private async batch(
+    shared: Statement<{ created: number }>,
+    renewing: Statement<{ created: number }>,
+    params: { env: string; importId: string; rows: NodeRow[] | RelationshipRow[] },
+  ): Promise<number> {
     const [row] = await this.db.write((tx) =>
-      this.batchesShareLock
-        ? tx.rows(this.q.createRelationshipsExt, { env, importId, rows })
-        : tx.rows(this.q.createRelationships, { env, importId, rows, leaseUntil: Date.now() + IMPORT_LEASE_MS }),
+      // Chosen in the transaction: a write that found the procedure missing runs again with the walk turned to Cypher.
+      this.batchesShareLock ? tx.rows(shared, params) : tx.rows(renewing, { ...params, leaseUntil: Date.now() + IMPORT_LEASE_MS }),
     );
     return row?.created ?? 0;
   }

@@ -190,6 +190,13 @@ async function importInto(env: string, body: string, key = t.adminKey) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/** An import whose body the test writes itself (in parts, or never whole), `length` bytes declared. */
+const importRequest = (env: string, length: number) =>
+  httpRequest(`${t.url}/v2/import/${t.proj}/${env}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/x-ndjson', 'content-length': String(length) },
+  });
+
 /** An export's record and link lines, each with its properties in one order, sorted (the header and end lines left out). */
 const recordsOf = (text: string) =>
   text
@@ -465,10 +472,7 @@ describe('import', () => {
   it('refuses a stream declared larger than IMPORT_MAX_BYTES (413) before anything is written', async () => {
     const env = await newEnv('toolarge');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${t.url}/v2/import/${t.proj}/${env}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/x-ndjson', 'content-length': String(2 ** 31) },
-      });
+      const req = importRequest(env, 2 ** 31);
       req.on('response', (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -484,10 +488,7 @@ describe('import', () => {
   it('a client cut off half way leaves the environment empty; no question saw the staged records meanwhile', async () => {
     const env = await newEnv('cutoff');
     const body = Buffer.from(exported);
-    const req = httpRequest(`${t.url}/v2/import/${t.proj}/${env}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/x-ndjson', 'content-length': String(body.length) },
-    });
+    const req = importRequest(env, body.length);
     req.on('error', () => undefined);
     req.write(body.subarray(0, Math.floor(body.length / 2)));
     // While the import runs, the environment answers nothing but 503.
@@ -518,10 +519,7 @@ describe('import', () => {
     const { id: envId } = await ok(t, 'GET', `/v2/projects/${t.proj}/envs/${env}`);
     const body = Buffer.from(exported);
     const cut = Math.floor(body.length / 3);
-    const first = httpRequest(`${t.url}/v2/import/${t.proj}/${env}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/x-ndjson', 'content-length': String(body.length) },
-    });
+    const first = importRequest(env, body.length);
     const firstAnswer = new Promise<{ status: number; body: any }>((done, fail) => {
       first.on('response', (res) => {
         let text = '';

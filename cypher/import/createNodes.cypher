@@ -7,5 +7,8 @@
 // and taken over): the caller then stops. Renews the import's lease.
 // #include fragments/importLease
 WITH e
-// #include fragments/importRecords
+UNWIND $rows AS row
+CREATE (n:$(row.labels))
+SET n = row.props, n.env = $env
+WITH count(n) AS created
 RETURN created

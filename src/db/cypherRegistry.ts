@@ -9,7 +9,7 @@ const HEADER = /^\/\/[ \t]*@invalidates[ \t]+(\$[A-Za-z_][A-Za-z0-9_]*|none)[ \t
 /** A clause that changes the graph (a property named `set` or `$delete` is not one). */
 const WRITE_CLAUSE = /(?<![\w$.`])(CREATE|MERGE|SET|DELETE|REMOVE)(?![\w`:])/i;
 /** A call of one of the walk extension's write procedures (neo4j/extension, `Mode.WRITE`) writes too. */
-const WRITE_PROCEDURE = /(?<![\w$.`])CALL\s+graphauthz\.(assignInstanceRoles|createTuples|importLinks)(?![\w`])/i;
+const WRITE_PROCEDURE = /(?<![\w$.`])CALL\s+graphauthz\.(assignInstanceRoles|createTuples|importRecords|importLinks)(?![\w`])/i;
 /**
  * A time has one name per meaning: `$nowMs` (epoch ms, against stored epoch-ms `expires_at` of
  * grants) or `$nowIso` (ISO 8601, for stored timestamps); a bare `$now` would be either.

@@ -10,7 +10,7 @@ import type { RowOf } from './db';
  * service sends its procedures changes (6: graphauthz.allowed's checks packed into one string; 8:
  * the instance role assignments and the tuples written by graphauthz.assignInstanceRoles and
  * graphauthz.createTuples; 9: the batches of an import share the environment's lock through
- * graphauthz.holdImport; 10: an import's links written by graphauthz.importLinks).
+ * graphauthz.holdImport; 10: an import's records and links written by graphauthz.importRecords and graphauthz.importLinks).
  */
 export const RULE_VERSION = '10';
 
@@ -26,6 +26,7 @@ export const EXTENSION_PROCEDURES = [
   'graphauthz.assignInstanceRoles',
   'graphauthz.createTuples',
   'graphauthz.holdImport',
+  'graphauthz.importRecords',
   'graphauthz.importLinks',
 ] as const;
 

@@ -10,7 +10,8 @@ import org.neo4j.procedure.UserFunction;
  * sends the procedures changes (6: graphauthz.allowed takes its checks packed into one string; 7:
  * graphauthz.listObjects answers its page packed into one string; 8: the instance role
  * assignments and the tuples written by graphauthz.assignInstanceRoles and graphauthz.createTuples;
- * 9: the batches of an import share the environment's lock through graphauthz.holdImport; 10: an import's links written by graphauthz.importLinks).
+ * 9: the batches of an import share the environment's lock through graphauthz.holdImport; 10: an import's records and links written by
+ * graphauthz.importRecords and graphauthz.importLinks).
  */
 public final class RuleVersion {
     public static final String VERSION = "10";

@@ -51,15 +51,6 @@ public final class ImportLinks {
     @Context
     public Transaction tx;
 
-    /** The row: the links created. */
-    public static class Created {
-        public long created;
-
-        Created(long created) {
-            this.created = created;
-        }
-    }
-
     @Procedure(name = "graphauthz.importLinks", mode = Mode.WRITE)
     @Description("Creates the links $rows {type, from, to, props} between the records of environment $env, each end found by its id, with the count created.")
     public Stream<Created> importLinks(@Name("env") String env, @Name("rows") List<Map<String, Object>> rows) {
@@ -99,7 +90,7 @@ public final class ImportLinks {
                 }
             }
         } catch (KernelException e) {
-            throw new IllegalStateException("importLinks: " + e.getMessage(), e);
+            throw new ImportRecords.Refused(e); // its status kept, as for the records
         }
         return Stream.of(new Created(created));
     }

@@ -34,15 +34,6 @@ public final class ImportRecords {
     @Context
     public Transaction tx;
 
-    /** The row: the records created. */
-    public static class Created {
-        public long created;
-
-        Created(long created) {
-            this.created = created;
-        }
-    }
-
     /** A kernel refusal with its status kept (a unique constraint's: ConstraintValidationFailed). */
     static final class Refused extends RuntimeException implements Status.HasStatus {
         private final Status status;

@@ -33,10 +33,10 @@ import org.neo4j.procedure.Procedure;
 import org.neo4j.values.storable.Values;
 
 /**
- * graphauthz.importLinks: the links of one batch of an import, as cypher/fragments/importLinks.cypher
+ * graphauthz.importLinks: the links of one batch of an import, as cypher/import/createRelationships.cypher
  * writes them and answers (same rows, same links and properties, same count), through the kernel's
  * API. Each end is found by its id in the environment (index in_env_id) once a batch, however many
- * links name it (the roles, tenants and groups are the ends of most links); the link is created and
+ * links name it (a tenant, a group); the link is created and
  * its properties set by their tokens, resolved once a batch. A link whose end is missing, or a
  * GROUPS link that does not start at a group, is not created (the caller sees `created` short of
  * the rows it sent, and refuses the stream). Statement: cypher/import/createRelationshipsExt.cypher,

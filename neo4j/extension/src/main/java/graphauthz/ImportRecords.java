@@ -10,7 +10,6 @@ import org.neo4j.graphdb.Transaction;
 import org.neo4j.internal.kernel.api.TokenWrite;
 import org.neo4j.internal.kernel.api.Write;
 import org.neo4j.kernel.api.KernelTransaction;
-import org.neo4j.kernel.api.exceptions.Status;
 import org.neo4j.kernel.impl.coreapi.InternalTransaction;
 import org.neo4j.procedure.Context;
 import org.neo4j.procedure.Description;
@@ -33,21 +32,6 @@ import org.neo4j.values.storable.Values;
 public final class ImportRecords {
     @Context
     public Transaction tx;
-
-    /** A kernel refusal with its status kept (a unique constraint's: ConstraintValidationFailed). */
-    static final class Refused extends RuntimeException implements Status.HasStatus {
-        private final Status status;
-
-        Refused(KernelException e) {
-            super(e.getMessage(), e);
-            this.status = e.status();
-        }
-
-        @Override
-        public Status status() {
-            return status;
-        }
-    }
 
     @Procedure(name = "graphauthz.importRecords", mode = Mode.WRITE)
     @Description("Creates the records $rows {labels, props} in environment $env, with the count created.")
@@ -101,10 +85,9 @@ public final class ImportRecords {
     private static Value stored(Object v) {
         if (v instanceof List<?> list) {
             if (list.isEmpty() || list.get(0) instanceof String) return Values.stringArray(list.toArray(new String[0]));
-            Object first = list.get(0);
             if (list.stream().allMatch(x -> x instanceof Long)) return Values.longArray(list.stream().mapToLong(x -> (Long) x).toArray());
             if (list.stream().allMatch(x -> x instanceof Number)) return Values.doubleArray(list.stream().mapToDouble(x -> ((Number) x).doubleValue()).toArray());
-            if (first instanceof Boolean) {
+            if (list.get(0) instanceof Boolean) {
                 boolean[] out = new boolean[list.size()];
                 for (int i = 0; i < out.length; i++) out[i] = (Boolean) list.get(i);
                 return Values.booleanArray(out);

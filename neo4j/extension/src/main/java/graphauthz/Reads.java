@@ -178,7 +178,7 @@ final class Reads implements AutoCloseable {
         return instance;
     }
 
-    /** A unique constraint's label and properties, in its order (Allowed.USER_KEY, INSTANCE_KEY, ENVIRONMENT_ID). */
+    /** A unique constraint's label and properties, in its order (Allowed.USER_KEY, INSTANCE_KEY, ENVIRONMENT_ID); for findAll, an index's (ImportLinks.IN_ENV_ID). */
     record Unique(Label label, String... names) {}
 
     /** The index lookups of this call, by constraint (built on first use; keyed by the constant, no key built a lookup). */
@@ -195,6 +195,22 @@ final class Reads implements AutoCloseable {
      */
     Node findOne(Unique unique, Object... values) {
         return lookups.computeIfAbsent(unique, u -> new Lookup(u.label(), u.names())).find(values);
+    }
+
+    /**
+     * Every node of the label whose properties have exactly `values`, by id, through the same index
+     * lookup as findOne: for an index that is not unique (InEnv (env, id): ImportLinks). None: empty.
+     */
+    long[] findAll(Unique index, Object... values) {
+        return lookups.computeIfAbsent(index, u -> new Lookup(u.label(), u.names())).findAll(values);
+    }
+
+    /** Whether the node has the label (a label no record ever had: no). */
+    boolean hasLabel(long nodeId, String label) {
+        int token = ktx.tokenRead().nodeLabel(label);
+        if (token == TokenConstants.NO_TOKEN) return false;
+        at(nodeId);
+        return node.hasLabel(token);
     }
 
     private final class Lookup {
@@ -232,11 +248,35 @@ final class Reads implements AutoCloseable {
 
         Node find(Object[] values) {
             for (Object v : values) if (v == null) return null;
+            if (session == null) return Allowed.findOne(tx, label, properties(values));
+            seek(values);
+            return found.next() ? tx.newNodeEntity(found.nodeReference()) : null;
+        }
+
+        long[] findAll(Object[] values) {
+            for (Object v : values) if (v == null) return new long[0];
             if (session == null) {
-                Map<String, Object> properties = new HashMap<>();
-                for (int i = 0; i < names.length; i++) properties.put(names[i], values[i]);
-                return Allowed.findOne(tx, label, properties);
+                try (org.neo4j.graphdb.ResourceIterator<Node> it = tx.findNodes(label, properties(values))) {
+                    return it.stream().mapToLong(Node::getId).toArray();
+                }
             }
+            seek(values);
+            long[] out = new long[0];
+            while (found.next()) {
+                out = java.util.Arrays.copyOf(out, out.length + 1);
+                out[out.length - 1] = found.nodeReference();
+            }
+            return out;
+        }
+
+        private Map<String, Object> properties(Object[] values) {
+            Map<String, Object> properties = new HashMap<>();
+            for (int i = 0; i < names.length; i++) properties.put(names[i], values[i]);
+            return properties;
+        }
+
+        /** Positions the index cursor on the nodes with exactly these values. */
+        private void seek(Object[] values) {
             if (found == null) found = ktx.cursors().allocateNodeValueIndexCursor(ktx.cursorContext(), ktx.memoryTracker());
             PropertyIndexQuery[] query = new PropertyIndexQuery[keys.length];
             for (int i = 0; i < keys.length; i++) query[i] = PropertyIndexQuery.exact(keys[i], values[i]);
@@ -245,7 +285,6 @@ final class Reads implements AutoCloseable {
             } catch (KernelException e) {
                 throw new IllegalStateException("index lookup of " + label.name() + " failed: " + e.getMessage(), e);
             }
-            return found.next() ? tx.newNodeEntity(found.nodeReference()) : null;
         }
     }
 

@@ -244,9 +244,9 @@ public final class Allowed {
     }
 
     /** The properties of the unique constraints users and instances are found by (migrations V0001, V0002). */
-    static final Reads.Unique USER_KEY = new Reads.Unique(USER, "env", "key");
-    static final Reads.Unique INSTANCE_KEY = new Reads.Unique(INSTANCE, "env", "resource", "key");
-    static final Reads.Unique ENVIRONMENT_ID = new Reads.Unique(ENVIRONMENT, "id");
+    static final Reads.IndexKey USER_KEY = new Reads.IndexKey(USER, "env", "key");
+    static final Reads.IndexKey INSTANCE_KEY = new Reads.IndexKey(INSTANCE, "env", "resource", "key");
+    static final Reads.IndexKey ENVIRONMENT_ID = new Reads.IndexKey(ENVIRONMENT, "id");
 
     private static Node user(Reads reads, String env, String key, Map<String, Node> users) {
         if (env == null || key == null) return null;

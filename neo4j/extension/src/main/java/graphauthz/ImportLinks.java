@@ -1,5 +1,6 @@
 package graphauthz;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ import org.neo4j.values.storable.Values;
  */
 public final class ImportLinks {
     /** The index the ends are found by (cypher/migrations: in_env_id). */
-    static final Reads.Unique IN_ENV_ID = new Reads.Unique(Label.label("InEnv"), "env", "id");
+    static final Reads.IndexKey IN_ENV_ID = new Reads.IndexKey(Label.label("InEnv"), "env", "id");
     /** The link properties an export holds (src/areas/snapshots/format.ts refuses others), in the statement's order. */
     private static final String[] PROPERTIES = {"id", "role", "tenant", "relation", "created_at", "updated_at", "expires_at"};
 
@@ -55,7 +56,7 @@ public final class ImportLinks {
                 String typeName = (String) row.get("type");
                 long[] from = ends.computeIfAbsent(row.get("from"), id -> reads.findAll(IN_ENV_ID, env, id));
                 // A resource-group link starts at a group (docs/graph-model.md): the walk reads GROUPS edges only there.
-                if ("GROUPS".equals(typeName)) from = java.util.Arrays.stream(from).filter(a -> reads.hasLabel(a, "Group")).toArray();
+                if ("GROUPS".equals(typeName)) from = Arrays.stream(from).filter(a -> reads.hasLabel(a, "Group")).toArray();
                 long[] to = ends.computeIfAbsent(row.get("to"), id -> reads.findAll(IN_ENV_ID, env, id));
                 if (from.length == 0 || to.length == 0) continue;
                 Integer type = types.get(typeName);

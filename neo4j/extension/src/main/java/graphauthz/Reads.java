@@ -1,5 +1,6 @@
 package graphauthz;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -9,6 +10,7 @@ import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.NotFoundException;
 import org.neo4j.graphdb.Relationship;
+import org.neo4j.graphdb.ResourceIterator;
 import org.neo4j.graphdb.Transaction;
 import org.neo4j.internal.kernel.api.IndexQueryConstraints;
 import org.neo4j.internal.kernel.api.IndexReadSession;
@@ -178,11 +180,16 @@ final class Reads implements AutoCloseable {
         return instance;
     }
 
-    /** A unique constraint's label and properties, in its order (Allowed.USER_KEY, INSTANCE_KEY, ENVIRONMENT_ID); for findAll, an index's (ImportLinks.IN_ENV_ID). */
-    record Unique(Label label, String... names) {}
+    /**
+     * An index's label and properties, in its order: a unique constraint's for findOne (Allowed.USER_KEY,
+     * INSTANCE_KEY, ENVIRONMENT_ID), any range index's for findAll (ImportLinks.IN_ENV_ID).
+     */
+    record IndexKey(Label label, String... names) {}
+
+    private static final long[] NONE = new long[0];
 
     /** The index lookups of this call, by constraint (built on first use; keyed by the constant, no key built a lookup). */
-    private final Map<Unique, Lookup> lookups = new java.util.IdentityHashMap<>();
+    private final Map<IndexKey, Lookup> lookups = new java.util.IdentityHashMap<>();
     /** The cursor of every index lookup (allocated on the first). */
     private NodeValueIndexCursor found;
 
@@ -193,7 +200,7 @@ final class Reads implements AutoCloseable {
      * the tokens resolved once a call, where the core API's findNodes looks the index up, opens a
      * reader and allocates a cursor for every lookup. Without that index online, findNodes.
      */
-    Node findOne(Unique unique, Object... values) {
+    Node findOne(IndexKey unique, Object... values) {
         return lookups.computeIfAbsent(unique, u -> new Lookup(u.label(), u.names())).find(values);
     }
 
@@ -201,7 +208,7 @@ final class Reads implements AutoCloseable {
      * Every node of the label whose properties have exactly `values`, by id, through the same index
      * lookup as findOne: for an index that is not unique (InEnv (env, id): ImportLinks). None: empty.
      */
-    long[] findAll(Unique index, Object... values) {
+    long[] findAll(IndexKey index, Object... values) {
         return lookups.computeIfAbsent(index, u -> new Lookup(u.label(), u.names())).findAll(values);
     }
 
@@ -254,19 +261,20 @@ final class Reads implements AutoCloseable {
         }
 
         long[] findAll(Object[] values) {
-            for (Object v : values) if (v == null) return new long[0];
+            for (Object v : values) if (v == null) return NONE;
             if (session == null) {
-                try (org.neo4j.graphdb.ResourceIterator<Node> it = tx.findNodes(label, properties(values))) {
+                try (ResourceIterator<Node> it = tx.findNodes(label, properties(values))) {
                     return it.stream().mapToLong(Node::getId).toArray();
                 }
             }
             seek(values);
-            long[] out = new long[0];
+            long[] out = NONE;
+            int n = 0;
             while (found.next()) {
-                out = java.util.Arrays.copyOf(out, out.length + 1);
-                out[out.length - 1] = found.nodeReference();
+                if (n == out.length) out = Arrays.copyOf(out, Math.max(1, n * 2));
+                out[n++] = found.nodeReference();
             }
-            return out;
+            return n == out.length ? out : Arrays.copyOf(out, n);
         }
 
         private Map<String, Object> properties(Object[] values) {

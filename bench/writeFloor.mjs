@@ -7,7 +7,8 @@
 // (the launcher's JVM flags, the walk extension loaded), as bench:peers loads; later rounds
 // (BENCH_FLOOR_ROUNDS, default 2) into the same Neo4j, now warm, under a new environment key.
 // Then SpiceDB (on PostgreSQL, as bench:peers starts it) loads the same facts. BENCH_RUNS (3)
-// alternates the two; each ratio is against the SpiceDB load of its own run.
+// alternates the two; each ratio is against the SpiceDB load of its own run. BENCH_NEO4J_JVM: JVM
+// flags added to the launcher's for this Neo4j (e.g. '-XX:TieredStopAtLevel=1').
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
@@ -58,7 +59,12 @@ async function floorRound(driver, env) {
 async function neo4jFloor(run) {
   const dataDir = join(root, '.neo4j', `bench-floor-${neo4jPort}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const server = await startLocalNeo4j({ port: neo4jPort, dataDir, jvmArgs: DEFAULT_JVM_ARGS, log: () => undefined });
+  const server = await startLocalNeo4j({
+    port: neo4jPort,
+    dataDir,
+    jvmArgs: [...DEFAULT_JVM_ARGS, ...(process.env.BENCH_NEO4J_JVM ?? '').split(' ').filter(Boolean)],
+    log: () => undefined,
+  });
   const driver = neo4j.driver(server.uri, undefined, { disableLosslessIntegers: true });
   const pid = Number(readFileSync(pidFileFor(neo4jPort), 'utf8').trim());
   const out = [];

@@ -8,7 +8,8 @@
 // (BENCH_FLOOR_ROUNDS, default 2) into the same Neo4j, now warm, under a new environment key.
 // Then SpiceDB (on PostgreSQL, as bench:peers starts it) loads the same facts. BENCH_RUNS (3)
 // alternates the two; each ratio is against the SpiceDB load of its own run. BENCH_NEO4J_JVM: JVM
-// flags added to the launcher's for this Neo4j (e.g. '-XX:TieredStopAtLevel=1').
+// flags added to the launcher's for this Neo4j (e.g. '-XX:TieredStopAtLevel=1'). BENCH_VERBOSE: the
+// launcher's log.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
@@ -53,6 +54,14 @@ async function floorRound(driver, env) {
   ];
   await inBatches(rows, batch, loaders, (r) => write(EDGES, { rows: r }));
   const end = Date.now();
+  // A floor measured on a partial write is not a floor: every record and every edge is there.
+  const { records: made } = await driver.executeQuery(
+    'MATCH (n:InEnv {env: $env}) WITH count(n) AS nodes RETURN nodes, COUNT { (:InEnv {env: $env})-[:FLOOR_EDGE]->() } AS edges',
+    { env },
+  );
+  const [nodes, edges] = [made[0].get('nodes'), made[0].get('edges')];
+  if (nodes !== records.length || edges !== rows.length)
+    throw new Error(`floor round wrote ${nodes} of ${records.length} records and ${edges} of ${rows.length} edges`);
   return { records: (recordsAt - started) / 1000, facts: (end - recordsAt) / 1000, seconds: (end - started) / 1000 };
 }
 
@@ -63,7 +72,7 @@ async function neo4jFloor(run) {
     port: neo4jPort,
     dataDir,
     jvmArgs: [...DEFAULT_JVM_ARGS, ...(process.env.BENCH_NEO4J_JVM ?? '').split(' ').filter(Boolean)],
-    log: () => undefined,
+    log: process.env.BENCH_VERBOSE ? log : () => undefined,
   });
   const driver = neo4j.driver(server.uri, undefined, { disableLosslessIntegers: true });
   const pid = Number(readFileSync(pidFileFor(neo4jPort), 'utf8').trim());

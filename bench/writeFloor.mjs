@@ -1,12 +1,13 @@
 // Neo4j's own floor for the bench:peers load, against SpiceDB's load in the same run:
 // `node bench/writeFloor.mjs`. No service, no HTTP: the dataset's records (users, repos, groups)
 // and its 193,800 facts written straight through the Bolt driver in the barest Cypher that makes
-// the same graph (CREATE, each edge's ends found by a unique (env, key) index), in the loader's
+// the same graph (CREATE, each edge's ends found by a unique (env, id) index), in the loader's
 // batches (BENCH_BATCH, 1,000) with its two loaders, each batch one committed transaction. No
 // change set, no revision, no lock of ours, no MERGE. Round 1 writes into a freshly started Neo4j
 // (the launcher's JVM flags, the walk extension loaded), as bench:peers loads; later rounds
 // (BENCH_FLOOR_ROUNDS, default 2) into the same Neo4j, now warm, under a new environment key.
-// Then SpiceDB (on PostgreSQL, as bench:peers starts it) loads the same facts. BENCH_RUNS (3)
+// Then SpiceDB (on PostgreSQL, as bench:peers starts it) loads the same facts (less the 31 the
+// dataset repeats, which one SpiceDB request may not name twice). BENCH_RUNS (3)
 // alternates the two; each ratio is against the SpiceDB load of its own run. BENCH_NEO4J_JVM: JVM
 // flags added to the launcher's for this Neo4j (e.g. '-XX:TieredStopAtLevel=1'). BENCH_VERBOSE: the
 // launcher's log.

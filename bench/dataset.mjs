@@ -55,6 +55,9 @@ export function buildDataset({
   return { userKeys, repoKeys, groups, nesting, groupGrants, memberships, direct, chains, depth, grantOf, rnd, group };
 }
 
+/** The facts of a dataset: nestings, group grants, memberships and direct assignments (193,800 at full size). */
+export const factsOf = (ds) => ds.nesting.length + ds.groupGrants.length + ds.memberships.length + ds.direct.length;
+
 /** A question of the cases below: may `user` do `action` on repo `repo` (in the default tenant). */
 const q = (user, action, repo) => ({ user, action, resource: { type: 'repo', key: repo, tenant: 'default' } });
 

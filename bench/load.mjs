@@ -7,18 +7,17 @@
 // BENCH_NEO4J_JVM: JVM flags added to the launcher's for this Neo4j (e.g. '-XX:TieredStopAtLevel=1').
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_JVM_ARGS, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { buildDataset } from './dataset.mjs';
-import { loadOurs, root, startOurs } from './ours.mjs';
-import { cpuSeconds, threadCpuDelta, threadCpuSeconds } from './proc.mjs';
+import { benchJvmArgs, loadOurs, root, startOurs } from './ours.mjs';
+import { cpuSeconds, jvmCpuByKind, threadCpuSeconds } from './proc.mjs';
 
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const rounds = Number(process.env.BENCH_LOAD_ROUNDS ?? 2);
 const neo4jPort = Number(process.env.BENCH_NEO4J_PORT ?? 7741);
 const dataDir = join(root, '.neo4j', `bench-load-${neo4jPort}`);
 rmSync(dataDir, { recursive: true, force: true });
-const jvmArgs = [...DEFAULT_JVM_ARGS, ...(process.env.BENCH_NEO4J_JVM ?? '').split(' ').filter(Boolean)];
-const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, jvmArgs, log: () => undefined });
+const neo4j = await startLocalNeo4j({ port: neo4jPort, dataDir, jvmArgs: benchJvmArgs(), log: () => undefined });
 try {
   const ds = buildDataset({
     users: Math.round(10_000 * scale),
@@ -48,17 +47,7 @@ try {
       console.log(`round ${round} (${round === 1 ? 'Neo4j just started' : 'Neo4j warm, new project'}):`);
       const load = await loadOurs(ours.api, ours.project, ds, { loaders: Number(process.env.BENCH_LOADERS ?? 2), log });
       const end = cpu();
-      const kinds = [
-        ['JIT compilers', /Compiler/],
-        ['Bolt (workers, network)', /Bolt/],
-        ['GC', /^(GC|G1)/],
-        ['other', /./],
-      ];
-      const spent = new Map(kinds.map(([k]) => [k, 0]));
-      for (const [name, s] of threadCpuDelta(threads0, threadCpuSeconds(ours.neoPid()))) {
-        const [kind] = kinds.find(([, re]) => re.test(name));
-        spent.set(kind, spent.get(kind) + s);
-      }
+      const spent = jvmCpuByKind(threads0, threadCpuSeconds(ours.neoPid()));
       console.log(`Neo4j CPU s by thread: ${[...spent].map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
       console.log(
         `load: ${load.facts} facts in ${load.seconds.toFixed(2)} s = ${Math.round(load.facts / load.seconds)} facts/s (with ${load.records} users, repos, groups); CPU s: service ${(end.service - first.service).toFixed(1)}, Neo4j ${(end.neo4j - first.neo4j).toFixed(1)}`,

@@ -5,10 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isPortOpen, pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { DEFAULT_JVM_ARGS, isPortOpen, pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { client, inBatches } from './http.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The launcher's JVM flags for a bench's own Neo4j, and BENCH_NEO4J_JVM's after them (e.g. '-XX:TieredStopAtLevel=1'). */
+export const benchJvmArgs = () => [...DEFAULT_JVM_ARGS, ...(process.env.BENCH_NEO4J_JVM ?? '').split(' ').filter(Boolean)];
 
 /**
  * Starts Neo4j (fresh data, unless one already listens on that port, or BENCH_KEEP_NEO4J keeps its files) and the service;

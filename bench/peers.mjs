@@ -10,7 +10,7 @@
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { buildConditions, buildDataset, buildDistinctQuestions, buildQuestions, distinctQuestions } from './dataset.mjs';
+import { buildConditions, buildDataset, buildDistinctQuestions, buildQuestions, distinctQuestions, factsOf } from './dataset.mjs';
 import { client, clientNote, measure, warmUntilSteady as warmUp } from './http.mjs';
 import { oursAdapter, root, startOurs } from './ours.mjs';
 import { memOf, startServer, treeRssMb } from './proc.mjs';
@@ -49,7 +49,7 @@ const ds = buildDataset({
   chains: Math.max(10, Math.round(200 * scale)),
   repos: Math.round(20_000 * scale),
 });
-const facts = ds.groupGrants.length + ds.nesting.length + ds.memberships.length + ds.direct.length;
+const facts = factsOf(ds);
 // Each case's questions, distinct; the cached rows ask the first perCase of them, again and again.
 const cases = buildDistinctQuestions(ds, distinct);
 // The bulks: 100 questions each, mixed from every case's last questions (which no row above

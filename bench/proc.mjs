@@ -44,6 +44,24 @@ export function threadCpuDelta(before, after) {
   return new Map([...after].map(([name, s]) => [name, s - (before.get(name) ?? 0)]));
 }
 
+/** A JVM's thread kinds, by name: its JIT compilers, Bolt (Neo4j's workers and network), its GC, the rest. */
+const JVM_THREAD_KINDS = [
+  ['JIT compilers', /Compiler/],
+  ['Bolt (workers, network)', /Bolt/],
+  ['GC', /^(GC|G1)/],
+  ['other', /./],
+];
+
+/** The CPU seconds of a JVM between two `threadCpuSeconds` snapshots, by kind of thread (JVM_THREAD_KINDS). */
+export function jvmCpuByKind(before, after) {
+  const spent = new Map(JVM_THREAD_KINDS.map(([k]) => [k, 0]));
+  for (const [name, s] of threadCpuDelta(before, after)) {
+    const [kind] = JVM_THREAD_KINDS.find(([, re]) => re.test(name));
+    spent.set(kind, spent.get(kind) + s);
+  }
+  return spent;
+}
+
 /** RSS of a process and all its descendants, in MB (a PostgreSQL cluster is a postmaster and its backends). */
 export function treeRssMb(pid) {
   const parent = new Map();

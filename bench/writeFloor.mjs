@@ -14,13 +14,13 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
-import { DEFAULT_JVM_ARGS, pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
-import { buildDataset } from './dataset.mjs';
+import { pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
+import { buildDataset, factsOf } from './dataset.mjs';
 import { inBatches } from './http.mjs';
-import { root } from './ours.mjs';
+import { benchJvmArgs, root } from './ours.mjs';
 import { startPostgres } from './peers/postgres.mjs';
 import { spicedbAdapter, startSpiceDB } from './peers/spicedb.mjs';
-import { cpuSeconds, threadCpuDelta, threadCpuSeconds } from './proc.mjs';
+import { cpuSeconds, jvmCpuByKind, threadCpuSeconds } from './proc.mjs';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const rounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 2);
@@ -30,7 +30,7 @@ const neo4jPort = Number(process.env.BENCH_NEO4J_PORT ?? 7743);
 const pgPort = Number(process.env.BENCH_PG_PORT ?? 5463);
 const log = (...a) => console.error('[floor]', ...a);
 const ds = buildDataset();
-const facts = ds.nesting.length + ds.groupGrants.length + ds.memberships.length + ds.direct.length;
+const facts = factsOf(ds);
 
 // BENCH_FLOOR_PATH=kernel writes the edges through graphauthz.importLinks instead (the import's
 // procedure: each end found once a batch by the kernel's index seek, the edge made through the
@@ -72,7 +72,7 @@ async function neo4jFloor(run) {
   const server = await startLocalNeo4j({
     port: neo4jPort,
     dataDir,
-    jvmArgs: [...DEFAULT_JVM_ARGS, ...(process.env.BENCH_NEO4J_JVM ?? '').split(' ').filter(Boolean)],
+    jvmArgs: benchJvmArgs(),
     log: process.env.BENCH_VERBOSE ? log : () => undefined,
   });
   const driver = neo4j.driver(server.uri, undefined, { disableLosslessIntegers: true });
@@ -85,8 +85,7 @@ async function neo4jFloor(run) {
       const cpu0 = cpuSeconds(pid);
       const threads0 = threadCpuSeconds(pid);
       const r = await floorRound(driver, `run${run}-round${round}`);
-      let jit = 0;
-      for (const [name, s] of threadCpuDelta(threads0, threadCpuSeconds(pid))) if (/Compiler/.test(name)) jit += s;
+      const jit = jvmCpuByKind(threads0, threadCpuSeconds(pid)).get('JIT compilers');
       out.push({ ...r, neo4jCpu: cpuSeconds(pid) - cpu0, jit });
       log(
         `run ${run}, Neo4j floor round ${round} (${round === 1 ? 'Neo4j just started' : 'warm'}): records ${r.records.toFixed(2)} s, ` +

@@ -188,7 +188,7 @@ final class Reads implements AutoCloseable {
 
     private static final long[] NONE = new long[0];
 
-    /** The index lookups of this call, by constraint (built on first use; keyed by the constant, no key built a lookup). */
+    /** The index lookups of this call, by index key (built on first use; keyed by the constant, no key built a lookup). */
     private final Map<IndexKey, Lookup> lookups = new java.util.IdentityHashMap<>();
     /** The cursor of every index lookup (allocated on the first). */
     private NodeValueIndexCursor found;

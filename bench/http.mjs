@@ -5,6 +5,9 @@
 import http from 'node:http';
 import { leanClient } from './leanClient.mjs';
 
+/** The median of a run's figures (of an even count, the upper of the two middle ones). */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 /** A measuring process at or above this share of one core had no idle CPU: what it measured is its own ceiling. */
 export const CLIENT_BUSY = 0.9;
 

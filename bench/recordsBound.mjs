@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
 import { startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { buildDataset } from './dataset.mjs';
-import { inBatches } from './http.mjs';
+import { inBatches, median } from './http.mjs';
 import { benchJvmArgs, root, startOurs } from './ours.mjs';
 
 const require = createRequire(import.meta.url);
@@ -143,7 +143,9 @@ async function oneWay(way) {
   }
 }
 
-const figures = Object.fromEntries(WAYS.map((w) => [w, []]));
+// Each way's records time over the bulk API's of the same run.
+const OTHERS = WAYS.filter((w) => w !== 'api');
+const figures = Object.fromEntries(OTHERS.map((w) => [w, []]));
 for (let run = 0; run < runs; run++) {
   const order = WAYS.map((_, i) => WAYS[(i + run) % WAYS.length]);
   const got = {};
@@ -154,14 +156,13 @@ for (let run = 0; run < runs; run++) {
       `run ${run + 1} ${way.padEnd(9)} first: users ${first.users.toFixed(2)} s, repos ${first.repos.toFixed(2)} s; warm: users ${warm.users.toFixed(2)} s, repos ${warm.repos.toFixed(2)} s`,
     );
   }
-  for (const way of WAYS) {
+  for (const way of OTHERS) {
     const total = (x) => x.users + x.repos;
     figures[way].push({ first: total(got[way].first) / total(got.api.first), warm: total(got[way].warm) / total(got.api.warm) });
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`\nthe records' time against the bulk API's in the same run (median of ${runs}; below 1 is faster):`);
-for (const way of WAYS.slice(1)) {
+for (const way of OTHERS) {
   const f = figures[way];
   console.log(
     `  ${way.padEnd(9)} first load ${median(f.map((x) => x.first)).toFixed(2)}x (${f.map((x) => x.first.toFixed(2)).join(', ')}), warm ${median(f.map((x) => x.warm)).toFixed(2)}x (${f.map((x) => x.warm.toFixed(2)).join(', ')})`,

@@ -10,7 +10,7 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { buildDataset, buildQuestions } from './dataset.mjs';
-import { client, measure } from './http.mjs';
+import { client, measure, median } from './http.mjs';
 import { loadOurs, root, startOurs } from './ours.mjs';
 import { cpuSeconds } from './proc.mjs';
 
@@ -68,7 +68,6 @@ for (let r = 0; r < rounds; r++) {
     }
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [name, { A: a, B: b }] of Object.entries(results)) {
   const ratios = a.map((x, i) => b[i].rate / x.rate);
   const svc = a.map((x, i) => b[i].svc / x.svc);

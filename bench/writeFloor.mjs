@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import neo4j from 'neo4j-driver';
 import { pidFileFor, startLocalNeo4j } from '../scripts/neo4j-local.mjs';
 import { buildDataset, factsOf } from './dataset.mjs';
-import { inBatches } from './http.mjs';
+import { inBatches, median } from './http.mjs';
 import { benchJvmArgs, root } from './ours.mjs';
 import { startPostgres } from './peers/postgres.mjs';
 import { spicedbAdapter, startSpiceDB } from './peers/spicedb.mjs';
@@ -119,7 +119,6 @@ async function spicedbLoad(run) {
   }
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const table = [];
 for (let run = 1; run <= runs; run++) {
   const floor = await neo4jFloor(run);

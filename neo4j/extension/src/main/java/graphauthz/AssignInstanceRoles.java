@@ -1,6 +1,7 @@
 package graphauthz;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -23,9 +24,10 @@ import org.neo4j.procedure.Procedure;
 /**
  * graphauthz.assignInstanceRoles: what cypher/assignments/assignInstanceRoles.cypher writes and
  * answers (same parameters, same row, same edges and properties), through the kernel's API: each
- * user and instance found once by its unique index, an item's ends locked (in id order, as Cypher's
- * MERGE locks them) before its existing edge is looked for from the end that is not dense, then the
- * edge created, or an expired one renewed (GrantEdges, fragments/renewExpiredGrant). Statement:
+ * user and instance found once by its unique index, the batch's users locked (in id order; the
+ * instances are not: GrantEdges.mergeFromLocked) before an item's existing edge is looked for from
+ * the end that is not dense, then the edge created, or an expired one renewed (GrantEdges,
+ * fragments/renewExpiredGrant). Statement:
  * cypher/assignments/assignInstanceRolesExt.cypher; docs/walk-extension.md ("Writes").
  */
 public final class AssignInstanceRoles {
@@ -64,6 +66,10 @@ public final class AssignInstanceRoles {
                 Node found = reads.findOne(Allowed.USER_KEY, env, users.get(u));
                 userIds[u] = found == null ? -1 : found.getId();
             }
+            // The batch's users locked at once, in id order (concurrent batches sharing users wait
+            // for each other without a deadlock); their instances are not locked (mergeFromLocked).
+            long[] locked = Arrays.stream(userIds).filter(id -> id >= 0).distinct().sorted().toArray();
+            if (locked.length > 0) ktx.locks().acquireExclusiveNodeLock(locked);
             // The (user, tenant) pairs of the written items, in the order first written (user by its index in `users`).
             Set<Pair> pairs = new LinkedHashSet<>();
             for (int k = 0; k < instances.size(); k++) {
@@ -79,7 +85,7 @@ public final class AssignInstanceRoles {
                 if (role == null || !(resourceRoles.contains(resource + ':' + role) || tenantRoles.contains(role))) continue;
                 Object expiry = expires.get(k);
                 Long expiresAt = expiry == null ? null : number(expiry);
-                GrantEdges.Merged merged = edges.merge(user, instance.id(), role, instance.tenant(), expiresAt, nowIso, nowMs);
+                GrantEdges.Merged merged = edges.mergeFromLocked(user, instance.id(), role, instance.tenant(), expiresAt, nowIso, nowMs);
                 row.count(merged, instance.tenant());
                 pairs.add(new Pair(userIndex, instance.tenant()));
             }

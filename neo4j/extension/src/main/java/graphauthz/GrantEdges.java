@@ -86,6 +86,21 @@ final class GrantEdges implements AutoCloseable {
         // Both ends locked in id order, as Cypher's MERGE locks them before it writes, so that a
         // concurrent batch cannot create the same edge between this look and the write.
         ktx.locks().acquireExclusiveNodeLock(Math.min(start, end), Math.max(start, end));
+        return mergeFromLocked(start, end, keyValue, edgeTenant, expiry, nowIso, nowMs);
+    }
+
+    /**
+     * merge, with `start` already locked exclusively by this transaction and `end` not locked: every
+     * transaction that makes or renews an edge of this type from `start` holds that lock, so two
+     * never make the same edge. `end` needs no lock of ours: Neo4j's relationship creation takes its
+     * ends' deletion locks shared and fails on an end already deleted (the call then fails with
+     * Deleted, transient), and a DETACH DELETE of `end` takes them exclusively before it reads the
+     * edges to delete, so it waits for this commit and deletes this edge too. Concurrent batches
+     * granting roles on the same instances then no longer wait for each other's commits
+     * (docs/walk-extension.md, "Writes").
+     */
+    Merged mergeFromLocked(long start, long end, String keyValue, String edgeTenant, Long expiry, String nowIso, long nowMs)
+            throws KernelException {
         long edge = find(start, end, keyValue);
         if (edge < 0) {
             long r = write.relationshipCreate(start, type, end);

@@ -116,7 +116,9 @@ export class AssignmentsStore {
    * short of the batch size means an item did not hold: the caller explains it and rolls back.
    */
   async assignMany(tx: Tx, env: string, items: AssignmentRef[], nowIso: string): Promise<AssignOutcome> {
-    // Sorted by instance so that concurrent batches lock shared instances in the same order.
+    // Sorted by instance so that concurrent batches lock shared instances in the same order (the
+    // statement's MERGE locks both ends; the extension's procedure locks the batch's users instead,
+    // docs/walk-extension.md "Writes").
     const onInstances = items.filter((a) => a.instance !== null).sort(byInstance);
     const onTenants = items.filter((a) => a.instance === null);
     const out: AssignOutcome = { written: 0, created: 0, first: null };
